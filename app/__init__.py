@@ -1,0 +1,1 @@
+"""Bojovka's application layer: the open encounter, storage, recovery, settings, paths, translations."""

@@ -1,0 +1,1 @@
+"""Bojovka's rules layer: pure Python, no Qt, no files, no clocks, no global random state."""

@@ -1,0 +1,299 @@
+"""Operations on the roster and on one combatant: add, remove, edit, harm, pools, actions."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from rules.encounter import (
+    Combatant,
+    Encounter,
+    JsonValue,
+    Pool,
+    STATUS_LABELS,
+    Side,
+    frozen_map,
+    with_item,
+    without_item,
+)
+from rules.errors import OperationError
+from rules.history import Applied, LogLine, Operation, require_combatant
+from rules.systems.base import RuleSystem
+from rules.text import _
+
+MAX_NAME = 200
+MAX_NOTES = 100_000
+ATTRIBUTE_LIMIT = 9_999
+
+
+def _check_text(value: str, limit: int, what: str) -> None:
+    if len(value) > limit:
+        raise OperationError(_("{what} is too long ({length} characters; at most {limit}).").format(
+            what=what, length=len(value), limit=limit))
+
+
+def _check_attributes(attributes: Mapping[str, int]) -> None:
+    for key, value in attributes.items():
+        if isinstance(value, bool) or not isinstance(value, int) or abs(value) > ATTRIBUTE_LIMIT:
+            raise OperationError(_("Attribute {key} must be a whole number between −{limit} and {limit}.")
+                                 .format(key=key, limit=ATTRIBUTE_LIMIT))
+
+
+@dataclass(frozen=True)
+class AddCombatant(Operation):
+    """Bring a combatant into the encounter; the game fills in its pools and tracks."""
+
+    kind = "add_combatant"
+    combatant_id: str
+    name: str
+    side: Side = Side.OPPONENT
+    attributes: Mapping[str, int] = field(default_factory=frozen_map)
+    group: str | None = None
+    seat: str | None = None
+    notes: str = ""
+    extra: Mapping[str, JsonValue] = field(default_factory=frozen_map)
+
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        if self.combatant_id in encounter.combatants:
+            raise OperationError(_("A combatant with id {id!r} already exists.").format(id=self.combatant_id))
+        if not self.name.strip():
+            raise OperationError(_("A combatant needs a name."))
+        _check_text(self.name, MAX_NAME, _("The name"))
+        _check_text(self.notes, MAX_NOTES, _("The notes"))
+        _check_attributes(self.attributes)
+        defaults = {spec.key: spec.default for spec in system.attribute_specs()}
+        combatant = Combatant(self.combatant_id, self.name.strip(), self.side,
+                              frozen_map({**defaults, **self.attributes}), group=self.group, seat=self.seat,
+                              notes=self.notes, extra=frozen_map(self.extra))
+        combatant = system.prepare(combatant, encounter)
+        state = replace(encounter.with_combatant(combatant), serial=encounter.serial + 1)
+        return Applied(state, (LogLine("{name} joins the fight.", {"name": combatant.name}),))
+
+
+def next_combatant_id(encounter: Encounter) -> str:
+    """An id no combatant has yet (ids are never reused, so the log stays unambiguous)."""
+    number = encounter.serial + 1
+    while f"c{number}" in encounter.combatants:
+        number += 1
+    return f"c{number}"
+
+
+@dataclass(frozen=True)
+class RemoveCombatant(Operation):
+    """Take a combatant out of the encounter (Delete)."""
+
+    kind = "remove_combatant"
+    combatant_id: str
+
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        require_combatant(encounter, self.combatant_id)
+        name = encounter.combatant(self.combatant_id).name
+        clock = encounter.clock
+        current = clock.current
+        if current is not None and self.combatant_id in current.ids:
+            raise OperationError(_("{name} is acting now: end the turn before removing them.").format(name=name))
+        state = replace(encounter, combatants=without_item(encounter.combatants, self.combatant_id),
+                        delays=without_item(encounter.delays, self.combatant_id),
+                        effects=frozen_map({k: e for k, e in encounter.effects.items()
+                                            if e.target != self.combatant_id}))
+        return Applied(state, (LogLine("{name} leaves the fight.", {"name": name}),))
+
+
+EditableField = Literal["name", "side", "group", "seat", "notes"]
+
+
+@dataclass(frozen=True)
+class EditCombatant(Operation):
+    """Change a descriptive field (name, side, group, seat, notes)."""
+
+    kind = "edit_combatant"
+    combatant_id: str
+    field: EditableField
+    value: str | None
+
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        require_combatant(encounter, self.combatant_id)
+        combatant = encounter.combatant(self.combatant_id)
+        value = self._validated()
+        updated = replace(combatant, **{self.field: value})
+        line = LogLine("{name}: {field} changed.", {"name": updated.name, "field": self.field})
+        return Applied(encounter.with_combatant(updated), (line,))
+
+    def _validated(self) -> object:
+        if self.field == "side":
+            try:
+                return Side(self.value)
+            except ValueError:
+                raise OperationError(_("Unknown side {side!r}.").format(side=self.value)) from None
+        if self.field == "name" and not (self.value or "").strip():
+            raise OperationError(_("A combatant needs a name."))
+        _check_text(self.value or "", MAX_NOTES if self.field == "notes" else MAX_NAME, self.field)
+        return self.value if self.field in ("group", "seat") else (self.value or "")
+
+
+@dataclass(frozen=True)
+class SetAttribute(Operation):
+    """Edit a number in place; pools and tracks that follow from it are recomputed by the game."""
+
+    kind = "set_attribute"
+    combatant_id: str
+    key: str
+    value: int
+
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        require_combatant(encounter, self.combatant_id)
+        _check_attributes({self.key: self.value})
+        combatant = encounter.combatant(self.combatant_id)
+        updated = system.prepare(combatant.with_attribute(self.key, self.value), encounter)
+        line = LogLine("{name}: {attribute} set to {value}.",
+                       {"name": combatant.name, "attribute": self.key, "value": self.value})
+        return Applied(encounter.with_combatant(updated), (line,))
+
+
+def _track_label(system: RuleSystem, combatant: Combatant, encounter: Encounter, track: str) -> str:
+    for spec in system.tracks(combatant, encounter):
+        if spec.key == track:
+            return spec.label
+    raise OperationError(_("{name} has no condition track {track!r}.").format(name=combatant.name, track=track))
+
+
+@dataclass(frozen=True)
+class ApplyHarm(Operation):
+    """Mark damage (or healing, when negative) on a condition track, with the game's overflow rules."""
+
+    kind = "apply_harm"
+    combatant_id: str
+    track: str
+    amount: int
+    source: str = ""
+
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        require_combatant(encounter, self.combatant_id)
+        combatant = encounter.combatant(self.combatant_id)
+        label = _track_label(system, combatant, encounter, self.track)
+        if abs(self.amount) > ATTRIBUTE_LIMIT:
+            raise OperationError(_("That is more damage than any track holds."))
+        updated = system.apply_harm(combatant, self.track, self.amount, encounter)
+        state = encounter.with_combatant(updated)
+        return Applied(state, harm_lines(system, combatant, updated, label, self.amount, state))
+
+
+def harm_lines(system: RuleSystem, before: Combatant, after: Combatant, track_label: str, amount: int,
+               encounter: Encounter) -> tuple[LogLine, ...]:
+    """Log lines for damage or healing, plus a line when the combatant's status changes."""
+    args = {"name": before.name, "track": track_label, "count": abs(amount)}
+    if amount >= 0:
+        line = LogLine("{name} takes {count} on the {track} track.", args, translate=("track",))
+    else:
+        line = LogLine("{name} heals {count} on the {track} track.", args, translate=("track",))
+    old, new = system.status(before, encounter), system.status(after, encounter)
+    if old is new:
+        return (line,)
+    status = LogLine("{name} is now {status}.", {"name": before.name, "status": STATUS_LABELS[new]},
+                     translate=("status",))
+    return line, status
+
+
+@dataclass(frozen=True)
+class SetDamage(Operation):
+    """Set a track to an exact number of boxes or points (clicking a box on the monitor)."""
+
+    kind = "set_damage"
+    combatant_id: str
+    track: str
+    value: int
+
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        require_combatant(encounter, self.combatant_id)
+        combatant = encounter.combatant(self.combatant_id)
+        _track_label(system, combatant, encounter, self.track)
+        if not 0 <= self.value <= ATTRIBUTE_LIMIT:
+            raise OperationError(_("Damage must be between 0 and {limit}.").format(limit=ATTRIBUTE_LIMIT))
+        updated = combatant.with_damage(self.track, self.value)
+        line = LogLine("{name}: {track} set to {value}.",
+                       {"name": combatant.name, "track": self.track, "value": self.value})
+        return Applied(encounter.with_combatant(updated), (line,))
+
+
+@dataclass(frozen=True)
+class SpendPool(Operation):
+    """Spend dice from a pool (negative gives them back); the record shows on the combatant."""
+
+    kind = "spend_pool"
+    combatant_id: str
+    pool: str
+    dice: int
+    purpose: str = ""
+
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        require_combatant(encounter, self.combatant_id)
+        combatant = encounter.combatant(self.combatant_id)
+        pool = combatant.pools.get(self.pool)
+        if pool is None:
+            raise OperationError(_("{name} has no pool {pool!r}.").format(name=combatant.name, pool=self.pool))
+        spent = pool.spent + self.dice
+        if not 0 <= spent <= pool.size:
+            raise OperationError(_("{name} has only {left} dice left in that pool.").format(
+                name=combatant.name, left=pool.remaining))
+        updated = combatant.with_pool(self.pool, replace(pool, spent=spent))
+        line = LogLine("{name} spends {count} die from {pool}.", {"name": combatant.name, "pool": self.pool,
+                                                                   "count": self.dice},
+                       plural="{name} spends {count} dice from {pool}.", count=self.dice)
+        return Applied(encounter.with_combatant(updated), (line,))
+
+
+@dataclass(frozen=True)
+class SetPool(Operation):
+    """The GM sets a pool's size by hand (the game's formula is only a default)."""
+
+    kind = "set_pool"
+    combatant_id: str
+    pool: str
+    size: int
+
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        require_combatant(encounter, self.combatant_id)
+        if not 0 <= self.size <= 200:
+            raise OperationError(_("A pool holds between 0 and 200 dice."))
+        combatant = encounter.combatant(self.combatant_id)
+        old = combatant.pools.get(self.pool, Pool(0))
+        updated = combatant.with_pool(self.pool, Pool(self.size, min(old.spent, self.size)))
+        line = LogLine("{name}: {pool} set to {size}.", {"name": combatant.name, "pool": self.pool,
+                                                          "size": self.size})
+        return Applied(encounter.with_combatant(updated), (line,))
+
+
+@dataclass(frozen=True)
+class SpendAction(Operation):
+    """Use one action of a kind from the actor's budget (free / simple / complex in SR3)."""
+
+    kind = "spend_action"
+    combatant_id: str
+    action: str
+
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        require_combatant(encounter, self.combatant_id)
+        combatant = encounter.combatant(self.combatant_id)
+        updated = system.spend_action(combatant, self.action, encounter)
+        line = LogLine("{name} takes a {action} action.", {"name": combatant.name, "action": self.action},
+                       translate=("action",))
+        return Applied(encounter.with_combatant(updated), (line,))
+
+
+@dataclass(frozen=True)
+class SetOption(Operation):
+    """Change a GM option of this encounter (validated against the game's option list)."""
+
+    kind = "set_option"
+    key: str
+    value: JsonValue
+
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        specs = {spec.key: spec for spec in system.option_specs()}
+        if self.key not in specs:
+            raise OperationError(_("This game has no option {key!r}.").format(key=self.key))
+        value = specs[self.key].validate(self.value)
+        state = replace(encounter, options=with_item(encounter.options, self.key, value))
+        line = LogLine("Option “{option}” changed.", {"option": specs[self.key].label}, translate=("option",))
+        return Applied(state, (line,))

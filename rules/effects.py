@@ -1,0 +1,107 @@
+"""Effects and conditions with durations that tick on the game's timing hooks.
+
+An effect expires after its ``expires`` timing has fired ``remaining`` times ("3 rounds" = three
+round ends; "until the end of X's next turn" = one end of X's turn) and reminds the GM every time its
+``reminds`` timing fires (bleeding at the start of each round). The turn engine calls :func:`fire_hook`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from rules.encounter import Effect, Encounter, Timing, with_item, without_item
+from rules.errors import OperationError
+from rules.history import Applied, LogLine, Operation, require_combatant
+from rules.systems.base import Hook, Reminder, RuleSystem
+from rules.text import _
+
+
+def _matches(timing: Timing | None, hook: Hook, actors: tuple[str, ...]) -> bool:
+    if timing is None or timing.hook != hook:
+        return False
+    return timing.combatant is None or timing.combatant in actors
+
+
+def _tick(effect: Effect, hook: Hook, actors: tuple[str, ...]) -> tuple[Effect | None, Reminder | None]:
+    """The effect after this hook (None if it ended) and a reminder to show, if any."""
+    reminder = None
+    if _matches(effect.reminds, hook, actors):
+        reminder = Reminder(_("Reminder: {effect}").format(effect=effect.name), effect.target)
+    if effect.remaining is None or not _matches(effect.expires, hook, actors):
+        return effect, reminder
+    if effect.remaining <= 1:
+        return None, Reminder(_("{effect} ends.").format(effect=effect.name), effect.target)
+    return replace(effect, remaining=effect.remaining - 1), reminder
+
+
+def tick_effects(encounter: Encounter, hook: Hook, actors: tuple[str, ...]) -> Applied:
+    """Count ``hook`` down on every effect; drop those that end and collect reminders."""
+    effects = encounter.effects
+    reminders: list[Reminder] = []
+    log: list[LogLine] = []
+    for effect in encounter.effects.values():
+        ticked, reminder = _tick(effect, hook, actors)
+        if reminder is not None:
+            reminders.append(reminder)
+        if ticked is None:
+            effects = without_item(effects, effect.id)
+            log.append(LogLine("{effect} ends.", {"effect": effect.name}))
+        elif ticked is not effect:
+            effects = with_item(effects, effect.id, ticked)
+    if effects is encounter.effects:
+        return Applied(encounter, (), tuple(reminders))
+    return Applied(replace(encounter, effects=effects), tuple(log), tuple(reminders))
+
+
+def fire_hook(encounter: Encounter, system: RuleSystem, hook: Hook, actors: tuple[str, ...] = ()) -> Applied:
+    """Run the game's own bookkeeping for ``hook``, then tick effects. Hooks a game lacks do nothing."""
+    if hook not in system.hooks():
+        return Applied(encounter)
+    game = system.on_hook(encounter, hook, actors)
+    ticked = tick_effects(game.encounter, hook, actors)
+    return Applied(ticked.encounter, ticked.log, game.reminders + ticked.reminders)
+
+
+# --- operations ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AddEffect(Operation):
+    """Put an effect (condition, reminder, timer) on a combatant or on the whole encounter."""
+
+    kind = "add_effect"
+    effect: Effect
+
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        if self.effect.id in encounter.effects:
+            raise OperationError(_("An effect with id {id!r} already exists.").format(id=self.effect.id))
+        if self.effect.target is not None:
+            require_combatant(encounter, self.effect.target)
+        if self.effect.remaining is not None and self.effect.remaining < 1:
+            raise OperationError(_("An effect must last at least once."))
+        updated = replace(encounter, effects=with_item(encounter.effects, self.effect.id, self.effect))
+        lines = ("{effect} begins on {target}.", "{effect} begins.")
+        return Applied(updated, (_effect_line(lines, self.effect, encounter),))
+
+
+@dataclass(frozen=True)
+class RemoveEffect(Operation):
+    """End an effect early (the GM's call)."""
+
+    kind = "remove_effect"
+    effect_id: str
+
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        effect = encounter.effects.get(self.effect_id)
+        if effect is None:
+            raise OperationError(_("No effect with id {id!r}.").format(id=self.effect_id))
+        updated = replace(encounter, effects=without_item(encounter.effects, self.effect_id))
+        lines = ("{effect} is removed from {target}.", "{effect} is removed.")
+        return Applied(updated, (_effect_line(lines, effect, encounter),))
+
+
+def _effect_line(texts: tuple[str, str], effect: Effect, encounter: Encounter) -> LogLine:
+    """``texts`` = (sentence naming the target, sentence for an encounter-wide effect)."""
+    if effect.target is None:
+        return LogLine(texts[1], {"effect": effect.name})
+    return LogLine(texts[0], {"effect": effect.name, "target": encounter.combatant(effect.target).name})

@@ -1,0 +1,258 @@
+"""The encounter's state: plain, immutable dataclasses.
+
+State is never mutated in place: an operation builds a new ``Encounter`` that shares every unchanged
+part with the old one. That makes undo exact (the history keeps the old objects), cheap (only what
+changed is new) and safe to hand to the UI (nobody can change a state behind the history's back).
+Mapping fields are treated as read-only; build new ones with :func:`with_item` / :func:`without_item`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from types import MappingProxyType
+from typing import TypeAlias, TypeVar
+
+from rules.text import N_
+
+#: A value that can live in a JSON document (options, system-specific extras).
+JsonValue: TypeAlias = "None | bool | int | float | str | tuple[JsonValue, ...] | Mapping[str, JsonValue]"
+
+_V = TypeVar("_V")
+EMPTY: Mapping[str, object] = MappingProxyType({})
+
+
+def frozen_map(items: Mapping[str, _V] | None = None) -> Mapping[str, _V]:
+    """Return a read-only copy of ``items`` (insertion order kept)."""
+    return MappingProxyType(dict(items or {}))
+
+
+def with_item(mapping: Mapping[str, _V], key: str, value: _V) -> Mapping[str, _V]:
+    """Return a read-only copy of ``mapping`` with ``key`` set (kept in place if present, else appended)."""
+    copy = dict(mapping)
+    copy[key] = value
+    return MappingProxyType(copy)
+
+
+def without_item(mapping: Mapping[str, _V], key: str) -> Mapping[str, _V]:
+    """Return a read-only copy of ``mapping`` without ``key``."""
+    copy = dict(mapping)
+    copy.pop(key, None)
+    return MappingProxyType(copy)
+
+
+class Side(StrEnum):
+    """Which side of the fight a combatant is on."""
+
+    PLAYER = "player"
+    ALLY = "ally"
+    OPPONENT = "opponent"
+
+
+SIDE_LABELS: Mapping[Side, str] = MappingProxyType(
+    {Side.PLAYER: N_("Player character"), Side.ALLY: N_("Ally"), Side.OPPONENT: N_("Opponent")}
+)
+
+
+class Status(StrEnum):
+    """Whether a combatant can still take part; the RuleSystem decides from its condition tracks."""
+
+    ACTIVE = "active"
+    UNCONSCIOUS = "unconscious"
+    DYING = "dying"
+    DEAD = "dead"
+
+
+STATUS_LABELS: Mapping[Status, str] = MappingProxyType(
+    {
+        Status.ACTIVE: N_("Active"),
+        Status.UNCONSCIOUS: N_("Unconscious"),
+        Status.DYING: N_("Dying"),
+        Status.DEAD: N_("Dead"),
+    }
+)
+
+
+@dataclass(frozen=True)
+class Pool:
+    """A dice pool that refreshes on the game's timing (SR3 combat pool, Člověk banks)."""
+
+    size: int
+    spent: int = 0
+
+    @property
+    def remaining(self) -> int:
+        """Dice still available."""
+        return max(0, self.size - self.spent)
+
+
+@dataclass(frozen=True)
+class Initiative:
+    """One combatant's initiative for the current round, as rolled or typed in.
+
+    ``base`` is the fixed part (e.g. modified Reaction), ``dice`` the faces rolled; ``tiebreak`` holds
+    d6 rolls used only to settle ties that every other rule leaves open (rolled once, so replays agree).
+    ``override`` is a score the GM typed, which wins over the rolled one.
+    """
+
+    base: int
+    dice: tuple[int, ...] = ()
+    tiebreak: tuple[int, ...] = ()
+    override: int | None = None
+
+    @property
+    def rolled(self) -> int:
+        """Base plus dice, or the GM's override."""
+        return self.override if self.override is not None else self.base + sum(self.dice)
+
+
+@dataclass(frozen=True)
+class Combatant:
+    """A character or creature in the fight; the RuleSystem gives meaning to attributes and tracks."""
+
+    id: str
+    name: str
+    side: Side = Side.OPPONENT
+    attributes: Mapping[str, int] = field(default_factory=frozen_map)
+    damage: Mapping[str, int] = field(default_factory=frozen_map)
+    pools: Mapping[str, Pool] = field(default_factory=frozen_map)
+    initiative: Initiative | None = None
+    actions_used: Mapping[str, int] = field(default_factory=frozen_map)
+    seat: str | None = None
+    group: str | None = None
+    notes: str = ""
+    extra: Mapping[str, JsonValue] = field(default_factory=frozen_map)
+
+    def attribute(self, name: str, default: int = 0) -> int:
+        """The attribute's value, or ``default`` when the combatant has none."""
+        return self.attributes.get(name, default)
+
+    def boxes(self, track: str) -> int:
+        """Damage marked on ``track``."""
+        return self.damage.get(track, 0)
+
+    def with_attribute(self, name: str, value: int) -> Combatant:
+        """A copy with one attribute changed."""
+        return replace(self, attributes=with_item(self.attributes, name, value))
+
+    def with_damage(self, track: str, value: int) -> Combatant:
+        """A copy with the damage on one track changed."""
+        return replace(self, damage=with_item(self.damage, track, value))
+
+    def with_pool(self, name: str, pool: Pool) -> Combatant:
+        """A copy with one pool replaced."""
+        return replace(self, pools=with_item(self.pools, name, pool))
+
+
+class SlotKind(StrEnum):
+    """What the current slot of the turn order is."""
+
+    ACTORS = "actors"  # one combatant, or a group acting simultaneously (Souboj ties, Walka seats)
+    DELAYED = "delayed"  # a combatant taking an action it delayed earlier
+    TIMER = "timer"  # a timed event (SR3 grenade) whose moment has come
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One step of the turn order: who acts (or what happens) now, and at which phase score."""
+
+    kind: SlotKind
+    ids: tuple[str, ...]
+    phase: int | None = None
+
+
+@dataclass(frozen=True)
+class Delay:
+    """An action a combatant held back; ``into_next_pass`` follows SR3's stricter rules."""
+
+    combatant: str
+    round: int
+    pass_no: int
+    into_next_pass: bool = False
+
+
+@dataclass(frozen=True)
+class Clock:
+    """Where the fight is: round (combat turn), initiative pass, who has acted, who acts now.
+
+    ``round == 0`` means the fight has not started; ``pass_no == 0`` means the round's initiative has not
+    been rolled yet. ``yielded`` holds combatants who chose to act after those they tie with.
+    """
+
+    round: int = 0
+    pass_no: int = 0
+    acted: frozenset[str] = frozenset()
+    yielded: frozenset[str] = frozenset()
+    current: Slot | None = None
+
+    @property
+    def started(self) -> bool:
+        """True once the first initiative has been rolled."""
+        return self.round > 0
+
+
+@dataclass(frozen=True)
+class Timing:
+    """When an effect ends or reminds: a hook, optionally tied to one combatant's turns."""
+
+    hook: str
+    combatant: str | None = None
+
+
+@dataclass(frozen=True)
+class Effect:
+    """A condition or reminder with a duration counted on the game's timing hooks.
+
+    ``remaining`` counts how many more times ``expires`` fires before the effect ends (None: until removed).
+    ``reminds`` is a hook at which the GM is reminded of it each time (bleeding, a spell's upkeep).
+    ``due`` pins a one-off event to a moment (round, pass, phase), e.g. a grenade's timer.
+    """
+
+    id: str
+    name: str
+    target: str | None = None
+    source: str | None = None
+    expires: Timing | None = None
+    remaining: int | None = None
+    reminds: Timing | None = None
+    due: tuple[int, int, int] | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Encounter:
+    """The whole fight: who takes part, where the turn order stands, effects, delays and GM options."""
+
+    system_id: str
+    name: str = ""
+    options: Mapping[str, JsonValue] = field(default_factory=frozen_map)
+    combatants: Mapping[str, Combatant] = field(default_factory=frozen_map)
+    effects: Mapping[str, Effect] = field(default_factory=frozen_map)
+    delays: Mapping[str, Delay] = field(default_factory=frozen_map)
+    clock: Clock = field(default_factory=Clock)
+    seats: tuple[str, ...] = ()
+    surprise: Mapping[str, tuple[str, ...]] = field(default_factory=frozen_map)
+    notes: str = ""
+    serial: int = 0
+
+    def combatant(self, combatant_id: str) -> Combatant:
+        """The combatant with that id (KeyError if none: callers validate ids in operations)."""
+        return self.combatants[combatant_id]
+
+    def with_combatant(self, combatant: Combatant) -> Encounter:
+        """A copy with ``combatant`` added or replaced."""
+        return replace(self, combatants=with_item(self.combatants, combatant.id, combatant))
+
+    def with_clock(self, **changes: object) -> Encounter:
+        """A copy with the clock's fields changed."""
+        return replace(self, clock=replace(self.clock, **changes))  # type: ignore[arg-type]
+
+    def new_id(self, prefix: str) -> tuple[Encounter, str]:
+        """Allocate a fresh id; ids come from a counter in the state so replays allocate the same ones."""
+        serial = self.serial + 1
+        return replace(self, serial=serial), f"{prefix}{serial}"
+
+    def option(self, name: str, default: JsonValue = None) -> JsonValue:
+        """A GM option of this encounter (the RuleSystem supplies defaults)."""
+        return self.options.get(name, default)

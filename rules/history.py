@@ -1,0 +1,227 @@
+"""History: the source of truth of an encounter.
+
+Every change is an :class:`Operation` (an event carrying everything it needs, including dice already
+rolled, so replaying it gives the same result). Applying one yields the new state, log lines and
+reminders; the history records a :class:`Delta` of what changed, so undo and redo restore states
+exactly and cheaply. The combat log, autosave journal, summary and charts are all read from here.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, ClassVar
+
+from rules.encounter import Encounter, frozen_map
+from rules.errors import OperationError
+from rules.systems import get_system
+from rules.systems.base import Reminder, RuleSystem
+from rules.text import _, ngettext
+
+LogArg = str | int
+
+
+@dataclass(frozen=True)
+class LogLine:
+    """A log sentence kept as its English source and arguments, translated when it is rendered.
+
+    ``plural`` and ``count`` select a plural form; arguments named in ``translate`` are themselves
+    source strings (e.g. a damage level's name) translated at render time.
+    """
+
+    text: str
+    args: Mapping[str, LogArg] = field(default_factory=dict)
+    plural: str | None = None
+    count: int = 0
+    translate: tuple[str, ...] = ()
+
+    def render(self) -> str:
+        """The sentence in the installed language."""
+        template = ngettext(self.text, self.plural, self.count) if self.plural else _(self.text)
+        args = {key: _(value) if key in self.translate and isinstance(value, str) else value
+                for key, value in self.args.items()}
+        return template.format(**args)
+
+
+@dataclass(frozen=True)
+class Applied:
+    """The result of applying an operation: new state, what to log, what to tell the GM now."""
+
+    encounter: Encounter
+    log: tuple[LogLine, ...] = ()
+    reminders: tuple[Reminder, ...] = ()
+
+    def then(self, other: Applied) -> Applied:
+        """Chain another result after this one (its state wins, logs and reminders add up)."""
+        return Applied(other.encounter, self.log + other.log, self.reminders + other.reminders)
+
+
+class Operation(ABC):
+    """An event that changes an encounter. Subclasses are frozen dataclasses with JSON-able fields."""
+
+    kind: ClassVar[str] = ""
+    registry: ClassVar[dict[str, type[Operation]]] = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.__dict__.get("kind"):
+            if cls.kind in Operation.registry:
+                raise TypeError(f"operation kind {cls.kind!r} registered twice")
+            Operation.registry[cls.kind] = cls
+
+    @abstractmethod
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        """Return the new state (never mutate ``encounter``); raise OperationError if not possible."""
+
+
+def require_combatant(encounter: Encounter, combatant_id: str) -> None:
+    """Raise a clear OperationError if no combatant has that id."""
+    if combatant_id not in encounter.combatants:
+        raise OperationError(_("No combatant with id {id!r} in this encounter.").format(id=combatant_id))
+
+
+# --- deltas -------------------------------------------------------------------------------------
+
+_MISSING: Any = object()
+
+
+@dataclass(frozen=True)
+class Delta:
+    """What one operation changed: whole fields (old, new) and, for mappings, changed items only."""
+
+    fields: Mapping[str, tuple[Any, Any]]
+    items: Mapping[str, Mapping[str, tuple[Any, Any]]]
+
+    @property
+    def empty(self) -> bool:
+        """True when the operation changed nothing."""
+        return not self.fields and not self.items
+
+    def changed_items(self, field_name: str) -> frozenset[str]:
+        """Keys of a mapping field that changed (e.g. combatant ids), for views to refresh."""
+        if field_name in self.fields:
+            old, new = self.fields[field_name]
+            return frozenset(old) | frozenset(new) if isinstance(old, Mapping) else frozenset()
+        return frozenset(self.items.get(field_name, {}))
+
+
+def diff(before: Encounter, after: Encounter) -> Delta:
+    """Compute the delta between two states that share unchanged parts (compared by identity)."""
+    whole: dict[str, tuple[Any, Any]] = {}
+    items: dict[str, Mapping[str, tuple[Any, Any]]] = {}
+    for spec in fields(Encounter):
+        old, new = getattr(before, spec.name), getattr(after, spec.name)
+        if old is new:
+            continue
+        if isinstance(old, Mapping) and isinstance(new, Mapping):
+            if list(old) != list(new):  # keys added, removed or reordered: keep both whole
+                whole[spec.name] = (old, new)
+                continue
+            changed = {key: (old[key], new[key]) for key in old if old[key] is not new[key]}
+            if changed:
+                items[spec.name] = changed
+        elif old != new:
+            whole[spec.name] = (old, new)
+    return Delta(whole, items)
+
+
+def _apply_delta(state: Encounter, delta: Delta, side: int) -> Encounter:
+    changes: dict[str, Any] = {name: pair[side] for name, pair in delta.fields.items()}
+    for name, changed in delta.items.items():
+        merged = dict(getattr(state, name))
+        merged.update({key: pair[side] for key, pair in changed.items()})
+        changes[name] = frozen_map(merged)
+    return replace(state, **changes)
+
+
+def revert(state: Encounter, delta: Delta) -> Encounter:
+    """The state before the delta."""
+    return _apply_delta(state, delta, 0)
+
+
+def reapply(state: Encounter, delta: Delta) -> Encounter:
+    """The state after the delta."""
+    return _apply_delta(state, delta, 1)
+
+
+# --- the history --------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One recorded operation with where in the fight it happened and what it changed."""
+
+    operation: Operation
+    delta: Delta
+    log: tuple[LogLine, ...]
+    reminders: tuple[Reminder, ...]
+    round: int
+    pass_no: int
+
+    def text(self) -> str:
+        """The log lines in the GM's language, one per line."""
+        return "\n".join(line.render() for line in self.log)
+
+
+class History:
+    """The operations applied to an encounter, with undo and redo."""
+
+    def __init__(self, initial: Encounter) -> None:
+        self.initial = initial
+        self.state = initial
+        self.system: RuleSystem = get_system(initial.system_id)
+        self._done: list[Entry] = []
+        self._undone: list[Entry] = []
+
+    @property
+    def entries(self) -> Sequence[Entry]:
+        """Operations currently in effect, oldest first."""
+        return tuple(self._done)
+
+    @property
+    def can_undo(self) -> bool:
+        """Whether there is an operation to undo."""
+        return bool(self._done)
+
+    @property
+    def can_redo(self) -> bool:
+        """Whether there is an undone operation to redo."""
+        return bool(self._undone)
+
+    def do(self, operation: Operation) -> Entry:
+        """Apply ``operation``; on OperationError nothing changes. Clears the redo stack."""
+        before = self.state
+        applied = operation.apply(before, self.system)
+        entry = Entry(operation, diff(before, applied.encounter), applied.log, applied.reminders,
+                      before.clock.round, before.clock.pass_no)
+        self.state = applied.encounter
+        self._done.append(entry)
+        self._undone.clear()
+        return entry
+
+    def undo(self) -> Entry | None:
+        """Undo the last operation and return it (None when there is nothing to undo)."""
+        if not self._done:
+            return None
+        entry = self._done.pop()
+        self.state = revert(self.state, entry.delta)
+        self._undone.append(entry)
+        return entry
+
+    def redo(self) -> Entry | None:
+        """Re-apply the last undone operation exactly as it was (no new dice)."""
+        if not self._undone:
+            return None
+        entry = self._undone.pop()
+        self.state = reapply(self.state, entry.delta)
+        self._done.append(entry)
+        return entry
+
+    @classmethod
+    def replay(cls, initial: Encounter, operations: Sequence[Operation]) -> History:
+        """Rebuild a history by applying ``operations`` to ``initial`` in order."""
+        history = cls(initial)
+        for operation in operations:
+            history.do(operation)
+        return history

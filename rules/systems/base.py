@@ -1,0 +1,230 @@
+"""The RuleSystem interface: the only way the engine, the app and the window talk to a game.
+
+Nothing outside a game's own module asks which game it is. Where games differ (how initiative is rolled,
+how the order is built, what a hit does, which numbers a GM may change) the engine calls a method here.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from rules.encounter import Combatant, Encounter, JsonValue, Side, Slot, Status
+from rules.text import _
+
+
+class Hook(StrEnum):
+    """Timing hooks a game exposes; effects expire and remind on them, pools refresh on them."""
+
+    ROUND_START = "round_start"  # after initiative is rolled, before the first action
+    ROUND_END = "round_end"  # after the last action of the round
+    PASS_START = "pass_start"
+    PASS_END = "pass_end"
+    TURN_START = "turn_start"  # a combatant's turn (phase) begins
+    TURN_END = "turn_end"
+
+
+class OptionKind(StrEnum):
+    """How the settings dialog edits an option."""
+
+    BOOL = "bool"
+    INT = "int"
+    CHOICE = "choice"
+    TABLE = "table"  # a data table (JSON object) the GM may override key by key
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """A GM-editable option of a game (every **Decision** of a digest is one of these)."""
+
+    key: str
+    label: str  # English source, marked with N_ and translated when shown
+    kind: OptionKind
+    default: JsonValue
+    choices: tuple[tuple[str, str], ...] = ()  # (value, label) for CHOICE
+    minimum: int | None = None
+    maximum: int | None = None
+    help: str = ""
+
+    def validate(self, value: JsonValue) -> JsonValue:
+        """Return ``value`` if it fits this option, else raise a RulesError naming the option."""
+        from rules.errors import RulesError
+
+        if self.kind is OptionKind.BOOL and isinstance(value, bool):
+            return value
+        if self.kind is OptionKind.INT and isinstance(value, int) and not isinstance(value, bool):
+            if (self.minimum is None or value >= self.minimum) and (
+                self.maximum is None or value <= self.maximum
+            ):
+                return value
+        if self.kind is OptionKind.CHOICE and value in {choice for choice, _label in self.choices}:
+            return value
+        if self.kind is OptionKind.TABLE and isinstance(value, Mapping):
+            return value
+        raise RulesError(_("Option “{option}” cannot be {value!r}.").format(option=_(self.label), value=value))
+
+
+@dataclass(frozen=True)
+class AttributeSpec:
+    """An attribute a combatant of this game has (what quick-add asks for and the stat line shows)."""
+
+    key: str
+    label: str
+    default: int
+    minimum: int = 0
+    maximum: int = 99
+    abbreviation: str = ""
+
+
+@dataclass(frozen=True)
+class TrackSpec:
+    """A condition track to draw: boxes (SR3 monitors), points (hit points) or a counter."""
+
+    key: str
+    label: str
+    size: int
+    kind: str = "boxes"
+
+
+@dataclass(frozen=True)
+class DiceSpec:
+    """What to roll (or type in) for something: ``count`` dice with ``sides`` sides, plus ``base``."""
+
+    count: int
+    sides: int
+    base: int = 0
+
+    def describe(self) -> str:
+        """E.g. ``6 + 2d6``."""
+        dice = f"{self.count}d{self.sides}"
+        return f"{self.base} + {dice}" if self.base else dice
+
+
+@dataclass(frozen=True)
+class BudgetItem:
+    """One kind of action and how many the actor has used / may use in the current turn or phase."""
+
+    key: str
+    label: str
+    used: int
+    allowed: int
+
+    @property
+    def left(self) -> int:
+        """How many remain."""
+        return max(0, self.allowed - self.used)
+
+
+@dataclass(frozen=True)
+class Reminder:
+    """Something the GM should be told now (an effect ticking, a delayed action lost, a timer going off)."""
+
+    text: str
+    combatant: str | None = None
+
+
+@dataclass(frozen=True)
+class HookResult:
+    """What firing a hook did: the new state plus reminders for the GM."""
+
+    encounter: Encounter
+    reminders: tuple[Reminder, ...] = field(default_factory=tuple)
+
+
+class RuleSystem(ABC):
+    """A game. Implementations are stateless: every decision is a function of the encounter."""
+
+    id: str
+    title: str  # English source, N_-marked
+
+    # --- options and data -------------------------------------------------------------------
+    @abstractmethod
+    def option_specs(self) -> Sequence[OptionSpec]:
+        """Every option the GM may change in the encounter's settings, with the digest's default."""
+
+    def default_options(self) -> dict[str, JsonValue]:
+        """Options of a new encounter."""
+        return {spec.key: spec.default for spec in self.option_specs()}
+
+    def option(self, encounter: Encounter, key: str) -> JsonValue:
+        """The encounter's value of an option, falling back to the default."""
+        if key in encounter.options:
+            return encounter.options[key]
+        return self.default_options()[key]
+
+    # --- combatants ---------------------------------------------------------------------------
+    @abstractmethod
+    def attribute_specs(self) -> Sequence[AttributeSpec]:
+        """The attributes a combatant has in this game."""
+
+    @abstractmethod
+    def prepare(self, combatant: Combatant, encounter: Encounter) -> Combatant:
+        """Fill in what follows from the attributes (pools, tracks) when a combatant joins or changes."""
+
+    @abstractmethod
+    def tracks(self, combatant: Combatant, encounter: Encounter) -> Sequence[TrackSpec]:
+        """The condition tracks to show for ``combatant``."""
+
+    @abstractmethod
+    def status(self, combatant: Combatant, encounter: Encounter) -> Status:
+        """Active, unconscious, dying or dead, from the tracks."""
+
+    @abstractmethod
+    def apply_harm(self, combatant: Combatant, track: str, amount: int, encounter: Encounter) -> Combatant:
+        """Mark ``amount`` on ``track`` (negative heals), following the game's overflow rules."""
+
+    def can_act(self, combatant: Combatant, encounter: Encounter) -> bool:
+        """Whether the combatant gets turns at all now (the turn engine skips it otherwise)."""
+        return self.status(combatant, encounter) is Status.ACTIVE
+
+    # --- initiative and turn order ------------------------------------------------------------
+    @abstractmethod
+    def initiative_dice(self, combatant: Combatant, encounter: Encounter) -> DiceSpec:
+        """What this combatant rolls for initiative (the app rolls it or the GM types the faces)."""
+
+    def initiative_each_round(self, encounter: Encounter) -> bool:
+        """Whether initiative is rolled again at the start of every round."""
+        return True
+
+    def tiebreak_dice(self) -> int:
+        """How many d6 to roll up front to settle ties nothing else settles."""
+        return 4
+
+    @abstractmethod
+    def remaining_slots(self, encounter: Encounter) -> list[Slot]:
+        """Who still acts in the current pass, in order (recomputed after every change)."""
+
+    def has_next_pass(self, encounter: Encounter) -> bool:
+        """Whether another pass follows the current one within this round."""
+        return False
+
+    def score_text(self, combatant: Combatant, encounter: Encounter) -> str:
+        """The initiative as shown in the order (SR3: ``27 → 17 → 7``)."""
+        if combatant.initiative is None:
+            return "–"
+        return str(combatant.initiative.rolled)
+
+    # --- turns, budget, timing ----------------------------------------------------------------
+    def hooks(self) -> frozenset[Hook]:
+        """The timing hooks this game has."""
+        return frozenset({Hook.ROUND_START, Hook.ROUND_END, Hook.TURN_START, Hook.TURN_END})
+
+    def on_hook(self, encounter: Encounter, hook: Hook, actors: tuple[str, ...]) -> HookResult:
+        """Game-specific bookkeeping at a hook (refresh pools, reset the action budget...)."""
+        return HookResult(encounter)
+
+    def action_budget(self, combatant: Combatant, encounter: Encounter) -> Sequence[BudgetItem]:
+        """What the actor may still do in its current turn or phase."""
+        return ()
+
+    def spend_action(self, combatant: Combatant, kind: str, encounter: Encounter) -> Combatant:
+        """Record one action of ``kind``; raise OperationError if the budget does not allow it."""
+        from rules.errors import OperationError
+
+        raise OperationError(_("This game does not track actions of kind {kind!r}.").format(kind=kind))
+
+    def default_side_order(self) -> tuple[Side, ...]:
+        """Sides in the order the roster lists them."""
+        return (Side.PLAYER, Side.ALLY, Side.OPPONENT)

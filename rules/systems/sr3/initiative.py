@@ -1,0 +1,97 @@
+"""SR3 initiative: scores per pass, the tie chain, and the order of one pass.
+
+A combatant's score in pass ``p`` is its rolled initiative, minus its *current* wound modifier, minus
+10 per earlier pass. Because the wound modifier is read from the monitors every time, a wound changes
+the score (and the order of the current pass) immediately, as the rules demand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Final
+
+from rules.encounter import Combatant, Encounter, Slot, SlotKind
+from rules.systems.sr3.monitor import PHYSICAL, STUN, wound_modifiers
+
+PASS_STEP: Final[int] = 10
+
+
+def wound_initiative_penalty(combatant: Combatant) -> int:
+    """How much the current wounds lower the initiative score (a positive number)."""
+    return -wound_modifiers(combatant.boxes(PHYSICAL), combatant.boxes(STUN))[1]
+
+
+def unwounded_score(combatant: Combatant, pass_no: int) -> int | None:
+    """The score in ``pass_no`` ignoring wounds (the first tie-breaker), None without initiative."""
+    if combatant.initiative is None:
+        return None
+    return combatant.initiative.rolled - PASS_STEP * (pass_no - 1)
+
+
+def score(combatant: Combatant, pass_no: int) -> int | None:
+    """The score in ``pass_no`` with current wounds; None without initiative."""
+    base = unwounded_score(combatant, pass_no)
+    return None if base is None else base - wound_initiative_penalty(combatant)
+
+
+def pass_scores(combatant: Combatant) -> list[int]:
+    """Every positive score this turn, pass by pass (``[27, 17, 7]``)."""
+    scores = []
+    pass_no = 1
+    while (value := score(combatant, pass_no)) is not None and value > 0:
+        scores.append(value)
+        pass_no += 1
+    return scores
+
+
+def tie_key(combatant: Combatant, pass_no: int, yielded: frozenset[str]) -> tuple[int, ...]:
+    """Sort key, highest first: score, then the seed's tie chain, then the pre-rolled d6 tie-breaks.
+
+    Chain: higher score before wounds lowered it, higher modified Reaction, higher natural Reaction,
+    1d6 (rerolled while tied). A combatant who chose to act after its ties sorts after them.
+    """
+    initiative = combatant.initiative
+    assert initiative is not None
+    reaction = combatant.attribute("reaction")
+    return (
+        score(combatant, pass_no) or 0,
+        0 if combatant.id in yielded else 1,
+        unwounded_score(combatant, pass_no) or 0,
+        reaction,
+        combatant.attribute("reaction_natural", reaction),
+        *initiative.tiebreak,
+    )
+
+
+def pass_order(combatants: Iterable[Combatant], pass_no: int, yielded: frozenset[str] = frozenset()) -> list[
+        Combatant]:
+    """Combatants with a positive score in ``pass_no``, highest first (stable for full ties)."""
+    eligible = [c for c in combatants if (value := score(c, pass_no)) is not None and value > 0]
+    return sorted(eligible, key=lambda c: tie_key(c, pass_no, yielded), reverse=True)
+
+
+def initiative_passes(scores: Mapping[str, int]) -> list[list[str]]:
+    """Who acts in each pass, in order, for fixed scores with no damage (ties keep the given order)."""
+    passes: list[list[str]] = []
+    pass_no = 1
+    while True:
+        acting = [name for name, value in scores.items() if value - PASS_STEP * (pass_no - 1) > 0]
+        if not acting:
+            return passes
+        passes.append(sorted(acting, key=lambda name: scores[name], reverse=True))
+        pass_no += 1
+
+
+def timer_slots(encounter: Encounter) -> list[Slot]:
+    """Timed events (grenades) due in the current pass, as slots at their phase (0 = end of the pass).
+
+    A timer whose pass never came (the turn ended early) goes off at the end of the current pass.
+    """
+    now = (encounter.clock.round, encounter.clock.pass_no)
+    slots = []
+    for effect in encounter.effects.values():
+        if effect.due is None or effect.due[:2] > now:
+            continue
+        phase = effect.due[2] if effect.due[:2] == now else 0
+        slots.append(Slot(SlotKind.TIMER, (effect.id,), phase))
+    return slots

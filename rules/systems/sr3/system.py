@@ -1,0 +1,220 @@
+"""Shadowrun Third Edition as a RuleSystem: monitors, pools, passes, delays, the per-phase action budget."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Final
+
+from rules.encounter import Combatant, Encounter, Pool, Side, Slot, SlotKind, Status, frozen_map
+from rules.errors import OperationError
+from rules.systems.base import (
+    AttributeSpec,
+    BudgetItem,
+    DiceSpec,
+    Hook,
+    HookResult,
+    OptionKind,
+    OptionSpec,
+    RuleSystem,
+    TrackSpec,
+)
+from rules.systems.sr3 import initiative, monitor
+from rules.text import N_, _
+from rules.turns import delayed_slots
+
+COMBAT_POOL: Final[str] = "combat"
+FREE, SIMPLE, COMPLEX = "free", "simple", "complex"
+ACTION_LABELS: Final[dict[str, str]] = {FREE: N_("free"), SIMPLE: N_("simple"), COMPLEX: N_("complex")}
+
+_ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
+    AttributeSpec("body", N_("Body"), 3, 1, 30, N_("B")),
+    AttributeSpec("quickness", N_("Quickness"), 3, 1, 30, N_("Q")),
+    AttributeSpec("strength", N_("Strength"), 3, 1, 30, N_("S")),
+    AttributeSpec("charisma", N_("Charisma"), 3, 1, 30, N_("C")),
+    AttributeSpec("intelligence", N_("Intelligence"), 3, 1, 30, N_("I")),
+    AttributeSpec("willpower", N_("Willpower"), 3, 1, 30, N_("W")),
+    AttributeSpec("reaction", N_("Reaction (modified)"), 3, 1, 40, N_("R")),
+    AttributeSpec("reaction_natural", N_("Reaction (natural)"), 3, 1, 40, N_("nR")),
+    AttributeSpec("initiative_dice", N_("Initiative dice"), 1, 1, 5, N_("Init")),
+    AttributeSpec("ballistic", N_("Ballistic armor"), 0, 0, 30, N_("Bal")),
+    AttributeSpec("impact", N_("Impact armor"), 0, 0, 30, N_("Imp")),
+)
+
+_OPTIONS: Final[tuple[OptionSpec, ...]] = (
+    OptionSpec("delaying", N_("Allow delaying actions (optional rule)"), OptionKind.BOOL, True),
+    OptionSpec("free_actions_in_other_phases", N_("Free actions in other characters' phases"),
+               OptionKind.BOOL, True),
+    OptionSpec("melee_tie", N_("Melee tie"), OptionKind.CHOICE, "nobody",
+               choices=(("nobody", N_("Nobody is hurt")), ("attacker", N_("Attacker hits with base damage")))),
+    OptionSpec("reach_mode", N_("Reach advantage"), OptionKind.CHOICE, "bonus",
+               choices=(("bonus", N_("−1 TN for the one with reach")), ("penalty", N_("+1 TN for the opponent")))),
+    OptionSpec("tables", N_("Range, visibility and modifier tables"), OptionKind.TABLE, {}),
+)
+
+
+class Sr3System(RuleSystem):
+    """Shadowrun, Third Edition."""
+
+    id = "sr3"
+    title = N_("Shadowrun, Third Edition")
+
+    def option_specs(self) -> Sequence[OptionSpec]:
+        return _OPTIONS
+
+    def attribute_specs(self) -> Sequence[AttributeSpec]:
+        return _ATTRIBUTES
+
+    # --- combatants ---------------------------------------------------------------------------
+    def prepare(self, combatant: Combatant, encounter: Encounter) -> Combatant:
+        """Combat pool = (Quickness + Intelligence + Willpower) ÷ 2 unless the GM typed ``combat_pool``."""
+        size = combatant.attributes.get("combat_pool")
+        if size is None:
+            size = combat_pool(combatant)
+        old = combatant.pools.get(COMBAT_POOL, Pool(size))
+        damage = {monitor.PHYSICAL: combatant.boxes(monitor.PHYSICAL), monitor.STUN: combatant.boxes(monitor.STUN)}
+        return replace(combatant, pools=frozen_map({**combatant.pools, COMBAT_POOL: Pool(size, min(old.spent, size))}),
+                       damage=frozen_map({**combatant.damage, **damage}))
+
+    def tracks(self, combatant: Combatant, encounter: Encounter) -> Sequence[TrackSpec]:
+        return (TrackSpec(monitor.PHYSICAL, N_("Physical"), monitor.BOXES),
+                TrackSpec(monitor.STUN, N_("Stun"), monitor.BOXES))
+
+    def status(self, combatant: Combatant, encounter: Encounter) -> Status:
+        return monitor.status(combatant.boxes(monitor.PHYSICAL), combatant.boxes(monitor.STUN),
+                              combatant.attribute("body"))
+
+    def apply_harm(self, combatant: Combatant, track: str, amount: int, encounter: Encounter) -> Combatant:
+        physical, stun = combatant.boxes(monitor.PHYSICAL), combatant.boxes(monitor.STUN)
+        if track == monitor.STUN:
+            physical, stun = monitor.add_stun(physical, stun, amount)
+        else:
+            physical = monitor.add_physical(physical, amount, combatant.attribute("body"))
+        return combatant.with_damage(monitor.PHYSICAL, physical).with_damage(monitor.STUN, stun)
+
+    def can_act(self, combatant: Combatant, encounter: Encounter) -> bool:
+        if self.status(combatant, encounter) is not Status.ACTIVE:
+            return False
+        return not _completely_surprised(combatant, encounter)
+
+    # --- initiative ---------------------------------------------------------------------------
+    def initiative_dice(self, combatant: Combatant, encounter: Encounter) -> DiceSpec:
+        return DiceSpec(max(1, combatant.attribute("initiative_dice", 1)), 6, combatant.attribute("reaction"))
+
+    def remaining_slots(self, encounter: Encounter) -> list[Slot]:
+        clock = encounter.clock
+        waiting = (c for c in encounter.combatants.values()
+                   if c.id not in clock.acted and self.can_act(c, encounter))
+        actors = [Slot(SlotKind.ACTORS, (c.id,), initiative.score(c, clock.pass_no))
+                  for c in initiative.pass_order(waiting, clock.pass_no, clock.yielded)]
+        timers = initiative.timer_slots(encounter)
+        return _merge_by_phase(actors, timers) + delayed_slots(encounter) + [t for t in timers if not t.phase]
+
+    def has_next_pass(self, encounter: Encounter) -> bool:
+        next_pass = encounter.clock.pass_no + 1
+        return any((initiative.score(c, next_pass) or 0) > 0 and self.status(c, encounter) is Status.ACTIVE
+                   for c in encounter.combatants.values()) or any(
+            d.into_next_pass and d.pass_no == encounter.clock.pass_no for d in encounter.delays.values())
+
+    def score_text(self, combatant: Combatant, encounter: Encounter) -> str:
+        scores = initiative.pass_scores(combatant)
+        if combatant.initiative is None:
+            return "–"
+        return " → ".join(str(s) for s in scores) if scores else str(initiative.score(combatant, 1))
+
+    # --- timing and the action budget ---------------------------------------------------------
+    def hooks(self) -> frozenset[Hook]:
+        return frozenset(Hook)
+
+    def on_hook(self, encounter: Encounter, hook: Hook, actors: tuple[str, ...]) -> HookResult:
+        if hook is Hook.ROUND_START:
+            return HookResult(_refresh_pools(encounter))
+        if hook is Hook.TURN_START:
+            return HookResult(_reset_actions(encounter))
+        if hook is Hook.PASS_END and encounter.clock.pass_no == 1 and encounter.surprise:
+            return HookResult(replace(encounter, surprise=frozen_map()))
+        return HookResult(encounter)
+
+    def action_budget(self, combatant: Combatant, encounter: Encounter) -> Sequence[BudgetItem]:
+        used = combatant.actions_used
+        free, simple, complex_ = used.get(FREE, 0), used.get(SIMPLE, 0), used.get(COMPLEX, 0)
+        return (BudgetItem(FREE, ACTION_LABELS[FREE], free, _free_allowed(simple, complex_)),
+                BudgetItem(SIMPLE, ACTION_LABELS[SIMPLE], simple, _simple_allowed(free, complex_)),
+                BudgetItem(COMPLEX, ACTION_LABELS[COMPLEX], complex_, 0 if simple or free > 1 else 1))
+
+    def spend_action(self, combatant: Combatant, kind: str, encounter: Encounter) -> Combatant:
+        if kind not in ACTION_LABELS:
+            raise OperationError(_("Unknown action kind {kind!r}: free, simple or complex.").format(kind=kind))
+        _check_may_act_now(combatant, kind, encounter)
+        budget = {item.key: item for item in self.action_budget(combatant, encounter)}
+        if budget[kind].left < 1:
+            raise OperationError(_("{name} has no {kind} action left in this phase.").format(
+                name=combatant.name, kind=_(ACTION_LABELS[kind])))
+        used = combatant.actions_used.get(kind, 0) + 1
+        return replace(combatant, actions_used=frozen_map({**combatant.actions_used, kind: used}))
+
+    def default_side_order(self) -> tuple[Side, ...]:
+        return (Side.PLAYER, Side.ALLY, Side.OPPONENT)
+
+
+def combat_pool(combatant: Combatant) -> int:
+    """(Quickness + Intelligence + Willpower) ÷ 2, rounded down."""
+    return (combatant.attribute("quickness") + combatant.attribute("intelligence")
+            + combatant.attribute("willpower")) // 2
+
+
+def _free_allowed(simple: int, complex_: int) -> int:
+    # One of the two simple actions may be swapped for a second free action.
+    return 1 if complex_ or simple >= 2 else 2
+
+
+def _simple_allowed(free: int, complex_: int) -> int:
+    return 0 if complex_ else 2 - max(0, free - 1)
+
+
+def _check_may_act_now(combatant: Combatant, kind: str, encounter: Encounter) -> None:
+    current = encounter.clock.current
+    if current is not None and combatant.id in current.ids:
+        return
+    if kind != FREE:
+        raise OperationError(_("{name} can take simple and complex actions only in their own phase.").format(
+            name=combatant.name))
+    clock = encounter.clock
+    if clock.pass_no <= 1 and combatant.id not in clock.acted:
+        raise OperationError(_("{name} cannot take free actions before their first phase.").format(
+            name=combatant.name))
+
+
+def _merge_by_phase(actors: list[Slot], timers: list[Slot]) -> list[Slot]:
+    """Actors and timers by phase, highest first; a timer goes off before actors of its phase."""
+    phased = [t for t in timers if t.phase]
+    ordered = [(slot.phase or 0, 1, index, slot) for index, slot in enumerate(phased)]
+    ordered += [(slot.phase or 0, 0, index, slot) for index, slot in enumerate(actors)]
+    ordered.sort(key=lambda item: (-item[0], -item[1], item[2]))
+    return [item[3] for item in ordered]
+
+
+def _refresh_pools(encounter: Encounter) -> Encounter:
+    """Every pool refreshes at the start of a combat turn; unused dice never carry over."""
+    state = encounter
+    for combatant in encounter.combatants.values():
+        if any(pool.spent for pool in combatant.pools.values()):
+            pools = frozen_map({key: Pool(pool.size) for key, pool in combatant.pools.items()})
+            state = state.with_combatant(replace(combatant, pools=pools))
+    return state
+
+
+def _reset_actions(encounter: Encounter) -> Encounter:
+    """A new phase: everyone's per-phase action counts (free actions in others' phases too) start over."""
+    state = encounter
+    for combatant in encounter.combatants.values():
+        if combatant.actions_used:
+            state = state.with_combatant(replace(combatant, actions_used=frozen_map()))
+    return state
+
+
+def _completely_surprised(combatant: Combatant, encounter: Encounter) -> bool:
+    """Surprised against every opponent: no actions at all in the first pass after the surprise test."""
+    if combatant.id not in encounter.surprise or encounter.clock.pass_no != 1:
+        return False
+    return not encounter.surprise[combatant.id]

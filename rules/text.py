@@ -1,0 +1,39 @@
+"""Translation hooks for the rules layer.
+
+The rules layer describes itself to the GM (log lines, outcome names, error messages) but must not
+depend on Qt or on the app layer, so it uses stdlib gettext objects. The app layer installs the
+catalog for the GM's language with :func:`install`; until then English source strings are returned.
+Messages are translated when they are *rendered*, so switching the language re-renders old log lines.
+"""
+
+from __future__ import annotations
+
+import gettext
+
+_translations: gettext.NullTranslations = gettext.NullTranslations()
+
+
+def install(translations: gettext.NullTranslations) -> None:
+    """Make ``translations`` the catalog every rules-layer string is looked up in."""
+    global _translations
+    _translations = translations
+
+
+def _(message: str) -> str:
+    """Translate ``message`` into the installed language."""
+    return _translations.gettext(message)
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """Translate with the installed language's plural rules (Czech, Polish, Russian have three forms)."""
+    return _translations.ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """Translate ``message`` in ``context`` (e.g. a one-letter damage level that differs per game)."""
+    return _translations.pgettext(context, message)
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for extraction without translating it now (it is translated when shown)."""
+    return message

@@ -1,0 +1,309 @@
+"""The generic turn engine: rounds, passes, the current slot, delays and the timing hooks.
+
+The engine never knows which game it runs. It asks the RuleSystem who still acts in this pass
+(:meth:`RuleSystem.remaining_slots`, recomputed after every change so wounds re-order a pass at once),
+whether another pass follows, and fires the hooks in the order every game shares:
+round start → pass start → turn start/end … → pass end → round end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from rules.dice import Roller
+from rules.effects import fire_hook
+from rules.encounter import Delay, Encounter, Initiative, Slot, SlotKind, frozen_map, with_item, without_item
+from rules.errors import OperationError
+from rules.history import Applied, LogLine, Operation, require_combatant
+from rules.systems.base import Hook, Reminder, RuleSystem
+from rules.text import _
+
+# --- helpers the games use ----------------------------------------------------------------------
+
+
+def delay_usable(delay: Delay, encounter: Encounter) -> bool:
+    """Whether a held action can be taken in the current pass."""
+    clock = encounter.clock
+    if delay.round != clock.round:
+        return False
+    wanted = delay.pass_no + 1 if delay.into_next_pass else delay.pass_no
+    return clock.pass_no == wanted
+
+
+def delayed_slots(encounter: Encounter) -> list[Slot]:
+    """Held actions still to be taken in this pass, to be played at its end (in roster order)."""
+    return [Slot(SlotKind.DELAYED, (delay.combatant,), None)
+            for delay in encounter.delays.values() if delay_usable(delay, encounter)]
+
+
+def names(encounter: Encounter, ids: tuple[str, ...]) -> str:
+    """Combatant names joined for a log line (timers and unknown ids are skipped)."""
+    return ", ".join(encounter.combatants[i].name for i in ids if i in encounter.combatants)
+
+
+# --- moving through the order -------------------------------------------------------------------
+
+
+def _drop_lost_delays(encounter: Encounter, slot: Slot) -> Applied:
+    """SR3: an action delayed into this pass is lost once the actor's own normal phase comes."""
+    lost = [d for d in encounter.delays.values()
+            if d.into_next_pass and d.combatant in slot.ids and delay_usable(d, encounter)]
+    if not lost or slot.kind is not SlotKind.ACTORS:
+        return Applied(encounter)
+    delays = encounter.delays
+    for delay in lost:
+        delays = without_item(delays, delay.combatant)
+    text = "{name} did not use the delayed action in time; it is lost."
+    lines = tuple(LogLine(text, {"name": encounter.combatant(d.combatant).name}) for d in lost)
+    reminders = tuple(Reminder(line.render(), d.combatant) for line, d in zip(lines, lost, strict=True))
+    return Applied(replace(encounter, delays=delays), lines, reminders)
+
+
+def _enter(encounter: Encounter, system: RuleSystem, slot: Slot) -> Applied:
+    result = _drop_lost_delays(encounter, slot)
+    state = result.encounter.with_clock(current=slot)
+    if slot.kind is SlotKind.TIMER:
+        effect = state.effects[slot.ids[0]]
+        line = LogLine("{effect} goes off.", {"effect": effect.name})
+        return result.then(Applied(state, (line,), (Reminder(line.render(), effect.target),)))
+    line = _turn_line(state, slot)
+    return result.then(Applied(state, (line,))).then(fire_hook(state, system, Hook.TURN_START, slot.ids))
+
+
+def _turn_line(encounter: Encounter, slot: Slot) -> LogLine:
+    who = names(encounter, slot.ids)
+    if slot.kind is SlotKind.DELAYED:
+        return LogLine("{name} takes the delayed action.", {"name": who})
+    if slot.phase is None:
+        return LogLine("{name} acts.", {"name": who})
+    return LogLine("{name} acts in phase {phase}.", {"name": who, "phase": slot.phase})
+
+
+def _lose_pass_delays(encounter: Encounter) -> Applied:
+    """Held actions that could only be used in the pass that just ended are gone."""
+    expired = [d for d in encounter.delays.values()
+               if delay_usable(d, encounter) or (d.round, d.pass_no) < (encounter.clock.round,
+                                                                        encounter.clock.pass_no - 1)]
+    if not expired:
+        return Applied(encounter)
+    delays = frozen_map({k: d for k, d in encounter.delays.items() if d not in expired})
+    lines = tuple(LogLine("{name}'s delayed action is lost.", {"name": encounter.combatant(d.combatant).name})
+                  for d in expired if d.combatant in encounter.combatants)
+    return Applied(replace(encounter, delays=delays), lines)
+
+
+def advance(encounter: Encounter, system: RuleSystem) -> Applied:
+    """Enter the next slot of this pass, or end the pass (and the round) and go on."""
+    slots = system.remaining_slots(encounter)
+    if slots:
+        return _enter(encounter, system, slots[0])
+    result = fire_hook(encounter.with_clock(current=None), system, Hook.PASS_END)
+    result = result.then(_lose_pass_delays(result.encounter))
+    state = result.encounter
+    if system.has_next_pass(state):
+        state = state.with_clock(pass_no=state.clock.pass_no + 1, acted=frozenset(), yielded=frozenset())
+        line = LogLine("Initiative pass {number} begins.", {"number": state.clock.pass_no})
+        started = Applied(state, (line,)).then(fire_hook(state, system, Hook.PASS_START))
+        return result.then(started).then(advance(started.encounter, system))
+    return result.then(_end_round(state, system))
+
+
+def _end_round(encounter: Encounter, system: RuleSystem) -> Applied:
+    result = fire_hook(encounter, system, Hook.ROUND_END)
+    state = replace(result.encounter, delays=frozen_map())
+    state = state.with_clock(pass_no=0, current=None, acted=frozenset(), yielded=frozenset())
+    line = LogLine("Round {number} ends.", {"number": encounter.clock.round})
+    ended = result.then(Applied(state, (line,)))
+    if system.initiative_each_round(state):
+        return ended
+    return ended.then(start_round(state, system))
+
+
+def start_round(encounter: Encounter, system: RuleSystem) -> Applied:
+    """Begin the next round with the initiatives the combatants now have."""
+    number = encounter.clock.round + 1
+    state = encounter.with_clock(round=number, pass_no=1, acted=frozenset(), yielded=frozenset(), current=None)
+    result = Applied(state, (LogLine("Round {number} begins.", {"number": number}),))
+    result = result.then(fire_hook(result.encounter, system, Hook.ROUND_START))
+    result = result.then(fire_hook(result.encounter, system, Hook.PASS_START))
+    return result.then(advance(result.encounter, system))
+
+
+# --- operations ---------------------------------------------------------------------------------
+
+
+def _check_faces(faces: tuple[int, ...], count: int, sides: int, name: str) -> None:
+    if len(faces) != count:
+        raise OperationError(_("{name} rolls {count} dice for initiative, not {typed}.").format(
+            name=name, count=count, typed=len(faces)))
+    for face in faces:
+        if not 1 <= face <= sides:
+            raise OperationError(_("A d{sides} cannot show {face}.").format(sides=sides, face=face))
+
+
+@dataclass(frozen=True)
+class RollInitiative(Operation):
+    """Initiative for a new round: the faces each combatant rolled (by the app or typed in by the GM)."""
+
+    kind = "roll_initiative"
+    rolls: Mapping[str, tuple[int, ...]]
+    tiebreaks: Mapping[str, tuple[int, ...]]
+
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        if encounter.clock.current is not None:
+            raise OperationError(_("The round is still running: finish it before rolling initiative."))
+        state = encounter
+        for combatant_id, faces in self.rolls.items():
+            require_combatant(encounter, combatant_id)
+            combatant = encounter.combatant(combatant_id)
+            spec = system.initiative_dice(combatant, encounter)
+            _check_faces(faces, spec.count, spec.sides, combatant.name)
+            rolled = Initiative(spec.base, faces, self.tiebreaks.get(combatant_id, ()))
+            state = state.with_combatant(replace(combatant, initiative=rolled))
+        log = tuple(LogLine("{name} rolls {total} for initiative.",
+                            {"name": c.name, "total": system.score_text(c, state)})
+                    for c in (state.combatant(i) for i in self.rolls))
+        return Applied(state, log).then(start_round(state, system))
+
+
+def roll_initiative(encounter: Encounter, system: RuleSystem, roller: Roller,
+                    typed: Mapping[str, tuple[int, ...]] | None = None) -> RollInitiative:
+    """Build the round's initiative: typed faces where the GM gave them, rolled dice for everyone else."""
+    typed = typed or {}
+    rolls: dict[str, tuple[int, ...]] = {}
+    tiebreaks: dict[str, tuple[int, ...]] = {}
+    for combatant in encounter.combatants.values():
+        if not system.can_act(combatant, encounter):
+            continue
+        spec = system.initiative_dice(combatant, encounter)
+        rolls[combatant.id] = typed.get(combatant.id) or tuple(roller.dice(spec.count, spec.sides))
+        tiebreaks[combatant.id] = tuple(roller.dice(system.tiebreak_dice(), 6))
+    return RollInitiative(frozen_map(rolls), frozen_map(tiebreaks))
+
+
+@dataclass(frozen=True)
+class NextTurn(Operation):
+    """The current actor is done: go to the next actor, pass or round (Space)."""
+
+    kind = "next_turn"
+
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        slot = encounter.clock.current
+        if slot is None:
+            return _start_next_round(encounter, system)
+        result = Applied(encounter)
+        if slot.kind is not SlotKind.TIMER:
+            result = fire_hook(encounter, system, Hook.TURN_END, slot.ids)
+        return result.then(advance(_finish(result.encounter, slot), system))
+
+
+def _start_next_round(encounter: Encounter, system: RuleSystem) -> Applied:
+    if not encounter.clock.started or system.initiative_each_round(encounter):
+        raise OperationError(_("Roll initiative to start the round."))
+    return start_round(encounter, system)
+
+
+def _finish(encounter: Encounter, slot: Slot) -> Encounter:
+    """Record that ``slot`` has been played."""
+    if slot.kind is SlotKind.TIMER:
+        return replace(encounter, effects=without_item(encounter.effects, slot.ids[0]))
+    if slot.kind is SlotKind.DELAYED:
+        delays = encounter.delays
+        for combatant_id in slot.ids:
+            delays = without_item(delays, combatant_id)
+        return replace(encounter, delays=delays)
+    return encounter.with_clock(acted=encounter.clock.acted | set(slot.ids))
+
+
+def _require_current_actor(encounter: Encounter, combatant_id: str) -> Slot:
+    slot = encounter.clock.current
+    if slot is None or slot.kind is not SlotKind.ACTORS or combatant_id not in slot.ids:
+        name = encounter.combatants[combatant_id].name if combatant_id in encounter.combatants else combatant_id
+        raise OperationError(_("{name} can only do that in their own turn.").format(name=name))
+    return slot
+
+
+def _leave_slot(encounter: Encounter, system: RuleSystem, slot: Slot, combatant_id: str) -> Applied:
+    """Take one combatant out of the current slot (it delayed or yielded) and go on."""
+    rest = tuple(i for i in slot.ids if i != combatant_id)
+    if rest:
+        return Applied(encounter.with_clock(current=replace(slot, ids=rest)))
+    return advance(encounter.with_clock(current=None), system)
+
+
+@dataclass(frozen=True)
+class DelayAction(Operation):
+    """Hold the current actor's action to a later phase of this pass, or into the next pass (SR3)."""
+
+    kind = "delay_action"
+    combatant_id: str
+    into_next_pass: bool = False
+
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        require_combatant(encounter, self.combatant_id)
+        slot = _require_current_actor(encounter, self.combatant_id)
+        if self.into_next_pass and not system.has_next_pass(encounter):
+            raise OperationError(_("There is no next pass in this round to delay into."))
+        clock = encounter.clock
+        delay = Delay(self.combatant_id, clock.round, clock.pass_no, self.into_next_pass)
+        state = replace(encounter, delays=with_item(encounter.delays, self.combatant_id, delay))
+        state = state.with_clock(acted=clock.acted | {self.combatant_id})
+        text = "{name} delays into the next pass." if self.into_next_pass else "{name} delays the action."
+        line = LogLine(text, {"name": encounter.combatant(self.combatant_id).name})
+        return Applied(state, (line,)).then(_leave_slot(state, system, slot, self.combatant_id))
+
+
+@dataclass(frozen=True)
+class TakeDelayedAction(Operation):
+    """A combatant who delayed interrupts now, before whoever's phase it is."""
+
+    kind = "take_delayed_action"
+    combatant_id: str
+
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        require_combatant(encounter, self.combatant_id)
+        delay = encounter.delays.get(self.combatant_id)
+        if delay is None or not delay_usable(delay, encounter):
+            raise OperationError(_("{name} has no delayed action to take now.").format(
+                name=encounter.combatant(self.combatant_id).name))
+        current = encounter.clock.current
+        phase = current.phase if current is not None else None
+        return _enter(encounter, system, Slot(SlotKind.DELAYED, (self.combatant_id,), phase))
+
+
+@dataclass(frozen=True)
+class YieldTurn(Operation):
+    """The current actor chooses to act after those it ties with (same score)."""
+
+    kind = "yield_turn"
+    combatant_id: str
+
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        require_combatant(encounter, self.combatant_id)
+        _require_current_actor(encounter, self.combatant_id)
+        state = encounter.with_clock(yielded=encounter.clock.yielded | {self.combatant_id}, current=None)
+        line = LogLine("{name} lets the others with the same score go first.",
+                       {"name": encounter.combatant(self.combatant_id).name})
+        return Applied(state, (line,)).then(advance(state, system))
+
+
+@dataclass(frozen=True)
+class SetInitiative(Operation):
+    """The GM overrides a combatant's initiative score (None returns to the rolled score)."""
+
+    kind = "set_initiative"
+    combatant_id: str
+    score: int | None
+
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        require_combatant(encounter, self.combatant_id)
+        combatant = encounter.combatant(self.combatant_id)
+        if self.score is not None and not -999 <= self.score <= 999:
+            raise OperationError(_("An initiative score must be between −999 and 999."))
+        base = combatant.initiative or Initiative(0)
+        updated = replace(combatant, initiative=replace(base, override=self.score))
+        state = encounter.with_combatant(updated)
+        line = LogLine("The GM sets {name}'s initiative to {score}.",
+                       {"name": combatant.name, "score": system.score_text(updated, state)})
+        return Applied(state, (line,))

@@ -1,0 +1,211 @@
+"""The seed's initiative examples, driven through the history API."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.combatants import AddCombatant, ApplyHarm
+from rules.effects import AddEffect
+from rules.encounter import Effect, Encounter, SlotKind, frozen_map
+from rules.errors import OperationError
+from rules.history import History
+from rules.systems import get_system
+from rules.systems.sr3 import initiative_passes, wound_modifiers
+from rules.turns import DelayAction, NextTurn, RollInitiative, TakeDelayedAction, YieldTurn
+from tests.rules.sr3_scenes import EIGHT, current_name, eight_characters, play_round, roll_ones
+
+SR3 = get_system("sr3")
+
+
+def _next_until(history: History, name: str) -> None:
+    while current_name(history) != name:
+        history.do(NextTurn())
+
+
+def test_longbone_rolls_13() -> None:
+    """Reaction 3 (5 with wired reflexes) + 2d6 rolling 2 and 6 = 13."""
+    history = History(Encounter("sr3"))
+    history.do(AddCombatant("c1", "John Longbone", attributes=frozen_map(
+        {"reaction": 5, "reaction_natural": 3, "initiative_dice": 2})))
+    spec = SR3.initiative_dice(history.state.combatant("c1"), history.state)
+    assert (spec.base, spec.count, spec.sides) == (5, 2, 6)
+    history.do(RollInitiative(frozen_map({"c1": (2, 6)}), frozen_map()))
+    assert SR3.score_text(history.state.combatant("c1"), history.state) == "13 → 3"
+
+
+def test_eight_character_pass_table_pure() -> None:
+    assert initiative_passes(EIGHT) == [
+        list(EIGHT),
+        ["Mike", "Ganger 1", "Dave", "Ganger 2", "Sharon", "Richie", "Ganger 3"],
+        ["Mike", "Ganger 1", "Dave"],
+        ["Mike"],
+    ]
+
+
+def test_eight_character_pass_table_through_the_engine() -> None:
+    history, ids = eight_characters()
+    roll_ones(history, ids)
+    played = play_round(history)
+    by_pass: dict[int, list[tuple[str, int | None]]] = {}
+    for pass_no, name, phase in played:
+        by_pass.setdefault(pass_no, []).append((name, phase))
+    assert by_pass[1] == [(name, score) for name, score in EIGHT.items()]
+    assert by_pass[2] == [("Mike", 27), ("Ganger 1", 16), ("Dave", 12), ("Ganger 2", 9), ("Sharon", 8),
+                          ("Richie", 7), ("Ganger 3", 5)]
+    assert by_pass[3] == [("Mike", 17), ("Ganger 1", 6), ("Dave", 2)]
+    assert by_pass[4] == [("Mike", 7)]
+    assert history.state.clock.pass_no == 0 and history.state.clock.round == 1
+
+
+def test_nobody_acts_twice_in_a_pass() -> None:
+    history, ids = eight_characters()
+    roll_ones(history, ids)
+    played = play_round(history)
+    seen = [(pass_no, name) for pass_no, name, _phase in played]
+    assert len(seen) == len(set(seen))
+
+
+def test_dave_wounded_after_acting_loses_his_third_pass() -> None:
+    history, ids = eight_characters()
+    roll_ones(history, ids)
+    _next_until(history, "Ganger 2")
+    history.do(ApplyHarm(ids["Dave"], "physical", 3))  # Moderate: −2 initiative
+    assert SR3.score_text(history.state.combatant(ids["Dave"]), history.state) == "20 → 10"
+    played = play_round(history)
+    assert (2, "Dave", 10) in played
+    assert not [entry for entry in played if entry[0] == 3 and entry[1] == "Dave"]
+    assert ("Dave" not in [name for _p, name, _ph in played if _p == 1])  # already acted in pass 1
+
+
+def test_sharon_wounded_before_acting_goes_after_richie() -> None:
+    history, ids = eight_characters()
+    roll_ones(history, ids)
+    _next_until(history, "Ganger 2")
+    history.do(ApplyHarm(ids["Sharon"], "physical", 3))
+    history.do(NextTurn())
+    assert current_name(history) == "Richie"
+    history.do(NextTurn())
+    assert current_name(history) == "Sharon"
+    assert history.state.clock.current is not None and history.state.clock.current.phase == 16
+
+
+def test_richie_keeps_his_place_before_ganger_3_after_a_tie() -> None:
+    history, ids = eight_characters()
+    roll_ones(history, ids)
+    history.do(ApplyHarm(ids["Richie"], "physical", 3))  # 17 → 15, the same phase as Ganger 3
+    played = play_round(history)
+    first = [name for pass_no, name, _phase in played if pass_no == 1]
+    second = [name for pass_no, name, _phase in played if pass_no == 2]
+    assert first.index("Richie") == first.index("Ganger 3") - 1
+    assert second.index("Richie") == second.index("Ganger 3") - 1
+
+
+def test_tie_chain_reaction_then_natural_reaction_then_dice() -> None:
+    history = History(Encounter("sr3"))
+    for cid, reaction, natural in (("a", 10, 4), ("b", 10, 6), ("c", 11, 1)):
+        history.do(AddCombatant(cid, cid.upper(), attributes=frozen_map(
+            {"reaction": reaction, "reaction_natural": natural, "initiative_dice": 1})))
+    history.do(AddCombatant("d", "D", attributes=frozen_map({"reaction": 11, "reaction_natural": 1})))
+    # All score 12: c and d tie on everything but the d6 tie-break, then b beats a on natural Reaction.
+    rolls = {"a": (2,), "b": (2,), "c": (1,), "d": (1,)}
+    history.do(RollInitiative(frozen_map(rolls), frozen_map({"c": (3, 3), "d": (3, 5)})))
+    assert [name for _p, name, _ph in play_round(history)] == ["D", "C", "B", "A", "D", "C", "B", "A"]
+
+
+def test_yield_lets_the_tied_one_go_first() -> None:
+    history, ids = eight_characters()
+    roll_ones(history, ids)
+    history.do(ApplyHarm(ids["Richie"], "physical", 3))
+    _next_until(history, "Richie")
+    history.do(YieldTurn(ids["Richie"]))
+    assert current_name(history) == "Ganger 3"
+
+
+def test_wounds_at_roll_time_can_remove_a_combatant_from_the_turn() -> None:
+    history, ids = eight_characters()
+    history.do(ApplyHarm(ids["Camilla"], "physical", 6))
+    history.do(ApplyHarm(ids["Camilla"], "stun", 6))  # Serious + Serious = −6: 9 → 3
+    roll_ones(history, ids)
+    assert SR3.score_text(history.state.combatant(ids["Camilla"]), history.state) == "3"
+    history.do(ApplyHarm(ids["Camilla"], "stun", 3))  # stun 9: still Serious, no change
+    history.do(ApplyHarm(ids["Camilla"], "physical", 3))  # physical 9, Serious: no change either
+    assert SR3.score_text(history.state.combatant(ids["Camilla"]), history.state) == "3"
+
+
+def test_wound_modifier_examples() -> None:
+    assert wound_modifiers(6, 1) == (4, -4)  # Serious physical + Light stun = −4 initiative
+    assert wound_modifiers(3, 0) == (2, -2)  # Moderate = −2
+    assert wound_modifiers(0, 0) == (0, 0)
+
+
+def test_mike_delays_and_interrupts_ganger_1() -> None:
+    history, ids = eight_characters()
+    roll_ones(history, ids)
+    history.do(DelayAction(ids["Mike"]))
+    assert current_name(history) == "Ganger 1"
+    history.do(TakeDelayedAction(ids["Mike"]))
+    slot = history.state.clock.current
+    assert slot is not None and slot.kind is SlotKind.DELAYED and slot.phase == 26
+    history.do(NextTurn())
+    assert current_name(history) == "Ganger 1"
+    played = play_round(history)
+    assert [name for p, name, _ph in played if p == 2][0] == "Mike"  # the score was not lost
+
+
+def test_delayed_action_waits_for_the_end_of_the_pass() -> None:
+    history, ids = eight_characters()
+    roll_ones(history, ids)
+    history.do(DelayAction(ids["Mike"]))
+    played = play_round(history)
+    first_pass = [(name, kind) for p, name, kind in played if p == 1]
+    assert first_pass[-1] == ("Mike", None)  # after Camilla, before pass 2
+    assert [name for p, name, _ph in played if p == 1].count("Mike") == 1
+
+
+def test_delay_into_the_next_pass_is_lost_at_own_phase() -> None:
+    history, ids = eight_characters()
+    roll_ones(history, ids)
+    _next_until(history, "Ganger 3")
+    history.do(DelayAction(ids["Ganger 3"], into_next_pass=True))
+    assert current_name(history) == "Camilla"
+    with pytest.raises(OperationError):
+        history.do(TakeDelayedAction(ids["Ganger 3"]))  # not in the same pass
+    history.do(NextTurn())  # pass 2 begins with Mike
+    assert history.state.clock.pass_no == 2
+    played = play_round(history)
+    second = [name for p, name, _ph in played if p == 2]
+    assert second.count("Ganger 3") == 1  # the normal action remains, the delayed one was lost
+    assert any("delayed action in time" in entry.text() for entry in history.entries)
+
+
+def test_delay_into_the_next_pass_taken_before_own_phase() -> None:
+    history, ids = eight_characters()
+    roll_ones(history, ids)
+    _next_until(history, "Ganger 3")
+    history.do(DelayAction(ids["Ganger 3"], into_next_pass=True))
+    history.do(NextTurn())
+    assert current_name(history) == "Mike"
+    history.do(TakeDelayedAction(ids["Ganger 3"]))  # interrupts at the highest phase of pass 2
+    history.do(NextTurn())
+    played = play_round(history)
+    assert [name for p, name, _ph in played if p == 2].count("Ganger 3") == 1
+
+
+def test_camilla_delays_into_a_pass_with_no_phase_of_her_own() -> None:
+    history, ids = eight_characters()
+    roll_ones(history, ids)
+    _next_until(history, "Camilla")
+    history.do(DelayAction(ids["Camilla"], into_next_pass=True))
+    played = play_round(history)
+    assert [name for p, name, _ph in played if p == 2][-1] == "Camilla"  # at the end of pass 2
+
+
+def test_sharons_grenade_goes_off_in_phase_8_of_pass_2() -> None:
+    history, ids = eight_characters()
+    roll_ones(history, ids)
+    _next_until(history, "Sharon")
+    history.do(AddEffect(Effect("grenade", "Sharon's grenade", source=ids["Sharon"], due=(1, 2, 8))))
+    played = play_round(history)
+    second = [name for p, name, _ph in played if p == 2]
+    assert second.index("Sharon's grenade") == second.index("Sharon") - 1
+    assert "grenade" not in history.state.effects

@@ -1,0 +1,1 @@
+"""Bojovka's widgets, models, dialogs and charts (Qt)."""
