@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import sys
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -77,8 +76,9 @@ def _fail(path: str, problem: str) -> SchemaError:
 
 @cache
 def _hints(cls: type) -> dict[str, Any]:
-    module = sys.modules[cls.__module__]
-    return typing.get_type_hints(cls, globalns=vars(module), localns={"JsonValue": _JsonMarker})
+    # Each class's own module resolves its annotations; JsonValue is swapped for a marker because it
+    # is a recursive alias written as a string, which typing cannot evaluate on Python 3.11.
+    return typing.get_type_hints(cls, localns={"JsonValue": _JsonMarker})
 
 
 def from_data(kind: Any, data: Any, path: str = "") -> Any:
