@@ -1,0 +1,370 @@
+"""The dice line: one parser for everything a GM types, and the public dice API of the rules layer.
+
+Grammar (case-insensitive; spaces are free between tokens; ``d`` may also be written ``k``, as Czech and
+Polish players do; ``N`` is a whole number of at most 6 digits)::
+
+    line     := sum                                  3d6+2, d20, 2d10-1, 3d6+1d4+2, -1, d%
+              | dice "tn" N                          12d6 tn 5          (Shadowrun 3 success test, d6)
+              | dice "skill" N flag*                 8d10 skill 3 ability (Člověk test, d10)
+              | die "under" N extra*                 d20 under 12 +1b   (roll-under, d20 or d100)
+              | dice compare N                       4d6 >= 4           (count the dice that meet it)
+    sum      := ["+" | "-"] term (("+" | "-") term)*
+    term     := dice | N
+    dice     := [N] ("d" | "k") (N | "%")            d% is d100
+    flag     := "talent" | "ability" | "knowledge" | "supernatural"   (kind default: ability; each once)
+    extra    := "+" N "b" | "+" N "p"                bonus / penalty dice, may repeat; they cancel one for one
+    compare  := ">=" | ">" | "<=" | "<" | "≥" | "≤"
+
+Limits, checked before any work so that any input is answered at once: 200 characters, 20 terms, 200 dice
+per term (a roll-under test: 200 dice in all), 2..1000 sides, and :data:`MAX_REROLLS` rerolls per die.
+Parentheses are refused with a clear message. Every roll can also be typed in: see
+:meth:`DiceExpression.from_faces`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+from rules.dice_expressions import (
+    COMPARISONS,
+    DESCRIBE_MAX_DICE,
+    ClovekTest,
+    DiceExpression,
+    DiceTerm,
+    Roller,
+    RollResult,
+    RollUnderTest,
+    SumExpression,
+    TargetNumberTest,
+    ThresholdCount,
+    roll_chain,
+)
+from rules.dice_faces import MAX_FACES_TEXT_LENGTH, Chains, format_faces, read_face, read_faces
+from rules.dice_rules import (
+    MAX_REROLLS,
+    SkillKind,
+    clovek_critical_failure,
+    clovek_outcome,
+    clovek_reroll_number,
+    clovek_success_number,
+    count_clovek_successes,
+    count_sr3_successes,
+    roll_under_kept,
+    rule_of_one,
+    sr3_die_total,
+    sr3_target_number,
+)
+from rules.errors import DiceError
+from rules.text import _
+
+__all__ = [
+    "DESCRIBE_MAX_DICE",
+    "MAX_DICE_PER_TERM",
+    "MAX_FACES_TEXT_LENGTH",
+    "MAX_REROLLS",
+    "MAX_SIDES",
+    "MAX_TERMS",
+    "MAX_TEXT_LENGTH",
+    "Chains",
+    "ClovekTest",
+    "DiceError",
+    "DiceExpression",
+    "DiceTerm",
+    "RollResult",
+    "RollUnderTest",
+    "Roller",
+    "SkillKind",
+    "SumExpression",
+    "TargetNumberTest",
+    "ThresholdCount",
+    "clovek_critical_failure",
+    "clovek_outcome",
+    "clovek_reroll_number",
+    "clovek_success_number",
+    "count_clovek_successes",
+    "count_sr3_successes",
+    "format_faces",
+    "parse",
+    "read_face",
+    "read_faces",
+    "roll_chain",
+    "roll_under_kept",
+    "rule_of_one",
+    "sr3_die_total",
+    "sr3_target_number",
+]
+
+MAX_TEXT_LENGTH: Final[int] = 200
+MAX_TERMS: Final[int] = 20
+MAX_DICE_PER_TERM: Final[int] = 200
+MAX_SIDES: Final[int] = 1000
+#: Numbers longer than this are refused before int() sees them.
+MAX_NUMBER_DIGITS: Final[int] = 6
+
+_DIGITS: Final[frozenset[str]] = frozenset("0123456789")
+_DICE_LETTERS: Final[frozenset[str]] = frozenset({"d", "k"})
+_FLAGS: Final[frozenset[str]] = frozenset({"talent", "ability", "knowledge", "supernatural"})
+_WORDS: Final[frozenset[str]] = _DICE_LETTERS | _FLAGS | {"tn", "skill", "under", "b", "p"}
+#: One-character symbols and what they mean (the typographic minus and ≥ ≤ come from pasted text).
+_SYMBOLS: Final[dict[str, str]] = {
+    "+": "+",
+    "-": "-",
+    "−": "-",
+    "%": "%",
+    ">": ">",
+    "<": "<",
+    "≥": ">=",
+    "≤": "<=",
+}
+_BRACKETS: Final[frozenset[str]] = frozenset("()[]{}")
+_EXAMPLES: Final[str] = "3d6+2, 12d6 tn 5, 8d10 skill 3, d20 under 12, 4d6 >= 4"
+
+
+@dataclass(frozen=True)
+class _Token:
+    kind: str  # "number", "word", "symbol" or "end"
+    text: str
+
+
+_END: Final[_Token] = _Token("end", "")
+
+
+def parse(text: str) -> DiceExpression:
+    """Parse a dice line; raises DiceError (with a message for the GM) for anything it cannot use."""
+    if len(text) > MAX_TEXT_LENGTH:
+        raise DiceError(
+            _("A dice line can be at most {limit} characters long.").format(limit=MAX_TEXT_LENGTH)
+        )
+    tokens = _tokenize(text)
+    if not tokens:
+        raise DiceError(_("Type a dice expression, e.g. {examples}.").format(examples=_EXAMPLES))
+    return _Parser(tokens).line()
+
+
+# --- Tokenizer: a hand-written scanner, linear in the length of the text (no regex, no backtracking) ------
+
+
+def _tokenize(text: str) -> list[_Token]:
+    tokens: list[_Token] = []
+    index = 0
+    while index < len(text):
+        if text[index].isspace():
+            index += 1
+            continue
+        token, index = _read_token(text, index)
+        tokens.append(token)
+    return tokens
+
+
+def _read_token(text: str, start: int) -> tuple[_Token, int]:
+    char = text[start]
+    if char in _DIGITS:
+        end = _scan(text, start, lambda c: c in _DIGITS)
+        return _Token("number", text[start:end]), end
+    if char.isascii() and char.isalpha():
+        end = _scan(text, start, lambda c: c.isascii() and c.isalpha())
+        return _word(text[start:end].lower()), end
+    if text.startswith((">=", "<="), start):
+        return _Token("symbol", text[start : start + 2]), start + 2
+    if char in _SYMBOLS:
+        return _Token("symbol", _SYMBOLS[char]), start + 1
+    if char in _BRACKETS:
+        raise DiceError(
+            _("Parentheses are not supported: write the terms one after another, e.g. 2d6+1d4+3.")
+        )
+    shown = char if char.isprintable() else ascii(char)  # a control character would vanish in the message
+    raise DiceError(_("“{char}” cannot be used in a dice line.").format(char=shown))
+
+
+def _scan(text: str, start: int, belongs: Callable[[str], bool]) -> int:
+    end = start
+    while end < len(text) and belongs(text[end]):
+        end += 1
+    return end
+
+
+def _word(word: str) -> _Token:
+    if word not in _WORDS:
+        raise DiceError(
+            _(
+                "Unknown word “{word}”: a dice line knows d, tn, skill, under, talent, ability, knowledge, "
+                "supernatural, b and p."
+            ).format(word=word)
+        )
+    return _Token("word", word)
+
+
+# --- Parser: recursive descent over the tokens -----------------------------------------------------------
+
+
+class _Parser:
+    def __init__(self, tokens: list[_Token]) -> None:
+        self._tokens = tokens
+        self._index = 0
+
+    def _peek(self) -> _Token:
+        return self._tokens[self._index] if self._index < len(self._tokens) else _END
+
+    def _next(self) -> _Token:
+        token = self._peek()
+        self._index += 1
+        return token
+
+    def _accept(self, *texts: str) -> _Token | None:
+        token = self._peek()
+        if token.kind in ("word", "symbol") and token.text in texts:
+            return self._next()
+        return None
+
+    def _number(self, after: str) -> int:
+        token = self._next()
+        if token.kind != "number":
+            raise DiceError(_("Put a number after “{word}”.").format(word=after))
+        if len(token.text) > MAX_NUMBER_DIGITS:
+            shown = token.text if len(token.text) <= 12 else token.text[:12] + "…"
+            raise DiceError(_("{number} is too large for a dice line.").format(number=shown))
+        return int(token.text)
+
+    def line(self) -> DiceExpression:
+        terms, constant = self._sum()
+        token = self._peek()
+        if token.kind == "end":
+            return SumExpression(tuple(terms), constant)
+        if token.text not in ("tn", "skill", "under") and token.text not in COMPARISONS:
+            raise _unexpected(token)
+        dice = _single_group(terms, constant, self._next().text)
+        expression = self._test(token.text, dice)
+        extra = self._peek()
+        if extra.kind != "end":
+            raise DiceError(
+                _("Nothing can follow {expression}; “{token}” is extra.").format(
+                    expression=expression.text, token=extra.text
+                )
+            )
+        return expression
+
+    def _sum(self) -> tuple[list[DiceTerm], int]:
+        terms: list[DiceTerm] = []
+        constant = 0
+        sign = self._accept("+", "-")
+        for _count in range(MAX_TERMS):
+            term = self._term(-1 if sign is not None and sign.text == "-" else 1)
+            if isinstance(term, DiceTerm):
+                terms.append(term)
+            else:
+                constant += term
+            sign = self._accept("+", "-")
+            if sign is None:
+                return terms, constant
+        raise DiceError(_("A dice line can have at most {limit} terms.").format(limit=MAX_TERMS))
+
+    def _term(self, sign: int) -> DiceTerm | int:
+        token = self._peek()
+        if token.kind == "number":
+            count = self._number("+")
+            if self._accept(*_DICE_LETTERS) is None:
+                return sign * count
+            return DiceTerm(_check_count(count), self._sides(), sign)
+        if self._accept(*_DICE_LETTERS) is not None:
+            return DiceTerm(1, self._sides(), sign)
+        raise _unexpected(token)
+
+    def _sides(self) -> int:
+        if self._accept("%") is not None:
+            return 100
+        if self._peek().kind != "number":
+            raise DiceError(_("Put the number of sides after the d, e.g. 3d6."))
+        return _check_sides(self._number("d"))
+
+    def _test(self, keyword: str, dice: DiceTerm) -> DiceExpression:
+        if keyword == "tn":
+            _require_sides(dice, 6, _("A TN test rolls d6, not d{sides}."))
+            return TargetNumberTest(dice.count, self._number(keyword))
+        if keyword == "skill":
+            _require_sides(dice, 10, _("A skill test rolls d10, not d{sides}."))
+            return self._clovek(dice.count, self._number(keyword))
+        if keyword == "under":
+            return self._roll_under(dice)
+        return ThresholdCount(dice.count, dice.sides, keyword, self._number(keyword))
+
+    def _clovek(self, count: int, skill: int) -> ClovekTest:
+        kind: SkillKind | None = None
+        supernatural = False
+        while (flag := self._accept(*_FLAGS)) is not None:
+            if flag.text == "supernatural" and not supernatural:
+                supernatural = True
+            elif flag.text != "supernatural" and kind is None:
+                kind = SkillKind(flag.text)
+            else:
+                raise DiceError(_("Say “{word}” or another skill kind only once.").format(word=flag.text))
+        return ClovekTest(count, skill, kind or SkillKind.ABILITY, supernatural)
+
+    def _roll_under(self, dice: DiceTerm) -> RollUnderTest:
+        if dice.count != 1 or dice.sides not in (20, 100):
+            raise DiceError(
+                _("A roll-under test rolls one d20 or d100; add bonus dice as +1b and penalty dice as +1p.")
+            )
+        target = self._number("under")
+        bonus = penalty = 0
+        while (sign := self._accept("+", "-")) is not None:
+            count, letter = self._number(sign.text), self._next()
+            if letter.text not in ("b", "p") or sign.text == "-":
+                raise DiceError(
+                    _("Write bonus dice as +{count}b and penalty dice as +{count}p.").format(count=count)
+                )
+            bonus, penalty = (bonus + count, penalty) if letter.text == "b" else (bonus, penalty + count)
+        if abs(bonus - penalty) >= MAX_DICE_PER_TERM:
+            raise DiceError(
+                _("A roll-under test rolls at most {limit} dice.").format(limit=MAX_DICE_PER_TERM)
+            )
+        return RollUnderTest(dice.sides, target, bonus, penalty)
+
+
+def _check_count(count: int) -> int:
+    if count < 1:
+        raise DiceError(_("Roll at least one die."))
+    if count > MAX_DICE_PER_TERM:
+        raise DiceError(
+            _("{count} dice are too many: at most {limit} in one term.").format(
+                count=count, limit=MAX_DICE_PER_TERM
+            )
+        )
+    return count
+
+
+def _check_sides(sides: int) -> int:
+    if sides < 2:
+        raise DiceError(_("A die needs at least 2 sides, not {sides}.").format(sides=sides))
+    if sides > MAX_SIDES:
+        raise DiceError(
+            _("A die can have at most {limit} sides, not {sides}.").format(limit=MAX_SIDES, sides=sides)
+        )
+    return sides
+
+
+def _require_sides(dice: DiceTerm, sides: int, message: str) -> None:
+    if dice.sides != sides:
+        raise DiceError(message.format(sides=dice.sides))
+
+
+def _single_group(terms: list[DiceTerm], constant: int, keyword: str) -> DiceTerm:
+    # A test rolls one group of dice: "12d6+2 tn 5" would silently drop the +2, so refuse it.
+    if constant != 0 or len(terms) != 1 or terms[0].sign < 0:
+        raise DiceError(
+            _("Put exactly one group of dice before “{keyword}”, e.g. 12d6 tn 5.").format(keyword=keyword)
+        )
+    return terms[0]
+
+
+def _unexpected(token: _Token) -> DiceError:
+    if token.kind == "number" or token.text in _DICE_LETTERS:
+        return DiceError(
+            _("Join the terms with + or -, e.g. 3d6+2; “{token}” stands alone.").format(token=token.text)
+        )
+    if token.kind == "end":
+        return DiceError(_("The dice line ends too early; write e.g. {examples}.").format(examples=_EXAMPLES))
+    return DiceError(
+        _("“{token}” does not fit here; write e.g. {examples}.").format(token=token.text, examples=_EXAMPLES)
+    )

@@ -1,0 +1,415 @@
+"""Parsed dice expressions: how each kind is rolled, how typed-in faces are checked, what the result means.
+
+:func:`rules.dice.parse` builds these; everything here is re-exported by :mod:`rules.dice`.
+"""
+
+from __future__ import annotations
+
+import operator
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from rules.dice_faces import Chains, format_faces, read_face, read_faces
+from rules.dice_rules import (
+    CRITICAL_FAILURE,
+    FAILURE,
+    MAX_REROLLS,
+    RULE_OF_ONE,
+    SUCCESS,
+    SkillKind,
+    clovek_chain_problem,
+    clovek_critical_failure,
+    clovek_outcome_id,
+    clovek_reroll_number,
+    count_clovek_successes,
+    count_sr3_successes,
+    format_chain,
+    roll_under_dice,
+    roll_under_kept,
+    rule_of_one,
+    sr3_chain_problem,
+    sr3_rerolls,
+    sr3_target_number,
+)
+from rules.errors import DiceError
+from rules.text import _, ngettext
+
+#: describe() lists at most this many dice, then an ellipsis, so one huge roll cannot flood the log.
+DESCRIBE_MAX_DICE: Final[int] = 40
+
+
+class Roller:
+    """Rolls dice with an injected ``random.Random``: seed it for reproducible rolls, never global state."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self._rng = rng
+
+    @classmethod
+    def seeded(cls, seed: int) -> Roller:
+        """A roller with its own ``random.Random(seed)``."""
+        return cls(random.Random(seed))
+
+    def die(self, sides: int) -> int:
+        """One die with faces 1..sides."""
+        if sides < 1:
+            raise DiceError(_("A die needs at least one side."))
+        return self._rng.randint(1, sides)
+
+    def dice(self, count: int, sides: int) -> list[int]:
+        """``count`` dice with faces 1..sides."""
+        return [self.die(sides) for _index in range(count)]
+
+
+def roll_chain(roller: Roller, sides: int, rerolls: Callable[[Sequence[int]], bool]) -> tuple[int, ...]:
+    """Roll one die and roll it again while ``rerolls(chain)`` says so, at most MAX_REROLLS times."""
+    chain = [roller.die(sides)]
+    while len(chain) <= MAX_REROLLS and rerolls(chain):
+        chain.append(roller.die(sides))
+    return tuple(chain)
+
+
+@dataclass(frozen=True)
+class RollResult:
+    """One roll, rolled or typed in.
+
+    ``total`` is the number the GM reads: the sum (dice and constants), the number of successes, or for a
+    roll-under test the kept face. ``successes`` is None for plain sums (a roll-under test: 1 or 0).
+    ``outcome`` is the untranslated outcome word ("" when there is none); it is translated when shown.
+    """
+
+    expression: DiceExpression
+    faces: Chains
+    total: int
+    successes: int | None = None
+    rule_of_one: bool = False
+    critical_failure: bool = False
+    outcome: str = ""
+
+    def outcome_text(self) -> str:
+        """The outcome word in the GM's language ("" when the roll has none)."""
+        # gettext("") returns the catalog header, hence the guard.
+        return _(self.outcome) if self.outcome else ""
+
+    def faces_text(self) -> str:
+        """All faces as the GM would type them; ``expression.from_faces`` reads it back."""
+        return format_faces(self.faces)
+
+    def describe(self) -> str:
+        """One log line, e.g. "12d6 TN 5: 4 successes (1, 5, 6+2, …)"."""
+        expression = self.expression.label()
+        summary = self.expression.summarize(self)
+        if not self.faces:
+            return _("{expression}: {summary}").format(expression=expression, summary=summary)
+        faces = format_faces(self.faces, DESCRIBE_MAX_DICE)
+        return _("{expression}: {summary} ({faces})").format(
+            expression=expression, summary=summary, faces=faces
+        )
+
+
+def successes_phrase(count: int) -> str:
+    """ "1 success" / "4 successes" in the GM's language (with its plural forms)."""
+    return ngettext("{count} success", "{count} successes", count).format(count=count)
+
+
+def dice_text(count: int, sides: int) -> str:
+    """Canonical dice notation: ``3d6``, and ``d20`` for a single die."""
+    return f"d{sides}" if count == 1 else f"{count}d{sides}"
+
+
+class DiceExpression(ABC):
+    """A parsed dice line: roll it with a :class:`Roller`, or read the faces the players typed in."""
+
+    @property
+    @abstractmethod
+    def text(self) -> str:
+        """Canonical text; ``parse(expression.text)`` gives an equal expression."""
+
+    @abstractmethod
+    def die_sides(self) -> tuple[int, ...]:
+        """The sides of every die rolled, in order (one entry per die, not per face)."""
+
+    @abstractmethod
+    def evaluate(self, faces: Chains) -> RollResult:
+        """The result of already checked faces."""
+
+    @abstractmethod
+    def summarize(self, result: RollResult) -> str:
+        """The result part of a log line, translated ("4 successes", "13")."""
+
+    def label(self) -> str:
+        """The expression in the GM's language, for the log."""
+        return self.text
+
+    def rerolls(self, chain: Sequence[int]) -> bool:
+        """True when the die must be rolled again (only the exploding tests say so)."""
+        return False
+
+    def chain_problem(self, chain: Sequence[int]) -> str | None:
+        """Why a typed-in chain cannot be right (translated), or None."""
+        if len(chain) > 1:
+            return _("Dice in {expression} are not rolled again ({chain}).").format(
+                expression=self.label(), chain=format_chain(chain)
+            )
+        return None
+
+    def roll(self, roller: Roller) -> RollResult:
+        """Roll every die (with its rerolls) and evaluate."""
+        return self.evaluate(tuple(roll_chain(roller, sides, self.rerolls) for sides in self.die_sides()))
+
+    def from_faces(self, text: str) -> RollResult:
+        """Evaluate faces typed in as text, e.g. ``"3,4,6,6+2,1"``; raises DiceError with a clear message."""
+        return self.from_chains(read_faces(text))
+
+    def from_chains(self, chains: Sequence[Sequence[int]]) -> RollResult:
+        """Check faces given as numbers (one chain per die, 0 allowed on a d10) and evaluate them."""
+        sides = self.die_sides()
+        if len(chains) != len(sides):
+            message = ngettext(
+                "{expression} needs {needed} face, you typed {typed}.",
+                "{expression} needs {needed} faces, you typed {typed}.",
+                len(sides),
+            )
+            raise DiceError(message.format(expression=self.label(), needed=len(sides), typed=len(chains)))
+        return self.evaluate(
+            tuple(self._check_chain(chain, size) for chain, size in zip(chains, sides, strict=True))
+        )
+
+    def _check_chain(self, chain: Sequence[int], sides: int) -> tuple[int, ...]:
+        if not chain:
+            raise DiceError(_("Every die needs a face."))
+        if len(chain) > MAX_REROLLS + 1:
+            raise DiceError(_("A die can be rolled again at most {limit} times.").format(limit=MAX_REROLLS))
+        faces = tuple(read_face(face, sides) for face in chain)
+        problem = self.chain_problem(faces)
+        if problem is not None:
+            raise DiceError(problem)
+        return faces
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True)
+class DiceTerm:
+    """``count`` dice of ``sides`` sides, added (sign +1) or subtracted (sign -1)."""
+
+    count: int
+    sides: int
+    sign: int = 1
+
+    @property
+    def text(self) -> str:
+        """``3d6``, ``d20``, with a leading minus when subtracted."""
+        return ("-" if self.sign < 0 else "") + dice_text(self.count, self.sides)
+
+
+@dataclass(frozen=True)
+class SumExpression(DiceExpression):
+    """Dice and constants added up: ``3d6+1d4+2``, ``2d10-1``, ``-1``."""
+
+    terms: tuple[DiceTerm, ...]
+    constant: int = 0
+
+    @property
+    def text(self) -> str:
+        """Dice terms first, then the constant (``2+3d6`` reads back as ``3d6+2``)."""
+        parts = [term.text for term in self.terms]
+        if self.constant or not parts:
+            parts.append(str(self.constant))
+        return "".join(
+            part if index == 0 or part[0] == "-" else "+" + part for index, part in enumerate(parts)
+        )
+
+    def die_sides(self) -> tuple[int, ...]:
+        """One entry per die, term after term."""
+        return tuple(term.sides for term in self.terms for _index in range(term.count))
+
+    def evaluate(self, faces: Chains) -> RollResult:
+        """Add the dice (each with its term's sign) and the constant."""
+        signs = [term.sign for term in self.terms for _index in range(term.count)]
+        total = sum(sign * sum(chain) for sign, chain in zip(signs, faces, strict=True)) + self.constant
+        return RollResult(self, faces, total)
+
+    def summarize(self, result: RollResult) -> str:
+        """Just the total."""
+        return str(result.total)
+
+
+@dataclass(frozen=True)
+class TargetNumberTest(DiceExpression):
+    """Shadowrun 3 success test ``12d6 tn 5``: a die reaching the TN is a success; rules of six and one."""
+
+    count: int
+    tn: int
+
+    @property
+    def text(self) -> str:
+        """``12d6 TN 5``."""
+        return f"{dice_text(self.count, 6)} TN {self.tn}"
+
+    def label(self) -> str:
+        """``12d6 TN 5`` in the GM's language, with the TN actually used (never below 2)."""
+        return _("{dice} TN {tn}").format(dice=dice_text(self.count, 6), tn=sr3_target_number(self.tn))
+
+    def die_sides(self) -> tuple[int, ...]:
+        """All d6."""
+        return (6,) * self.count
+
+    def rerolls(self, chain: Sequence[int]) -> bool:
+        """Rule of six: above TN 6 a 6 is rolled again and added until the TN is reached."""
+        return sr3_rerolls(chain, self.tn)
+
+    def chain_problem(self, chain: Sequence[int]) -> str | None:
+        """Only a 6 above TN 6 is rolled again, and it must be while the TN is not reached."""
+        return sr3_chain_problem(chain, self.tn)
+
+    def evaluate(self, faces: Chains) -> RollResult:
+        """Count successes; all ones is the rule of one, which fails outright."""
+        if rule_of_one(faces):
+            return RollResult(self, faces, 0, 0, rule_of_one=True, outcome=RULE_OF_ONE)
+        successes = count_sr3_successes(faces, self.tn)
+        return RollResult(self, faces, successes, successes, outcome=SUCCESS if successes else FAILURE)
+
+    def summarize(self, result: RollResult) -> str:
+        """ "4 successes"; with none, also the outcome (failure, or the rule of one)."""
+        return _summary_with_outcome(result, show_outcome=not result.successes)
+
+
+@dataclass(frozen=True)
+class ClovekTest(DiceExpression):
+    """Člověk test ``8d10 skill 3 ability``: success on 10 − skill (min 5), a 10 (or more) rerolls."""
+
+    count: int
+    skill: int
+    kind: SkillKind = SkillKind.ABILITY
+    supernatural: bool = False
+
+    @property
+    def text(self) -> str:
+        """``8d10 skill 3 ability`` (plus ``supernatural``)."""
+        text = f"{dice_text(self.count, 10)} skill {self.skill} {self.kind.value}"
+        return text + " supernatural" if self.supernatural else text
+
+    def label(self) -> str:
+        """The test in the GM's language."""
+        if self.supernatural:
+            message = _("{dice} supernatural skill {skill} ({kind})")
+        else:
+            message = _("{dice} skill {skill} ({kind})")
+        return message.format(dice=dice_text(self.count, 10), kind=self.kind.label(), skill=self.skill)
+
+    def die_sides(self) -> tuple[int, ...]:
+        """All d10."""
+        return (10,) * self.count
+
+    def rerolls(self, chain: Sequence[int]) -> bool:
+        """A die at or above the reroll number is rolled again."""
+        return chain[-1] >= clovek_reroll_number(self.skill, self.supernatural)
+
+    def chain_problem(self, chain: Sequence[int]) -> str | None:
+        """Rerolls only after a reroll face, and always after one."""
+        return clovek_chain_problem(chain, self.skill, self.supernatural)
+
+    def evaluate(self, faces: Chains) -> RollResult:
+        """Count successes, name the outcome, flag a critical failure."""
+        successes = count_clovek_successes(faces, self.skill, self.supernatural)
+        if clovek_critical_failure(faces, self.skill, self.kind):
+            return RollResult(self, faces, 0, 0, critical_failure=True, outcome=CRITICAL_FAILURE)
+        return RollResult(self, faces, successes, successes, outcome=clovek_outcome_id(successes))
+
+    def summarize(self, result: RollResult) -> str:
+        """ "2 successes, full success"."""
+        return _summary_with_outcome(result, show_outcome=True)
+
+
+@dataclass(frozen=True)
+class RollUnderTest(DiceExpression):
+    """Roll-under test ``d20 under 12 +1b``: keep the lowest (bonus) or highest (penalty) die, <= target."""
+
+    sides: int
+    target: int
+    bonus: int = 0
+    penalty: int = 0
+
+    @property
+    def text(self) -> str:
+        """``d20 under 12 +1b +2p`` (bonus and penalty dice as typed, before cancelling)."""
+        extras = (f" +{self.bonus}b" if self.bonus else "") + (f" +{self.penalty}p" if self.penalty else "")
+        return f"d{self.sides} under {self.target}{extras}"
+
+    def label(self) -> str:
+        """The test in the GM's language, e.g. "d20 under 12, 1 bonus die"."""
+        parts = [_("d{sides} under {target}").format(sides=self.sides, target=self.target)]
+        if self.bonus:
+            parts.append(
+                ngettext("{count} bonus die", "{count} bonus dice", self.bonus).format(count=self.bonus)
+            )
+        if self.penalty:
+            parts.append(
+                ngettext("{count} penalty die", "{count} penalty dice", self.penalty).format(
+                    count=self.penalty
+                )
+            )
+        return ", ".join(parts)
+
+    def die_sides(self) -> tuple[int, ...]:
+        """One die, plus one per bonus or penalty die left after cancelling."""
+        return (self.sides,) * roll_under_dice(self.bonus, self.penalty)
+
+    def evaluate(self, faces: Chains) -> RollResult:
+        """Keep the right die and compare it with the target."""
+        kept = roll_under_kept([chain[0] for chain in faces], self.bonus, self.penalty)
+        succeeded = kept <= self.target
+        return RollResult(self, faces, kept, int(succeeded), outcome=SUCCESS if succeeded else FAILURE)
+
+    def summarize(self, result: RollResult) -> str:
+        """ "rolled 7, success"."""
+        return _("rolled {face}, {outcome}").format(face=result.total, outcome=result.outcome_text())
+
+
+#: Comparisons a threshold count accepts, by their canonical symbol.
+COMPARISONS: Final[dict[str, Callable[[int, int], bool]]] = {
+    ">=": operator.ge,
+    ">": operator.gt,
+    "<=": operator.le,
+    "<": operator.lt,
+}
+
+
+@dataclass(frozen=True)
+class ThresholdCount(DiceExpression):
+    """Count the dice meeting a threshold: ``4d6 >=4`` (also ``>``, ``<=``, ``<``)."""
+
+    count: int
+    sides: int
+    comparison: str
+    threshold: int
+
+    @property
+    def text(self) -> str:
+        """``4d6 >= 4``."""
+        return f"{dice_text(self.count, self.sides)} {self.comparison} {self.threshold}"
+
+    def die_sides(self) -> tuple[int, ...]:
+        """All the same die."""
+        return (self.sides,) * self.count
+
+    def evaluate(self, faces: Chains) -> RollResult:
+        """How many dice meet the threshold."""
+        meets = COMPARISONS[self.comparison]
+        successes = sum(1 for chain in faces if meets(chain[0], self.threshold))
+        return RollResult(self, faces, successes, successes)
+
+    def summarize(self, result: RollResult) -> str:
+        """ "2 successes"."""
+        return successes_phrase(result.total)
+
+
+def _summary_with_outcome(result: RollResult, show_outcome: bool) -> str:
+    phrase = successes_phrase(result.successes or 0)
+    if not show_outcome:
+        return phrase
+    return _("{successes}, {outcome}").format(successes=phrase, outcome=result.outcome_text())
