@@ -7,18 +7,18 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from rules.encounter import (
+    STATUS_LABELS,
     Combatant,
     Encounter,
     JsonValue,
     Pool,
-    STATUS_LABELS,
     Side,
     frozen_map,
     with_item,
     without_item,
 )
 from rules.errors import OperationError
-from rules.history import Applied, LogLine, Operation, require_combatant
+from rules.history import Applied, LogArg, LogLine, Operation, require_combatant
 from rules.systems.base import RuleSystem
 from rules.text import _
 
@@ -115,21 +115,27 @@ class EditCombatant(Operation):
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         require_combatant(encounter, self.combatant_id)
         combatant = encounter.combatant(self.combatant_id)
-        value = self._validated()
-        updated = replace(combatant, **{self.field: value})
+        updated = self._edited(combatant)
         line = LogLine("{name}: {field} changed.", {"name": updated.name, "field": self.field})
         return Applied(encounter.with_combatant(updated), (line,))
 
-    def _validated(self) -> object:
+    def _edited(self, combatant: Combatant) -> Combatant:
+        text = self.value or ""
+        _check_text(text, MAX_NOTES if self.field == "notes" else MAX_NAME, self.field)
         if self.field == "side":
             try:
-                return Side(self.value)
+                return replace(combatant, side=Side(text))
             except ValueError:
                 raise OperationError(_("Unknown side {side!r}.").format(side=self.value)) from None
-        if self.field == "name" and not (self.value or "").strip():
-            raise OperationError(_("A combatant needs a name."))
-        _check_text(self.value or "", MAX_NOTES if self.field == "notes" else MAX_NAME, self.field)
-        return self.value if self.field in ("group", "seat") else (self.value or "")
+        if self.field == "name":
+            if not text.strip():
+                raise OperationError(_("A combatant needs a name."))
+            return replace(combatant, name=text.strip())
+        if self.field == "notes":
+            return replace(combatant, notes=text)
+        if self.field == "group":
+            return replace(combatant, group=self.value)  # None clears it
+        return replace(combatant, seat=self.value)
 
 
 @dataclass(frozen=True)
@@ -182,7 +188,7 @@ class ApplyHarm(Operation):
 def harm_lines(system: RuleSystem, before: Combatant, after: Combatant, track_label: str, amount: int,
                encounter: Encounter) -> tuple[LogLine, ...]:
     """Log lines for damage or healing, plus a line when the combatant's status changes."""
-    args = {"name": before.name, "track": track_label, "count": abs(amount)}
+    args: dict[str, LogArg] = {"name": before.name, "track": track_label, "count": abs(amount)}
     if amount >= 0:
         line = LogLine("{name} takes {count} on the {track} track.", args, translate=("track",))
     else:

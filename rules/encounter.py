@@ -17,7 +17,7 @@ from typing import TypeAlias, TypeVar
 from rules.text import N_
 
 #: A value that can live in a JSON document (options, system-specific extras).
-JsonValue: TypeAlias = "None | bool | int | float | str | tuple[JsonValue, ...] | Mapping[str, JsonValue]"
+JsonValue: TypeAlias = "bool | int | float | str | tuple[JsonValue, ...] | Mapping[str, JsonValue] | None"
 
 _V = TypeVar("_V")
 EMPTY: Mapping[str, object] = MappingProxyType({})

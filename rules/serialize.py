@@ -17,8 +17,8 @@ from enum import Enum
 from functools import cache
 from typing import Any, Final
 
-import rules.combatants  # noqa: F401  (importing registers the operations it defines)
-import rules.effects  # noqa: F401
+import rules.combatants
+import rules.effects
 import rules.turns  # noqa: F401
 from rules.encounter import Encounter, frozen_map
 from rules.errors import RulesError
@@ -234,7 +234,8 @@ def operation_from_data(data: Any, path: str = "operation") -> Operation:
     """Decode one operation by its ``op`` kind."""
     if not isinstance(data, dict):
         raise _fail(path, _("expected an object"))
-    cls = Operation.registry.get(data.get("op")) if isinstance(data.get("op"), str) else None
+    kind = data.get("op")
+    cls = Operation.registry.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise _fail(path, _("unknown operation {kind!r}").format(kind=_short(data.get("op"))))
     fields = {key: value for key, value in data.items() if key != "op"}

@@ -15,7 +15,7 @@ _translations: gettext.NullTranslations = gettext.NullTranslations()
 
 def install(translations: gettext.NullTranslations) -> None:
     """Make ``translations`` the catalog every rules-layer string is looked up in."""
-    global _translations
+    global _translations  # noqa: PLW0603  (one process-wide catalog, like gettext.install)
     _translations = translations
 
 

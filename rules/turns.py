@@ -17,7 +17,7 @@ from rules.encounter import Delay, Encounter, Initiative, Slot, SlotKind, frozen
 from rules.errors import OperationError
 from rules.history import Applied, LogLine, Operation, require_combatant
 from rules.systems.base import Hook, Reminder, RuleSystem
-from rules.text import _
+from rules.text import _, ngettext
 
 # --- helpers the games use ----------------------------------------------------------------------
 
@@ -135,7 +135,8 @@ def start_round(encounter: Encounter, system: RuleSystem) -> Applied:
 
 def _check_faces(faces: tuple[int, ...], count: int, sides: int, name: str) -> None:
     if len(faces) != count:
-        raise OperationError(_("{name} rolls {count} dice for initiative, not {typed}.").format(
+        raise OperationError(ngettext("{name} rolls {count} die for initiative, not {typed}.",
+                                      "{name} rolls {count} dice for initiative, not {typed}.", count).format(
             name=name, count=count, typed=len(faces)))
     for face in faces:
         if not 1 <= face <= sides:

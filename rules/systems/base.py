@@ -48,17 +48,19 @@ class OptionSpec:
     maximum: int | None = None
     help: str = ""
 
+    def _in_range(self, value: JsonValue) -> bool:
+        if isinstance(value, bool) or not isinstance(value, int):
+            return False
+        return (self.minimum is None or value >= self.minimum) and (self.maximum is None or value <= self.maximum)
+
     def validate(self, value: JsonValue) -> JsonValue:
         """Return ``value`` if it fits this option, else raise a RulesError naming the option."""
         from rules.errors import RulesError
 
         if self.kind is OptionKind.BOOL and isinstance(value, bool):
             return value
-        if self.kind is OptionKind.INT and isinstance(value, int) and not isinstance(value, bool):
-            if (self.minimum is None or value >= self.minimum) and (
-                self.maximum is None or value <= self.maximum
-            ):
-                return value
+        if self.kind is OptionKind.INT and self._in_range(value):
+            return value
         if self.kind is OptionKind.CHOICE and value in {choice for choice, _label in self.choices}:
             return value
         if self.kind is OptionKind.TABLE and isinstance(value, Mapping):

@@ -36,8 +36,8 @@ def eight_characters(body: int = 4) -> tuple[History, dict[str, str]]:
 
 def roll_ones(history: History, ids: Mapping[str, str]) -> None:
     """Roll initiative with every die showing 1, so each score equals the seed's table."""
-    rolls = {cid: (1,) for cid in ids.values()}
-    history.do(RollInitiative(frozen_map(rolls), frozen_map({cid: () for cid in ids.values()})))
+    rolls = dict.fromkeys(ids.values(), (1,))
+    history.do(RollInitiative(frozen_map(rolls), frozen_map(dict.fromkeys(ids.values(), ()))))
 
 
 def current_name(history: History) -> str:

@@ -149,7 +149,7 @@ def test_mike_delays_and_interrupts_ganger_1() -> None:
     history.do(NextTurn())
     assert current_name(history) == "Ganger 1"
     played = play_round(history)
-    assert [name for p, name, _ph in played if p == 2][0] == "Mike"  # the score was not lost
+    assert next(name for p, name, _ph in played if p == 2) == "Mike"  # the score was not lost
 
 
 def test_delayed_action_waits_for_the_end_of_the_pass() -> None:

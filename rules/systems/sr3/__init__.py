@@ -1,0 +1,25 @@
+"""Shadowrun, Third Edition (system id ``sr3``): the public functions tests and charts rely on."""
+
+from rules.systems.sr3.damage import damage_code
+from rules.systems.sr3.initiative import initiative_passes
+from rules.systems.sr3.levels import stage
+from rules.systems.sr3.monitor import wound_modifiers
+from rules.systems.sr3.odds import damage_distribution, success_probability, successes_distribution
+from rules.systems.sr3.ops import Sr3Attack, SurpriseTest, grenade_timer
+from rules.systems.sr3.system import Sr3System
+
+SYSTEM = Sr3System()
+
+__all__ = [
+    "SYSTEM",
+    "Sr3Attack",
+    "SurpriseTest",
+    "damage_code",
+    "damage_distribution",
+    "grenade_timer",
+    "initiative_passes",
+    "stage",
+    "success_probability",
+    "successes_distribution",
+    "wound_modifiers",
+]

@@ -1,0 +1,242 @@
+"""SR3 operations: the surprise test, a resolved attack, and timed explosives.
+
+Each operation carries the dice faces (rolled by the app or typed in by the GM), so replaying the history
+gives the same result and the log can quote the dice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+
+from rules.combatants import harm_lines
+from rules.dice_rules import count_sr3_successes, rule_of_one
+from rules.effects import AddEffect
+from rules.encounter import Combatant, Effect, Encounter, Pool, Side, frozen_map
+from rules.errors import OperationError
+from rules.history import Applied, LogLine, Operation, require_combatant
+from rules.systems.base import RuleSystem
+from rules.systems.sr3 import initiative
+from rules.systems.sr3.damage import Ammo, explosive_misfire, resolve_hit
+from rules.systems.sr3.levels import LEVEL_BOXES, check_level
+from rules.systems.sr3.monitor import PHYSICAL, STUN
+from rules.systems.sr3.surprise import surprise_matrix
+from rules.systems.sr3.system import COMBAT_POOL
+from rules.text import _
+
+Chains = tuple[tuple[int, ...], ...]
+LEVEL_NAMES = {"L": "Light", "M": "Moderate", "S": "Serious", "D": "Deadly"}
+
+
+# --- surprise -----------------------------------------------------------------------------------
+
+
+def _party(side: Side) -> str:
+    return "opposition" if side is Side.OPPONENT else "party"
+
+
+@dataclass(frozen=True)
+class SurpriseTest(Operation):
+    """Everyone's Reaction-test successes; decides who may act against whom in the first pass."""
+
+    kind = "sr3_surprise"
+    successes: Mapping[str, int]
+
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        if encounter.clock.current is not None:
+            raise OperationError(_("Make the surprise test before rolling initiative."))
+        for combatant_id in self.successes:
+            require_combatant(encounter, combatant_id)
+        sides = {cid: _party(encounter.combatant(cid).side) for cid in self.successes}
+        result = surprise_matrix(self.successes, sides)
+        surprise = {cid: tuple(sorted(result.may_act_against.get(cid, frozenset())))
+                    for cid in self.successes if cid in result.completely_surprised or _has_opponent(cid, sides)}
+        log = [LogLine("Surprise test: {name} has {count} success.", {"name": encounter.combatant(cid).name,
+                                                                       "count": n},
+                       plural="Surprise test: {name} has {count} successes.", count=n)
+               for cid, n in self.successes.items()]
+        log += [LogLine("{name} is completely surprised and cannot act in the first pass.",
+                        {"name": encounter.combatant(cid).name}) for cid in sorted(result.completely_surprised)]
+        return Applied(replace(encounter, surprise=frozen_map(surprise)), tuple(log))
+
+
+def _has_opponent(combatant_id: str, sides: Mapping[str, str]) -> bool:
+    return any(side != sides[combatant_id] for side in sides.values())
+
+
+def may_act_against(encounter: Encounter, actor: str, opponent: str) -> bool:
+    """Whether the surprise test (if one is in force) lets ``actor`` act against ``opponent``."""
+    if actor not in encounter.surprise:
+        return True
+    return opponent in encounter.surprise[actor]
+
+
+# --- attacks ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Sr3Attack(Operation):
+    """A resolved attack: attack, dodge and resistance dice, staged damage on the target's monitor.
+
+    ``*_pool`` counts how many of those dice came from the combat pool (spent from it). The dodge is
+    rolled from the combat pool only. With EX/HE ammunition and every attack die a 1, the round misfires:
+    the attack misses, ``misfire_roll`` (1d6) stands in for the attacker's successes and ``resist_faces``
+    are the *shooter's* resistance dice (without combat pool).
+    """
+
+    kind = "sr3_attack"
+    attacker: str
+    target: str
+    weapon: str
+    power: int
+    level: str
+    attack_tn: int
+    attack_faces: Chains
+    resist_tn: int
+    resist_faces: Chains
+    dodge_tn: int = 4
+    dodge_faces: Chains = ()
+    attack_pool: int = 0
+    resist_pool: int = 0
+    track: str = PHYSICAL
+    ammo: str = "standard"  # an Ammo value
+    misfire_roll: int | None = None
+
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        require_combatant(encounter, self.attacker)
+        require_combatant(encounter, self.target)
+        self._validate()
+        _check_surprise(encounter, self)
+        misfire = explosive_misfire(Ammo(self.ammo), [c[0] for c in self.attack_faces], self.misfire_roll or 0,
+                                    self.power, self.level) if self._all_ones() else None
+        state, log = _spend_pools(encounter, self)
+        if misfire is not None:
+            return _resolve_misfire(state, system, self, log, misfire.attacker_successes)
+        return _resolve(state, system, self, log)
+
+    def _validate(self) -> None:
+        check_level(self.level)
+        if self.track not in (PHYSICAL, STUN):
+            raise OperationError(_("Damage goes on the physical or the stun track."))
+        try:
+            Ammo(self.ammo)
+        except ValueError:
+            raise OperationError(_("Unknown ammunition {ammo!r}.").format(ammo=self.ammo)) from None
+        if not self.attack_faces:
+            raise OperationError(_("The attacker needs at least one die."))
+        for faces in (self.attack_faces, self.dodge_faces, self.resist_faces):
+            _check_chains(faces)
+        if self.attack_pool > len(self.attack_faces) or self.resist_pool > len(self.resist_faces):
+            raise OperationError(_("More pool dice than dice rolled."))
+
+    def _all_ones(self) -> bool:
+        return Ammo(self.ammo) in (Ammo.EX, Ammo.HE) and rule_of_one(self.attack_faces)
+
+
+def _check_surprise(encounter: Encounter, attack: Sr3Attack) -> None:
+    """While a surprise test is in force, the surprised may not act against, nor pool-defend against, others."""
+    attacker, target = encounter.combatant(attack.attacker), encounter.combatant(attack.target)
+    if not may_act_against(encounter, attack.attacker, attack.target):
+        raise OperationError(_("{attacker} is surprised by {target} and cannot act against them yet.").format(
+            attacker=attacker.name, target=target.name))
+    defends_with_pool = bool(attack.dodge_faces) or attack.resist_pool > 0
+    if defends_with_pool and not may_act_against(encounter, attack.target, attack.attacker):
+        raise OperationError(_("{target} is surprised by {attacker} and cannot use combat pool against them.")
+                             .format(attacker=attacker.name, target=target.name))
+
+
+def _check_chains(chains: Chains) -> None:
+    if len(chains) > 200:
+        raise OperationError(_("At most 200 dice per roll."))
+    for chain in chains:
+        if not chain or len(chain) > 100 or any(not 1 <= face <= 6 for face in chain):
+            raise OperationError(_("A d6 shows 1 to 6."))
+
+
+def _take_from_pool(encounter: Encounter, combatant: Combatant, dice: int) -> Encounter:
+    if dice == 0:
+        return encounter
+    pool = combatant.pools.get(COMBAT_POOL, Pool(0))
+    if dice > pool.remaining:
+        raise OperationError(_("{name} has only {left} combat pool dice left.").format(
+            name=combatant.name, left=pool.remaining))
+    return encounter.with_combatant(combatant.with_pool(COMBAT_POOL, replace(pool, spent=pool.spent + dice)))
+
+
+def _spend_pools(encounter: Encounter, attack: Sr3Attack) -> tuple[Encounter, list[LogLine]]:
+    state = _take_from_pool(encounter, encounter.combatant(attack.attacker), attack.attack_pool)
+    defence = len(attack.dodge_faces) + attack.resist_pool
+    state = _take_from_pool(state, state.combatant(attack.target), defence)
+    log = []
+    for who, dice in ((attack.attacker, attack.attack_pool), (attack.target, defence)):
+        if dice:
+            log.append(LogLine("{name} uses {count} combat pool die.", {"name": state.combatant(who).name,
+                                                                         "count": dice},
+                               plural="{name} uses {count} combat pool dice.", count=dice))
+    return state, log
+
+
+def _successes_line(text: str, plural: str, name: str, count: int, tn: int) -> LogLine:
+    return LogLine(text, {"name": name, "count": count, "tn": tn}, plural=plural, count=count)
+
+
+def _resolve(state: Encounter, system: RuleSystem, attack: Sr3Attack, log: list[LogLine]) -> Applied:
+    attacker, target = state.combatant(attack.attacker), state.combatant(attack.target)
+    hits = 0 if rule_of_one(attack.attack_faces) else count_sr3_successes(attack.attack_faces, attack.attack_tn)
+    dodge = count_sr3_successes(attack.dodge_faces, attack.dodge_tn) if attack.dodge_faces else 0
+    resist = count_sr3_successes(attack.resist_faces, attack.resist_tn)
+    log.append(LogLine("{attacker} attacks {target} with {weapon} ({code}).", {
+        "attacker": attacker.name, "target": target.name, "weapon": attack.weapon,
+        "code": f"{attack.power}{attack.level}"}))
+    log.append(_successes_line("{name}: {count} success at TN {tn}.", "{name}: {count} successes at TN {tn}.",
+                               attacker.name, hits, attack.attack_tn))
+    outcome = resolve_hit(attack.level, hits, dodge, resist)
+    if outcome.missed:
+        return Applied(state, (*log, LogLine("The attack misses.")))
+    if attack.dodge_faces:
+        log.append(_successes_line("{name} dodges: {count} success at TN {tn}.",
+                                   "{name} dodges: {count} successes at TN {tn}.", target.name, dodge,
+                                   attack.dodge_tn))
+    if outcome.dodged:
+        return Applied(state, (*log, LogLine("{name} dodges the attack completely.", {"name": target.name})))
+    log.append(_successes_line("{name} resists: {count} success at TN {tn}.",
+                               "{name} resists: {count} successes at TN {tn}.", target.name, resist,
+                               attack.resist_tn))
+    return _land(state, system, target, attack.track, outcome.level, log)
+
+
+def _land(state: Encounter, system: RuleSystem, target: Combatant, track: str, level: str | None,
+          log: list[LogLine]) -> Applied:
+    """Put the staged damage on the monitor (or log that it was staged away)."""
+    if level is None:
+        return Applied(state, (*log, LogLine("The damage is staged away: {name} is unhurt.", {"name": target.name})))
+    boxes = LEVEL_BOXES[level]
+    hurt = system.apply_harm(target, track, boxes, state)
+    state = state.with_combatant(hurt)
+    line = LogLine("{name} takes {level} {track} damage.", {"name": target.name, "level": LEVEL_NAMES[level],
+                                                             "track": track}, translate=("level", "track"))
+    status = harm_lines(system, target, hurt, track, boxes, state)[1:]
+    return Applied(state, (*log, line, *status))
+
+
+def _resolve_misfire(state: Encounter, system: RuleSystem, attack: Sr3Attack, log: list[LogLine],
+                     staging: int) -> Applied:
+    shooter = state.combatant(attack.attacker)
+    log.append(LogLine("{name}'s explosive round detonates in the weapon!", {"name": shooter.name}))
+    resist = count_sr3_successes(attack.resist_faces, attack.resist_tn)
+    outcome = resolve_hit(attack.level, staging, 0, resist)
+    return _land(state, system, shooter, PHYSICAL, outcome.level, log)
+
+
+# --- timed explosives ---------------------------------------------------------------------------
+
+
+def grenade_timer(encounter: Encounter, thrower: str, name: str, effect_id: str) -> AddEffect:
+    """A grenade set off now explodes in the next pass at the thrower's phase, or at the end of the next
+    pass if the thrower has no action left this turn."""
+    require_combatant(encounter, thrower)
+    clock = encounter.clock
+    next_pass = clock.pass_no + 1
+    phase = initiative.score(encounter.combatant(thrower), next_pass) or 0
+    effect = Effect(effect_id, name, source=thrower, due=(clock.round, next_pass, max(0, phase)))
+    return AddEffect(effect)

@@ -1,0 +1,1 @@
+"""Benchmarks: figures printed by `make bench`, never asserted in tests."""

@@ -1,0 +1,40 @@
+"""`make bench`: run every benchmark and print a table (our time, icepool's time, their ratio)."""
+
+from __future__ import annotations
+
+import sys
+
+from tests.bench import bench_history, bench_odds
+
+
+def _format_seconds(seconds: float) -> str:
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:9.1f} µs"
+    return f"{seconds * 1e3:9.2f} ms"
+
+
+def print_odds() -> None:
+    """Our odds engine against icepool, one row per query the UI makes."""
+    print("Odds engine vs icepool (per call; ratio = icepool / ours)")
+    print(f"{'query':48} {'ours':>12} {'icepool':>12} {'ratio':>9}")
+    for name, ours, theirs in bench_odds.run():
+        print(f"{name:48} {_format_seconds(ours):>12} {_format_seconds(theirs):>12} {theirs / ours:8.1f}×")
+
+
+def print_history() -> None:
+    """GM actions through the history API (no window yet), per action."""
+    print("\nHistory operations (median per action)")
+    print(f"{'action':48} {'time':>12}")
+    for name, seconds in bench_history.run():
+        print(f"{name:48} {_format_seconds(seconds):>12}")
+
+
+def main() -> int:
+    """Print every table."""
+    print_odds()
+    print_history()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
