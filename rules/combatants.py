@@ -299,7 +299,7 @@ class SetOption(Operation):
         specs = {spec.key: spec for spec in system.option_specs()}
         if self.key not in specs:
             raise OperationError(_("This game has no option {key!r}.").format(key=self.key))
-        value = specs[self.key].validate(self.value)
+        value = system.validate_option(specs[self.key], self.value)
         state = replace(encounter, options=with_item(encounter.options, self.key, value))
         line = LogLine("Option “{option}” changed.", {"option": specs[self.key].label}, translate=("option",))
         return Applied(state, (line,))

@@ -150,6 +150,10 @@ class RuleSystem(ABC):
         """Options of a new encounter."""
         return {spec.key: spec.default for spec in self.option_specs()}
 
+    def validate_option(self, spec: OptionSpec, value: JsonValue) -> JsonValue:
+        """Check a new option value; games override this to validate data tables in depth."""
+        return spec.validate(value)
+
     def option(self, encounter: Encounter, key: str) -> JsonValue:
         """The encounter's value of an option, falling back to the default."""
         if key in encounter.options:

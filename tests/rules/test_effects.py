@@ -20,7 +20,7 @@ def _started() -> tuple[History, dict[str, str]]:
 
 
 def test_effect_lasting_two_passes_ends_after_the_second_pass() -> None:
-    history, ids = _started()
+    history, _ids = _started()
     history.do(AddEffect(Effect("smoke", "Smoke grenade cloud", expires=Timing(Hook.PASS_END), remaining=2)))
     while history.state.clock.pass_no == 1:
         history.do(NextTurn())

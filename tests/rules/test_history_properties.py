@@ -61,7 +61,7 @@ def _roll(data: st.DataObject, state: Encounter) -> Operation:
 
 def _effect(data: st.DataObject, state: Encounter) -> Operation:
     hook = data.draw(st.sampled_from(list(Hook)))
-    target = data.draw(st.one_of(st.none(), st.sampled_from(sorted(state.combatants) or [None])))
+    target = data.draw(st.one_of(st.none(), st.sampled_from(sorted(state.combatants) or ["nobody"])))
     due = data.draw(st.one_of(st.none(), st.tuples(st.integers(1, 3), st.integers(1, 4), st.integers(0, 30))))
     effect = Effect(f"e{state.serial}-{data.draw(st.integers(0, 9))}", data.draw(st.sampled_from(["Smoke", "Aim"])),
                     target=target, expires=Timing(hook, data.draw(st.one_of(st.none(), st.just(target)))),

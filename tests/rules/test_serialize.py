@@ -19,7 +19,8 @@ def _document() -> dict[str, Any]:
     history, ids = eight_characters()
     roll_ones(history, ids)
     play_round(history)
-    return json.loads(json.dumps(history_to_document(history)))
+    document: dict[str, Any] = json.loads(json.dumps(history_to_document(history)))
+    return document
 
 
 DOCUMENT = _document()

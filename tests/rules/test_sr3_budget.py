@@ -6,6 +6,7 @@ import pytest
 
 from rules.combatants import SetAttribute, SetOption, SetPool, SpendAction, SpendPool
 from rules.errors import OperationError, RulesError
+from rules.history import History
 from rules.systems import get_system
 from rules.turns import NextTurn
 from tests.rules.sr3_scenes import eight_characters, roll_ones
@@ -13,7 +14,7 @@ from tests.rules.sr3_scenes import eight_characters, roll_ones
 SR3 = get_system("sr3")
 
 
-def _budget(history, combatant_id):  # type: ignore[no-untyped-def]
+def _budget(history: History, combatant_id: str) -> dict[str, tuple[int, int]]:
     combatant = history.state.combatant(combatant_id)
     return {item.key: (item.used, item.allowed) for item in SR3.action_budget(combatant, history.state)}
 
@@ -92,3 +93,12 @@ def test_options_are_validated() -> None:
         history.do(SetOption("melee_tie", "maybe"))
     with pytest.raises(OperationError):
         history.do(SetOption("no_such_option", True))
+
+
+def test_gm_tables_override_reaches_the_rules() -> None:
+    history, ids = eight_characters()
+    with pytest.raises(RulesError, match="SR3 data"):
+        history.do(SetOption("tables", {"pools": {"combat_pool_divisor": "two"}}))
+    history.do(SetOption("tables", {"pools": {"combat_pool_divisor": 3}}))
+    history.do(SetAttribute(ids["Mike"], "quickness", 6))
+    assert history.state.combatant(ids["Mike"]).pools["combat"].size == (6 + 4 + 4) // 3

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Final
 
-from rules.encounter import Combatant, Encounter, Pool, Side, Slot, SlotKind, Status, frozen_map
+from rules.encounter import Combatant, Encounter, JsonValue, Pool, Side, Slot, SlotKind, Status, frozen_map
 from rules.errors import OperationError
 from rules.systems.base import (
     AttributeSpec,
@@ -20,6 +20,8 @@ from rules.systems.base import (
     TrackSpec,
 )
 from rules.systems.sr3 import initiative, monitor
+from rules.systems.sr3.pools import combat_pool
+from rules.systems.sr3.tables import Sr3Tables, load_tables
 from rules.text import N_, _
 from rules.turns import delayed_slots
 
@@ -65,12 +67,19 @@ class Sr3System(RuleSystem):
     def attribute_specs(self) -> Sequence[AttributeSpec]:
         return _ATTRIBUTES
 
+    def validate_option(self, spec: OptionSpec, value: JsonValue) -> JsonValue:
+        value = spec.validate(value)
+        if spec.key == "tables" and isinstance(value, Mapping):
+            load_tables(value)  # raises a RulesError naming the bad entry
+        return value
+
     # --- combatants ---------------------------------------------------------------------------
     def prepare(self, combatant: Combatant, encounter: Encounter) -> Combatant:
         """Combat pool = (Quickness + Intelligence + Willpower) ÷ 2 unless the GM typed ``combat_pool``."""
         size = combatant.attributes.get("combat_pool")
         if size is None:
-            size = combat_pool(combatant)
+            size = combat_pool(max(0, combatant.attribute("quickness")), max(0, combatant.attribute("intelligence")),
+                               max(0, combatant.attribute("willpower")), tables(encounter))
         old = combatant.pools.get(COMBAT_POOL, Pool(size))
         damage = {monitor.PHYSICAL: combatant.boxes(monitor.PHYSICAL), monitor.STUN: combatant.boxes(monitor.STUN)}
         return replace(combatant, pools=frozen_map({**combatant.pools, COMBAT_POOL: Pool(size, min(old.spent, size))}),
@@ -157,10 +166,10 @@ class Sr3System(RuleSystem):
         return (Side.PLAYER, Side.ALLY, Side.OPPONENT)
 
 
-def combat_pool(combatant: Combatant) -> int:
-    """(Quickness + Intelligence + Willpower) ÷ 2, rounded down."""
-    return (combatant.attribute("quickness") + combatant.attribute("intelligence")
-            + combatant.attribute("willpower")) // 2
+def tables(encounter: Encounter) -> Sr3Tables:
+    """The SR3 data tables with this encounter's GM overrides (option ``tables``) merged in."""
+    overrides = encounter.options.get("tables")
+    return load_tables(overrides if isinstance(overrides, Mapping) else None)
 
 
 def _free_allowed(simple: int, complex_: int) -> int:

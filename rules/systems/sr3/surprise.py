@@ -1,0 +1,65 @@
+"""SR3 surprise: Reaction tests compared pairwise between opposing sides."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from rules.systems.sr3.ranged import ModifierLine, TargetNumber, line, require, target_number
+from rules.systems.sr3.tables import Sr3Tables, load_tables
+from rules.text import _
+
+
+def surprise_tn(
+    *, ambusher_delayed: bool = False, gm_modifier: int = 0, tables: Sr3Tables | None = None
+) -> TargetNumber:
+    """TN of the surprise Reaction test: 4, or 2 for ambushers who delayed for it, plus GM modifiers."""
+    tables = tables or load_tables()
+    lines: list[ModifierLine] = [line("surprise", tables.surprise.base_tn)]
+    if ambusher_delayed:
+        lines.append(line("ambush_delayed", tables.surprise.ambush_delayed))
+    if gm_modifier:
+        lines.append(line("gm", gm_modifier))
+    return target_number(lines, tables.minimum_tn)
+
+
+@dataclass(frozen=True)
+class SurpriseResult:
+    """Whom each combatant may act against, and who is completely surprised (no actions at all)."""
+
+    may_act_against: Mapping[str, frozenset[str]]
+    completely_surprised: frozenset[str]
+
+    def can_act_against(self, actor: str, opponent: str) -> bool:
+        """Whether ``actor`` may take actions aimed at ``opponent``."""
+        return actor not in self.completely_surprised and opponent in self.may_act_against.get(actor, frozenset())
+
+    def may_use_pool_against(self, defender: str, attacker: str) -> bool:
+        """Whether ``defender`` may use combat pool dice to defend against ``attacker``."""
+        # The seed ties both restrictions to the same comparison of successes.
+        return self.can_act_against(defender, attacker)
+
+
+def _check(successes: Mapping[str, int], sides: Mapping[str, str]) -> None:
+    require(
+        set(successes) == set(sides),
+        _("Every combatant in the surprise test needs both a side and a number of successes."),
+    )
+    require(all(count >= 0 for count in successes.values()), _("Successes cannot be negative."))
+
+
+def surprise_matrix(successes: Mapping[str, int], sides: Mapping[str, str]) -> SurpriseResult:
+    """Compare every pair of opponents: strictly more successes lets one act against the other.
+
+    Someone who beats no opponent at all (and has at least one) is completely surprised.
+    """
+    _check(successes, sides)
+    may_act: dict[str, frozenset[str]] = {}
+    surprised: set[str] = set()
+    for name, own in successes.items():
+        opponents = [other for other in successes if sides[other] != sides[name]]
+        may_act[name] = frozenset(other for other in opponents if own > successes[other])
+        if opponents and not may_act[name]:
+            surprised.add(name)
+    return SurpriseResult(MappingProxyType(may_act), frozenset(surprised))
