@@ -87,8 +87,7 @@ class RemoveCombatant(Operation):
     combatant_id: str
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
-        require_combatant(encounter, self.combatant_id)
-        name = encounter.combatant(self.combatant_id).name
+        name = require_combatant(encounter, self.combatant_id).name
         clock = encounter.clock
         current = clock.current
         if current is not None and self.combatant_id in current.ids:
@@ -113,8 +112,7 @@ class EditCombatant(Operation):
     value: str | None
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
-        require_combatant(encounter, self.combatant_id)
-        combatant = encounter.combatant(self.combatant_id)
+        combatant = require_combatant(encounter, self.combatant_id)
         updated = self._edited(combatant)
         line = LogLine("{name}: {field} changed.", {"name": updated.name, "field": self.field})
         return Applied(encounter.with_combatant(updated), (line,))
@@ -175,8 +173,7 @@ class ApplyHarm(Operation):
     source: str = ""
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
-        require_combatant(encounter, self.combatant_id)
-        combatant = encounter.combatant(self.combatant_id)
+        combatant = require_combatant(encounter, self.combatant_id)
         label = _track_label(system, combatant, encounter, self.track)
         if abs(self.amount) > ATTRIBUTE_LIMIT:
             raise OperationError(_("That is more damage than any track holds."))
@@ -211,8 +208,7 @@ class SetDamage(Operation):
     value: int
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
-        require_combatant(encounter, self.combatant_id)
-        combatant = encounter.combatant(self.combatant_id)
+        combatant = require_combatant(encounter, self.combatant_id)
         _track_label(system, combatant, encounter, self.track)
         if not 0 <= self.value <= ATTRIBUTE_LIMIT:
             raise OperationError(_("Damage must be between 0 and {limit}.").format(limit=ATTRIBUTE_LIMIT))
@@ -233,8 +229,7 @@ class SpendPool(Operation):
     purpose: str = ""
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
-        require_combatant(encounter, self.combatant_id)
-        combatant = encounter.combatant(self.combatant_id)
+        combatant = require_combatant(encounter, self.combatant_id)
         pool = combatant.pools.get(self.pool)
         if pool is None:
             raise OperationError(_("{name} has no pool {pool!r}.").format(name=combatant.name, pool=self.pool))
@@ -279,8 +274,7 @@ class SpendAction(Operation):
     action: str
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
-        require_combatant(encounter, self.combatant_id)
-        combatant = encounter.combatant(self.combatant_id)
+        combatant = require_combatant(encounter, self.combatant_id)
         updated = system.spend_action(combatant, self.action, encounter)
         line = LogLine("{name} takes a {action} action.", {"name": combatant.name, "action": self.action},
                        translate=("action",))

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, ClassVar
 
-from rules.encounter import Encounter, frozen_map
+from rules.encounter import Combatant, Encounter, frozen_map
 from rules.errors import OperationError
 from rules.systems import get_system
 from rules.systems.base import Reminder, RuleSystem
@@ -75,10 +75,12 @@ class Operation(ABC):
         """Return the new state (never mutate ``encounter``); raise OperationError if not possible."""
 
 
-def require_combatant(encounter: Encounter, combatant_id: str) -> None:
-    """Raise a clear OperationError if no combatant has that id."""
-    if combatant_id not in encounter.combatants:
+def require_combatant(encounter: Encounter, combatant_id: str) -> Combatant:
+    """The combatant with that id, or a clear OperationError if there is none."""
+    combatant = encounter.combatants.get(combatant_id)
+    if combatant is None:
         raise OperationError(_("No combatant with id {id!r} in this encounter.").format(id=combatant_id))
+    return combatant
 
 
 # --- deltas -------------------------------------------------------------------------------------

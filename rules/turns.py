@@ -298,8 +298,7 @@ class SetInitiative(Operation):
     score: int | None
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
-        require_combatant(encounter, self.combatant_id)
-        combatant = encounter.combatant(self.combatant_id)
+        combatant = require_combatant(encounter, self.combatant_id)
         if self.score is not None and not -999 <= self.score <= 999:
             raise OperationError(_("An initiative score must be between −999 and 999."))
         base = combatant.initiative or Initiative(0)
