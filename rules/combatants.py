@@ -178,8 +178,22 @@ class ApplyHarm(Operation):
         if abs(self.amount) > ATTRIBUTE_LIMIT:
             raise OperationError(_("That is more damage than any track holds."))
         updated = system.apply_harm(combatant, self.track, self.amount, encounter)
-        state = encounter.with_combatant(updated)
+        state = share_monitor(encounter.with_combatant(updated), updated)
         return Applied(state, harm_lines(system, combatant, updated, label, self.amount, state))
+
+
+SHARED_MONITOR = "shared_monitor"
+
+
+def share_monitor(encounter: Encounter, combatant: Combatant) -> Encounter:
+    """A grunt group with one shared monitor: copy ``combatant``'s damage to every member of its group."""
+    if not combatant.group or not combatant.extra.get(SHARED_MONITOR):
+        return encounter
+    state = encounter
+    for mate in encounter.combatants.values():
+        if mate.id != combatant.id and mate.group == combatant.group and mate.extra.get(SHARED_MONITOR):
+            state = state.with_combatant(replace(mate, damage=combatant.damage))
+    return state
 
 
 def harm_lines(system: RuleSystem, before: Combatant, after: Combatant, track_label: str, amount: int,
@@ -215,7 +229,7 @@ class SetDamage(Operation):
         updated = combatant.with_damage(self.track, self.value)
         line = LogLine("{name}: {track} set to {value}.",
                        {"name": combatant.name, "track": self.track, "value": self.value})
-        return Applied(encounter.with_combatant(updated), (line,))
+        return Applied(share_monitor(encounter.with_combatant(updated), updated), (line,))
 
 
 @dataclass(frozen=True)

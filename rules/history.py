@@ -83,6 +83,23 @@ def require_combatant(encounter: Encounter, combatant_id: str) -> Combatant:
     return combatant
 
 
+@dataclass(frozen=True)
+class Batch(Operation):
+    """Several operations as one step of the history (one undo): "Ganger ×3", a whole attack sequence."""
+
+    kind = "batch"
+    operations: tuple[Operation, ...]
+    label: str = ""
+
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        if not self.operations:
+            raise OperationError(_("Nothing to do."))
+        result = Applied(encounter)
+        for operation in self.operations:
+            result = result.then(operation.apply(result.encounter, system))
+        return result
+
+
 # --- deltas -------------------------------------------------------------------------------------
 
 _MISSING: Any = object()

@@ -88,6 +88,8 @@ def from_data(kind: Any, data: Any, path: str = "") -> Any:
         return _json_value(data, path, 0)
     if kind is Any:
         return data
+    if kind is Operation:
+        return operation_from_data(data, path)
     if origin in (typing.Union, types.UnionType):
         return _union(typing.get_args(kind), data, path)
     if origin is typing.Literal:

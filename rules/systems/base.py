@@ -181,6 +181,10 @@ class RuleSystem(ABC):
     def apply_harm(self, combatant: Combatant, track: str, amount: int, encounter: Encounter) -> Combatant:
         """Mark ``amount`` on ``track`` (negative heals), following the game's overflow rules."""
 
+    def condition_notes(self, combatant: Combatant, encounter: Encounter) -> Sequence[str]:
+        """Short, translated notes on what the condition does now (SR3: "TN +2, initiative −2")."""
+        return ()
+
     def can_act(self, combatant: Combatant, encounter: Encounter) -> bool:
         """Whether the combatant gets turns at all now (the turn engine skips it otherwise)."""
         return self.status(combatant, encounter) is Status.ACTIVE

@@ -25,7 +25,7 @@ from rules.combatants import (
 from rules.effects import AddEffect, RemoveEffect
 from rules.encounter import Effect, Encounter, Side, Timing, frozen_map
 from rules.errors import RulesError
-from rules.history import History, Operation
+from rules.history import Batch, History, Operation
 from rules.serialize import (
     encounter_from_data,
     history_from_document,
@@ -95,6 +95,7 @@ FACTORIES: list[OpFactory] = [
     lambda d, s: SetOption(d.draw(st.sampled_from(["delaying", "melee_tie", "nope"])),
                            d.draw(st.sampled_from([True, "attacker", 3]))),
     _effect,
+    lambda d, s: Batch((ApplyHarm(_someone(d, s), "stun", d.draw(st.integers(1, 4))), NextTurn()), "harm and next"),
     lambda d, s: RemoveEffect(d.draw(st.sampled_from(sorted(s.effects) or ["none"]))),
 ]
 

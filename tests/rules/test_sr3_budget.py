@@ -102,3 +102,24 @@ def test_gm_tables_override_reaches_the_rules() -> None:
     history.do(SetOption("tables", {"pools": {"combat_pool_divisor": 3}}))
     history.do(SetAttribute(ids["Mike"], "quickness", 6))
     assert history.state.combatant(ids["Mike"]).pools["combat"].size == (6 + 4 + 4) // 3
+
+
+def test_grunt_group_rolls_once_and_can_share_a_monitor() -> None:
+    from rules.combatants import AddCombatant, ApplyHarm
+    from rules.dice import Roller
+    from rules.encounter import Encounter, Side, frozen_map
+    from rules.history import Batch
+    from rules.turns import roll_initiative
+
+    history = History(Encounter("sr3"))
+    adds = tuple(AddCombatant(f"g{i}", f"Ganger {i}", Side.OPPONENT, frozen_map({"reaction": 4}), group="gang",
+                              extra=frozen_map({"shared_monitor": True})) for i in (1, 2, 3))
+    history.do(Batch(adds, "Ganger ×3"))
+    assert len(history.entries) == 1 and len(history.state.combatants) == 3
+    operation = roll_initiative(history.state, SR3, Roller.seeded(7))
+    assert len({operation.rolls[f"g{i}"] for i in (1, 2, 3)}) == 1
+    history.do(ApplyHarm("g2", "stun", 3))
+    assert {history.state.combatant(f"g{i}").boxes("stun") for i in (1, 2, 3)} == {3}
+    assert SR3.condition_notes(history.state.combatant("g1"), history.state) == ["TN +2, initiative −2"]
+    history.undo()
+    assert {history.state.combatant(f"g{i}").boxes("stun") for i in (1, 2, 3)} == {0}

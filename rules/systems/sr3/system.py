@@ -6,7 +6,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Final
 
-from rules.encounter import Combatant, Encounter, JsonValue, Pool, Side, Slot, SlotKind, Status, frozen_map
+from rules.encounter import (
+    STATUS_LABELS,
+    Combatant,
+    Encounter,
+    JsonValue,
+    Pool,
+    Side,
+    Slot,
+    SlotKind,
+    Status,
+    frozen_map,
+)
 from rules.errors import OperationError
 from rules.systems.base import (
     AttributeSpec,
@@ -100,6 +111,18 @@ class Sr3System(RuleSystem):
         else:
             physical = monitor.add_physical(physical, amount, combatant.attribute("body"))
         return combatant.with_damage(monitor.PHYSICAL, physical).with_damage(monitor.STUN, stun)
+
+    def condition_notes(self, combatant: Combatant, encounter: Encounter) -> Sequence[str]:
+        tn, init = monitor.wound_modifiers(combatant.boxes(monitor.PHYSICAL), combatant.boxes(monitor.STUN))
+        notes = [_("TN +{tn}, initiative {init}").format(tn=tn, init=f"−{-init}")] if tn else []
+        status = self.status(combatant, encounter)
+        if status is not Status.ACTIVE:
+            notes.append(_(STATUS_LABELS[status]))
+        overflow = combatant.boxes(monitor.PHYSICAL) - monitor.BOXES
+        if overflow > 0:
+            notes.append(_("{count} overflow boxes of {body}").format(count=overflow,
+                                                                     body=combatant.attribute("body")))
+        return notes
 
     def can_act(self, combatant: Combatant, encounter: Encounter) -> bool:
         if self.status(combatant, encounter) is not Status.ACTIVE:

@@ -1,0 +1,193 @@
+"""The open encounter: its history, its file, its journal, bridged to Qt's undo stack.
+
+Every change goes through :meth:`EncounterDocument.apply`: the operation is applied to the history (a
+refused operation raises :class:`~rules.errors.RulesError` and changes nothing), written to the journal
+and flushed to disk, and only then pushed on the ``QUndoStack`` and announced. Edit → Undo/Redo, the undo
+view and the window's modified mark are Qt's own, driven by the stack's clean state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoCommand, QUndoStack
+
+from rules.encounter import Encounter, frozen_map
+from rules.history import Delta, Entry, History, Operation
+from rules.systems import get_system
+from rules.systems.base import Reminder, RuleSystem
+from rules.text import _
+
+
+class Journal(Protocol):
+    """Where each completed change is recorded before the UI reports it (see app.recovery)."""
+
+    def record_operation(self, operation: Operation) -> None:
+        """Append an operation and flush it to disk."""
+
+    def record_undo(self) -> None:
+        """Append an undo and flush it."""
+
+    def record_redo(self) -> None:
+        """Append a redo and flush it."""
+
+    def restart(self, history: History, path: Path | None) -> None:
+        """Start over after a save or a load: the journal now extends this history."""
+
+    def close(self) -> None:
+        """The fight was closed normally: the journal is no longer needed."""
+
+
+@dataclass(frozen=True)
+class Change:
+    """What a change did, for views to refresh only what they must (like Anki's OpChanges)."""
+
+    delta: Delta
+    entry: Entry
+    undone: bool = False
+
+    @property
+    def combatants(self) -> frozenset[str]:
+        """Ids of combatants whose state changed."""
+        return self.delta.changed_items("combatants")
+
+    @property
+    def roster_changed(self) -> bool:
+        """Combatants were added, removed or reordered."""
+        return "combatants" in self.delta.fields
+
+    @property
+    def reminders(self) -> tuple[Reminder, ...]:
+        """Things to tell the GM now (never repeated on undo)."""
+        return () if self.undone else self.entry.reminders
+
+
+class _HistoryCommand(QUndoCommand):
+    """One history entry on Qt's undo stack; the operation was already applied when it is pushed."""
+
+    def __init__(self, document: EncounterDocument, entry: Entry) -> None:
+        super().__init__(entry.log[0].render() if entry.log else _("Change"))
+        self._document = document
+        self._entry = entry
+        self._pushed = False
+
+    def redo(self) -> None:
+        if not self._pushed:  # QUndoStack.push calls redo(): the change is already in the history
+            self._pushed = True
+            return
+        self._document._redo()
+
+    def undo(self) -> None:
+        self._document._undo()
+
+
+class EncounterDocument(QObject):
+    """The encounter being run: state + history + file path + modified flag + journal."""
+
+    changed = Signal(object)  # Change
+    replaced = Signal()  # a whole new history (new, open, recover)
+    path_changed = Signal()
+
+    def __init__(self, history: History, path: Path | None = None, journal: Journal | None = None,
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._history = history
+        self._path = path
+        self._journal = journal
+        self.undo_stack = QUndoStack(self)
+        self._fill_stack()
+        self.undo_stack.setClean()
+        self.undo_stack.cleanChanged.connect(lambda _clean: self.path_changed.emit())
+
+    def _fill_stack(self) -> None:
+        """One command per entry already in the history, so undo reaches back past a load."""
+        for entry in self._history.entries:
+            self.undo_stack.push(_HistoryCommand(self, entry))
+
+    # --- reading -------------------------------------------------------------------------------
+    @property
+    def history(self) -> History:
+        """The fight's history (read it; change it only through :meth:`apply`)."""
+        return self._history
+
+    @property
+    def state(self) -> Encounter:
+        """The current state."""
+        return self._history.state
+
+    @property
+    def system(self) -> RuleSystem:
+        """The game being played."""
+        return self._history.system
+
+    @property
+    def path(self) -> Path | None:
+        """The file, or None for an encounter never saved."""
+        return self._path
+
+    @property
+    def modified(self) -> bool:
+        """Whether there are changes not saved to the file."""
+        return not self.undo_stack.isClean() or (self._path is None and bool(self._history.entries))
+
+    def title(self) -> str:
+        """For the title bar: file name (or the encounter's name) with Qt's ``[*]`` modified placeholder."""
+        name = self._path.stem if self._path else (self.state.name or _("Untitled encounter"))
+        return f"{name}[*]"
+
+    # --- changing ------------------------------------------------------------------------------
+    def apply(self, operation: Operation) -> Change:
+        """Apply, journal, push on the undo stack, announce. RulesError: nothing happened."""
+        entry = self._history.do(operation)
+        if self._journal is not None:
+            self._journal.record_operation(operation)
+        self.undo_stack.push(_HistoryCommand(self, entry))
+        change = Change(entry.delta, entry)
+        self.changed.emit(change)
+        return change
+
+    def _undo(self) -> None:
+        entry = self._history.undo()
+        if entry is None:
+            return
+        if self._journal is not None:
+            self._journal.record_undo()
+        self.changed.emit(Change(entry.delta, entry, undone=True))
+
+    def _redo(self) -> None:
+        entry = self._history.redo()
+        if entry is None:
+            return
+        if self._journal is not None:
+            self._journal.record_redo()
+        self.changed.emit(Change(entry.delta, entry))
+
+    def replace_history(self, history: History, path: Path | None, clean: bool = True) -> None:
+        """Load another fight into this document (new, open, recover); the undo stack starts over."""
+        self._history = history
+        self._path = path
+        self.undo_stack.clear()
+        self._fill_stack()
+        if clean:
+            self.undo_stack.setClean()
+        if self._journal is not None:
+            self._journal.restart(history, path)
+        self.replaced.emit()
+        self.path_changed.emit()
+
+    def mark_saved(self, path: Path) -> None:
+        """The file now holds the current state."""
+        self._path = path
+        self.undo_stack.setClean()
+        if self._journal is not None:
+            self._journal.restart(self._history, path)
+        self.path_changed.emit()
+
+
+def new_history(system_id: str, name: str = "") -> History:
+    """An empty encounter of a game, with the game's default options."""
+    system = get_system(system_id)
+    return History(Encounter(system_id, name, options=frozen_map(system.default_options())))
