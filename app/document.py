@@ -100,7 +100,10 @@ class EncounterDocument(QObject):
         self.undo_stack = QUndoStack(self)
         self._fill_stack()
         self.undo_stack.setClean()
-        self.undo_stack.cleanChanged.connect(lambda _clean: self.path_changed.emit())
+        self.undo_stack.cleanChanged.connect(self._on_clean_changed)
+
+    def _on_clean_changed(self, _clean: bool) -> None:
+        self.path_changed.emit()
 
     def _fill_stack(self) -> None:
         """One command per entry already in the history, so undo reaches back past a load."""
@@ -131,7 +134,7 @@ class EncounterDocument(QObject):
     @property
     def modified(self) -> bool:
         """Whether there are changes not saved to the file."""
-        return not self.undo_stack.isClean() or (self._path is None and bool(self._history.entries))
+        return not self.undo_stack.isClean()
 
     def title(self) -> str:
         """For the title bar: file name (or the encounter's name) with Qt's ``[*]`` modified placeholder."""

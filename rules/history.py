@@ -169,7 +169,7 @@ def reapply(state: Encounter, delta: Delta) -> Encounter:
 
 @dataclass(frozen=True)
 class Entry:
-    """One recorded operation with where in the fight it happened and what it changed."""
+    """One recorded operation, what it changed, and the round and pass the fight stood at after it."""
 
     operation: Operation
     delta: Delta
@@ -212,8 +212,9 @@ class History:
         """Apply ``operation``; on OperationError nothing changes. Clears the redo stack."""
         before = self.state
         applied = operation.apply(before, self.system)
+        after = applied.encounter.clock  # group the log by where the fight stands once the change is made
         entry = Entry(operation, diff(before, applied.encounter), applied.log, applied.reminders,
-                      before.clock.round, before.clock.pass_no)
+                      after.round, after.pass_no)
         self.state = applied.encounter
         self._done.append(entry)
         self._undone.clear()

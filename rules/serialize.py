@@ -19,6 +19,7 @@ from typing import Any, Final
 
 import rules.combatants
 import rules.effects
+import rules.rolls
 import rules.turns  # noqa: F401
 from rules.encounter import Encounter, frozen_map
 from rules.errors import RulesError

@@ -181,6 +181,10 @@ class RuleSystem(ABC):
     def apply_harm(self, combatant: Combatant, track: str, amount: int, encounter: Encounter) -> Combatant:
         """Mark ``amount`` on ``track`` (negative heals), following the game's overflow rules."""
 
+    def harm_presets(self, track: str) -> Sequence[tuple[str, int]]:
+        """Quick amounts for the damage dialog, as (label, amount) (SR3: Light 1 … Deadly 10)."""
+        return ()
+
     def condition_notes(self, combatant: Combatant, encounter: Encounter) -> Sequence[str]:
         """Short, translated notes on what the condition does now (SR3: "TN +2, initiative −2")."""
         return ()

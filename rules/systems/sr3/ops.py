@@ -185,7 +185,7 @@ def _resolve(state: Encounter, system: RuleSystem, attack: Sr3Attack, log: list[
     hits = 0 if rule_of_one(attack.attack_faces) else count_sr3_successes(attack.attack_faces, attack.attack_tn)
     dodge = count_sr3_successes(attack.dodge_faces, attack.dodge_tn) if attack.dodge_faces else 0
     resist = count_sr3_successes(attack.resist_faces, attack.resist_tn)
-    log.append(LogLine("{attacker} attacks {target} with {weapon} ({code}).", {
+    log.insert(0, LogLine("{attacker} attacks {target} with {weapon} ({code}).", {
         "attacker": attacker.name, "target": target.name, "weapon": attack.weapon,
         "code": f"{attack.power}{attack.level}"}))
     log.append(_successes_line("{name}: {count} success at TN {tn}.", "{name}: {count} successes at TN {tn}.",

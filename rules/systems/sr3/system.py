@@ -31,6 +31,7 @@ from rules.systems.base import (
     TrackSpec,
 )
 from rules.systems.sr3 import initiative, monitor
+from rules.systems.sr3.levels import LEVEL_BOXES, LEVELS
 from rules.systems.sr3.pools import combat_pool
 from rules.systems.sr3.tables import Sr3Tables, load_tables
 from rules.text import N_, _
@@ -39,6 +40,7 @@ from rules.turns import delayed_slots
 COMBAT_POOL: Final[str] = "combat"
 FREE, SIMPLE, COMPLEX = "free", "simple", "complex"
 ACTION_LABELS: Final[dict[str, str]] = {FREE: N_("free"), SIMPLE: N_("simple"), COMPLEX: N_("complex")}
+LEVEL_LABELS: Final[dict[str, str]] = {"L": N_("Light"), "M": N_("Moderate"), "S": N_("Serious"), "D": N_("Deadly")}
 
 _ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
     AttributeSpec("body", N_("Body"), 3, 1, 30, N_("B")),
@@ -111,6 +113,9 @@ class Sr3System(RuleSystem):
         else:
             physical = monitor.add_physical(physical, amount, combatant.attribute("body"))
         return combatant.with_damage(monitor.PHYSICAL, physical).with_damage(monitor.STUN, stun)
+
+    def harm_presets(self, track: str) -> Sequence[tuple[str, int]]:
+        return tuple((LEVEL_LABELS[level], LEVEL_BOXES[level]) for level in LEVELS)
 
     def condition_notes(self, combatant: Combatant, encounter: Encounter) -> Sequence[str]:
         tn, init = monitor.wound_modifiers(combatant.boxes(monitor.PHYSICAL), combatant.boxes(monitor.STUN))

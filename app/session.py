@@ -1,0 +1,77 @@
+"""What the GM's commands do, as application services (the window's slots only call these).
+
+Each method builds the operation(s) for one GM action and applies them to the document, so every
+action is one undo step, journaled, logged and announced. Dice come from the injected roller unless the
+GM typed the faces rolled at the table.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+
+from app.document import Change, EncounterDocument
+from app.i18n import _
+from rules.combatants import ApplyHarm, RemoveCombatant
+from rules.dice import Roller, parse, read_faces
+from rules.encounter import SlotKind
+from rules.errors import OperationError
+from rules.rolls import RecordRoll
+from rules.turns import DelayAction, NextTurn, TakeDelayedAction, YieldTurn, roll_initiative
+
+
+class FightSession:
+    """The GM's commands on one open encounter."""
+
+    def __init__(self, document: EncounterDocument, roller: Roller | None = None) -> None:
+        self.document = document
+        self.roller = roller or Roller(random.Random())
+
+    def current_actor(self) -> str | None:
+        """The id of whoever acts now (first of a simultaneous group), or None."""
+        slot = self.document.state.clock.current
+        if slot is None or slot.kind is SlotKind.TIMER or not slot.ids:
+            return None
+        return slot.ids[0]
+
+    def roll_initiative(self, typed: Mapping[str, tuple[int, ...]] | None = None) -> Change:
+        """Start the round: typed faces for those the GM gives, rolled dice for everyone else."""
+        state = self.document.state
+        return self.document.apply(roll_initiative(state, self.document.system, self.roller, typed))
+
+    def next_turn(self) -> Change:
+        """The current actor is done (Space)."""
+        return self.document.apply(NextTurn())
+
+    def back(self) -> None:
+        """Undo the last change (Shift+Space)."""
+        self.document.undo_stack.undo()
+
+    def delay(self, combatant_id: str, into_next_pass: bool = False) -> Change:
+        """Hold the current actor's action."""
+        return self.document.apply(DelayAction(combatant_id, into_next_pass))
+
+    def act_now(self, combatant_id: str) -> Change:
+        """A combatant who delayed interrupts now."""
+        return self.document.apply(TakeDelayedAction(combatant_id))
+
+    def yield_turn(self, combatant_id: str) -> Change:
+        """Let those with the same score go first."""
+        return self.document.apply(YieldTurn(combatant_id))
+
+    def harm(self, combatant_id: str, track: str, amount: int, source: str = "") -> Change:
+        """Damage (positive) or heal (negative) on a track."""
+        if amount == 0:
+            raise OperationError(_("Enter an amount other than zero."))
+        return self.document.apply(ApplyHarm(combatant_id, track, amount, source))
+
+    def remove(self, combatant_id: str) -> Change:
+        """Take a combatant out of the fight."""
+        return self.document.apply(RemoveCombatant(combatant_id))
+
+    def roll_dice(self, expression: str, typed_faces: str = "", who: str = "") -> Change:
+        """Roll (or record typed faces of) a dice-line expression; the result goes into the log."""
+        parsed = parse(expression)
+        typed = typed_faces.strip()
+        result = parsed.from_chains(read_faces(typed)) if typed else parsed.roll(self.roller)
+        return self.document.apply(RecordRoll(parsed.text, result.faces, who))

@@ -1,0 +1,99 @@
+"""The initiative table model: order of the pass, highlight roles, in-place edits as operations."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt
+
+from app.document import EncounterDocument
+from rules.combatants import ApplyHarm
+from rules.turns import NextTurn
+from tests.rules.sr3_scenes import eight_characters, roll_ones
+from ui.models.initiative_model import Column, InitiativeModel, Role
+
+
+def _document() -> tuple[EncounterDocument, dict[str, str]]:
+    history, ids = eight_characters()
+    return EncounterDocument(history), ids
+
+
+def _names(model: InitiativeModel) -> list[str]:
+    return [model.index(row, Column.NAME).data() for row in range(model.rowCount())]
+
+
+def test_model_passes_qt_model_tester(qtmodeltester: Any) -> None:
+    document, ids = _document()
+    roll_ones(document.history, ids)  # before the model exists: fine
+    model = InitiativeModel(EncounterDocument(document.history))
+    qtmodeltester.check(model)
+
+
+def test_rows_follow_the_pass_and_highlight_the_current_actor(qtmodeltester: Any) -> None:
+    document, ids = _document()
+    model = InitiativeModel(document)
+    qtmodeltester.check(model, force_py=True)
+    rolls = dict.fromkeys(ids.values(), (1,))
+    from rules.encounter import frozen_map
+    from rules.turns import RollInitiative
+
+    document.apply(RollInitiative(frozen_map(rolls), frozen_map()))
+    assert _names(model)[0] == "Mike"
+    assert model.index(0, Column.NAME).data(Role.IS_CURRENT) is True
+    assert model.index(0, Column.INITIATIVE).data() == "37 → 27 → 17 → 7"
+    document.apply(NextTurn())
+    assert _names(model)[:2] == ["Mike", "Ganger 1"]  # Mike has acted and stays on top, greyed
+    assert model.index(0, Column.NAME).data(Role.HAS_ACTED) is True
+    assert model.index(1, Column.NAME).data(Role.IS_CURRENT) is True
+    document.apply(ApplyHarm(ids["Sharon"], "physical", 3))  # 18 → 16: now after Richie
+    names = _names(model)
+    assert names.index("Richie") < names.index("Sharon")
+
+
+def test_selection_survives_reordering(qtbot: Any) -> None:
+    from ui.widgets.initiative_table import InitiativeTable
+
+    document, ids = _document()
+    model = InitiativeModel(document)
+    table = InitiativeTable(model)
+    qtbot.addWidget(table)
+    roll_ones(document.history, ids)
+    model._on_replaced()  # the history changed behind the document's back in this test only
+    table.select_combatant(ids["Sharon"])
+    document.apply(ApplyHarm(ids["Sharon"], "physical", 3))
+    assert table.selected_id() == ids["Sharon"]
+
+
+def test_editing_name_and_initiative_goes_through_operations() -> None:
+    document, ids = _document()
+    model = InitiativeModel(document)
+    row = _names(model).index("Dave")
+    assert model.setData(model.index(row, Column.NAME), "Dave the Decker")
+    assert document.state.combatant(ids["Dave"]).name == "Dave the Decker"
+    row = _names(model).index("Dave the Decker")
+    assert model.setData(model.index(row, Column.INITIATIVE), "25")
+    assert document.state.combatant(ids["Dave"]).initiative is not None
+    document.undo_stack.undo()
+    document.undo_stack.undo()
+    assert document.state.combatant(ids["Dave"]).name == "Dave"
+
+
+def test_bad_edit_reports_an_error_and_changes_nothing(qtbot: Any) -> None:
+    document, _ids = _document()
+    model = InitiativeModel(document)
+    with qtbot.waitSignal(model.error) as signal:
+        assert not model.setData(model.index(0, Column.INITIATIVE), "fast")
+    assert "whole number" in signal.args[0]
+    with qtbot.waitSignal(model.error):
+        assert not model.setData(model.index(0, Column.NAME), "   ")
+    assert not document.history.entries[8:]  # only the eight additions
+
+
+def test_condition_roles() -> None:
+    document, ids = _document()
+    model = InitiativeModel(document)
+    document.apply(ApplyHarm(ids["Dave"], "stun", 3))
+    row = _names(model).index("Dave")
+    tracks = model.index(row, Column.CONDITION).data(Role.TRACKS)
+    assert tracks == [("Physical", 0, 10), ("Stun", 3, 10)]
+    assert model.index(row, Column.CONDITION).data(Qt.ItemDataRole.ToolTipRole) == "TN +2, initiative −2"

@@ -1,0 +1,82 @@
+"""Every command of the main window, declared once: text, shortcut, menu, toolbar, tip.
+
+The main window builds QActions from these specs and connects each to a handler of the same name; menus
+and toolbar are derived from the same list, so shortcuts always show in the menus.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QWidget
+
+from app.i18n import N_, _
+
+
+class Menu(StrEnum):
+    """Top-level menus, in menu-bar order."""
+
+    FILE = N_("&File")
+    EDIT = N_("&Edit")
+    FIGHT = N_("F&ight")
+    VIEW = N_("&View")
+    HELP = N_("&Help")
+
+
+@dataclass(frozen=True)
+class ActionSpec:
+    """One command: ``name`` is also the handler's name on the window (``on_<name>``)."""
+
+    name: str
+    text: str
+    menu: Menu
+    shortcut: str | QKeySequence.StandardKey | None = None
+    tip: str = ""
+    toolbar: bool = False
+    separator_before: bool = False
+
+
+ACTIONS: tuple[ActionSpec, ...] = (
+    ActionSpec("open", N_("&Open…"), Menu.FILE, QKeySequence.StandardKey.Open),
+    ActionSpec("save", N_("&Save"), Menu.FILE, QKeySequence.StandardKey.Save, toolbar=False),
+    ActionSpec("save_as", N_("Save &as…"), Menu.FILE, QKeySequence.StandardKey.SaveAs),
+    ActionSpec("welcome", N_("&Welcome page"), Menu.FILE, "Ctrl+Shift+W", separator_before=True),
+    ActionSpec("quit", N_("&Quit"), Menu.FILE, QKeySequence.StandardKey.Quit, separator_before=True),
+    ActionSpec("add", N_("&Add combatants…"), Menu.FIGHT, "Ins", N_("From the roster, the bestiary or quick add"),
+               toolbar=True),
+    ActionSpec("remove", N_("&Remove combatant"), Menu.FIGHT, "Del"),
+    ActionSpec("roll_initiative", N_("&Roll initiative…"), Menu.FIGHT, "R",
+               N_("NPCs roll automatically; type what the players rolled"), toolbar=True, separator_before=True),
+    ActionSpec("next_turn", N_("&Next"), Menu.FIGHT, "Space", N_("The current actor is done"), toolbar=True),
+    ActionSpec("back", N_("&Back"), Menu.FIGHT, "Shift+Space", N_("Undo the last change"), toolbar=True),
+    ActionSpec("delay", N_("&Delay"), Menu.FIGHT, "L", N_("Hold the action to a later phase of this pass"),
+               toolbar=True, separator_before=True),
+    ActionSpec("delay_next_pass", N_("Delay into the next &pass"), Menu.FIGHT, "Shift+L"),
+    ActionSpec("act_now", N_("Act &now (take the delayed action)"), Menu.FIGHT, "I"),
+    ActionSpec("yield_turn", N_("Let &ties go first"), Menu.FIGHT, "Y"),
+    ActionSpec("attack", N_("A&ttack…"), Menu.FIGHT, "A", N_("Resolve an attack with the odds shown first"),
+               toolbar=True, separator_before=True),
+    ActionSpec("damage", N_("&Damage…"), Menu.FIGHT, "D", toolbar=True),
+    ActionSpec("heal", N_("&Heal…"), Menu.FIGHT, "H"),
+    ActionSpec("player_view", N_("&Player view"), Menu.VIEW, "F9", N_("A second window for the players' screen"),
+               toolbar=True),
+    ActionSpec("theme_system", N_("Theme: follow the &system"), Menu.VIEW, None, separator_before=True),
+    ActionSpec("theme_light", N_("Theme: &light"), Menu.VIEW),
+    ActionSpec("theme_dark", N_("Theme: &dark"), Menu.VIEW),
+    ActionSpec("about", N_("&About Bojovka"), Menu.HELP),
+)
+
+
+def build_action(spec: ActionSpec, parent: QWidget) -> QAction:
+    """A QAction for ``spec`` with its translated text, shortcut (shown in menus) and tip."""
+    action = QAction(_(spec.text), parent)
+    action.setObjectName(f"action_{spec.name}")
+    if spec.shortcut is not None:
+        action.setShortcut(QKeySequence(spec.shortcut))
+    tip = _(spec.tip) if spec.tip else action.text().replace("&", "")
+    shortcut = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+    action.setToolTip(f"{tip} ({shortcut})" if shortcut else tip)
+    action.setStatusTip(tip)
+    return action

@@ -1,0 +1,1 @@
+"""Dialogs: attack resolution per game, adding combatants, settings."""

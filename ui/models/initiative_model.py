@@ -1,0 +1,298 @@
+"""The initiative table: one row per combatant, in the order of the current pass.
+
+Rows run: those who have acted in this pass, the current actor, those still to act (as the RuleSystem
+orders them), then everyone without a turn. After each change the model moves rows with
+``layoutChanged`` (selection survives) and emits ``dataChanged`` only for what changed.
+"""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtGui import QBrush, QFont, QPalette
+from PySide6.QtWidgets import QApplication
+
+from app.document import Change, EncounterDocument
+from app.i18n import _, ngettext
+from rules.combatants import EditCombatant
+from rules.encounter import SIDE_LABELS, STATUS_LABELS, Combatant, Encounter, Side, SlotKind, Status
+from rules.errors import RulesError
+from rules.systems.base import RuleSystem
+from rules.turns import SetInitiative
+
+Index = QModelIndex | QPersistentModelIndex
+
+
+class Column(IntEnum):
+    """Columns of the initiative table."""
+
+    NAME = 0
+    SIDE = 1
+    INITIATIVE = 2
+    ACTIONS = 3
+    CONDITION = 4
+    EFFECTS = 5
+
+
+HEADERS = {
+    Column.NAME: "Name",
+    Column.SIDE: "Side",
+    Column.INITIATIVE: "Initiative",
+    Column.ACTIONS: "Actions left",
+    Column.CONDITION: "Condition",
+    Column.EFFECTS: "Effects",
+}
+
+
+class Role(IntEnum):
+    """Named data roles for delegates, views and tests."""
+
+    COMBATANT_ID = Qt.ItemDataRole.UserRole + 1
+    IS_CURRENT = Qt.ItemDataRole.UserRole + 2
+    HAS_ACTED = Qt.ItemDataRole.UserRole + 3
+    SIDE = Qt.ItemDataRole.UserRole + 4
+    STATUS = Qt.ItemDataRole.UserRole + 5
+    TRACKS = Qt.ItemDataRole.UserRole + 6  # list of (label, filled, size)
+
+
+def ordered_ids(state: Encounter, system: RuleSystem) -> list[str]:
+    """Everyone, in the order the GM reads the table during the current pass."""
+    clock = state.clock
+    current = list(clock.current.ids) if clock.current and clock.current.kind is not SlotKind.TIMER else []
+    upcoming = [cid for slot in system.remaining_slots(state) if slot.kind is not SlotKind.TIMER
+                for cid in slot.ids if cid not in current]
+    placed = set(current) | set(upcoming)
+    acted = sorted((cid for cid in clock.acted if cid in state.combatants and cid not in placed),
+                   key=lambda cid: -_rolled(state.combatants[cid]))
+    placed |= set(acted)
+    rest = [cid for cid in state.combatants if cid not in placed]
+    rest.sort(key=lambda cid: -_rolled(state.combatants[cid]))
+    return acted + current + _unique(upcoming) + rest
+
+
+def _unique(ids: list[str]) -> list[str]:
+    return list(dict.fromkeys(ids))
+
+
+def _rolled(combatant: Combatant) -> int:
+    return combatant.initiative.rolled if combatant.initiative else -10_000
+
+
+class InitiativeModel(QAbstractTableModel):
+    """Adapts the document's encounter to a table; edits go through the document as operations."""
+
+    error = Signal(str)  # a refused edit, for the status bar
+
+    def __init__(self, document: EncounterDocument) -> None:
+        super().__init__()
+        self._document = document
+        self._ids: list[str] = ordered_ids(document.state, document.system)
+        document.changed.connect(self._on_changed)
+        document.replaced.connect(self._on_replaced)
+
+    # --- structure -----------------------------------------------------------------------------
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
+        return 0 if parent.isValid() else len(self._ids)
+
+    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(Column)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(
+                Column):
+            return _(HEADERS[Column(section)])
+        return None
+
+    def flags(self, index: Index) -> Qt.ItemFlag:
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        base = Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable
+        if index.column() in (Column.NAME, Column.INITIATIVE):
+            base |= Qt.ItemFlag.ItemIsEditable
+        return base
+
+    def combatant_id(self, row: int) -> str:
+        """The id shown in ``row``."""
+        return self._ids[row]
+
+    def row_of(self, combatant_id: str) -> int:
+        """The row showing that combatant (-1 if none)."""
+        try:
+            return self._ids.index(combatant_id)
+        except ValueError:
+            return -1
+
+    # --- data ----------------------------------------------------------------------------------
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._ids):
+            return None
+        state = self._document.state
+        combatant = state.combatants.get(self._ids[index.row()])
+        if combatant is None:
+            return None
+        column = Column(index.column())
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
+            return self._text(combatant, column, state, role == Qt.ItemDataRole.EditRole)
+        return self._other_role(combatant, column, state, role)
+
+    def _text(self, combatant: Combatant, column: Column, state: Encounter, editing: bool) -> str:
+        system = self._document.system
+        if column is Column.NAME:
+            return combatant.name
+        if column is Column.SIDE:
+            return _(SIDE_LABELS[combatant.side])
+        if column is Column.INITIATIVE:
+            if editing:
+                return str(combatant.initiative.rolled) if combatant.initiative else ""
+            return system.score_text(combatant, state)
+        if column is Column.ACTIONS:
+            return self._actions_text(combatant, state)
+        if column is Column.CONDITION:
+            return self._condition_text(combatant, state)
+        return self._effects_text(combatant, state)
+
+    def _actions_text(self, combatant: Combatant, state: Encounter) -> str:
+        current = state.clock.current
+        if current is None or combatant.id not in current.ids:
+            return ""
+        budget = self._document.system.action_budget(combatant, state)
+        return " · ".join(f"{_(item.label)} {item.left}" for item in budget)
+
+    def _condition_text(self, combatant: Combatant, state: Encounter) -> str:
+        system = self._document.system
+        parts = [f"{_(track.label)} {combatant.boxes(track.key)}/{track.size}"
+                 for track in system.tracks(combatant, state)]
+        status = system.status(combatant, state)
+        if status is not Status.ACTIVE:
+            parts.append(_(STATUS_LABELS[status]))
+        return " · ".join(parts)
+
+    def _effects_text(self, combatant: Combatant, state: Encounter) -> str:
+        names = [effect.name for effect in state.effects.values() if effect.target == combatant.id]
+        return ", ".join(names)
+
+    def _other_role(self, combatant: Combatant, column: Column, state: Encounter, role: int) -> Any:
+        if role == Role.COMBATANT_ID:
+            return combatant.id
+        if role == Role.IS_CURRENT:
+            return self._is_current(combatant, state)
+        if role == Role.HAS_ACTED:
+            return combatant.id in state.clock.acted
+        if role == Role.SIDE:
+            return combatant.side.value
+        if role == Role.STATUS:
+            return self._document.system.status(combatant, state).value
+        if role == Role.TRACKS:
+            return [(_(t.label), combatant.boxes(t.key), t.size)
+                    for t in self._document.system.tracks(combatant, state)]
+        return self._look(combatant, column, state, role)
+
+    def _is_current(self, combatant: Combatant, state: Encounter) -> bool:
+        current = state.clock.current
+        return current is not None and combatant.id in current.ids
+
+    def _look(self, combatant: Combatant, column: Column, state: Encounter, role: int) -> Any:
+        """Fonts, colours and tooltips: current actor bold, acted greyed, NPCs in italics."""
+        if role == Qt.ItemDataRole.FontRole:
+            font = QFont()
+            font.setBold(self._is_current(combatant, state))
+            font.setItalic(combatant.side is Side.OPPONENT)
+            return font
+        if role == Qt.ItemDataRole.ForegroundRole and self._dimmed(combatant, state):
+            return QBrush(QApplication.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text))
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(combatant, column, state)
+        if role == Qt.ItemDataRole.TextAlignmentRole and column is Column.INITIATIVE:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        return None
+
+    def _dimmed(self, combatant: Combatant, state: Encounter) -> bool:
+        status = self._document.system.status(combatant, state)
+        return combatant.id in state.clock.acted or status is not Status.ACTIVE
+
+    def _tooltip(self, combatant: Combatant, column: Column, state: Encounter) -> str | None:
+        if column is Column.EFFECTS:
+            effects = [e for e in state.effects.values() if e.target == combatant.id]
+            return "\n".join(f"{e.name}: {e.note}" if e.note else e.name for e in effects) or None
+        if column is Column.CONDITION:
+            return "\n".join(self._document.system.condition_notes(combatant, state)) or None
+        if column is Column.INITIATIVE and combatant.id in state.delays:
+            return _("Delayed: will act later in this pass, or at its end.")
+        return None
+
+    # --- editing -------------------------------------------------------------------------------
+    def setData(self, index: Index, value: Any, role: int = Qt.ItemDataRole.EditRole) -> bool:
+        if role != Qt.ItemDataRole.EditRole or not index.isValid():
+            return False
+        combatant_id = self._ids[index.row()]
+        try:
+            operation = self._edit_operation(combatant_id, Column(index.column()), str(value))
+            if operation is None:
+                return False
+            self._document.apply(operation)
+        except RulesError as refused:
+            self.error.emit(str(refused))
+            return False
+        return True
+
+    def _edit_operation(self, combatant_id: str, column: Column, text: str) -> EditCombatant | SetInitiative | None:
+        if column is Column.NAME:
+            return EditCombatant(combatant_id, "name", text)
+        if column is Column.INITIATIVE:
+            return SetInitiative(combatant_id, _parse_score(text))
+        return None
+
+    # --- keeping up with the document ----------------------------------------------------------
+    def _on_replaced(self) -> None:
+        self.beginResetModel()
+        self._ids = ordered_ids(self._document.state, self._document.system)
+        self.endResetModel()
+
+    def _on_changed(self, change: Change) -> None:
+        new_ids = ordered_ids(self._document.state, self._document.system)
+        if set(new_ids) != set(self._ids):
+            self._on_replaced()
+            return
+        if new_ids != self._ids:
+            self._move_rows(new_ids)
+        self._refresh(change)
+
+    def _move_rows(self, new_ids: list[str]) -> None:
+        self.layoutAboutToBeChanged.emit()
+        old_ids = self._ids
+        moved_from = self.persistentIndexList()
+        self._ids = new_ids
+        new_rows = {cid: row for row, cid in enumerate(new_ids)}
+        moved_to = [self.index(new_rows[old_ids[index.row()]], index.column()) for index in moved_from]
+        self.changePersistentIndexList(moved_from, moved_to)
+        self.layoutChanged.emit()
+
+    def _refresh(self, change: Change) -> None:
+        if not self._ids:
+            return
+        clock_moved = "clock" in change.delta.fields or "effects" in change.delta.fields or bool(
+            change.delta.items.get("effects"))
+        if clock_moved:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._ids) - 1, len(Column) - 1))
+            return
+        for combatant_id in change.combatants:
+            row = self.row_of(combatant_id)
+            if row >= 0:
+                self.dataChanged.emit(self.index(row, 0), self.index(row, len(Column) - 1))
+
+
+def _parse_score(text: str) -> int | None:
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise RulesError(_("An initiative score is a whole number, e.g. 17.")) from None
+
+
+def plural_combatants(count: int) -> str:
+    """"3 combatants" in the GM's language."""
+    return ngettext("{count} combatant", "{count} combatants", count).format(count=count)

@@ -1,0 +1,37 @@
+"""One line that says where the fight is: round, pass (for games with passes), who acts now."""
+
+from __future__ import annotations
+
+from app.i18n import _
+from rules.encounter import Encounter, SlotKind
+from rules.systems.base import Hook, RuleSystem
+
+
+def _who(state: Encounter) -> str:
+    slot = state.clock.current
+    if slot is None:
+        return ""
+    if slot.kind is SlotKind.TIMER:
+        return _("{event} goes off now").format(event=state.effects[slot.ids[0]].name)
+    names = ", ".join(state.combatants[i].name for i in slot.ids if i in state.combatants)
+    if slot.phase is not None:
+        return _("{names} acts (phase {phase})").format(names=names, phase=slot.phase)
+    return _("{names} acts").format(names=names)
+
+
+def fight_status(state: Encounter, system: RuleSystem) -> str:
+    """E.g. "Round 2 · initiative pass 1 · Twitch acts (phase 22)"."""
+    clock = state.clock
+    if not clock.started:
+        if not state.combatants:
+            return _("Add combatants to start (Insert).")
+        return _("Ready: roll initiative to start the fight (R).")
+    if clock.pass_no == 0:
+        return _("Round {round} is over: roll initiative for the next round (R).").format(round=clock.round)
+    parts = [_("Round {round}").format(round=clock.round)]
+    if Hook.PASS_START in system.hooks():
+        parts.append(_("initiative pass {number}").format(number=clock.pass_no))
+    who = _who(state)
+    if who:
+        parts.append(who)
+    return " · ".join(parts)

@@ -1,0 +1,57 @@
+"""Light and dark themes: Fusion with our palettes, or the system's scheme, switchable at run time."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QGuiApplication, QPalette
+from PySide6.QtWidgets import QApplication
+
+THEMES = ("system", "light", "dark")
+
+_DARK = {
+    QPalette.ColorRole.Window: "#2b2d30",
+    QPalette.ColorRole.WindowText: "#e6e6e6",
+    QPalette.ColorRole.Base: "#1f2023",
+    QPalette.ColorRole.AlternateBase: "#2a2c30",
+    QPalette.ColorRole.ToolTipBase: "#3a3d42",
+    QPalette.ColorRole.ToolTipText: "#f0f0f0",
+    QPalette.ColorRole.Text: "#e6e6e6",
+    QPalette.ColorRole.Button: "#34363a",
+    QPalette.ColorRole.ButtonText: "#e6e6e6",
+    QPalette.ColorRole.BrightText: "#ff6b6b",
+    QPalette.ColorRole.Link: "#7ab7ff",
+    QPalette.ColorRole.Highlight: "#3d6fb6",
+    QPalette.ColorRole.HighlightedText: "#ffffff",
+    QPalette.ColorRole.PlaceholderText: "#9a9a9a",
+}
+_DARK_DISABLED = "#8a8a8a"
+
+#: Extra style: error labels (property error=true) in a red readable on both themes.
+STYLE_SHEET = """
+QLabel[error="true"] { color: #d9480f; font-weight: bold; }
+QLabel[heading="true"] { font-size: 14pt; font-weight: bold; }
+"""
+
+
+def dark_palette() -> QPalette:
+    """A dark palette with readable disabled text."""
+    palette = QPalette()
+    for role, colour in _DARK.items():
+        palette.setColor(role, QColor(colour))
+    for role in (QPalette.ColorRole.Text, QPalette.ColorRole.WindowText, QPalette.ColorRole.ButtonText):
+        palette.setColor(QPalette.ColorGroup.Disabled, role, QColor(_DARK_DISABLED))
+    return palette
+
+
+def system_prefers_dark() -> bool:
+    """Whether the desktop asks for a dark scheme (Qt 6.5+ reports it)."""
+    return QGuiApplication.styleHints().colorScheme() == Qt.ColorScheme.Dark
+
+
+def apply_theme(application: QApplication, theme: str) -> str:
+    """Apply ``theme`` ("system", "light" or "dark"); returns the theme actually shown ("light"/"dark")."""
+    application.setStyle("Fusion")
+    dark = theme == "dark" or (theme == "system" and system_prefers_dark())
+    application.setPalette(dark_palette() if dark else application.style().standardPalette())
+    application.setStyleSheet(STYLE_SHEET)
+    return "dark" if dark else "light"

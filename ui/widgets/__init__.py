@@ -1,0 +1,1 @@
+"""Reusable widgets: monitors, details, dice line, log, player view."""

@@ -1,0 +1,127 @@
+"""The initiative table view: current actor highlighted, sides marked, condition drawn as compact bars."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
+from PySide6.QtGui import QColor, QPainter, QPalette
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QStyle,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableView,
+    QWidget,
+)
+
+from ui.models.initiative_model import Column, InitiativeModel, Role
+
+Index = QModelIndex | QPersistentModelIndex
+
+#: Side colours, chosen to stay distinguishable for the common colour-vision deficiencies (blue/orange).
+SIDE_COLOURS = {"player": QColor("#2f74c0"), "ally": QColor("#2a9d8f"), "opponent": QColor("#d9730d")}
+DAMAGE_COLOUR = QColor("#c92a2a")
+STRIPE = 4
+LABEL_WIDTH = 12
+
+
+class InitiativeDelegate(QStyledItemDelegate):
+    """Paints the current row's highlight, the side stripe and the condition bars."""
+
+    def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
+        if index.data(Role.IS_CURRENT) and not option.state & QStyle.StateFlag.State_Selected:  # type: ignore[operator]
+            highlight = option.palette.color(QPalette.ColorRole.Highlight)  # type: ignore[attr-defined]
+            highlight.setAlpha(70)
+            painter.fillRect(option.rect, highlight)  # type: ignore[attr-defined]
+        if index.column() == Column.CONDITION:
+            self._paint_condition(painter, option, index)
+            return
+        super().paint(painter, option, index)
+        if index.column() == Column.NAME:
+            colour = SIDE_COLOURS.get(index.data(Role.SIDE), QColor("gray"))
+            rect: QRect = option.rect  # type: ignore[attr-defined]
+            painter.fillRect(QRect(rect.left(), rect.top() + 2, STRIPE, rect.height() - 4), colour)
+
+    def _paint_condition(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
+        if option.state & QStyle.StateFlag.State_Selected:  # type: ignore[operator]
+            painter.fillRect(option.rect, option.palette.highlight())  # type: ignore[attr-defined]
+        tracks = index.data(Role.TRACKS) or []
+        rect: QRect = option.rect.adjusted(4, 3, -4, -3)  # type: ignore[attr-defined]
+        if not tracks:
+            return
+        height = max(4, (rect.height() - 2 * (len(tracks) - 1)) // len(tracks))
+        text_colour = option.palette.color(QPalette.ColorRole.Text)  # type: ignore[attr-defined]
+        painter.save()
+        font = painter.font()
+        font.setPointSizeF(max(6.0, font.pointSizeF() * 0.75))
+        painter.setFont(font)
+        painter.setPen(text_colour)
+        for number, (label, filled, size) in enumerate(tracks):
+            row = QRect(rect.left(), rect.top() + number * (height + 2), rect.width(), height)
+            painter.drawText(row.adjusted(0, -2, 0, 2), Qt.AlignmentFlag.AlignVCenter, label[:1])
+            paint_bar(painter, row.adjusted(LABEL_WIDTH, 0, 0, 0), filled, size, text_colour)
+        painter.restore()
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
+        hint = super().sizeHint(option, index)
+        if index.column() == Column.CONDITION:
+            return QSize(max(hint.width(), 140), max(hint.height(), 26))
+        return hint
+
+
+def paint_bar(painter: QPainter, rect: QRect, filled: int, size: int, outline: QColor) -> None:
+    """A compact track: ``size`` cells, ``filled`` of them coloured; overflow shown as a darker tail."""
+    if size <= 0:
+        return
+    painter.save()
+    cell = rect.width() / size
+    for box in range(size):
+        left = int(rect.left() + box * cell)
+        right = int(rect.left() + (box + 1) * cell) - 1
+        box_rect = QRect(left, rect.top(), max(1, right - left), rect.height())
+        if box < filled:
+            painter.fillRect(box_rect, DAMAGE_COLOUR)
+        painter.setPen(outline)
+        painter.drawRect(box_rect)
+    painter.restore()
+
+
+class InitiativeTable(QTableView):
+    """The order of the fight; selecting a row selects the combatant the other panels show."""
+
+    selected = Signal(object)  # combatant id or None
+
+    def __init__(self, model: InitiativeModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setModel(model)
+        self.setItemDelegate(InitiativeDelegate(self))
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
+                             | QAbstractItemView.EditTrigger.EditKeyPressed)
+        self.setAlternatingRowColors(True)
+        self.verticalHeader().setVisible(False)
+        self.verticalHeader().setDefaultSectionSize(30)
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(True)
+        for column, width in ((Column.NAME, 170), (Column.SIDE, 130), (Column.INITIATIVE, 120),
+                              (Column.ACTIONS, 200), (Column.CONDITION, 160)):
+            self.setColumnWidth(column, width)
+        self.selectionModel().currentRowChanged.connect(self._on_current_row)
+
+    def _on_current_row(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        self.selected.emit(current.data(Role.COMBATANT_ID) if current.isValid() else None)
+
+    def selected_id(self) -> str | None:
+        """The selected combatant's id."""
+        index = self.currentIndex()
+        return index.data(Role.COMBATANT_ID) if index.isValid() else None
+
+    def select_combatant(self, combatant_id: str) -> None:
+        """Select that combatant's row."""
+        model = self.model()
+        assert isinstance(model, InitiativeModel)
+        row = model.row_of(combatant_id)
+        if row >= 0:
+            self.setCurrentIndex(model.index(row, Column.NAME))
