@@ -8,6 +8,8 @@ view and the window's modified mark are Qt's own, driven by the stack's clean st
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -16,7 +18,8 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from rules.encounter import Encounter, frozen_map
-from rules.history import Delta, Entry, History, Operation
+from rules.errors import RulesError
+from rules.history import Batch, Delta, Entry, History, Operation
 from rules.systems import get_system
 from rules.systems.base import Reminder, RuleSystem
 from rules.text import _
@@ -65,23 +68,35 @@ class Change:
         return () if self.undone else self.entry.reminders
 
 
+def _command_text(entry: Entry) -> str:
+    """What Edit → Undo says: a batch's own label ("Ganger ×3"), else the entry's first log line."""
+    if isinstance(entry.operation, Batch) and entry.operation.label:
+        return entry.operation.label
+    return entry.log[0].render() if entry.log else _("Change")
+
+
 class _HistoryCommand(QUndoCommand):
     """One history entry on Qt's undo stack; the operation was already applied when it is pushed."""
 
     def __init__(self, document: EncounterDocument, entry: Entry) -> None:
-        super().__init__(entry.log[0].render() if entry.log else _("Change"))
-        self._document = document
-        self._entry = entry
+        super().__init__(_command_text(entry))
+        # A weak reference: a strong one would make document → stack → command → document a cycle that
+        # the garbage collector tears down in an order Qt's undo stack does not survive.
+        self._document = weakref.ref(document)
         self._pushed = False
 
     def redo(self) -> None:
         if not self._pushed:  # QUndoStack.push calls redo(): the change is already in the history
             self._pushed = True
             return
-        self._document._redo()
+        document = self._document()
+        if document is not None:
+            document._redo()
 
     def undo(self) -> None:
-        self._document._undo()
+        document = self._document()
+        if document is not None:
+            document._undo()
 
 
 class EncounterDocument(QObject):
@@ -90,6 +105,7 @@ class EncounterDocument(QObject):
     changed = Signal(object)  # Change
     replaced = Signal()  # a whole new history (new, open, recover)
     path_changed = Signal()
+    journal_failed = Signal(str)  # the autosave journal could not be written (disk full…): warn the GM
 
     def __init__(self, history: History, path: Path | None = None, journal: Journal | None = None,
                  parent: QObject | None = None) -> None:
@@ -146,7 +162,11 @@ class EncounterDocument(QObject):
         """Apply, journal, push on the undo stack, announce. RulesError: nothing happened."""
         entry = self._history.do(operation)
         if self._journal is not None:
-            self._journal.record_operation(operation)
+            try:
+                self._journal.record_operation(operation)
+            except RulesError:
+                self._history.retract()  # not journaled = not safe: the change must not happen
+                raise
         self.undo_stack.push(_HistoryCommand(self, entry))
         change = Change(entry.delta, entry)
         self.changed.emit(change)
@@ -156,17 +176,24 @@ class EncounterDocument(QObject):
         entry = self._history.undo()
         if entry is None:
             return
-        if self._journal is not None:
-            self._journal.record_undo()
+        self._journal_step(lambda journal: journal.record_undo())
         self.changed.emit(Change(entry.delta, entry, undone=True))
 
     def _redo(self) -> None:
         entry = self._history.redo()
         if entry is None:
             return
-        if self._journal is not None:
-            self._journal.record_redo()
+        self._journal_step(lambda journal: journal.record_redo())
         self.changed.emit(Change(entry.delta, entry))
+
+    def _journal_step(self, record: Callable[[Journal], None]) -> None:
+        """Undo and redo come from Qt's stack and cannot be refused; a failed write is reported instead."""
+        if self._journal is None:
+            return
+        try:
+            record(self._journal)
+        except RulesError as problem:
+            self.journal_failed.emit(str(problem))
 
     def replace_history(self, history: History, path: Path | None, clean: bool = True) -> None:
         """Load another fight into this document (new, open, recover); the undo stack starts over."""

@@ -1,20 +1,169 @@
-"""Composition root: starts Bojovka (the ``bojovka`` console script and ``python -m app.main``)."""
+"""Composition root: the ``bojovka`` console script and ``python -m app.main``.
+
+The only module of the app layer that imports widgets: it builds the QApplication, the workspace and the
+main window, offers to restore a fight after a crash, installs the exception hook, and serves
+``--selftest`` and ``--screenshot``.
+"""
 
 from __future__ import annotations
 
+import argparse
+import logging
+import os
 import sys
+import tempfile
+import traceback
+from pathlib import Path
+from types import TracebackType
 
-from rules.systems import all_systems
-from rules.text import _
+os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")  # pyqtgraph must not pick another Qt binding
+
+from PySide6.QtCore import QDateTime, QLocale
+from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
+
+from app.i18n import _, install_language
+from app.paths import HOME_VARIABLE, log_dir
+
+VERSION = "0.1.0"
+LOG = logging.getLogger("bojovka")
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    """Command-line options."""
+    parser = argparse.ArgumentParser(prog="bojovka", description=_("Combat tracker for tabletop game masters"))
+    parser.add_argument("file", nargs="?", type=Path, help=_("an encounter file to open"))
+    parser.add_argument("--selftest", action="store_true", help=_("run a short scripted fight offscreen, print ok"))
+    parser.add_argument("--screenshot", type=Path, metavar="PATH", help=_("save the main window as a PNG and exit"))
+    parser.add_argument("--screenshot-what", default="main", choices=("main", "welcome", "attack", "player"),
+                        help=_("which window --screenshot renders"))
+    parser.add_argument("--theme", choices=("light", "dark"), default="light", help=_("theme for --screenshot"))
+    parser.add_argument("--language", help=_("override the language (en, cs, pl, ru)"))
+    return parser.parse_args(argv)
+
+
+# --- errors never reach the GM as a traceback ---------------------------------------------------
+
+
+def _setup_logging() -> Path:
+    path = log_dir() / "bojovka.log"
+    handler = logging.FileHandler(path, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    LOG.addHandler(handler)
+    LOG.setLevel(logging.INFO)
+    return path
+
+
+def install_exception_hook(log_path: Path) -> None:
+    """Unexpected errors: write the traceback to the log, tell the GM briefly; the journal keeps the fight."""
+
+    def hook(kind: type[BaseException], error: BaseException, trace: TracebackType | None) -> None:
+        LOG.error("".join(traceback.format_exception(kind, error, trace)))
+        if isinstance(error, KeyboardInterrupt):
+            sys.__excepthook__(kind, error, trace)
+            return
+        if QApplication.instance() is not None and os.environ.get("QT_QPA_PLATFORM") != "offscreen":
+            QMessageBox.critical(None, _("Something went wrong"), _(
+                "Bojovka hit an unexpected problem: {problem}\n\nYour fight is safe: every completed action "
+                "is journaled. Details are in {log}.").format(problem=error, log=log_path))
+        else:
+            print(_("Unexpected problem: {problem} (details in {log})").format(problem=error, log=log_path),
+                  file=sys.stderr)
+
+    sys.excepthook = hook
+
+
+# --- start-up -----------------------------------------------------------------------------------
+
+
+def _local_time(timestamp: float) -> str:
+    """A moment in the GM's locale, e.g. 29/11/2026 14:05."""
+    moment = QDateTime.fromSecsSinceEpoch(int(timestamp))
+    return QLocale().toString(moment, QLocale.FormatType.ShortFormat)
+
+
+def _offer_recovery(window: QWidget, workspace: object) -> bool:
+    """Ask about fights a crash left unsaved; True if one was restored."""
+    from app.workspace import Workspace
+
+    assert isinstance(workspace, Workspace)
+    for candidate in workspace.recoverable():
+        answer = QMessageBox.question(window, _("Restore the fight you were running?"), _(
+            "Bojovka was closed while “{name}” had unsaved changes ({count} actions, last at {when}).\n"
+            "Restore it?").format(name=candidate.name, count=candidate.operations,
+                                  when=_local_time(candidate.changed.timestamp())),
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+        if answer == QMessageBox.StandardButton.Yes:
+            workspace.recover(candidate)
+            return True
+        workspace.discard(candidate)
+    return False
+
+
+def run(args: argparse.Namespace) -> int:
+    """The interactive application."""
+    from app.workspace import Workspace
+    from ui.main_window import MainWindow
+    from ui.theme import apply_theme
+
+    application = _application()
+    install_exception_hook(_setup_logging())
+    workspace = Workspace()
+    install_language(args.language or workspace.settings.language)
+    apply_theme(application, workspace.settings.theme)
+    first_run = not workspace.settings.recent_files and not workspace.settings.last_encounter
+    window = MainWindow(workspace)
+    restored = _offer_recovery(window, workspace)
+    if not restored:
+        _open_start(window, workspace, args.file)
+    if first_run and not restored and args.file is None:
+        window.on_welcome()
+    else:
+        window.show_fight()
+    window.show()
+    return application.exec()
+
+
+def _open_start(window: object, workspace: object, file: Path | None) -> None:
+    from app.workspace import Workspace
+    from ui.main_window import MainWindow
+
+    assert isinstance(window, MainWindow) and isinstance(workspace, Workspace)
+    if file is not None:
+        window.open_file(file)
+        if workspace.document.path is not None:
+            return
+    workspace.open_last_or_sample()
+
+
+def _application() -> QApplication:
+    existing = QApplication.instance()
+    if isinstance(existing, QApplication):
+        return existing
+    application = QApplication(sys.argv[:1])
+    application.setApplicationName("Bojovka")
+    application.setOrganizationName("Bojovka")
+    application.setApplicationVersion(VERSION)
+    return application
+
+
+def _isolated_home() -> None:
+    """Self-test and screenshots must never touch the GM's own data."""
+    if not os.environ.get(HOME_VARIABLE):
+        os.environ[HOME_VARIABLE] = tempfile.mkdtemp(prefix="bojovka-selftest-")
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Start the application; until the window lands, report which games the rules layer offers."""
-    del argv
-    games = ", ".join(_(system.title) for system in all_systems().values())
-    print(_("Bojovka: the rules layer is ready ({games}); the window arrives with the next milestone.")
-          .format(games=games))
-    return 0
+    """Entry point."""
+    args = parse_args(argv)
+    if args.selftest or args.screenshot:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+        _isolated_home()
+        from ui.selftest import screenshot, selftest
+
+        _application()
+        install_language(args.language or "en")
+        return selftest() if args.selftest else screenshot(args.screenshot, args.screenshot_what, args.theme)
+    return run(args)
 
 
 if __name__ == "__main__":

@@ -199,6 +199,11 @@ class History:
         return tuple(self._done)
 
     @property
+    def redo_entries(self) -> Sequence[Entry]:
+        """Undone operations that Redo would bring back, the next one first."""
+        return tuple(reversed(self._undone))
+
+    @property
     def can_undo(self) -> bool:
         """Whether there is an operation to undo."""
         return bool(self._done)
@@ -236,6 +241,13 @@ class History:
         entry = self._undone.pop()
         self.state = reapply(self.state, entry.delta)
         self._done.append(entry)
+        return entry
+
+    def retract(self) -> Entry | None:
+        """Undo the last operation and forget it (it could not be recorded, so it must not have happened)."""
+        entry = self.undo()
+        if entry is not None:
+            self._undone.pop()
         return entry
 
     @classmethod

@@ -43,7 +43,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("save", N_("&Save"), Menu.FILE, QKeySequence.StandardKey.Save, toolbar=False),
     ActionSpec("save_as", N_("Save &as…"), Menu.FILE, QKeySequence.StandardKey.SaveAs),
     ActionSpec("welcome", N_("&Welcome page"), Menu.FILE, "Ctrl+Shift+W", separator_before=True),
-    ActionSpec("quit", N_("&Quit"), Menu.FILE, QKeySequence.StandardKey.Quit, separator_before=True),
+    ActionSpec("quit", N_("&Quit"), Menu.FILE, "Ctrl+Q", separator_before=True),
     ActionSpec("add", N_("&Add combatants…"), Menu.FIGHT, "Ins", N_("From the roster, the bestiary or quick add"),
                toolbar=True),
     ActionSpec("remove", N_("&Remove combatant"), Menu.FIGHT, "Del"),
@@ -62,10 +62,10 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("heal", N_("&Heal…"), Menu.FIGHT, "H"),
     ActionSpec("player_view", N_("&Player view"), Menu.VIEW, "F9", N_("A second window for the players' screen"),
                toolbar=True),
-    ActionSpec("theme_system", N_("Theme: follow the &system"), Menu.VIEW, None, separator_before=True),
-    ActionSpec("theme_light", N_("Theme: &light"), Menu.VIEW),
-    ActionSpec("theme_dark", N_("Theme: &dark"), Menu.VIEW),
-    ActionSpec("about", N_("&About Bojovka"), Menu.HELP),
+    ActionSpec("theme_system", N_("Theme: follow the &system"), Menu.VIEW, "Ctrl+Shift+1", separator_before=True),
+    ActionSpec("theme_light", N_("Theme: &light"), Menu.VIEW, "Ctrl+Shift+2"),
+    ActionSpec("theme_dark", N_("Theme: &dark"), Menu.VIEW, "Ctrl+Shift+3"),
+    ActionSpec("about", N_("&About Bojovka"), Menu.HELP, "F1"),
 )
 
 

@@ -26,7 +26,8 @@ _DARK = {
 }
 _DARK_DISABLED = "#8a8a8a"
 
-#: Extra style: error labels (property error=true) in a red readable on both themes.
+#: Extra style for the main window and its dialogs (not the application: an application-wide style sheet
+#: would override the palette of the player view, a separate top-level window with its own colours).
 STYLE_SHEET = """
 QLabel[error="true"] { color: #d9480f; font-weight: bold; }
 QLabel[heading="true"] { font-size: 14pt; font-weight: bold; }
@@ -53,5 +54,4 @@ def apply_theme(application: QApplication, theme: str) -> str:
     application.setStyle("Fusion")
     dark = theme == "dark" or (theme == "system" and system_prefers_dark())
     application.setPalette(dark_palette() if dark else application.style().standardPalette())
-    application.setStyleSheet(STYLE_SHEET)
     return "dark" if dark else "light"

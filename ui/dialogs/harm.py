@@ -68,8 +68,9 @@ class HarmDialog(QDialog):
 
     def _fill_presets(self) -> None:
         while (item := self.presets.takeAt(0)) is not None:
-            if item.widget() is not None:
-                item.widget().deleteLater()
+            widget = item.widget()
+            if widget is not None:
+                widget.deleteLater()
         for label, amount in self._session.document.system.harm_presets(self.track.currentData() or ""):
             button = QPushButton(f"{_(label)} ({amount})")
             button.clicked.connect(lambda _checked=False, value=amount: self.amount.setValue(value))

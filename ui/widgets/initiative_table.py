@@ -15,12 +15,12 @@ from PySide6.QtWidgets import (
 )
 
 from ui.models.initiative_model import Column, InitiativeModel, Role
+from ui.widgets.condition_track import paint_track
 
 Index = QModelIndex | QPersistentModelIndex
 
 #: Side colours, chosen to stay distinguishable for the common colour-vision deficiencies (blue/orange).
 SIDE_COLOURS = {"player": QColor("#2f74c0"), "ally": QColor("#2a9d8f"), "opponent": QColor("#d9730d")}
-DAMAGE_COLOUR = QColor("#c92a2a")
 STRIPE = 4
 LABEL_WIDTH = 12
 
@@ -29,28 +29,28 @@ class InitiativeDelegate(QStyledItemDelegate):
     """Paints the current row's highlight, the side stripe and the condition bars."""
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
-        if index.data(Role.IS_CURRENT) and not option.state & QStyle.StateFlag.State_Selected:  # type: ignore[operator]
-            highlight = option.palette.color(QPalette.ColorRole.Highlight)  # type: ignore[attr-defined]
+        if index.data(Role.IS_CURRENT) and not option.state & QStyle.StateFlag.State_Selected:
+            highlight = option.palette.color(QPalette.ColorRole.Highlight)
             highlight.setAlpha(70)
-            painter.fillRect(option.rect, highlight)  # type: ignore[attr-defined]
+            painter.fillRect(option.rect, highlight)
         if index.column() == Column.CONDITION:
             self._paint_condition(painter, option, index)
             return
         super().paint(painter, option, index)
         if index.column() == Column.NAME:
             colour = SIDE_COLOURS.get(index.data(Role.SIDE), QColor("gray"))
-            rect: QRect = option.rect  # type: ignore[attr-defined]
+            rect: QRect = option.rect
             painter.fillRect(QRect(rect.left(), rect.top() + 2, STRIPE, rect.height() - 4), colour)
 
     def _paint_condition(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
-        if option.state & QStyle.StateFlag.State_Selected:  # type: ignore[operator]
-            painter.fillRect(option.rect, option.palette.highlight())  # type: ignore[attr-defined]
+        if option.state & QStyle.StateFlag.State_Selected:
+            painter.fillRect(option.rect, option.palette.highlight())
         tracks = index.data(Role.TRACKS) or []
-        rect: QRect = option.rect.adjusted(4, 3, -4, -3)  # type: ignore[attr-defined]
+        rect: QRect = option.rect.adjusted(4, 3, -4, -3)
         if not tracks:
             return
         height = max(4, (rect.height() - 2 * (len(tracks) - 1)) // len(tracks))
-        text_colour = option.palette.color(QPalette.ColorRole.Text)  # type: ignore[attr-defined]
+        text_colour = option.palette.color(QPalette.ColorRole.Text)
         painter.save()
         font = painter.font()
         font.setPointSizeF(max(6.0, font.pointSizeF() * 0.75))
@@ -59,7 +59,8 @@ class InitiativeDelegate(QStyledItemDelegate):
         for number, (label, filled, size) in enumerate(tracks):
             row = QRect(rect.left(), rect.top() + number * (height + 2), rect.width(), height)
             painter.drawText(row.adjusted(0, -2, 0, 2), Qt.AlignmentFlag.AlignVCenter, label[:1])
-            paint_bar(painter, row.adjusted(LABEL_WIDTH, 0, 0, 0), filled, size, text_colour)
+            paint_track(painter, row.adjusted(LABEL_WIDTH, 0, 0, 0), min(filled, size), size,
+                        max(0, filled - size), option.palette)
         painter.restore()
 
     def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
@@ -67,23 +68,6 @@ class InitiativeDelegate(QStyledItemDelegate):
         if index.column() == Column.CONDITION:
             return QSize(max(hint.width(), 140), max(hint.height(), 26))
         return hint
-
-
-def paint_bar(painter: QPainter, rect: QRect, filled: int, size: int, outline: QColor) -> None:
-    """A compact track: ``size`` cells, ``filled`` of them coloured; overflow shown as a darker tail."""
-    if size <= 0:
-        return
-    painter.save()
-    cell = rect.width() / size
-    for box in range(size):
-        left = int(rect.left() + box * cell)
-        right = int(rect.left() + (box + 1) * cell) - 1
-        box_rect = QRect(left, rect.top(), max(1, right - left), rect.height())
-        if box < filled:
-            painter.fillRect(box_rect, DAMAGE_COLOUR)
-        painter.setPen(outline)
-        painter.drawRect(box_rect)
-    painter.restore()
 
 
 class InitiativeTable(QTableView):

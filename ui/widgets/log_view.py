@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QSortFilterProxyModel, Qt
-from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut
+from PySide6.QtGui import QGuiApplication, QKeySequence, QShortcut, QShowEvent
 from PySide6.QtWidgets import QAbstractItemView, QHBoxLayout, QLineEdit, QListView, QPushButton, QVBoxLayout, QWidget
 
 from app.i18n import _
@@ -33,6 +33,7 @@ class LogView(QWidget):
         QShortcut(QKeySequence.StandardKey.Copy, self.list, self.copy_selection,
                   context=Qt.ShortcutContext.WidgetShortcut)
         model.rowsInserted.connect(self._follow)
+        model.modelReset.connect(self._follow)
 
     def _layout(self, copy_all: QPushButton) -> None:
         top = QHBoxLayout()
@@ -46,6 +47,10 @@ class LogView(QWidget):
     def _follow(self) -> None:
         if not self.search.text():
             self.list.scrollToBottom()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        self._follow()  # a loaded fight opens at its newest line
 
     def copy_selection(self) -> None:
         """Selected rows (in log order) to the clipboard."""

@@ -1,0 +1,581 @@
+"""The journal of the fight being run, crash recovery, and the lock that warns a second Bojovka.
+
+Each open document has one journal, ``state_dir()/journals/<uuid>.jsonl``. Its first line (the header)
+holds the whole fight as it was when the file was last opened or saved; every later line is one change:
+``{"op": …}``, ``{"undo": 1}`` or ``{"redo": 1}``, written and fsynced before :meth:`Journal.record_operation`
+returns, so a crash or a power cut loses at most the change in flight. A normal close deletes the journal;
+a journal left behind belongs to a Bojovka that died, and :func:`find_recoverable` offers it on the next start.
+
+Who is alive is decided by operating-system locks, which the OS drops when a process dies, however it dies:
+``flock`` on POSIX, ``msvcrt.locking`` on Windows. Lock files also record the owner's pid, host and start time,
+for the GM's warning and as a fallback where a file system has no locks: then a POSIX owner is alive while
+``os.kill(pid, 0)`` finds its pid on this host, and on Windows (where ``os.kill`` would terminate the process)
+or another host a lock counts as alive until it is a day old.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import hashlib
+import json
+import os
+import socket
+import sys
+import uuid
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any, Final
+
+from app.i18n import _
+from app.paths import state_dir
+from app.storage import (
+    StorageError,
+    app_version,
+    atomic_write_text,
+    dump_json,
+    os_reason,
+    read_limited,
+    write_all,
+)
+from rules.errors import RulesError
+from rules.history import History, Operation
+from rules.serialize import history_from_document, history_to_document, operation_from_data, to_data
+
+JOURNAL_FORMAT: Final[str] = "bojovka-journal"
+JOURNAL_VERSION: Final[int] = 1
+JOURNAL_SUFFIX: Final[str] = ".jsonl"
+LOCK_SUFFIX: Final[str] = ".lock"
+#: A journal holds a whole fight plus every change since the last save; far above any real session.
+MAX_JOURNAL_BYTES: Final[int] = 256 * 1024 * 1024
+#: Where no OS lock can be checked, a lock this old is taken to be left behind.
+STALE_AFTER: Final[timedelta] = timedelta(days=1)
+
+
+def journals_dir() -> Path:
+    """The folder of journals and lock files (created on demand)."""
+    directory = state_dir() / "journals"
+    directory.mkdir(parents=True, exist_ok=True)
+    return directory
+
+
+def _now() -> datetime:
+    return datetime.now().astimezone()
+
+
+# --- operating-system locks ---------------------------------------------------------------------
+
+if sys.platform == "win32":
+    import msvcrt
+
+    # msvcrt locks are mandatory: lock one byte far beyond the owner text so others can still read it.
+    _WINDOWS_LOCK_OFFSET: Final[int] = 1 << 30
+
+    def _os_lock(fd: int, shared: bool) -> bool | None:
+        """Lock ``fd`` without waiting: True locked, False held by someone else, None not supported."""
+        del shared  # msvcrt has exclusive locks only; a probe takes and drops one
+        os.lseek(fd, _WINDOWS_LOCK_OFFSET, os.SEEK_SET)
+        try:
+            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
+        except OSError as error:
+            if error.errno in (errno.EACCES, errno.EDEADLK):
+                return False
+            return None
+        return True
+
+    def _os_unlock(fd: int) -> None:
+        os.lseek(fd, _WINDOWS_LOCK_OFFSET, os.SEEK_SET)
+        with contextlib.suppress(OSError):
+            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
+
+else:
+    import fcntl
+
+    def _os_lock(fd: int, shared: bool) -> bool | None:
+        """Lock ``fd`` without waiting: True locked, False held by someone else, None not supported."""
+        try:
+            fcntl.flock(fd, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        except OSError as error:
+            if error.errno in (errno.EAGAIN, errno.EACCES):
+                return False
+            return None  # ENOLCK, EOPNOTSUPP…: this file system keeps no locks
+        return True
+
+    def _os_unlock(fd: int) -> None:
+        with contextlib.suppress(OSError):
+            fcntl.flock(fd, fcntl.LOCK_UN)
+
+
+@dataclass(frozen=True)
+class LockOwner:
+    """Who holds a lock: for the GM's warning ("open in another Bojovka since 21:04")."""
+
+    pid: int
+    host: str
+    since: datetime | None
+
+    def describe(self) -> str:
+        """A sentence fragment naming the owner, in the GM's language."""
+        if self.since is None:
+            return _("Bojovka (process {pid}) on {host}").format(pid=self.pid, host=self.host or "?")
+        return _("Bojovka (process {pid}) on {host}, since {time}").format(
+            pid=self.pid, host=self.host or "?", time=self.since.strftime("%Y-%m-%d %H:%M"))
+
+
+def _me() -> LockOwner:
+    return LockOwner(os.getpid(), socket.gethostname(), _now())
+
+
+def _owner_to_text(owner: LockOwner) -> str:
+    since = owner.since.isoformat(timespec="seconds") if owner.since else None
+    return json.dumps({"pid": owner.pid, "host": owner.host, "since": since})
+
+
+def _owner_from_text(text: str) -> LockOwner | None:
+    try:
+        data = json.loads(text)
+        since = datetime.fromisoformat(data["since"]) if isinstance(data.get("since"), str) else None
+        pid, host = data["pid"], data["host"]
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return None
+    if isinstance(pid, bool) or not isinstance(pid, int) or not isinstance(host, str):
+        return None
+    return LockOwner(pid, host, since)
+
+
+def _read_owner(fd: int) -> LockOwner | None:
+    os.lseek(fd, 0, os.SEEK_SET)
+    return _owner_from_text(os.read(fd, 4096).decode("utf-8", "replace"))
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)  # signal 0: only asks whether the process exists (POSIX)
+    except ProcessLookupError:
+        return False
+    except OSError:  # EPERM: it exists but belongs to someone else
+        return True
+    return True
+
+
+def _presumed_alive(owner: LockOwner | None, lock_file: Path) -> bool:
+    """The fallback when no OS lock can be checked (see the module docstring)."""
+    if owner is not None and os.name == "posix" and owner.host == socket.gethostname():
+        return _pid_alive(owner.pid)
+    since = owner.since if owner is not None and owner.since is not None else None
+    if since is None:
+        try:
+            since = datetime.fromtimestamp(lock_file.stat().st_mtime).astimezone()
+        except OSError:
+            return False
+    return _now() - since < STALE_AFTER
+
+
+class FileLock:
+    """A lock file held by one running process; a lock whose process died is stale and is taken over."""
+
+    def __init__(self, lock_file: Path) -> None:
+        self.lock_file = lock_file
+        self._fd: int | None = None
+        self._owner: LockOwner | None = None
+
+    @property
+    def held(self) -> bool:
+        """Whether this object holds the lock."""
+        return self._fd is not None
+
+    def acquire(self) -> bool:
+        """Take the lock (True), or leave it to the live process holding it (False). Never waits."""
+        if self._fd is not None:
+            return True
+        for _attempt in range(5):
+            try:
+                fd = os.open(self.lock_file, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o644)
+            except OSError as error:
+                raise StorageError(_("Cannot create the lock file “{file}”: {reason}.").format(
+                    file=self.lock_file, reason=os_reason(error)), self.lock_file) from error
+            locked = _os_lock(fd, shared=False)
+            if locked is False or (locked is None and _presumed_alive(_read_owner(fd), self.lock_file)):
+                os.close(fd)
+                return False
+            if not self._still_linked(fd):  # the previous owner deleted it while we opened it: try again
+                self._close(fd)
+                continue
+            try:
+                self._write_owner(fd)
+            except OSError as error:
+                self._close(fd)
+                raise StorageError(_("Cannot write the lock file “{file}”: {reason}.").format(
+                    file=self.lock_file, reason=os_reason(error)), self.lock_file) from error
+            self._fd = fd
+            return True
+        return False
+
+    def _write_owner(self, fd: int) -> None:
+        self._owner = _me()
+        os.ftruncate(fd, 0)
+        os.lseek(fd, 0, os.SEEK_SET)
+        write_all(fd, _owner_to_text(self._owner).encode("utf-8"))
+
+    def _still_linked(self, fd: int) -> bool:
+        try:
+            return os.path.samestat(os.fstat(fd), os.stat(self.lock_file))
+        except OSError:
+            return False
+
+    @staticmethod
+    def _close(fd: int) -> None:
+        _os_unlock(fd)
+        os.close(fd)
+
+    def release(self) -> None:
+        """Give the lock up and delete the lock file."""
+        fd, self._fd, self._owner = self._fd, None, None
+        if fd is None:
+            return
+        if os.name == "nt":  # Windows cannot delete a file that is still open
+            self._close(fd)
+            with contextlib.suppress(OSError):
+                self.lock_file.unlink()
+            return
+        # POSIX: unlink while still locked, so nobody can lock the old file and think it is current.
+        with contextlib.suppress(OSError):
+            self.lock_file.unlink()
+        self._close(fd)
+
+    def owner(self) -> LockOwner | None:
+        """The live holder of the lock (this process included), or None when it is free or stale."""
+        if self._fd is not None:
+            return self._owner
+        try:
+            fd = os.open(self.lock_file, os.O_RDWR | getattr(os, "O_BINARY", 0))
+        except OSError:
+            return None
+        try:
+            locked = _os_lock(fd, shared=True)
+            if locked:
+                _os_unlock(fd)
+                return None
+            owner = _read_owner(fd)
+            if locked is None and not _presumed_alive(owner, self.lock_file):
+                return None
+            return owner or LockOwner(0, "", None)
+        finally:
+            os.close(fd)
+
+
+class EncounterLock(FileLock):
+    """Marks an encounter file as open in this Bojovka, so a second window opening it can be warned.
+
+    The lock file lives in the journals folder, named by a hash of the file's full path.
+    """
+
+    def __init__(self, path: Path, directory: Path | None = None) -> None:
+        key = hashlib.sha256(os.path.normcase(str(path.resolve())).encode("utf-8")).hexdigest()[:32]
+        super().__init__((directory or journals_dir()) / f"encounter-{key}{LOCK_SUFFIX}")
+        self.path = path
+
+
+# --- the journal --------------------------------------------------------------------------------
+
+
+def _redo_operations(history: History) -> list[Operation]:
+    """Operations undone and not yet redone, next to redo first.
+
+    The header must carry them: after a save the GM may still press Redo, and the journal's ``{"redo": 1}``
+    must find the operation on replay. History keeps them privately (a public accessor is requested).
+    """
+    return [entry.operation for entry in history.redo_entries]
+
+
+class Journal:
+    """The write-ahead journal of one open document (implements ``app.document.Journal``).
+
+    Call :meth:`restart` (or build it with :meth:`start`) before the first change is recorded. Locking the
+    encounter *file* against a second Bojovka is :class:`EncounterLock`'s job, taken by whoever opens it.
+    """
+
+    def __init__(self, directory: Path | None = None) -> None:
+        self.directory = directory or journals_dir()
+        self.path = self.directory / f"{uuid.uuid4().hex}{JOURNAL_SUFFIX}"
+        self._lock = FileLock(self.path.with_suffix(LOCK_SUFFIX))
+        self._fd: int | None = None
+        self._size = 0
+        self._broken: StorageError | None = None
+
+    @classmethod
+    def start(cls, history: History, path: Path | None, directory: Path | None = None) -> Journal:
+        """A new journal whose header is ``history`` (for a document opened from ``path``)."""
+        journal = cls(directory)
+        journal.restart(history, path)
+        return journal
+
+    def restart(self, history: History, path: Path | None) -> None:
+        """Write a new header holding ``history`` (atomically); later records extend it.
+
+        On failure (StorageError) the journal refuses records until a restart succeeds: the old journal
+        no longer matches the document.
+        """
+        self._close_file()  # Windows cannot replace a file that is open
+        try:
+            self._write_header(history, path)
+        except StorageError as error:
+            self._close_file()
+            self._broken = self._failure(error)
+            raise self._broken from error
+        self._broken = None
+
+    def _write_header(self, history: History, path: Path | None) -> None:
+        if not self._lock.acquire():
+            raise StorageError(_("The recovery journal “{file}” is used by another process.").format(
+                file=self.path), self.path)
+        header = {
+            "format": JOURNAL_FORMAT, "version": JOURNAL_VERSION,
+            "file": str(path.absolute()) if path is not None else None,
+            "started": _now().isoformat(timespec="seconds"),
+            "app_version": app_version(),
+            "document": history_to_document(history),
+            "redo": [to_data(operation) for operation in _redo_operations(history)],
+        }
+        atomic_write_text(self.path, dump_json(header) + "\n")
+        try:
+            self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_BINARY", 0))
+            self._size = os.fstat(self._fd).st_size
+        except OSError as error:
+            raise StorageError(os_reason(error), self.path) from error
+
+    def _failure(self, error: OSError | StorageError) -> StorageError:
+        cause = error.__cause__ if isinstance(error, StorageError) else error
+        reason = os_reason(cause) if isinstance(cause, OSError) else str(error)
+        return StorageError(_("The recovery journal could not be written ({reason}): until this is fixed, a crash "
+                              "would lose changes. Save the encounter, to another disk if this one is full.")
+                            .format(reason=reason), self.path)
+
+    def _append(self, record: dict[str, Any]) -> None:
+        if self._broken is not None:
+            raise self._broken
+        if self._fd is None:
+            raise RuntimeError("Journal.restart() must be called before recording changes")
+        line = (dump_json(record) + "\n").encode("utf-8")
+        try:
+            write_all(self._fd, line)
+            os.fsync(self._fd)
+        except OSError as error:
+            failure = self._failure(error)
+            try:  # cut the partial line off, so later records do not follow a torn one
+                os.ftruncate(self._fd, self._size)
+            except OSError:
+                self._broken = failure  # refuse further records until restart() writes a fresh journal
+            raise failure from error
+        self._size += len(line)
+
+    def record_operation(self, operation: Operation) -> None:
+        """Append an operation; it is on disk when this returns."""
+        self._append({"op": to_data(operation)})
+
+    def record_undo(self) -> None:
+        """Append an undo; it is on disk when this returns."""
+        self._append({"undo": 1})
+
+    def record_redo(self) -> None:
+        """Append a redo; it is on disk when this returns."""
+        self._append({"redo": 1})
+
+    def _close_file(self) -> None:
+        if self._fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+            self._fd = None
+
+    def close(self) -> None:
+        """The fight was saved or discarded: delete the journal and give up its lock."""
+        self._close_file()
+        with contextlib.suppress(FileNotFoundError):
+            self.path.unlink()
+        self._lock.release()
+
+
+# --- recovery -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RecoveryCandidate:
+    """A journal left behind by a Bojovka that did not close normally."""
+
+    journal: Path
+    file: Path | None  # the encounter file it extends, None for a fight never saved
+    name: str  # the encounter's name, for "Restore the fight you were running?"
+    operations: int  # changes recorded since the file was opened or saved (operations, undos, redos)
+    changed: datetime  # the last change
+    newer_than_file: bool  # the journal holds something the file does not
+    problem: str | None = None  # why it cannot be recovered (recover() will raise StorageError)
+
+    @property
+    def worth_offering(self) -> bool:
+        """Whether to ask the GM ("Restore the fight you were running?"): readable, with unsaved changes."""
+        return self.problem is None and self.newer_than_file
+
+
+def _journal_lines(path: Path) -> list[bytes]:
+    """Complete lines only: a last line without its newline was being written when the process died."""
+    lines = read_limited(path, MAX_JOURNAL_BYTES).split(b"\n")
+    return lines[:-1]
+
+
+def _damaged(path: Path, line: int, problem: str) -> StorageError:
+    return StorageError(_("The recovery journal “{file}” is damaged at line {line}: {problem}").format(
+        file=path, line=line, problem=problem), path)
+
+
+def _json_line(path: Path, raw: bytes, number: int) -> dict[str, Any]:
+    try:
+        record = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, RecursionError, ValueError) as error:
+        raise _damaged(path, number, str(error)[:80]) from None
+    if not isinstance(record, dict):
+        raise _damaged(path, number, _("expected an object"))
+    return record
+
+
+def _header(path: Path, lines: list[bytes]) -> dict[str, Any]:
+    if not lines:
+        raise _damaged(path, 1, _("the journal is empty"))
+    header = _json_line(path, lines[0], 1)
+    if header.get("format") != JOURNAL_FORMAT:
+        raise _damaged(path, 1, _("this is not a Bojovka journal"))
+    version = header.get("version")
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise _damaged(path, 1, _("the journal has no valid version"))
+    if version > JOURNAL_VERSION:
+        raise StorageError(_("The recovery journal “{file}” was written by a newer version of Bojovka. Please "
+                             "update Bojovka to restore it.").format(file=path), path)
+    return header
+
+
+def _file_of(header: dict[str, Any]) -> Path | None:
+    file = header.get("file")
+    return Path(file) if isinstance(file, str) and file else None
+
+
+def _name_of(header: dict[str, Any], file: Path | None) -> str:
+    document = header.get("document")
+    state = document.get("state") if isinstance(document, dict) else None
+    name = state.get("name") if isinstance(state, dict) else None
+    if isinstance(name, str) and name.strip():
+        return name.strip()[:200]
+    return file.stem if file is not None else _("Untitled encounter")
+
+
+def _newer_than_file(header: dict[str, Any], file: Path | None, changes: int, changed: datetime) -> bool:
+    if file is None:
+        document = header.get("document")
+        operations = document.get("operations") if isinstance(document, dict) else None
+        return changes > 0 or bool(operations)
+    try:
+        saved = datetime.fromtimestamp(file.stat().st_mtime).astimezone()
+    except OSError:
+        return True  # the file is gone: the journal is all there is
+    return changes > 0 and changed >= saved
+
+
+def _inspect(journal: Path) -> RecoveryCandidate:
+    try:
+        changed = datetime.fromtimestamp(journal.stat().st_mtime).astimezone()
+    except OSError:
+        changed = _now()
+    try:
+        lines = _journal_lines(journal)
+        header = _header(journal, lines)
+    except StorageError as error:
+        return RecoveryCandidate(journal, None, _("Damaged recovery journal"), 0, changed, False, str(error))
+    file = _file_of(header)
+    changes = len(lines) - 1
+    return RecoveryCandidate(journal, file, _name_of(header, file), changes, changed,
+                             _newer_than_file(header, file, changes, changed))
+
+
+def _sweep_temp_files(directory: Path) -> None:
+    """Remove temp files of journals whose writer died while restarting them."""
+    for temp in directory.glob(f".*{JOURNAL_SUFFIX}.*.tmp"):
+        journal_name = temp.name[1:].split(f"{JOURNAL_SUFFIX}.", 1)[0] + JOURNAL_SUFFIX
+        if FileLock((directory / journal_name).with_suffix(LOCK_SUFFIX)).owner() is None:
+            with contextlib.suppress(OSError):
+                temp.unlink()
+
+
+def find_recoverable(directory: Path | None = None) -> list[RecoveryCandidate]:
+    """Journals no running Bojovka owns, most recently changed first."""
+    directory = directory or journals_dir()
+    _sweep_temp_files(directory)
+    candidates = [_inspect(journal) for journal in directory.glob(f"*{JOURNAL_SUFFIX}")
+                  if FileLock(journal.with_suffix(LOCK_SUFFIX)).owner() is None]
+    return sorted(candidates, key=lambda candidate: candidate.changed, reverse=True)
+
+
+def _replay(history: History, record: dict[str, Any], path: Path, number: int) -> None:
+    if "op" in record:
+        try:
+            history.do(operation_from_data(record["op"], "op"))
+        except RecursionError:
+            raise _damaged(path, number, _("the data is nested too deeply")) from None
+        except RulesError as error:
+            raise _damaged(path, number, str(error)) from None
+    elif "undo" in record:
+        if history.undo() is None:
+            raise _damaged(path, number, _("an undo with nothing to undo"))
+    elif "redo" in record:
+        if history.redo() is None:
+            raise _damaged(path, number, _("a redo with nothing to redo"))
+    else:
+        raise _damaged(path, number, _("unknown record"))
+
+
+def _restore_redo(history: History, header: dict[str, Any], path: Path) -> None:
+    """Put back the operations that were undone (and redoable) when the header was written."""
+    redo = header.get("redo", [])
+    if not isinstance(redo, list):
+        raise _damaged(path, 1, _("expected a list"))
+    try:
+        operations = [operation_from_data(item, f"redo[{index}]") for index, item in enumerate(redo)]
+        for operation in operations:
+            history.do(operation)
+    except RulesError as error:
+        raise _damaged(path, 1, str(error)) from None
+    for _operation in operations:
+        history.undo()
+
+
+def recover(candidate: RecoveryCandidate) -> History:
+    """Rebuild the fight: the header's document, then every complete record replayed in order."""
+    path = candidate.journal
+    lines = _journal_lines(path)
+    header = _header(path, lines)
+    try:
+        history = history_from_document(header.get("document"))
+    except RecursionError:
+        raise _damaged(path, 1, _("the data is nested too deeply")) from None
+    except RulesError as error:
+        raise _damaged(path, 1, str(error)) from None
+    _restore_redo(history, header, path)
+    for number, raw in enumerate(lines[1:], start=2):
+        _replay(history, _json_line(path, raw, number), path, number)
+    return history
+
+
+def discard(candidate: RecoveryCandidate) -> None:
+    """Delete a journal left behind (after it was recovered into a new one, or the GM declined it)."""
+    lock = FileLock(candidate.journal.with_suffix(LOCK_SUFFIX))
+    if not lock.acquire():
+        raise StorageError(_("The recovery journal “{file}” is in use by a running Bojovka.").format(
+            file=candidate.journal), candidate.journal)
+    try:
+        with contextlib.suppress(FileNotFoundError):
+            candidate.journal.unlink()
+        for temp in candidate.journal.parent.glob(f".{candidate.journal.name}.*.tmp"):
+            with contextlib.suppress(OSError):
+                temp.unlink()
+    finally:
+        lock.release()

@@ -1,0 +1,245 @@
+"""Encounter files (``.bojovka``): compact JSON written atomically, validated on load.
+
+Saving never leaves a half-written file: the document goes to a temporary file in the same directory, is
+flushed and fsynced, the previous file is kept as ``name.bak``, and only then does ``os.replace`` put the
+new file in place (an atomic rename on every platform Bojovka runs on). Loading treats the file as hostile:
+a size cap before reading, UTF-8 and JSON errors with their line and column, then the rules layer's schema
+validation, which names the place of any wrong value. Nothing is evaluated or unpickled.
+
+Every failure is a :class:`StorageError` whose ``str()`` is a message for the GM.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import json
+import os
+import uuid
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Final
+
+from app.i18n import _
+from rules.errors import RulesError
+from rules.history import History
+from rules.serialize import history_from_document, history_to_document
+
+#: Files larger than this are refused before reading (a fight of 100,000 operations is about 30 MB).
+MAX_FILE_BYTES: Final[int] = 64 * 1024 * 1024
+BACKUP_SUFFIX: Final[str] = ".bak"
+TEMP_SUFFIX: Final[str] = ".tmp"
+
+
+class StorageError(RulesError):
+    """A file could not be read or written; ``str(error)`` is a message for the GM."""
+
+    def __init__(self, message: str, path: Path | None = None) -> None:
+        super().__init__(message)
+        self.path = path
+
+
+def app_version() -> str:
+    """Bojovka's version, as recorded in saved files (``unknown`` when the package metadata is missing)."""
+    try:
+        return metadata.version("bojovka")
+    except metadata.PackageNotFoundError:  # e.g. a bundle built without the dist-info
+        return "unknown"
+
+
+# --- messages -----------------------------------------------------------------------------------
+
+
+def os_reason(error: OSError) -> str:
+    """A short, translated reason for an operating-system error (disk full, read-only, no permission…)."""
+    reasons = {
+        errno.ENOSPC: _("the disk is full"),
+        errno.EDQUOT: _("the disk quota is exhausted"),
+        errno.EROFS: _("the disk is read-only"),
+        errno.EACCES: _("permission denied"),
+        errno.EPERM: _("permission denied"),
+        errno.ENOENT: _("the file or folder does not exist"),
+        errno.EISDIR: _("it is a folder, not a file"),
+        errno.ENAMETOOLONG: _("the name is too long"),
+        errno.EIO: _("the disk reported an input/output error"),
+    }
+    if error.errno in reasons:
+        return reasons[error.errno]
+    return error.strerror or str(error) or type(error).__name__
+
+
+def _write_failed(path: Path, error: OSError) -> StorageError:
+    return StorageError(_("Could not save “{file}”: {reason}. The previous version of the file is unchanged.")
+                        .format(file=path, reason=os_reason(error)), path)
+
+
+def _read_failed(path: Path, problem: str) -> StorageError:
+    return StorageError(_("Cannot open “{file}”: {problem}").format(file=path, problem=problem), path)
+
+
+# --- writing ------------------------------------------------------------------------------------
+
+
+def _temp_path(path: Path) -> Path:
+    # Same directory as the target, so os.replace is a rename and never a copy across file systems.
+    return path.with_name(f".{path.name}.{uuid.uuid4().hex[:12]}{TEMP_SUFFIX}")
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """Write every byte (``os.write`` may write fewer than asked)."""
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+def _write_temp(temp: Path, data: bytes, mode_from: Path) -> None:
+    """Create ``temp`` (honouring the umask, or the replaced file's mode), write, flush and fsync it."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+    fd = os.open(temp, flags, 0o666)
+    try:
+        with contextlib.suppress(FileNotFoundError):  # a new file: the umask decided
+            os.chmod(fd if os.chmod in os.supports_fd else temp, mode_from.stat().st_mode & 0o7777)
+        write_all(fd, data)
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _keep_backup(path: Path) -> None:
+    """Keep the current ``path`` as ``path.bak``, atomically, so the backup is always a whole file."""
+    if not path.is_file():
+        return
+    backup = path.with_name(path.name + BACKUP_SUFFIX)
+    staged = _temp_path(backup)
+    try:
+        try:
+            os.link(path, staged)  # a second name for the old contents: no copying
+        except OSError:
+            _write_temp(staged, path.read_bytes(), path)  # file systems without hard links (FAT, some shares)
+        os.replace(staged, backup)
+    except BaseException:
+        staged.unlink(missing_ok=True)
+        raise
+
+
+def _sync_directory(directory: Path) -> None:
+    """Make the rename durable (POSIX); Windows cannot open a directory for fsync and needs no such step."""
+    if os.name == "nt":
+        return
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass  # some file systems refuse to fsync a directory; the file itself is already on disk
+    finally:
+        os.close(fd)
+
+
+def atomic_write_bytes(path: Path, data: bytes, backup: bool = False) -> None:
+    """Replace ``path`` with ``data`` atomically (temp file, fsync, rename); optionally keep ``path.bak``.
+
+    Raises StorageError on any OSError; the previous file is then intact and the temp file removed.
+    """
+    temp = _temp_path(path)
+    try:
+        _write_temp(temp, data, path)
+        if backup:
+            _keep_backup(path)
+        os.replace(temp, path)
+    except OSError as error:
+        temp.unlink(missing_ok=True)
+        raise _write_failed(path, error) from error
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
+    _sync_directory(path.parent)
+
+
+def atomic_write_text(path: Path, text: str, backup: bool = False) -> None:
+    """:func:`atomic_write_bytes` for UTF-8 text."""
+    atomic_write_bytes(path, text.encode("utf-8"), backup)
+
+
+def encounter_document(history: History) -> dict[str, Any]:
+    """The document saved for ``history``: the rules layer's document plus who saved it and when."""
+    document = history_to_document(history)
+    document["app_version"] = app_version()
+    document["saved"] = datetime.now(UTC).isoformat(timespec="seconds")
+    return document
+
+
+def dump_json(document: Any) -> str:
+    """Compact JSON, non-ASCII kept as is (names in Czech, Polish, Russian stay readable)."""
+    return json.dumps(document, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def save_encounter(history: History, path: Path) -> None:
+    """Write the fight to ``path`` atomically, keeping the previous file as ``path.bak``."""
+    data = dump_json(encounter_document(history)).encode("utf-8")
+    if len(data) > MAX_FILE_BYTES:  # it could never be opened again: say so now, while the fight is in memory
+        raise StorageError(_("Could not save “{file}”: the fight is too large for one file ({size} MB; the limit "
+                             "is {limit} MB).").format(file=path, size=-(-len(data) // 2**20),
+                                                       limit=MAX_FILE_BYTES // 2**20), path)
+    atomic_write_bytes(path, data, backup=True)
+
+
+# --- reading ------------------------------------------------------------------------------------
+
+
+def read_limited(path: Path, limit: int) -> bytes:
+    """The bytes of ``path``, refusing files over ``limit`` before reading them; StorageError otherwise."""
+    try:
+        size = path.stat().st_size
+        if size > limit:
+            raise _read_failed(path, _("the file is too large ({size} MB; the limit is {limit} MB).").format(
+                size=-(-size // 2**20), limit=limit // 2**20))  # rounded up: never "1 MB; the limit is 1 MB"
+        with path.open("rb") as stream:
+            data = stream.read(limit + 1)  # the file may have grown since stat(), or be a device
+    except OSError as error:
+        raise _read_failed(path, os_reason(error) + ".") from error
+    if len(data) > limit:
+        raise _read_failed(path, _("the file is too large (the limit is {limit} MB).").format(limit=limit // 2**20))
+    return data
+
+
+def _refuse_constant(name: str) -> Any:
+    """NaN and Infinity are not JSON (Python's json module accepts them unless told otherwise)."""
+    raise ValueError(_("{value} is not a number JSON allows").format(value=name))
+
+
+def parse_json(path: Path, data: bytes) -> Any:
+    """Decode UTF-8 JSON with a message naming the line and column of a syntax error."""
+    if not data.strip():
+        raise _read_failed(path, _("the file is empty."))
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise _read_failed(path, _("this is not a text file (undecodable byte at position {offset}).").format(
+            offset=error.start)) from None
+    try:
+        return json.loads(text, parse_constant=_refuse_constant)
+    except json.JSONDecodeError as error:
+        raise _read_failed(path, _("the file is damaged or not a Bojovka file (line {line}, column {column}: "
+                                   "{problem}).").format(line=error.lineno, column=error.colno,
+                                                         problem=error.msg)) from None
+    except RecursionError:
+        raise _read_failed(path, _("the data is nested too deeply.")) from None
+    except ValueError as error:  # e.g. an integer with more digits than Python converts
+        raise _read_failed(path, _("the file holds a value that cannot be read ({problem}).").format(
+            problem=str(error)[:80])) from None
+
+
+def load_encounter(path: Path) -> History:
+    """Read and validate a ``.bojovka`` file; every problem is a StorageError naming the file and the place."""
+    document = parse_json(path, read_limited(path, MAX_FILE_BYTES))
+    try:
+        return history_from_document(document)
+    except RulesError as error:
+        raise _read_failed(path, str(error)) from None
+    except RecursionError:
+        raise _read_failed(path, _("the data is nested too deeply.")) from None

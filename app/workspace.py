@@ -1,0 +1,139 @@
+"""The application's working set: settings, the open fight, its journal, files and the library.
+
+Opening, saving, starting and recovering fights are application services here, so the window's slots
+only call them and show what they return or raise (StorageError / RulesError messages for the GM).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+from app.document import EncounterDocument, new_history
+from app.i18n import _
+from app.library import Library
+from app.paths import ENCOUNTER_SUFFIX
+from app.recovery import EncounterLock, Journal, RecoveryCandidate, discard, find_recoverable, recover
+from app.samples import sample_path
+from app.session import FightSession
+from app.settings import Settings, load_settings, save_settings, with_recent_file
+from app.storage import StorageError, load_encounter, save_encounter
+from rules.dice import Roller
+from rules.history import History
+
+
+def _owner_text(lock: EncounterLock) -> str:
+    owner = lock.owner()
+    return owner.describe() if owner is not None else _("another Bojovka")
+
+
+class Workspace:
+    """Settings + the open encounter document + its journal + the roster/bestiary library."""
+
+    def __init__(self, settings: Settings | None = None, roller: Roller | None = None,
+                 library: Library | None = None) -> None:
+        self.settings = settings or load_settings()
+        history = new_history("sr3")
+        self.journal = Journal.start(history, None)
+        self.document = EncounterDocument(history, None, self.journal)
+        self.session = FightSession(self.document, roller)
+        self._library = library
+        self._lock: EncounterLock | None = None
+
+    @property
+    def library(self) -> Library:
+        """The roster/bestiary database, opened on first use (keeps start-up fast)."""
+        if self._library is None:
+            self._library = Library()
+        return self._library
+
+    # --- starting and opening ------------------------------------------------------------------
+    def new(self, system_id: str, name: str = "") -> None:
+        """An empty encounter of a game."""
+        self._release()
+        self.document.replace_history(new_history(system_id, name), None)
+
+    def open(self, path: Path) -> None:
+        """Load an encounter file; on StorageError the current fight is untouched."""
+        history = load_encounter(path)
+        lock = EncounterLock(path)
+        if not lock.acquire():
+            raise StorageError(_("{file} is open in another Bojovka window ({owner}). Close it there first.")
+                               .format(file=path.name, owner=_owner_text(lock)))
+        self._release()
+        self._lock = lock
+        self.document.replace_history(history, path)
+        self._remember(path)
+
+    def open_sample(self, system_id: str) -> None:
+        """A copy of a game's sample fight (saving asks for a new file; the sample stays pristine)."""
+        history = load_encounter(sample_path(system_id))
+        self._release()
+        self.document.replace_history(history, None)
+
+    def open_last_or_sample(self) -> None:
+        """What start-up shows: the last encounter if it still opens, else the SR3 sample."""
+        last = self.settings.last_encounter
+        if last and Path(last).is_file():
+            try:
+                self.open(Path(last))
+                return
+            except StorageError:
+                pass  # a moved or damaged last file must not block start-up; the sample opens instead
+        self.open_sample("sr3")
+
+    # --- saving --------------------------------------------------------------------------------
+    def save(self, path: Path | None = None) -> Path:
+        """Save to ``path`` (or the current file); returns where it was saved."""
+        target = path or self.document.path
+        if target is None:
+            raise StorageError(_("Choose a file name first."))
+        if target.suffix != ENCOUNTER_SUFFIX:
+            target = target.with_name(target.name + ENCOUNTER_SUFFIX)
+        save_encounter(self.document.history, target)
+        self.document.mark_saved(target)
+        self._remember(target)
+        return target
+
+    # --- crash recovery ------------------------------------------------------------------------
+    def recoverable(self) -> list[RecoveryCandidate]:
+        """Fights left unsaved by a crash or power cut (journals with nothing unsaved are tidied away)."""
+        offered = []
+        for candidate in find_recoverable():
+            if candidate.worth_offering:
+                offered.append(candidate)
+            elif candidate.problem is None:
+                discard(candidate)  # a clean exit that could not delete it: nothing would be lost
+        return offered
+
+    def recover(self, candidate: RecoveryCandidate) -> None:
+        """Restore a fight from its journal (marked modified: it has unsaved changes)."""
+        history: History = recover(candidate)
+        self._release()
+        self.document.replace_history(history, candidate.file, clean=False)  # journals it anew first
+        discard(candidate)
+
+    def discard(self, candidate: RecoveryCandidate) -> None:
+        """Throw a leftover journal away (the GM said no)."""
+        discard(candidate)
+
+    # --- settings and shutdown -----------------------------------------------------------------
+    def update_settings(self, **changes: object) -> None:
+        """Change settings and save them at once."""
+        self.settings = dataclasses.replace(self.settings, **changes)  # type: ignore[arg-type]
+        save_settings(self.settings)
+
+    def _remember(self, path: Path) -> None:
+        self.settings = dataclasses.replace(with_recent_file(self.settings, path), last_encounter=str(path))
+        save_settings(self.settings)
+
+    def _release(self) -> None:
+        if self._lock is not None:
+            self._lock.release()
+            self._lock = None
+
+    def close(self, keep_journal: bool) -> None:
+        """Quit: the journal is deleted only when nothing unsaved is left in it."""
+        if not keep_journal:
+            self.journal.close()
+        self._release()

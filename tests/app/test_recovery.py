@@ -1,0 +1,545 @@
+"""The journal, crash recovery (with real SIGKILLs), and the lock that warns a second Bojovka."""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from app import recovery
+from app.document import EncounterDocument
+from app.recovery import (
+    JOURNAL_VERSION,
+    EncounterLock,
+    FileLock,
+    Journal,
+    LockOwner,
+    RecoveryCandidate,
+    _redo_operations,
+    discard,
+    find_recoverable,
+    journals_dir,
+    recover,
+)
+from app.storage import StorageError, load_encounter, save_encounter
+from rules.combatants import ApplyHarm, EditCombatant
+from rules.history import History, Operation
+from rules.serialize import history_to_document, to_data
+from rules.turns import NextTurn
+from tests.app.crash_worker import Step, build_script, expected_operations
+from tests.rules.sr3_scenes import eight_characters, roll_ones
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def started_fight() -> tuple[History, dict[str, str]]:
+    history, ids = eight_characters()
+    roll_ones(history, ids)
+    return history, ids
+
+
+def open_document(path: Path | None = None) -> tuple[EncounterDocument, Journal, dict[str, str]]:
+    history, ids = started_fight()
+    journal = Journal.start(history, path)
+    return EncounterDocument(history, path, journal), journal, ids
+
+
+def abandon(journal: Journal) -> None:
+    """What a crash does to a journal: the file stays, the process (and so its lock) is gone."""
+    journal._close_file()
+    journal._lock.release()
+
+
+def only_candidate() -> RecoveryCandidate:
+    candidates = find_recoverable()
+    assert len(candidates) == 1, candidates
+    return candidates[0]
+
+
+def same(a: History, b: History) -> bool:
+    return (history_to_document(a) == history_to_document(b)
+            and [to_data(op) for op in _redo_operations(a)] == [to_data(op) for op in _redo_operations(b)])
+
+
+# --- the journal --------------------------------------------------------------------------------
+
+
+def test_every_change_is_on_disk_when_apply_returns() -> None:
+    document, journal, ids = open_document()
+    document.apply(NextTurn())
+    lines = journal.path.read_text(encoding="utf-8").splitlines()
+    header = json.loads(lines[0])
+    assert header["format"] == "bojovka-journal" and header["version"] == JOURNAL_VERSION
+    assert header["file"] is None and header["document"]["operations"]
+    assert json.loads(lines[1]) == {"op": {"op": "next_turn"}}
+    document.undo_stack.undo()
+    document.undo_stack.redo()
+    document.apply(ApplyHarm(ids["Dave"], "stun", 2, "club"))
+    records = [json.loads(line) for line in journal.path.read_text(encoding="utf-8").splitlines()[1:]]
+    assert records[1:3] == [{"undo": 1}, {"redo": 1}]
+    assert records[3]["op"]["op"] == "apply_harm"
+
+
+def test_a_running_journal_is_not_offered() -> None:
+    document, journal, _ids = open_document()
+    document.apply(NextTurn())
+    assert find_recoverable() == []  # this very process owns it
+    journal.close()
+
+
+def test_recover_after_a_crash_gives_the_same_fight() -> None:
+    document, journal, ids = open_document()
+    for operation in (NextTurn(), ApplyHarm(ids["Mike"], "physical", 3, "shotgun"), NextTurn(), NextTurn()):
+        document.apply(operation)
+    document.undo_stack.undo()
+    document.undo_stack.undo()
+    document.undo_stack.redo()
+    abandon(journal)
+    candidate = only_candidate()
+    assert candidate.file is None and candidate.name == "Seed example" and candidate.operations == 7
+    assert candidate.newer_than_file and candidate.worth_offering and candidate.problem is None
+    recovered = recover(candidate)
+    assert same(recovered, document.history)
+    assert recovered.redo() is not None and document.history.redo() is not None
+    assert same(recovered, document.history)
+
+
+def test_redo_after_a_save_is_recovered(tmp_path: Path) -> None:
+    """After a save the GM may still press Redo: the header must carry what can be redone."""
+    path = tmp_path / "fight.bojovka"
+    document, journal, ids = open_document()
+    document.apply(ApplyHarm(ids["Dave"], "stun", 2, "club"))
+    document.apply(NextTurn())
+    document.undo_stack.undo()
+    save_encounter(document.history, path)
+    document.mark_saved(path)
+    document.undo_stack.redo()
+    abandon(journal)
+    candidate = only_candidate()
+    assert candidate.file == path.absolute() and candidate.operations == 1 and candidate.newer_than_file
+    recovered = recover(candidate)
+    assert to_data(recovered.state) == to_data(document.state)
+    assert [e.operation for e in recovered.entries] == [e.operation for e in document.history.entries]
+
+
+def test_saved_journal_without_changes_is_not_newer(tmp_path: Path) -> None:
+    path = tmp_path / "fight.bojovka"
+    document, journal, _ids = open_document()
+    document.apply(NextTurn())
+    save_encounter(document.history, path)
+    document.mark_saved(path)
+    abandon(journal)
+    candidate = only_candidate()
+    assert candidate.operations == 0 and not candidate.newer_than_file and not candidate.worth_offering
+    path.unlink()  # the file is gone: the journal is all that is left
+    assert only_candidate().newer_than_file
+
+
+def test_close_deletes_the_journal_and_its_lock() -> None:
+    document, journal, _ids = open_document()
+    document.apply(NextTurn())
+    journal.close()
+    assert list(journals_dir().iterdir()) == []
+    assert find_recoverable() == []
+
+
+def test_record_before_start_is_a_programming_error() -> None:
+    with pytest.raises(RuntimeError, match="restart"):
+        Journal().record_undo()
+
+
+def test_torn_last_line_is_ignored() -> None:
+    document, journal, _ids = open_document()
+    document.apply(NextTurn())
+    expected = history_to_document(document.history)
+    abandon(journal)
+    with journal.path.open("ab") as stream:
+        stream.write(b'{"op":{"op":"next_tu')  # the process died in the middle of this write
+    recovered = recover(only_candidate())
+    assert history_to_document(recovered) == expected
+
+
+@pytest.mark.parametrize(("line", "problem"), [
+    (b"this is not json", "line 3"),
+    (b'{"op":{"op":"no_such_thing"}}', "unknown operation"),
+    (b'{"redo":1}', "a redo with nothing to redo"),
+    (b'{"comment":"hello"}', "unknown record"),
+    (b"[1,2]", "expected an object"),
+])
+def test_damage_before_the_last_line_is_reported(line: bytes, problem: str) -> None:
+    document, journal, _ids = open_document()
+    document.apply(NextTurn())
+    abandon(journal)
+    with journal.path.open("ab") as stream:
+        stream.write(line + b'\n{"undo":1}\n')
+    with pytest.raises(StorageError) as error:
+        recover(only_candidate())
+    assert "recovery journal" in str(error.value) and "damaged at line 3" in str(error.value)
+    assert problem in str(error.value)
+
+
+@pytest.mark.parametrize(("content", "problem"), [
+    (b"", "the journal is empty"),
+    (b"garbage\n", "damaged at line 1"),
+    (b'{"format":"something else"}\n', "not a Bojovka journal"),
+    (b'{"format":"bojovka-journal","version":"one"}\n', "no valid version"),
+    (b'{"format":"bojovka-journal","version":99}\n', "update Bojovka"),
+])
+def test_unreadable_header(content: bytes, problem: str) -> None:
+    journal = journals_dir() / "0123456789abcdef.jsonl"
+    journal.write_bytes(content)
+    candidate = only_candidate()
+    assert candidate.problem is not None and problem in candidate.problem
+    assert not candidate.worth_offering
+    with pytest.raises(StorageError, match=problem):
+        recover(candidate)
+    discard(candidate)
+    assert not journal.exists()
+
+
+def test_tampered_header_document() -> None:
+    _document, journal, _ids = open_document()
+    abandon(journal)
+    lines = journal.path.read_bytes().split(b"\n")
+    header = json.loads(lines[0])
+    header["document"]["state"]["name"] = "Forged"
+    journal.path.write_bytes(json.dumps(header).encode() + b"\n")
+    with pytest.raises(StorageError, match="does not match"):
+        recover(only_candidate())
+
+
+def test_discard() -> None:
+    document, journal, _ids = open_document()
+    document.apply(NextTurn())
+    abandon(journal)
+    (journals_dir() / f".{journal.path.name}.abc123.tmp").write_text("half a header")
+    discard(only_candidate())
+    assert list(journals_dir().iterdir()) == []
+
+
+def test_a_live_journal_cannot_be_discarded() -> None:
+    document, journal, _ids = open_document()
+    document.apply(NextTurn())
+    candidate = RecoveryCandidate(journal.path, None, "x", 1, datetime.now().astimezone(), True)
+    with pytest.raises(StorageError, match="in use"):
+        discard(candidate)
+    assert journal.path.exists()
+    journal.close()
+
+
+def test_leftover_temp_files_of_dead_journals_are_swept() -> None:
+    leftover = journals_dir() / ".deadbeef.jsonl.0a1b2c.tmp"
+    leftover.write_text("half a header")
+    _document, journal, _ids = open_document()
+    live = journals_dir() / f".{journal.path.name}.0a1b2c.tmp"
+    live.write_text("being written")
+    find_recoverable()
+    assert not leftover.exists() and live.exists()
+    journal.close()
+
+
+def test_full_disk_while_journaling(monkeypatch: pytest.MonkeyPatch) -> None:
+    document, journal, ids = open_document()
+    document.apply(NextTurn())
+    size = journal.path.stat().st_size
+
+    def full(_fd: int) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    with monkeypatch.context() as patch, pytest.raises(StorageError, match="the disk is full"):
+        patch.setattr(os, "fsync", full)
+        journal.record_operation(ApplyHarm(ids["Dave"], "stun", 1, "club"))
+    assert journal.path.stat().st_size == size  # the partial record was cut off again
+    document.apply(NextTurn())  # the disk has room again: journaling goes on
+    abandon(journal)
+    assert same(recover(only_candidate()), document.history)
+
+
+def test_a_journal_that_cannot_be_truncated_refuses_records(monkeypatch: pytest.MonkeyPatch) -> None:
+    document, journal, _ids = open_document()
+
+    def broken(*_args: object) -> None:
+        raise OSError(errno.EIO, "Input/output error")
+
+    with monkeypatch.context() as patch, pytest.raises(StorageError, match="input/output error"):
+        patch.setattr(os, "fsync", broken)
+        patch.setattr(os, "ftruncate", broken)
+        journal.record_operation(NextTurn())
+    with pytest.raises(StorageError, match="could not be written"):
+        journal.record_undo()  # the torn record is still there: refuse until a fresh journal
+    journal.restart(document.history, None)
+    journal.record_operation(NextTurn())
+    journal.close()
+
+
+def test_restart_that_fails_keeps_the_old_journal(monkeypatch: pytest.MonkeyPatch) -> None:
+    document, journal, _ids = open_document()
+    document.apply(NextTurn())
+    before = journal.path.read_bytes()
+
+    def full(*_args: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    with monkeypatch.context() as patch, pytest.raises(StorageError, match="the disk is full"):
+        patch.setattr(os, "replace", full)
+        journal.restart(document.history, None)
+    assert journal.path.read_bytes() == before
+    with pytest.raises(StorageError):
+        journal.record_undo()
+    journal.close()
+
+
+def test_journal_in_a_folder_that_is_gone(tmp_path: Path) -> None:
+    history, _ids = started_fight()
+    journal = Journal(tmp_path / "deleted")
+    with pytest.raises(StorageError, match="does not exist"):
+        journal.restart(history, None)
+    with pytest.raises(StorageError, match="could not be written"):
+        journal.record_operation(NextTurn())
+
+
+# --- locks --------------------------------------------------------------------------------------
+
+
+def test_encounter_lock_in_two_windows(tmp_path: Path) -> None:
+    path = tmp_path / "fight.bojovka"
+    first, second = EncounterLock(path), EncounterLock(tmp_path / "." / "fight.bojovka")
+    assert first.acquire() and first.held
+    assert first.acquire()  # taking it again is harmless
+    assert not second.acquire()
+    owner = second.owner()
+    assert owner is not None and owner.pid == os.getpid() and owner.host == socket.gethostname()
+    assert str(os.getpid()) in owner.describe()
+    first.release()
+    assert second.owner() is None
+    assert second.acquire()
+    second.release()
+    assert not second.lock_file.exists()
+    assert EncounterLock(tmp_path / "other.bojovka").lock_file != first.lock_file
+
+
+def _hold_lock_in_subprocess(lock_file: Path) -> subprocess.Popen[str]:
+    code = ("import sys; from pathlib import Path; from app.recovery import FileLock; "
+            "lock = FileLock(Path(sys.argv[1])); print(lock.acquire(), flush=True); sys.stdin.read()")
+    process = subprocess.Popen([sys.executable, "-c", code, str(lock_file)], cwd=ROOT, text=True,
+                               stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    assert process.stdout is not None and process.stdout.readline().strip() == "True"
+    return process
+
+
+def test_lock_of_a_killed_process_is_stale_and_taken_over(tmp_path: Path) -> None:
+    lock_file = tmp_path / "fight.lock"
+    process = _hold_lock_in_subprocess(lock_file)
+    lock = FileLock(lock_file)
+    try:
+        owner = lock.owner()
+        assert owner is not None and owner.pid == process.pid
+        assert not lock.acquire()
+    finally:
+        process.kill()
+        process.wait()
+    assert lock_file.exists()  # left behind by the dead process
+    assert lock.owner() is None
+    assert lock.acquire()
+    owner = lock.owner()
+    assert owner is not None and (owner.pid, owner.host) == (os.getpid(), socket.gethostname())
+    lock.release()
+
+
+def _write_owner(lock_file: Path, pid: int, host: str, since: datetime) -> None:
+    lock_file.write_text(json.dumps({"pid": pid, "host": host, "since": since.isoformat()}))
+
+
+def test_fallback_without_os_locks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """File systems without locks: pid liveness on this host, a day's age elsewhere."""
+    monkeypatch.setattr(recovery, "_os_lock", lambda _fd, shared: None)
+    now = datetime.now().astimezone()
+    lock_file = tmp_path / "x.lock"
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
+                          check=True)
+    _write_owner(lock_file, int(dead.stdout), socket.gethostname(), now)
+    assert FileLock(lock_file).owner() is None  # that pid is gone
+    _write_owner(lock_file, os.getpid(), socket.gethostname(), now)
+    assert not FileLock(lock_file).acquire()  # alive (this very process)
+    _write_owner(lock_file, 1234, "another-computer", now - timedelta(hours=2))
+    assert FileLock(lock_file).owner() is not None  # cannot ask another host: young means alive
+    _write_owner(lock_file, 1234, "another-computer", now - timedelta(days=2))
+    lock = FileLock(lock_file)
+    assert lock.owner() is None and lock.acquire()
+    lock.release()
+    lock_file.write_text("garbage")
+    os.utime(lock_file, (time.time() - 3 * 86400,) * 2)
+    assert FileLock(lock_file).owner() is None  # unreadable and old: stale
+
+
+def test_owner_text_is_validated() -> None:
+    assert recovery._owner_from_text('{"pid": true, "host": "x"}') is None
+    assert recovery._owner_from_text('{"pid": 5, "host": 7}') is None
+    assert recovery._owner_from_text("[]") is None
+    owner = recovery._owner_from_text('{"pid": 5, "host": "x", "since": null}')
+    assert owner == LockOwner(5, "x", None) and owner.describe() == "Bojovka (process 5) on x"
+
+
+# --- the Qt binding must keep Python's singletons alive -----------------------------------------
+
+
+def test_qt_binding_does_not_drop_references_to_none_and_bools() -> None:
+    """PySide6 6.12.0 on Python 3.11 drops a reference to None on every void call (QUndoStack.setClean, undo,
+    QObject.setObjectName…) and to True/False on every Signal(bool) emission; the interpreter then aborts with
+    "deallocating None/True" after enough GM actions. 6.11.2 and 6.11.3 do not: keep this guard when the pin moves."""
+    from PySide6.QtCore import QObject, Signal
+    from PySide6.QtGui import QUndoStack
+
+    class Emitter(QObject):
+        flag = Signal(bool)
+
+    stack, emitter = QUndoStack(), Emitter()
+    emitter.flag.connect(lambda _value: None)
+    before = sys.getrefcount(None), sys.getrefcount(True)
+    for _index in range(50):
+        stack.setClean()
+        emitter.flag.emit(True)
+    assert (sys.getrefcount(None), sys.getrefcount(True)) == before
+
+
+# --- crash safety with real SIGKILLs ------------------------------------------------------------
+
+SEED = 20260
+STEPS = 300
+
+
+@dataclass
+class KillReport:
+    """What one killed worker reported before it died."""
+
+    done: list[tuple[int, int]] = field(default_factory=list)  # (entries, step index)
+    killed: bool = False
+
+
+def _worker(home: Path, file: Path) -> subprocess.Popen[str]:
+    env = dict(os.environ, BOJOVKA_HOME=str(home), QT_QPA_PLATFORM="offscreen", PYTHONDONTWRITEBYTECODE="1")
+    command = [sys.executable, "-m", "tests.app.crash_worker", "--seed", str(SEED), "--steps", str(STEPS),
+               "--file", str(file)]
+    process = subprocess.Popen(command, cwd=ROOT, env=env, text=True, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL)
+    assert process.stdout is not None
+    assert process.stdout.readline().strip() == "ready"
+    return process
+
+
+def _parse(output: str) -> list[tuple[int, int]]:
+    done = []
+    for line in output.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[0] == "done":  # a line cut by the kill has fewer parts
+            done.append((int(parts[1]), int(parts[2])))
+    return done
+
+
+def _run_and_kill(home: Path, file: Path, delay: float) -> KillReport:
+    process = _worker(home, file)
+    time.sleep(delay)
+    process.send_signal(signal.SIGKILL)
+    output, _errors = process.communicate()
+    return KillReport(_parse(output), killed="finished" not in output)  # else it was killed too late
+
+
+def _timed_full_run(home: Path) -> float:
+    """One run to the end: it closes its journal normally, and tells how long the script takes."""
+    file = home / "full.bojovka"
+    process = _worker(home, file)
+    assert process.stdout is not None
+    started = time.perf_counter()
+    lines = list(iter(process.stdout.readline, "finished\n"))
+    duration = time.perf_counter() - started
+    output = "".join(lines) + process.communicate()[0]
+    assert len(_parse(output)) == STEPS
+    assert find_recoverable(home / "state" / "journals") == []  # a normal end leaves nothing to recover
+    assert load_encounter(file) is not None
+    return duration
+
+
+def _check_recovery(home: Path, file: Path, report: KillReport, script: list[Step],
+                    expected: list[tuple[Operation, ...]]) -> tuple[int, str]:
+    """Recover what the killed worker left; return the entries recovered and the kind of step in flight."""
+    candidates = find_recoverable(home / "state" / "journals")
+    assert len(candidates) == 1, candidates
+    history = recover(candidates[0])
+    last_step = report.done[-1][1] if report.done else -1
+    last_entries = report.done[-1][0] if report.done else len(expected[0])
+    recovered = tuple(entry.operation for entry in history.entries)
+    # Everything reported done is there; the step in flight may or may not have completed.
+    allowed = [expected[last_step + 1]] + ([expected[last_step + 2]] if last_step + 2 < len(expected) else [])
+    assert recovered in allowed, (last_step, len(recovered), last_entries)
+    in_flight = script[last_step + 1] if last_step + 1 < len(script) else None
+    if in_flight is None or in_flight.kind in ("do", "redo"):
+        assert last_entries <= len(recovered) <= last_entries + 1
+    for saved in (file, file.with_name(file.name + ".bak")):  # what is on disk always opens
+        if saved.exists():
+            load_encounter(saved)
+    round_trip = home / "round-trip.bojovka"
+    save_encounter(history, round_trip)
+    assert history_to_document(load_encounter(round_trip)) == history_to_document(history)
+    discard(candidates[0])
+    return len(recovered), in_flight.kind if in_flight else "end"
+
+
+def _crash_test(tmp_path: Path, kills: int, seed: int) -> None:
+    script = build_script(SEED, STEPS)
+    expected = expected_operations(script)
+    duration = _timed_full_run(tmp_path / "calibration")
+    rng = random.Random(seed)
+    made, attempt, counts, in_flight = 0, 0, [], Counter[str]()
+    while made < kills:
+        attempt += 1
+        assert attempt < kills * 3, "the worker finished before most kills: the script is too short"
+        home = tmp_path / f"kill-{attempt}"
+        file = home / "fight.bojovka"
+        report = _run_and_kill(home, file, rng.uniform(0.0, duration))
+        if not report.killed:
+            continue
+        made += 1
+        count, kind = _check_recovery(home, file, report, script, expected)
+        counts.append(count)
+        in_flight[kind] += 1
+    print(f"\ncrash test: {made} SIGKILLs in {attempt} runs; script {duration * 1000:.0f} ms; recovered entries "
+          f"min {min(counts)}, max {max(counts)}, distinct {len(set(counts))}; step in flight {dict(in_flight)}")
+
+
+def test_crash_safety_20_kills(tmp_path: Path) -> None:
+    _crash_test(tmp_path, kills=20, seed=1)
+
+
+@pytest.mark.soak
+def test_crash_safety_200_kills(tmp_path: Path) -> None:
+    _crash_test(tmp_path, kills=200, seed=2)
+
+
+def test_the_script_mixes_every_kind_of_step() -> None:
+    kinds = {step.kind for step in build_script(SEED, STEPS)}
+    assert kinds == {"do", "undo", "redo", "save"}
+    assert build_script(SEED, STEPS) == build_script(SEED, STEPS)
+
+
+def test_worker_edits_survive_a_json_round_trip() -> None:
+    """Sanity check of the comparison the crash test relies on: decoded operations equal the originals."""
+    operation = EditCombatant("c1", "notes", "Ёжик")
+    history, _ids = started_fight()
+    history.do(operation)
+    document: dict[str, Any] = json.loads(json.dumps(history_to_document(history)))
+    from rules.serialize import history_from_document
+
+    assert history_from_document(document).entries[-1].operation == operation

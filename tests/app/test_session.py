@@ -1,0 +1,54 @@
+"""The GM's commands as app services: each is one undoable, logged change."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.document import EncounterDocument
+from app.samples import SAMPLES, sample_path, sample_text
+from app.session import FightSession
+from rules.dice import Roller
+from rules.errors import RulesError
+from tests.rules.sr3_scenes import eight_characters
+
+
+def _session() -> tuple[FightSession, dict[str, str]]:
+    history, ids = eight_characters()
+    return FightSession(EncounterDocument(history), Roller.seeded(3)), ids
+
+
+def test_roll_next_delay_and_back() -> None:
+    session, ids = _session()
+    session.roll_initiative({ids["Mike"]: (6,)})
+    assert session.current_actor() == ids["Mike"]
+    session.delay(ids["Mike"])
+    assert session.current_actor() != ids["Mike"]
+    session.back()
+    assert session.current_actor() == ids["Mike"]
+    session.next_turn()
+    assert session.current_actor() is not None
+
+
+def test_harm_and_zero_amount() -> None:
+    session, ids = _session()
+    session.harm(ids["Dave"], "stun", 3)
+    assert session.document.state.combatant(ids["Dave"]).boxes("stun") == 3
+    with pytest.raises(RulesError, match="other than zero"):
+        session.harm(ids["Dave"], "stun", 0)
+
+
+def test_dice_line_rolls_and_typed_faces_are_logged() -> None:
+    session, _ids = _session()
+    change = session.roll_dice("12d6 tn 5", "3,4,3,2,5,5,1,2,6,5,1,1")
+    assert "4 successes" in change.entry.text()
+    rolled = session.roll_dice("3d6+2")
+    assert rolled.entry.text().startswith("Roll: 3d6+2")
+    with pytest.raises(RulesError):
+        session.roll_dice("3d6", "7,1,1")
+    session.back()
+    assert len(session.document.history.entries) == 9  # 8 additions + the first roll
+
+
+def test_shipped_samples_match_the_code_that_builds_them() -> None:
+    for system_id in SAMPLES:
+        assert sample_path(system_id).read_text(encoding="utf-8") == sample_text(system_id)

@@ -1,0 +1,170 @@
+"""The main window: composition, shortcuts, and a whole SR3 fight driven through the UI layer."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QEvent
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from app.library import Library
+from app.workspace import Workspace
+from rules.dice import Roller
+from rules.encounter import Side, Status
+from rules.serialize import to_data
+from rules.systems.sr3.tables import RangeCategory
+from ui.actions import ACTIONS
+from ui.dialogs.add_combatants import AddCombatantsDialog
+from ui.dialogs.harm import HarmDialog
+from ui.dialogs.initiative import RollInitiativeDialog
+from ui.dialogs.sr3_attack import Sr3AttackDialog
+from ui.main_window import MainWindow
+from ui.models.initiative_model import Column
+
+pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
+
+RUNNERS = {"Twitch": {"reaction": 9, "initiative_dice": 3, "quickness": 6, "body": 4, "ballistic": 5},
+           "Wedge": {"reaction": 6, "initiative_dice": 2, "quickness": 5, "body": 5, "ballistic": 6}}
+
+
+@pytest.fixture
+def window(qtbot: QtBot, tmp_path: Path) -> Iterator[MainWindow]:
+    workspace = Workspace(roller=Roller.seeded(11), library=Library(tmp_path / "library.sqlite3"))
+    shown = MainWindow(workspace)  # closed here, not by qtbot: qtbot would close it before this teardown runs
+    workspace.new("sr3", "Warehouse")
+    shown.show_fight()
+    yield shown
+    shown.document.undo_stack.setClean()  # closing must not stop at "Save the changes first?"
+    shown.close()
+    shown.deleteLater()
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)  # gone now, not in a GC pass at exit
+    workspace.close(keep_journal=False)
+
+
+def _ids_by_name(window: MainWindow) -> dict[str, str]:
+    return {c.name: c.id for c in window.document.state.combatants.values()}
+
+
+def _trigger(window: MainWindow, name: str) -> None:
+    window.actions_by_name[name].trigger()
+
+
+def _add_party_and_gangers(window: MainWindow) -> None:
+    dialog = AddCombatantsDialog(window.document, window.workspace.library, window)
+    dialog.tabs.setCurrentWidget(dialog.quick_tab)
+    for name, stats in RUNNERS.items():
+        dialog.quick_tab.name_edit.setText(name)
+        dialog.quick_tab.side_combo.setCurrentIndex(dialog.quick_tab.side_combo.findData(Side.PLAYER.value))
+        for key, value in stats.items():
+            dialog.quick_tab.attribute_boxes[key].setValue(value)
+        dialog.add()
+    dialog.tabs.setCurrentWidget(dialog.roster_tab)
+    dialog.roster_tab.search_edit.setText("Ganger")
+    dialog.roster_tab.count_box.setValue(3)
+    dialog.add()
+    dialog.close()
+
+
+def _roll(window: MainWindow, twitch: str, wedge: str) -> None:
+    ids = _ids_by_name(window)
+    dialog = RollInitiativeDialog(window.session, window)
+    dialog.fields[ids["Twitch"]].setText(twitch)
+    dialog.fields[ids["Wedge"]].setText(wedge)
+    dialog.roll()
+    assert dialog.result() == dialog.DialogCode.Accepted
+
+
+def _shoot(window: MainWindow, target: str, attack: str, resist: str, rolled: bool = False) -> None:
+    ids = _ids_by_name(window)
+    dialog = Sr3AttackDialog(window.document, window.session.roller, window.session.current_actor(), ids[target],
+                             window)
+    dialog.weapon.name.setText("Ares Predator")
+    dialog.weapon.code.setText("9M")
+    dialog.weapon.range.select(RangeCategory.SHORT)
+    dialog.dice.skill.setValue(len(attack.split(",")) if attack else 5)
+    if rolled:
+        dialog.roll_remaining()
+    else:
+        dialog.dice.attack_entry.set_faces_text(attack)
+        dialog.dice.resist_entry.set_faces_text(resist)
+    assert dialog.resolve_button.isEnabled(), dialog.status_label.text()
+    dialog.resolve()
+    dialog.close()
+
+
+def test_every_action_has_a_shortcut_shown_in_its_menu(window: MainWindow) -> None:
+    for spec in ACTIONS:
+        action = window.actions_by_name[spec.name]
+        assert not action.shortcut().isEmpty(), spec.name
+        assert action.shortcut().toString() in action.toolTip()
+    assert window.actions_by_name["next_turn"].shortcut().toString() == "Space"
+    assert window.actions_by_name["undo"].shortcut().toString() == "Ctrl+Z"
+
+
+def test_a_whole_sr3_fight_through_the_window(window: MainWindow) -> None:
+    empty = to_data(window.document.state)
+    _add_party_and_gangers(window)
+    ids = _ids_by_name(window)
+    assert list(ids) == ["Twitch", "Wedge", "Ganger 1", "Ganger 2", "Ganger 3"]
+
+    # Round 1: typed dice for the players; the gangers roll (once, as a grunt group? no: plain bestiary adds).
+    _roll(window, "5,2,6", "3,4")  # Twitch 9 + 13 = 22, Wedge 6 + 7 = 13
+    assert window.session.current_actor() == ids["Twitch"]
+    _shoot(window, "Ganger 1", "5,6,4,2,5", "3,1,6,4")  # 4 hits − 1 resisted: M staged to S
+    assert window.document.state.combatant(ids["Ganger 1"]).boxes("physical") == 6
+    _trigger(window, "next_turn")
+    while window.session.current_actor() != ids["Wedge"]:
+        _trigger(window, "next_turn")
+    _trigger(window, "delay")  # Wedge holds his action to the end of the pass
+    assert window.session.current_actor() != ids["Wedge"]
+    while window.session.current_actor() != ids["Wedge"]:
+        _trigger(window, "next_turn")
+    _shoot(window, "Ganger 2", "6,6,5,1", "1,1,2,3")  # 3 hits, none resisted: M staged to S
+    while window.document.state.clock.current is not None:
+        _trigger(window, "next_turn")
+
+    # Rounds 2 and 3: everybody rolls; a wound mid-pass and a rolled attack each round.
+    for round_number in (2, 3):
+        _roll(window, "", "")
+        assert window.document.state.clock.round == round_number
+        HarmDialog(window.session, ids["Wedge"], parent=window).apply()  # 1 box: Light, initiative −1
+        _shoot(window, "Ganger 3", "", "", rolled=True)
+        while window.document.state.clock.current is not None:
+            _trigger(window, "next_turn")
+
+    state = window.document.state
+    assert state.clock.round == 3 and state.clock.pass_no == 0
+    assert state.combatant(ids["Wedge"]).boxes("physical") == 2
+    assert state.combatant(ids["Ganger 2"]).boxes("physical") == 6
+    assert window.document.system.status(state.combatant(ids["Twitch"]), state) is Status.ACTIVE
+    row = window.initiative_model.row_of(ids["Ganger 1"])
+    assert window.initiative_model.index(row, Column.NAME).data() == "Ganger 1"
+    assert "Round 3" in window.round_label.text()
+    final = to_data(state)
+
+    while window.document.undo_stack.canUndo():
+        _trigger(window, "back")
+    assert to_data(window.document.state) == empty
+    assert window.initiative_model.rowCount() == 0 and window.log_model.rowCount() == 0
+    while window.document.undo_stack.canRedo():
+        window.actions_by_name["redo"].trigger()
+    assert to_data(window.document.state) == final
+
+
+def test_refused_command_shows_a_message_not_a_traceback(window: MainWindow) -> None:
+    _trigger(window, "next_turn")  # nobody has rolled initiative yet
+    assert "Roll initiative" in window.statusBar().currentMessage()
+
+
+def test_save_and_reopen_from_the_window(window: MainWindow, tmp_path: Path) -> None:
+    _add_party_and_gangers(window)
+    path = window.workspace.save(tmp_path / "warehouse")
+    assert path.name == "warehouse.bojovka" and not window.document.modified
+    before = to_data(window.document.state)
+    window.workspace.new("sr3")
+    window.open_file(path)
+    assert to_data(window.document.state) == before
+    assert window.windowTitle().startswith("warehouse")

@@ -1,0 +1,531 @@
+"""The SR3 attack dialog: live TN and odds from the rules, typed or rolled dice, one undoable attack."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QScrollArea
+from pytestqt.qtbot import QtBot
+
+from app.document import EncounterDocument, new_history
+from rules.combatants import AddCombatant, ApplyHarm, SetAttribute, SetOption, SpendPool
+from rules.dice import Roller, parse
+from rules.encounter import JsonValue, Side, frozen_map
+from rules.history import Operation
+from rules.systems.sr3 import SurpriseTest, initiative
+from rules.systems.sr3.damage import Ammo
+from rules.systems.sr3.odds import OUTCOME_LABELS, OUTCOMES, attack_outcome_distribution
+from rules.systems.sr3.ops import Sr3Attack
+from rules.systems.sr3.tables import FiringMode, RangeCategory
+from rules.turns import NextTurn
+from tests.rules.sr3_scenes import eight_characters, roll_ones
+from ui.dialogs import sr3_attack
+from ui.dialogs.attack import attack_dialog_for
+from ui.dialogs.sr3_attack import Sr3AttackDialog
+from ui.widgets.odds_table import format_percent
+
+#: Set to a folder to keep the screenshots (they always go to the test's tmp_path as well).
+SHOTS = os.environ.get("BOJOVKA_SHOTS")
+#: The laptop the layout must fit: 1366×768 less a title bar and a task bar.
+LAPTOP = (1366, 700)
+
+DialogFactory = Callable[..., Sr3AttackDialog]
+
+
+def fight(*before: Callable[[dict[str, str]], Operation]) -> tuple[EncounterDocument, dict[str, str]]:
+    """The seed's eight characters (combat pool 6 each); ``before`` runs before initiative is rolled."""
+    history, ids = eight_characters()
+    for make in before:
+        history.do(make(ids))
+    roll_ones(history, ids)
+    return EncounterDocument(history), ids
+
+
+@pytest.fixture
+def dialog_for(qtbot: QtBot) -> DialogFactory:
+    def make(document: EncounterDocument, seed: int = 1, **kwargs: Any) -> Sr3AttackDialog:
+        dialog = Sr3AttackDialog(document, Roller.seeded(seed), **kwargs)
+        qtbot.addWidget(dialog)
+        return dialog
+
+    return make
+
+
+def snot_is_armored_and_lightly_hurt() -> list[Callable[[dict[str, str]], Operation]]:
+    """The seed's Snot: armor 4 and a Light wound (dodge TN 5, resistance TN 9 − 4)."""
+    return [lambda ids: SetAttribute(ids["Ganger 1"], "ballistic", 4),
+            lambda ids: ApplyHarm(ids["Ganger 1"], "physical", 1, "earlier")]
+
+
+def wedge(dialog: Sr3AttackDialog) -> None:
+    """AK-97 8M, full auto 3 rounds, recoil compensation 4, short range, laser sight."""
+    dialog.weapon.name.setText("AK-97")
+    dialog.weapon.code.setText("8M")
+    dialog.weapon.mode.select(FiringMode.FA)
+    dialog.weapon.rounds.setValue(3)
+    dialog.weapon.compensation.setValue(4)
+    dialog.weapon.range.select(RangeCategory.SHORT)
+    dialog.situation.laser.setChecked(True)
+
+
+def type_dice(dialog: Sr3AttackDialog, attack: str, dodge: str = "", resist: str = "") -> None:
+    dialog.dice.attack_entry.set_faces_text(attack)
+    dialog.dice.dodge_entry.set_faces_text(dodge)
+    dialog.dice.resist_entry.set_faces_text(resist)
+
+
+def tn_lines(dialog: Sr3AttackDialog) -> dict[str, int]:
+    assert dialog.sheet is not None
+    return {line.key: line.value for line in dialog.sheet.attack_tn.lines}
+
+
+# --- the registry and the defaults --------------------------------------------------------------
+
+
+def test_the_window_finds_the_dialog_by_game() -> None:
+    assert attack_dialog_for("sr3") is Sr3AttackDialog
+    assert attack_dialog_for("no such game") is None
+
+
+def test_attacker_is_the_current_actor_and_target_the_first_foe(dialog_for: DialogFactory) -> None:
+    document, ids = fight()
+    dialog = dialog_for(document)
+    assert dialog.attacker.currentData() == ids["Mike"]
+    assert dialog.target.currentData() == ids["Ganger 1"]
+    assert dialog.target.findData(ids["Mike"]) == -1  # nobody shoots themself
+    chosen = dialog_for(document, attacker_id=ids["Ganger 2"], target_id=ids["Dave"])
+    assert (chosen.attacker.currentData(), chosen.target.currentData()) == (ids["Ganger 2"], ids["Dave"])
+
+
+# --- the live target number ----------------------------------------------------------------------
+
+
+def test_wedge_full_auto_at_three_targets(dialog_for: DialogFactory) -> None:
+    document, _ids = fight()
+    dialog = dialog_for(document)
+    wedge(dialog)
+    assert dialog.tn_label.text() == "TN 3"
+    assert tn_lines(dialog) == {"range": 4, "recoil": 3, "recoil_compensation": -3, "laser_sight": -1}
+    assert "Laser sight" in dialog.tn_lines.text()
+    assert "8M → 11S (FA, 3 rounds)" in dialog.damage_label.text()
+    dialog.weapon.fired.setValue(3)
+    dialog.situation.target_index.setValue(2)
+    assert dialog.tn_label.text() == "TN 7"
+    dialog.weapon.rounds.setValue(4)
+    dialog.weapon.fired.setValue(6)
+    dialog.situation.target_index.setValue(3)
+    assert dialog.tn_label.text() == "TN 13"
+    assert tn_lines(dialog) == {"range": 4, "recoil": 10, "recoil_compensation": -4, "multiple_targets": 4,
+                                "laser_sight": -1}
+    assert dialog.sheet is not None and (dialog.sheet.power, dialog.sheet.level) == (12, "S")
+
+
+def test_recoil_accumulates_from_shot_to_shot(dialog_for: DialogFactory, qtbot: QtBot) -> None:
+    document, ids = fight()
+    dialog = dialog_for(document)
+    wedge(dialog)
+    dialog.dice.skill.setValue(4)
+    type_dice(dialog, "1,2,1,1")  # a clean miss: no dodge or resistance dice needed
+    qtbot.mouseClick(dialog.resolve_button, Qt.MouseButton.LeftButton)
+    qtbot.mouseClick(dialog.next_button, Qt.MouseButton.LeftButton)
+    assert dialog.weapon.fired.value() == 3
+    dialog.target.setCurrentIndex(dialog.target.findData(ids["Ganger 2"]))
+    dialog.situation.target_index.setValue(2)
+    assert dialog.tn_label.text() == "TN 7"
+    type_dice(dialog, "1,2,1,1")
+    dialog.resolve()
+    dialog.next_shot()
+    assert dialog.weapon.fired.value() == 6
+    dialog.weapon.rounds.setValue(4)
+    dialog.situation.target_index.setValue(3)
+    assert dialog.tn_label.text() == "TN 13"
+    dialog.weapon.mode.select(FiringMode.SS)
+    assert not dialog.weapon.rounds.isEnabled()
+
+
+def test_a_bad_entry_is_explained_and_blocks_resolve(dialog_for: DialogFactory) -> None:
+    document, _ids = fight()
+    dialog = dialog_for(document)
+    dialog.weapon.code.setText("9X")
+    assert "not a damage code" in dialog.weapon.code_error.text()
+    assert not dialog.weapon.code_error.isHidden()
+    assert dialog.tn_label.text() == "TN –"
+    assert {percent for _label, percent in dialog.dice.odds.displayed()} == {"–"}  # no made-up odds
+    assert not dialog.resolve_button.isEnabled()
+    dialog.weapon.code.setText("9M")
+    assert dialog.weapon.code_error.isHidden()
+    dialog.situation.called.setChecked(True)  # a called shot needs SA, SB, BF or FA
+    assert "called shot needs" in dialog.problem()
+    assert dialog.status_label.text() == dialog.problem()
+    dialog.weapon.mode.select(FiringMode.SA)
+    assert tn_lines(dialog)["called_shot"] == 4
+
+
+def test_the_gm_may_pick_the_range_or_let_the_table_decide(dialog_for: DialogFactory) -> None:
+    document, _ids = fight()
+    dialog = dialog_for(document)
+    dialog.weapon.range.select(None)
+    assert "Choose a range category" in dialog.problem()
+    dialog.weapon.weapon_class.select("assault_rifle")
+    dialog.weapon.distance.setValue(200)
+    assert tn_lines(dialog)["range"] == 6  # 200 m with an assault rifle is long range
+    dialog.weapon.range.select(RangeCategory.MEDIUM)
+    assert tn_lines(dialog)["range"] == 5  # the GM's choice wins
+    dialog.weapon.weapon_class.select("mmg")
+    assert dialog.weapon.heavy.isChecked()  # heavy weapons double uncompensated recoil
+
+
+def test_wound_modifiers_are_prefilled_from_the_monitors(dialog_for: DialogFactory) -> None:
+    document, _ids = fight(lambda ids: ApplyHarm(ids["Mike"], "physical", 3, "earlier"),
+                          *snot_is_armored_and_lightly_hurt())
+    dialog = dialog_for(document)
+    assert dialog.situation.wounds.value() == 2  # Moderate
+    assert dialog.defence.wounds.value() == 1  # Light: dodge TN 5
+    assert dialog.defence.ballistic.value() == 4
+    assert dialog.dice.body.value() == 4
+    assert tn_lines(dialog)["wounds"] == 2
+
+
+def test_before_any_attack_dice_the_defence_dice_wait(dialog_for: DialogFactory) -> None:
+    document, _ids = fight()
+    dialog = dialog_for(document)
+    dialog.dice.dodge.setValue(2)
+    assert dialog.dice.attack_entry.count_label.text() == "Enter the skill dice."
+    assert dialog.dice.dodge_entry.count_label.text() == "2 dice: 2d6 TN 4"
+    assert dialog.dice.resist_entry.count_label.text() == "4 dice: 4d6 TN 9"
+    assert dialog.problem() == "Enter the attacker's skill dice (and combat pool dice, if any)."
+    assert dialog.status_label.property("error") is False  # a first step, not an error
+    assert "Dodge TN 4<br>" in dialog.damage_label.text() or dialog.damage_label.text().endswith("Dodge TN 4")
+
+
+def test_notes_say_why_a_bonus_was_dropped(dialog_for: DialogFactory) -> None:
+    document, _ids = fight()
+    dialog = dialog_for(document)
+    dialog.situation.laser.setChecked(True)
+    dialog.situation.smartlink.setChecked(True)
+    assert "Smartlink and smartgoggles need a smartgun." in dialog.tn_lines.text()
+    dialog.weapon.smartgun.setChecked(True)
+    assert tn_lines(dialog) == {"range": 4, "smartlink": -2}
+    assert "A laser sight does not add to a smart system." in dialog.tn_lines.text()
+
+
+def test_the_gms_own_tables_apply(dialog_for: DialogFactory) -> None:
+    overrides: JsonValue = {"range": {"base_tn": {"short": 3}}, "dodge": {"base_tn": 5}}
+    document, _ids = fight(lambda _ids: SetOption("tables", overrides))
+    dialog = dialog_for(document)
+    assert tn_lines(dialog)["range"] == 3
+    assert dialog.sheet is not None and dialog.sheet.dodge_tn.value == 5
+    document.apply(SetOption("tables", {"range": {"base_tn": {"short": 2}}}))
+    assert tn_lines(dialog)["range"] == 2
+
+
+def test_the_form_follows_the_fight(dialog_for: DialogFactory, qtbot: QtBot) -> None:
+    document, ids = fight()
+    dialog = dialog_for(document)
+    dialog.weapon.fired.setValue(3)
+    document.apply(AddCombatant("c9", "Ganger 4", Side.OPPONENT, frozen_map({"body": 5})))
+    assert dialog.target.findData("c9") >= 0
+    assert dialog.weapon.fired.value() == 3  # still Mike's phase
+    document.apply(ApplyHarm(ids["Ganger 1"], "physical", 3, "grenade"))
+    assert dialog.defence.wounds.value() == 2  # the target's new wound modifier
+    document.apply(NextTurn())
+    assert dialog.weapon.fired.value() == 0  # a new phase: nothing fired yet
+    with qtbot.waitSignal(dialog.rejected, timeout=1000):  # another fight loaded: this attack is moot
+        document.replace_history(new_history("sr3"), None)
+
+
+# --- odds ----------------------------------------------------------------------------------------
+
+
+def test_the_odds_shown_are_the_rules_odds(dialog_for: DialogFactory) -> None:
+    document, _ids = fight()
+    dialog = dialog_for(document)
+    wedge(dialog)
+    dialog.dice.skill.setValue(6)
+    dialog.dice.attack_pool.setValue(2)
+    dialog.dice.dodge.setValue(2)
+    dialog.dice.resist_pool.setValue(1)
+    # 8 dice at TN 3; dodge 2 dice at 4 + 1 (three rounds); Body 4 + 1 at 11S − no armor.
+    expected = attack_outcome_distribution(8, 3, 2, 5, 5, 11, "S")
+    assert dialog.dice.odds.displayed() == [(OUTCOME_LABELS[key], format_percent(expected[key])) for key in OUTCOMES]
+    dialog.dice.dodge.setValue(0)
+    expected = attack_outcome_distribution(8, 3, 0, 5, 5, 11, "S")
+    assert dialog.dice.odds.outcomes() == [(OUTCOME_LABELS[key], expected[key]) for key in OUTCOMES]
+
+
+def test_one_computation_per_change(dialog_for: DialogFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    document, ids = fight()
+    dialog = dialog_for(document)
+    calls: list[tuple[object, ...]] = []
+
+    def counting(*args: Any) -> dict[str, float]:
+        calls.append(args)
+        return attack_outcome_distribution(*args)
+
+    monkeypatch.setattr(sr3_attack, "attack_outcome_distribution", counting)
+    changes: list[Callable[[], None]] = [
+        lambda: dialog.dice.skill.setValue(5),
+        lambda: dialog.weapon.mode.select(FiringMode.FA),
+        lambda: dialog.weapon.weapon_class.select("smg"),
+        lambda: dialog.attacker.setCurrentIndex(dialog.attacker.findData(ids["Dave"])),
+        lambda: dialog.target.setCurrentIndex(dialog.target.findData(ids["Ganger 3"])),
+        lambda: dialog.situation.cover.setChecked(True),
+        lambda: dialog.weapon.code.setText("10S"),
+    ]
+    for change in changes:
+        calls.clear()
+        change()
+        assert len(calls) == 1
+    calls.clear()
+    dialog.dice.attack_entry.set_faces_text("1,2,3,4,5")  # dice never change the odds
+    assert calls == []
+
+
+# --- resolving -----------------------------------------------------------------------------------
+
+
+def test_liam_shoots_snot_with_typed_dice(dialog_for: DialogFactory) -> None:
+    document, ids = fight(*snot_is_armored_and_lightly_hurt())
+    snot = ids["Ganger 1"]
+    score_before = initiative.score(document.state.combatant(snot), 1)
+    dialog = dialog_for(document)
+    dialog.weapon.name.setText("Ares Predator")
+    dialog.dice.skill.setValue(6)
+    dialog.dice.dodge.setValue(2)
+    dialog.dice.resist_pool.setValue(1)
+    assert dialog.sheet is not None
+    assert (dialog.sheet.attack_tn.value, dialog.sheet.dodge_tn.value, dialog.sheet.resist_tn) == (4, 5, 5)
+    type_dice(dialog, "5,5,6,4,4,1", "5,6", "5,1,2,3,4")  # 5 hits vs 2 dodged + 1 resisted: M → S
+    assert dialog.resolve_button.isEnabled()
+    dialog.resolve()
+    target = document.state.combatant(snot)
+    assert target.boxes("physical") == 1 + 6
+    assert target.pools["combat"].remaining == 6 - 3
+    assert initiative.score(target, 1) == (score_before or 0) - 2  # Light −1 became Serious −3 at once
+    assert dialog.dice.odds.highlighted() == OUTCOME_LABELS["S"]
+    assert "Ganger 1 takes Serious physical damage." in dialog.result_label.text()
+    assert "Mike attacks Ganger 1 with Ares Predator (9M)." in dialog.result_label.text()
+    assert not dialog.resolve_button.isEnabled() and dialog.next_button.isEnabled()
+    assert len(document.history.entries) == 1 + len(snot_is_armored_and_lightly_hurt()) + 8 + 1
+
+
+def test_rolled_dice_resolve_the_same_way_every_time(dialog_for: DialogFactory) -> None:
+    def shoot() -> tuple[Operation, int]:
+        document, ids = fight()
+        dialog = dialog_for(document, seed=2024)
+        dialog.dice.skill.setValue(6)
+        dialog.dice.dodge.setValue(2)
+        dialog.roll_remaining()
+        dialog.resolve()
+        return document.history.entries[-1].operation, document.state.combatant(ids["Ganger 1"]).boxes("physical")
+
+    first, second = shoot(), shoot()
+    assert first == second
+    attack = first[0]
+    assert isinstance(attack, Sr3Attack)
+    assert attack.attack_faces == parse("6d6 tn 4").roll(Roller.seeded(2024)).faces
+
+
+def test_a_miss_needs_no_dodge_and_spends_no_defence_pool(dialog_for: DialogFactory) -> None:
+    document, ids = fight()
+    dialog = dialog_for(document)
+    dialog.dice.skill.setValue(3)
+    dialog.dice.dodge.setValue(3)
+    dialog.dice.resist_pool.setValue(2)
+    dialog.dice.attack_entry.set_faces_text("1,2,3")
+    assert dialog.dice.dodge_entry.count_label.text() == "Not needed: the attack missed."
+    assert dialog.dice.resist_entry.expression() is None
+    dialog.resolve()
+    assert document.state.combatant(ids["Ganger 1"]).pools["combat"].spent == 0
+    assert dialog.dice.odds.highlighted() == OUTCOME_LABELS["miss"]
+
+
+def test_a_full_dodge_needs_no_resistance(dialog_for: DialogFactory) -> None:
+    document, ids = fight()
+    dialog = dialog_for(document)
+    dialog.dice.skill.setValue(2)
+    dialog.dice.dodge.setValue(3)
+    type_dice(dialog, "5,2", "4,5,6")
+    assert dialog.dice.resist_entry.count_label.text() == "Not needed: the attack was dodged."
+    dialog.resolve()
+    assert document.state.combatant(ids["Ganger 1"]).boxes("physical") == 0
+    assert dialog.dice.odds.highlighted() == OUTCOME_LABELS["dodged"]
+
+
+def test_explosive_rounds_can_blow_up_in_the_weapon(dialog_for: DialogFactory) -> None:
+    document, ids = fight()
+    dialog = dialog_for(document)
+    dialog.weapon.ammo.select(Ammo.EX)
+    dialog.dice.skill.setValue(3)
+    dialog.dice.attack_entry.set_faces_text("1,1,1")
+    assert not dialog.dice.misfire_entry.isHidden()
+    assert dialog.dice.resist_entry.title_label.text() == "Shooter's resistance"
+    assert not dialog.resolve_button.isEnabled()
+    dialog.dice.misfire_entry.set_faces_text("2")  # stands in for 2 attacker successes
+    dialog.dice.resist_entry.set_faces_text("1,2,3,4")  # Body 4 against 9 − no armor: none
+    dialog.resolve()
+    assert document.state.combatant(ids["Mike"]).boxes("physical") == 6  # 9M staged up once: Serious
+    assert document.state.combatant(ids["Ganger 1"]).boxes("physical") == 0
+    assert dialog.dice.odds.highlighted() == OUTCOME_LABELS["miss"]
+
+
+def test_invalid_faces_keep_resolve_disabled(dialog_for: DialogFactory, qtbot: QtBot) -> None:
+    document, _ids = fight()
+    dialog = dialog_for(document)
+    dialog.dice.skill.setValue(4)
+    dialog.dice.attack_entry.set_faces_text("5,5,x,1")
+    assert "“x” is not a face" in dialog.dice.attack_entry.error_label.text()
+    assert not dialog.dice.attack_entry.error_label.isHidden()
+    assert not dialog.resolve_button.isEnabled()
+    dialog.dice.attack_entry.set_faces_text("5,5,7,1")
+    assert "A d6 cannot show 7." in dialog.dice.attack_entry.error_text()
+    qtbot.keyClick(dialog.dice.attack_entry.faces_edit, Qt.Key.Key_Return)
+    dialog.resolve()
+    assert len(document.history.entries) == 9  # eight added, initiative rolled: nothing more
+
+
+def test_a_refusal_is_shown_and_nothing_is_applied(dialog_for: DialogFactory) -> None:
+    document, ids = fight()
+    dialog = dialog_for(document)
+    dialog.dice.skill.setValue(2)
+    dialog.dice.attack_pool.setValue(4)
+    # The pool is spent behind the dialog's back (no change signal): the rules still refuse.
+    document.history.do(SpendPool(ids["Mike"], "combat", 5, "elsewhere"))
+    type_dice(dialog, "1,1,1,1,1,2")
+    dialog.resolve()
+    assert "only 1 combat pool dice left" in dialog.status_label.text()
+    assert len(document.history.entries) == 10
+    assert not dialog.next_button.isEnabled()
+
+
+def test_undo_after_resolving_restores_the_target(dialog_for: DialogFactory) -> None:
+    document, ids = fight()
+    dialog = dialog_for(document)
+    dialog.dice.skill.setValue(4)
+    dialog.dice.attack_pool.setValue(2)
+    dialog.dice.dodge.setValue(1)
+    type_dice(dialog, "6,6,6,6,5,5", "1", "1,1,1,1")
+    dialog.resolve()
+    assert document.state.combatant(ids["Ganger 1"]).boxes("physical") == 10
+    assert document.state.combatant(ids["Mike"]).pools["combat"].remaining == 4
+    document.undo_stack.undo()
+    assert document.state.combatant(ids["Ganger 1"]).boxes("physical") == 0
+    assert document.state.combatant(ids["Ganger 1"]).pools["combat"].spent == 0
+    assert dialog.dice.attack_pool.maximum() == 6
+    assert dialog.next_button.isEnabled() is False and dialog.weapon.isEnabled()
+    assert dialog.dice.odds.highlighted() is None
+
+
+def test_pools_limit_the_dice(dialog_for: DialogFactory) -> None:
+    document, ids = fight()
+    dialog = dialog_for(document)
+    dice = dialog.dice
+    assert dice.attack_pool.maximum() == 6
+    dice.attack_pool.setValue(9)
+    assert dice.attack_pool.value() == 6
+    dice.dodge.setValue(4)
+    assert dice.resist_pool.maximum() == 2
+    dice.resist_pool.setValue(2)
+    dice.dodge.setValue(6)
+    assert (dice.resist_pool.maximum(), dice.resist_pool.value()) == (0, 0)
+    dice.skill.setValue(5)
+    assert dialog.situation.aim.maximum() == 2  # aiming counts up to half the skill
+    dice.attack_pool.setValue(2)
+    dice.dodge.setValue(0)
+    type_dice(dialog, "1,2,1,2,1,1,1")
+    dialog.resolve()
+    dialog.next_shot()
+    assert dice.attack_pool.maximum() == 4
+    assert dialog.dice.attacker_pool_note.text() == "4 left"
+    assert document.state.combatant(ids["Mike"]).pools["combat"].remaining == 4
+
+
+def test_surprise_bars_the_pool_and_the_attack(dialog_for: DialogFactory) -> None:
+    def surprise(ids: dict[str, str]) -> Operation:
+        return SurpriseTest(frozen_map({ids["Mike"]: 3, ids["Ganger 1"]: 1, ids["Richie"]: 0}))
+
+    document, ids = fight(surprise)
+    dialog = dialog_for(document, attacker_id=ids["Mike"], target_id=ids["Ganger 1"])
+    assert not dialog.dice.dodge.isEnabled() and dialog.dice.dodge.maximum() == 0
+    assert not dialog.dice.resist_pool.isEnabled()
+    assert dialog.dice.target_pool_note.text() == "Ganger 1 is surprised by Mike: no combat pool against them."
+    assert dialog.problem() == "Enter the attacker's skill dice (and combat pool dice, if any)."
+    ganger = dialog_for(document, attacker_id=ids["Ganger 1"], target_id=ids["Mike"])
+    assert ganger.problem() == "Ganger 1 is surprised by Mike and cannot act against them yet."
+    assert ganger.status_label.text() == ganger.problem()
+    assert not ganger.resolve_button.isEnabled()
+    assert ganger.dice.dodge.isEnabled()  # Mike may defend with his pool against Ganger 1
+
+
+# --- keyboard, layout, screenshots ---------------------------------------------------------------
+
+
+def test_enter_resolves_when_the_dice_are_in_and_escape_closes(dialog_for: DialogFactory, qtbot: QtBot) -> None:
+    document, ids = fight()
+    dialog = dialog_for(document)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    dialog.dice.skill.setValue(3)
+    dialog.dice.attack_entry.set_faces_text("6,5")  # one die short
+    qtbot.keyClick(dialog.dice.attack_entry.faces_edit, Qt.Key.Key_Return)
+    assert len(document.history.entries) == 9
+    dialog.dice.attack_entry.set_faces_text("6,5,1")
+    dialog.dice.resist_entry.set_faces_text("1,1,1,1")
+    qtbot.keyClick(dialog.dice.attack_entry.faces_edit, Qt.Key.Key_Return)
+    assert len(document.history.entries) == 10
+    assert document.state.combatant(ids["Ganger 1"]).boxes("physical") == 6  # 2 net hits: 9M staged to S
+    qtbot.keyClick(dialog, Qt.Key.Key_Return)  # once resolved, Enter sets up the next shot
+    assert dialog.resolve_button.isEnabled() is False and dialog.weapon.isEnabled()
+    with qtbot.waitSignal(dialog.rejected):
+        qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+
+
+def _settled_grab(qtbot: QtBot, dialog: Sr3AttackDialog, path: Path) -> None:
+    """Let the event loop run the cascade of layout requests (as before any frame the GM sees), then save."""
+    qtbot.wait(50)
+    assert dialog.grab().save(str(path))
+
+
+def _clipped_labels(dialog: Sr3AttackDialog) -> list[str]:
+    return [label.text() for label in dialog.findChildren(QLabel)
+            if label.isVisibleTo(dialog) and label.text() and not label.wordWrap()
+            and label.width() < label.minimumSizeHint().width()]
+
+
+@pytest.fixture
+def shots(tmp_path: Path) -> Iterator[Path]:
+    folder = Path(SHOTS) if SHOTS else tmp_path
+    folder.mkdir(parents=True, exist_ok=True)
+    yield folder
+
+
+def test_fits_a_laptop_screen_without_clipping(dialog_for: DialogFactory, shots: Path, qtbot: QtBot) -> None:
+    document, _ids = fight(*snot_is_armored_and_lightly_hurt())
+    dialog = dialog_for(document)
+    dialog.resize(*LAPTOP)
+    dialog.show()  # layouts settle only on shown widgets, as at the table
+    qtbot.waitExposed(dialog)
+    wedge(dialog)
+    dialog.dice.skill.setValue(6)
+    dialog.dice.dodge.setValue(2)
+    dialog.dice.resist_pool.setValue(1)
+    _settled_grab(qtbot, dialog, shots / "sr3_attack_before.png")
+    scroll = dialog.findChild(QScrollArea)
+    assert scroll is not None
+    content = scroll.widget()
+    assert content is not None
+    assert content.minimumSizeHint().width() <= scroll.viewport().width()  # no scrolling on a laptop
+    assert content.minimumSizeHint().height() <= scroll.viewport().height()
+    assert _clipped_labels(dialog) == []
+    type_dice(dialog, "5,5,6,4,4,1", "5,6", "5,1,2,3,4")
+    dialog.resolve()
+    _settled_grab(qtbot, dialog, shots / "sr3_attack_after.png")
+    assert _clipped_labels(dialog) == []
+    odds = dialog.dice.odds
+    assert odds.height() >= odds.sizeHint().height()  # every outcome row, the highlighted one included
+    assert dialog.result_label.height() >= dialog.result_label.heightForWidth(dialog.result_label.width())

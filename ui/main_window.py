@@ -1,0 +1,406 @@
+"""The main window: composes the initiative table, docks, menus and toolbar; slots call app services."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, Qt, QTimer
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import (
+    QApplication,
+    QDockWidget,
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMenu,
+    QMessageBox,
+    QStackedWidget,
+    QToolBar,
+    QUndoView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.document import Change
+from app.i18n import _
+from app.paths import ENCOUNTER_SUFFIX, documents_dir
+from app.workspace import Workspace
+from rules.errors import RulesError
+from rules.systems import all_systems
+from ui.actions import ACTIONS, Menu, build_action
+from ui.dialogs.attack import attack_dialog_for
+from ui.models.initiative_model import InitiativeModel
+from ui.models.log_model import LogModel
+from ui.status import fight_status
+from ui.theme import STYLE_SHEET, apply_theme
+from ui.welcome import WelcomePage
+from ui.widgets.details import CombatantDetails
+from ui.widgets.dice_line import DiceLine
+from ui.widgets.effects_list import EffectsPanel
+from ui.widgets.initiative_table import InitiativeTable
+from ui.widgets.log_view import LogView
+
+FILE_FILTER = "Bojovka (*.bojovka)"
+REMINDER_MS = 8000
+
+
+class MainWindow(QMainWindow):
+    """Bojovka's main window."""
+
+    def __init__(self, workspace: Workspace) -> None:
+        super().__init__()
+        self.workspace = workspace
+        self.document = workspace.document
+        self.session = workspace.session
+        self.actions_by_name: dict[str, QAction] = {}
+        self.setObjectName("MainWindow")
+        self.setStyleSheet(STYLE_SHEET)
+        self.resize(1280, 800)
+        self._build_central()
+        self._build_docks()
+        self._build_actions()
+        self._build_menus_and_toolbar()
+        self.player_view: QWidget | None = None
+        self.document.changed.connect(self._on_changed)
+        self.document.replaced.connect(self._on_replaced)
+        self.document.path_changed.connect(self._update_title)
+        self.initiative_model.error.connect(self.show_error)
+        self.document.journal_failed.connect(self._warn_journal)
+        self._restore_layout()
+        self._on_replaced()
+
+    # --- composition ---------------------------------------------------------------------------
+    def _build_central(self) -> None:
+        self.initiative_model = InitiativeModel(self.document)
+        self.table = InitiativeTable(self.initiative_model)
+        self.reminder = QLabel()
+        self.reminder.setWordWrap(True)
+        self.reminder.setVisible(False)
+        self.reminder.setProperty("error", True)
+        self.round_label = QLabel()
+        self.round_label.setProperty("heading", True)
+        fight = QWidget()
+        layout = QVBoxLayout(fight)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.round_label)
+        layout.addWidget(self.reminder)
+        layout.addWidget(self.table, 1)
+        self.welcome = WelcomePage(list(self.workspace.settings.recent_files))
+        self.welcome.new_requested.connect(self.new_encounter)
+        self.welcome.open_requested.connect(self.open_file)
+        self.welcome.browse_requested.connect(self.on_open)
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self.welcome)
+        self.pages.addWidget(fight)
+        self.setCentralWidget(self.pages)
+        self._reminder_timer = QTimer(self, singleShot=True, interval=REMINDER_MS)
+        self._reminder_timer.timeout.connect(lambda: self.reminder.setVisible(False))
+
+    def _dock(self, title: str, name: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)  # saveState() needs stable names to remember the layout
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        return dock
+
+    def _build_docks(self) -> None:
+        self.details = CombatantDetails(self.document)
+        self.table.selected.connect(self.details.set_combatant)
+        self.effects = EffectsPanel(self.document)
+        self.log_model = LogModel(self.document)
+        self.log_view = LogView(self.log_model)
+        self.dice_line = DiceLine(self.session)
+        self.undo_view = QUndoView(self.document.undo_stack)
+        self.undo_view.setEmptyLabel(_("<start of the fight>"))
+        right, bottom = Qt.DockWidgetArea.RightDockWidgetArea, Qt.DockWidgetArea.BottomDockWidgetArea
+        self.docks = [
+            self._dock(_("Combatant"), "dock_details", self.details, right),
+            self._dock(_("Effects"), "dock_effects", self.effects, right),
+            self._dock(_("Combat log"), "dock_log", self.log_view, bottom),
+            self._dock(_("Dice line"), "dock_dice", self.dice_line, bottom),
+            self._dock(_("Undo history"), "dock_undo", self.undo_view, right),
+        ]
+        details, effects, log, dice, undo = self.docks
+        self.tabifyDockWidget(effects, undo)
+        undo.setVisible(False)
+        effects.raise_()
+        self.splitDockWidget(log, dice, Qt.Orientation.Vertical)  # the dice line sits under the log
+        self.resizeDocks([details, effects], [560, 180], Qt.Orientation.Vertical)
+        self.resizeDocks([log, dice], [300, 60], Qt.Orientation.Vertical)
+        self.resizeDocks([details], [380], Qt.Orientation.Horizontal)
+
+    def _build_actions(self) -> None:
+        for spec in ACTIONS:
+            action = build_action(spec, self)
+            handler: Callable[[], None] = getattr(self, f"on_{spec.name}")
+            action.triggered.connect(lambda _checked=False, run=handler: self._guarded(run))
+            self.actions_by_name[spec.name] = action
+            self.addAction(action)
+        undo = self.document.undo_stack.createUndoAction(self, _("&Undo"))
+        undo.setShortcut(QKeySequence.StandardKey.Undo)
+        redo = self.document.undo_stack.createRedoAction(self, _("&Redo"))
+        redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence(QKeySequence.StandardKey.Redo)])
+        self.actions_by_name.update(undo=undo, redo=redo)
+
+    def _build_menus_and_toolbar(self) -> None:
+        menus = {menu: self.menuBar().addMenu(_(menu.value)) for menu in Menu}
+        self._new_menu(menus[Menu.FILE])
+        edit = menus[Menu.EDIT]
+        edit.addAction(self.actions_by_name["undo"])
+        edit.addAction(self.actions_by_name["redo"])
+        toolbar = QToolBar(_("Fight"), self)
+        toolbar.setObjectName("toolbar_fight")
+        toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        self.addToolBar(toolbar)
+        for spec in ACTIONS:
+            if spec.separator_before:
+                menus[spec.menu].addSeparator()
+            menus[spec.menu].addAction(self.actions_by_name[spec.name])
+            if spec.toolbar:
+                toolbar.addAction(self.actions_by_name[spec.name])
+        view = menus[Menu.VIEW]
+        view.addSeparator()
+        for dock in self.docks:
+            view.addAction(dock.toggleViewAction())
+
+    def _new_menu(self, file_menu: QMenu) -> None:
+        new = file_menu.addMenu(_("&New encounter"))
+        for number, system in enumerate(all_systems().values()):
+            action = new.addAction(_(system.title))
+            if number == 0:
+                action.setShortcut(QKeySequence.StandardKey.New)
+            action.triggered.connect(lambda _checked=False, sid=system.id: self.new_encounter(sid))
+
+    # --- keeping up with the document ----------------------------------------------------------
+    def _on_changed(self, change: Change) -> None:
+        self._update_status()
+        if change.reminders:
+            self.reminder.setText("\n".join(reminder.text for reminder in change.reminders))
+            self.reminder.setVisible(True)
+            self._reminder_timer.start()
+
+    def _on_replaced(self) -> None:
+        self._update_title()
+        self._update_status()
+        self.details.set_combatant(None)
+
+    def _update_title(self) -> None:
+        self.setWindowTitle(f"{self.document.title()} — Bojovka")
+        self.setWindowModified(self.document.modified)
+
+    def _update_status(self) -> None:
+        text = fight_status(self.document.state, self.document.system)
+        self.round_label.setText(text)
+        self.statusBar().showMessage(text)
+
+    def show_error(self, message: str) -> None:
+        """A refused command: say why in the status bar, never a traceback."""
+        self.statusBar().showMessage(message, 10_000)
+
+    def _warn_journal(self, problem: str) -> None:
+        QMessageBox.warning(self, _("Autosave failed"), _(
+            "{problem}\n\nThe fight is still here, but a crash now could lose the latest changes. "
+            "Save it to another disk with File → Save as.").format(problem=problem))
+
+    def show_fight(self) -> None:
+        """Switch from the welcome page to the fight."""
+        self.pages.setCurrentIndex(1)
+        self.table.setFocus()
+
+    def _guarded(self, run: Callable[[], None]) -> None:
+        try:
+            run()
+        except RulesError as refused:
+            self.show_error(str(refused))
+
+    # --- commands ------------------------------------------------------------------------------
+    def _selected_or_current(self) -> str | None:
+        return self.table.selected_id() or self.session.current_actor()
+
+    def _current_or_selected(self) -> str | None:
+        return self.session.current_actor() or self.table.selected_id()
+
+    def on_next_turn(self) -> None:
+        self.session.next_turn()
+
+    def on_back(self) -> None:
+        self.session.back()
+
+    def on_roll_initiative(self) -> None:
+        from ui.dialogs.initiative import RollInitiativeDialog
+
+        RollInitiativeDialog(self.session, self).exec()
+
+    def on_delay(self) -> None:
+        actor = self.session.current_actor()
+        if actor is not None:
+            self.session.delay(actor)
+
+    def on_delay_next_pass(self) -> None:
+        actor = self.session.current_actor()
+        if actor is not None:
+            self.session.delay(actor, into_next_pass=True)
+
+    def on_act_now(self) -> None:
+        chosen = self.table.selected_id()
+        if chosen is None:
+            self.show_error(_("Select the combatant who takes the delayed action."))
+            return
+        self.session.act_now(chosen)
+
+    def on_yield_turn(self) -> None:
+        actor = self.session.current_actor()
+        if actor is not None:
+            self.session.yield_turn(actor)
+
+    def on_attack(self) -> None:
+        dialog_class = attack_dialog_for(self.document.system.id)
+        if dialog_class is None:
+            self.show_error(_("Attacks for this game are resolved with the dice line and Damage."))
+            return
+        target = self.table.selected_id()
+        attacker = self.session.current_actor()
+        dialog_class(self.document, self.session.roller, attacker, target if target != attacker else None,
+                     self).exec()
+
+    def on_damage(self) -> None:
+        from ui.dialogs.harm import HarmDialog
+
+        HarmDialog(self.session, self._selected_or_current(), heal=False, parent=self).exec()
+
+    def on_heal(self) -> None:
+        from ui.dialogs.harm import HarmDialog
+
+        HarmDialog(self.session, self._selected_or_current(), heal=True, parent=self).exec()
+
+    def on_add(self) -> None:
+        from ui.dialogs.add_combatants import AddCombatantsDialog
+
+        AddCombatantsDialog(self.document, self.workspace.library, self).exec()
+        self.show_fight()
+
+    def on_remove(self) -> None:
+        chosen = self.table.selected_id()
+        if chosen is None:
+            return
+        name = self.document.state.combatant(chosen).name
+        answer = QMessageBox.question(self, _("Remove combatant"), _("Remove {name} from the fight?").format(
+            name=name))
+        if answer == QMessageBox.StandardButton.Yes:
+            self.session.remove(chosen)
+
+    def on_player_view(self) -> None:
+        from ui.widgets.player_view import PlayerView
+
+        if self.player_view is None:
+            self.player_view = PlayerView(self.document)
+        self.player_view.show()
+        self.player_view.raise_()
+
+    def on_theme_system(self) -> None:
+        self._set_theme("system")
+
+    def on_theme_light(self) -> None:
+        self._set_theme("light")
+
+    def on_theme_dark(self) -> None:
+        self._set_theme("dark")
+
+    def _set_theme(self, theme: str) -> None:
+        application = QApplication.instance()
+        assert isinstance(application, QApplication)
+        apply_theme(application, theme)
+        self.workspace.update_settings(theme=theme)
+
+    def on_about(self) -> None:
+        QMessageBox.about(self, _("About Bojovka"), _(
+            "Bojovka — an offline combat tracker for tabletop game masters.\n"
+            "Games: {games}.").format(games=", ".join(_(s.title) for s in all_systems().values())))
+
+    def on_welcome(self) -> None:
+        self.pages.setCurrentIndex(0)
+
+    def on_quit(self) -> None:
+        self.close()
+
+    # --- files ---------------------------------------------------------------------------------
+    def new_encounter(self, system_id: str) -> None:
+        """Start an empty encounter of a game (asks to save the current one first)."""
+        if self._may_discard():
+            self.workspace.new(system_id)
+            self.show_fight()
+
+    def open_file(self, path: Path) -> None:
+        """Open an encounter or a sample; a bad file gets a clear message and changes nothing."""
+        if not self._may_discard():
+            return
+        try:
+            if path.parent.name == "samples":
+                self.workspace.open_sample(path.stem)
+            else:
+                self.workspace.open(path)
+        except RulesError as problem:
+            QMessageBox.warning(self, _("Cannot open the encounter"), str(problem))
+            return
+        self.show_fight()
+
+    def on_open(self) -> None:
+        name, _filter = QFileDialog.getOpenFileName(self, _("Open an encounter"), str(documents_dir()), FILE_FILTER)
+        if name:
+            self.open_file(Path(name))
+
+    def on_save(self) -> None:
+        if self.document.path is None:
+            self.on_save_as()
+            return
+        self._save(None)
+
+    def on_save_as(self) -> None:
+        suggested = str(documents_dir() / f"{self.document.state.name or _('Encounter')}{ENCOUNTER_SUFFIX}")
+        name, _filter = QFileDialog.getSaveFileName(self, _("Save the encounter"), suggested, FILE_FILTER)
+        if name:
+            self._save(Path(name))
+
+    def _save(self, path: Path | None) -> bool:
+        try:
+            saved = self.workspace.save(path)
+        except RulesError as problem:
+            QMessageBox.warning(self, _("Cannot save the encounter"), str(problem))
+            return False
+        self.statusBar().showMessage(_("Saved {file}").format(file=saved.name), 5000)
+        return True
+
+    def _may_discard(self) -> bool:
+        """Ask before replacing a fight with unsaved changes (it is journaled either way)."""
+        if not self.document.modified:
+            return True
+        answer = QMessageBox.question(
+            self, _("Unsaved changes"), _("Save the changes to “{name}” first?").format(
+                name=self.document.title().replace("[*]", "")),
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel)
+        if answer == QMessageBox.StandardButton.Save:
+            self.on_save()
+            return not self.document.modified
+        return answer == QMessageBox.StandardButton.Discard
+
+    # --- layout and closing --------------------------------------------------------------------
+    def _restore_layout(self) -> None:
+        settings = self.workspace.settings
+        if settings.window_geometry:
+            self.restoreGeometry(QByteArray.fromBase64(settings.window_geometry.encode()))
+        if settings.window_state:
+            self.restoreState(QByteArray.fromBase64(settings.window_state.encode()))
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if not self._may_discard():
+            event.ignore()
+            return
+        self.workspace.update_settings(
+            window_geometry=bytes(self.saveGeometry().toBase64().data()).decode(),
+            window_state=bytes(self.saveState().toBase64().data()).decode())
+        self.workspace.close(keep_journal=False)
+        if self.player_view is not None:
+            self.player_view.close()
+        event.accept()

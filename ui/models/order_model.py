@@ -1,0 +1,201 @@
+"""The public turn order of the current pass, for the player view: names and roles, never scores.
+
+Rows: the slot acting now, the slots still to act in this pass (as the RuleSystem orders them), then those
+who have acted. A row is keyed by what it shows (a delayed action is a row of its own), so after a change
+the model moves rows with ``layoutChanged`` and emits ``dataChanged`` only for the roles that changed; it
+resets only when rows appear or disappear.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from enum import IntEnum
+from typing import Any
+
+from PySide6.QtCore import QAbstractListModel, QByteArray, QModelIndex, QPersistentModelIndex, Qt
+
+from app.document import Change, EncounterDocument
+from app.i18n import _
+from rules.encounter import Combatant, Encounter, Slot, SlotKind
+from rules.systems.base import RuleSystem
+
+Index = QModelIndex | QPersistentModelIndex
+RowKey = tuple[str, tuple[str, ...]]
+
+ACTED = "acted"
+
+
+class Role(IntEnum):
+    """Named data roles of the turn order."""
+
+    NAME = Qt.ItemDataRole.UserRole + 1
+    IS_CURRENT = Qt.ItemDataRole.UserRole + 2
+    SIDE = Qt.ItemDataRole.UserRole + 3
+    STATUS = Qt.ItemDataRole.UserRole + 4
+    HAS_ACTED = Qt.ItemDataRole.UserRole + 5
+    KIND = Qt.ItemDataRole.UserRole + 6  # SlotKind value, or "acted"
+    IDS = Qt.ItemDataRole.UserRole + 7
+
+
+@dataclass(frozen=True)
+class OrderRow:
+    """What one row shows; compared field by field to find the roles that changed."""
+
+    key: RowKey
+    name: str
+    display: str
+    is_current: bool
+    has_acted: bool
+    side: str | None
+    status: str | None
+    kind: str
+
+    def value(self, role: int) -> Any:
+        """The row's data for ``role`` (None when it has none)."""
+        attribute = _ROLE_FIELDS.get(role)
+        if attribute is None:
+            return None
+        value = getattr(self, attribute)
+        return list(value[1]) if attribute == "key" else value
+
+
+_ROLE_FIELDS: dict[int, str] = {
+    Qt.ItemDataRole.DisplayRole: "display", Qt.ItemDataRole.ToolTipRole: "display",
+    Role.NAME: "name", Role.IS_CURRENT: "is_current", Role.SIDE: "side", Role.STATUS: "status",
+    Role.HAS_ACTED: "has_acted", Role.KIND: "kind", Role.IDS: "key",
+}
+
+
+def _roles_of(field_name: str) -> list[int]:
+    return [role for role, name in _ROLE_FIELDS.items() if name == field_name]
+
+
+def _slot_row(slot: Slot, state: Encounter, system: RuleSystem, current: bool) -> OrderRow:
+    """A row for a slot still to play (or playing now)."""
+    key: RowKey = (SlotKind.DELAYED.value if slot.kind is SlotKind.DELAYED else "", slot.ids)
+    if slot.kind is SlotKind.TIMER:
+        effect = state.effects.get(slot.ids[0])
+        name = effect.name if effect is not None else _("Timer")
+        return OrderRow(key, name, name, current, False, None, None, slot.kind.value)
+    members = [state.combatants[i] for i in slot.ids if i in state.combatants]
+    name = ", ".join(c.name for c in members)
+    display = _("{name} (delayed action)").format(name=name) if slot.kind is SlotKind.DELAYED else name
+    first = members[0] if members else None
+    return OrderRow(key, name, display, current, False, first.side.value if first else None,
+                    system.status(first, state).value if first else None, slot.kind.value)
+
+
+def _acted_row(combatant: Combatant, state: Encounter, system: RuleSystem) -> OrderRow:
+    return OrderRow(("", (combatant.id,)), combatant.name, combatant.name, False, True, combatant.side.value,
+                    system.status(combatant, state).value, ACTED)
+
+
+def _same_slot(first: Slot, second: Slot) -> bool:
+    return first.kind is second.kind and first.ids == second.ids
+
+
+def order_rows(state: Encounter, system: RuleSystem) -> list[OrderRow]:
+    """The current slot, then the rest of this pass in order, then those who have acted."""
+    clock = state.clock
+    rows: list[OrderRow] = []
+    if clock.current is not None:
+        rows.append(_slot_row(clock.current, state, system, current=True))
+    if clock.pass_no > 0:  # pass 0: this round's initiative is not rolled yet, so there is no order
+        rows += [_slot_row(slot, state, system, current=False) for slot in system.remaining_slots(state)
+                 if clock.current is None or not _same_slot(slot, clock.current)]
+    placed = {i for row in rows for i in row.key[1]}
+    acted = [c for c in state.combatants.values() if c.id in clock.acted and c.id not in placed]
+    acted.sort(key=lambda c: -(c.initiative.rolled if c.initiative else -10_000))
+    rows += [_acted_row(c, state, system) for c in acted]
+    return _unique(rows)
+
+
+def _unique(rows: list[OrderRow]) -> list[OrderRow]:
+    """One row per key (a game could list a slot twice; a view must not get duplicate rows)."""
+    seen: set[RowKey] = set()
+    unique = []
+    for row in rows:
+        if row.key not in seen:
+            seen.add(row.key)
+            unique.append(row)
+    return unique
+
+
+class TurnOrderModel(QAbstractListModel):
+    """The order players may see: who acts now, who comes next, who has acted."""
+
+    NameRole = Role.NAME
+    IsCurrentRole = Role.IS_CURRENT
+    SideRole = Role.SIDE
+    StatusRole = Role.STATUS
+    HasActedRole = Role.HAS_ACTED
+    KindRole = Role.KIND
+    IdsRole = Role.IDS
+
+    def __init__(self, document: EncounterDocument) -> None:
+        super().__init__()
+        self._document = document
+        self._rows = order_rows(document.state, document.system)
+        document.changed.connect(self._on_changed)
+        document.replaced.connect(self._reset)
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
+        return 0 if parent.isValid() else len(self._rows)
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+            return None
+        return self._rows[index.row()].value(role)
+
+    def row(self, number: int) -> OrderRow:
+        """Everything row ``number`` shows."""
+        return self._rows[number]
+
+    def roleNames(self) -> dict[int, QByteArray]:
+        names = super().roleNames()
+        extra = {Role.NAME: b"name", Role.IS_CURRENT: b"isCurrent", Role.SIDE: b"side", Role.STATUS: b"status",
+                 Role.HAS_ACTED: b"hasActed", Role.KIND: b"kind", Role.IDS: b"ids"}
+        names.update({role: QByteArray(name) for role, name in extra.items()})
+        return names
+
+    # --- updates -------------------------------------------------------------------------------
+    def _reset(self) -> None:
+        self.beginResetModel()
+        self._rows = order_rows(self._document.state, self._document.system)
+        self.endResetModel()
+
+    def _on_changed(self, change: Change) -> None:
+        del change  # the order depends on the whole clock and every score: recompute, then diff
+        new = order_rows(self._document.state, self._document.system)
+        old_keys = [row.key for row in self._rows]
+        new_keys = [row.key for row in new]
+        if set(old_keys) != set(new_keys) or len(old_keys) != len(new_keys):
+            self.beginResetModel()
+            self._rows = new
+            self.endResetModel()
+            return
+        old_by_key = {row.key: row for row in self._rows}
+        if old_keys != new_keys:
+            self._move_rows(new)
+        else:
+            self._rows = new
+        self._announce(old_by_key)
+
+    def _move_rows(self, new: list[OrderRow]) -> None:
+        """Same rows in another order: move persistent indexes so a selection follows its row."""
+        self.layoutAboutToBeChanged.emit()
+        where = {row.key: number for number, row in enumerate(new)}
+        for index in self.persistentIndexList():
+            moved = where[self._rows[index.row()].key]
+            self.changePersistentIndex(index, self.index(moved, 0))
+        self._rows = new
+        self.layoutChanged.emit()
+
+    def _announce(self, old_by_key: dict[RowKey, OrderRow]) -> None:
+        for number, row in enumerate(self._rows):
+            before = old_by_key[row.key]
+            roles = [role for spec in fields(OrderRow) if getattr(before, spec.name) != getattr(row, spec.name)
+                     for role in _roles_of(spec.name)]
+            if roles:
+                index = self.index(number, 0)
+                self.dataChanged.emit(index, index, roles)
