@@ -11,7 +11,7 @@ export QT_QPA_PLATFORM ?= offscreen
 export PYQTGRAPH_QT_LIB := PySide6
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: run test lint typecheck contracts unit bench soak clean
+.PHONY: run test lint typecheck contracts unit bench soak clean system-deps
 
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "Python 3.11 is required (python3.11 not found)"; exit 1; }
@@ -22,8 +22,24 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $@
 
+# Qt's X11 platform plugin needs libxcb-cursor0 and friends, which a fresh Linux may lack: install them
+# when we can (root with apt-get), otherwise say exactly what to install. Other systems need nothing.
+XCB_PACKAGES := libxcb-cursor0 libxkbcommon-x11-0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 \
+	libxcb-render-util0 libxcb-xinerama0 libxcb-shape0 libxcb-randr0 libegl1
+
+system-deps:
+	@if [ "$$(uname -s)" = Linux ] && ! ldconfig -p 2>/dev/null | grep -q libxcb-cursor.so.0; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			echo "Installing the X11 libraries Qt needs: $(XCB_PACKAGES)"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(XCB_PACKAGES); \
+		else \
+			echo "Qt needs these system libraries to open a window: $(XCB_PACKAGES)"; \
+			echo "Install them with your package manager (e.g. sudo apt-get install $(XCB_PACKAGES))."; \
+		fi; \
+	fi
+
 run: export QT_QPA_PLATFORM :=
-run: $(STAMP)
+run: $(STAMP) system-deps
 	$(BIN)/python -m app.main
 
 lint: $(STAMP)

@@ -21,7 +21,7 @@ os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")  # pyqtgraph must not pick 
 from PySide6.QtCore import QDateTime, QLocale
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
-from app.i18n import _, install_language
+from app.i18n import _, install_language, ngettext
 from app.paths import HOME_VARIABLE, log_dir
 
 VERSION = "0.1.0"
@@ -81,16 +81,26 @@ def _local_time(timestamp: float) -> str:
     return QLocale().toString(moment, QLocale.FormatType.ShortFormat)
 
 
+def _recovery_question(name: str, actions: int, when: str) -> str:
+    """ "Bojovka was closed while … had unsaved changes …" with a real plural for the count."""
+    if actions > 0:
+        detail = ngettext("{count} unsaved action, the last at {when}", "{count} unsaved actions, the last at {when}",
+                          actions).format(count=actions, when=when)
+    else:
+        detail = _("last change at {when}").format(when=when)
+    return _("Bojovka was closed while “{name}” had unsaved changes ({detail}).\nRestore it?").format(
+        name=name, detail=detail)
+
+
 def _offer_recovery(window: QWidget, workspace: object) -> bool:
     """Ask about fights a crash left unsaved; True if one was restored."""
     from app.workspace import Workspace
 
     assert isinstance(workspace, Workspace)
     for candidate in workspace.recoverable():
-        answer = QMessageBox.question(window, _("Restore the fight you were running?"), _(
-            "Bojovka was closed while “{name}” had unsaved changes ({count} actions, last at {when}).\n"
-            "Restore it?").format(name=candidate.name, count=candidate.operations,
-                                  when=_local_time(candidate.changed.timestamp())),
+        answer = QMessageBox.question(window, _("Restore the fight you were running?"),
+                                      _recovery_question(candidate.name, candidate.operations,
+                                                         _local_time(candidate.changed.timestamp())),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
         if answer == QMessageBox.StandardButton.Yes:
             workspace.recover(candidate)

@@ -65,6 +65,15 @@ def sample_path(system_id: str) -> Path:
     return resource(SAMPLES_DIR, f"{system_id}.bojovka")
 
 
+def sample_title(system_id: str) -> str:
+    """The sample fight's own name, read from the shipped file (falls back to the game id)."""
+    try:
+        document = json.loads(sample_path(system_id).read_text(encoding="utf-8"))
+        return str(document["state"]["name"]) or system_id
+    except (OSError, ValueError, KeyError, TypeError):
+        return system_id
+
+
 def sample_text(system_id: str) -> str:
     """The sample file's exact content."""
     return json.dumps(history_to_document(SAMPLES[system_id]()), ensure_ascii=False, indent=1) + "\n"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from app.document import EncounterDocument, new_history
 from app.i18n import _
-from app.library import Library
+from app.library import EntryKind, Library, LibraryEntry, from_combatant
 from app.paths import ENCOUNTER_SUFFIX
 from app.recovery import EncounterLock, Journal, RecoveryCandidate, discard, find_recoverable, recover
 from app.samples import sample_path
@@ -19,6 +19,7 @@ from app.session import FightSession
 from app.settings import Settings, load_settings, save_settings, with_recent_file
 from app.storage import StorageError, load_encounter, save_encounter
 from rules.dice import Roller
+from rules.encounter import Side
 from rules.history import History
 
 
@@ -94,6 +95,23 @@ class Workspace:
         self.document.mark_saved(target)
         self._remember(target)
         return target
+
+    # --- the roster and bestiary ---------------------------------------------------------------
+    def keep_in_library(self, combatant_id: str) -> LibraryEntry:
+        """Save a combatant of the fight: player characters to the roster, everyone else to the bestiary."""
+        combatant = self.document.state.combatant(combatant_id)
+        kind = EntryKind.PC if combatant.side is Side.PLAYER else EntryKind.NPC
+        return self.library.add(from_combatant(combatant, kind, self.document.system.id))
+
+    def export_library(self, path: Path) -> int:
+        """Write this game's roster and bestiary to a JSON file; returns how many entries."""
+        entries = self.library.search(system_id=self.document.system.id)
+        self.library.export_json(entries, path)
+        return len(entries)
+
+    def import_library(self, path: Path) -> int:
+        """Add the entries of a JSON file (all or none); returns how many were new."""
+        return len(self.library.import_json(path))
 
     # --- crash recovery ------------------------------------------------------------------------
     def recoverable(self) -> list[RecoveryCandidate]:

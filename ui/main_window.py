@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, Qt, QTimer
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.document import Change
-from app.i18n import _
+from app.i18n import _, ngettext
 from app.paths import ENCOUNTER_SUFFIX, documents_dir
 from app.workspace import Workspace
 from rules.errors import RulesError
@@ -42,6 +42,7 @@ from ui.widgets.initiative_table import InitiativeTable
 from ui.widgets.log_view import LogView
 
 FILE_FILTER = "Bojovka (*.bojovka)"
+LIBRARY_FILTER = "JSON (*.json)"
 REMINDER_MS = 8000
 
 
@@ -56,7 +57,7 @@ class MainWindow(QMainWindow):
         self.actions_by_name: dict[str, QAction] = {}
         self.setObjectName("MainWindow")
         self.setStyleSheet(STYLE_SHEET)
-        self.resize(1280, 800)
+        self._fit_to_screen(1280, 800)
         self._build_central()
         self._build_docks()
         self._build_actions()
@@ -67,8 +68,17 @@ class MainWindow(QMainWindow):
         self.document.path_changed.connect(self._update_title)
         self.initiative_model.error.connect(self.show_error)
         self.document.journal_failed.connect(self._warn_journal)
+        QGuiApplication.styleHints().colorSchemeChanged.connect(self._on_scheme_changed)
         self._restore_layout()
         self._on_replaced()
+
+    def _fit_to_screen(self, width: int, height: int) -> None:
+        """A first-run size that fits a small laptop screen (a remembered layout replaces it)."""
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        if screen is not None:
+            available = screen.availableGeometry()
+            width, height = min(width, available.width()), min(height, available.height() - 30)
+        self.resize(width, height)
 
     # --- composition ---------------------------------------------------------------------------
     def _build_central(self) -> None:
@@ -90,6 +100,7 @@ class MainWindow(QMainWindow):
         self.welcome.new_requested.connect(self.new_encounter)
         self.welcome.open_requested.connect(self.open_file)
         self.welcome.browse_requested.connect(self.on_open)
+        self.welcome.continue_requested.connect(self.show_fight)
         self.pages = QStackedWidget()
         self.pages.addWidget(self.welcome)
         self.pages.addWidget(fight)
@@ -307,6 +318,13 @@ class MainWindow(QMainWindow):
     def on_theme_dark(self) -> None:
         self._set_theme("dark")
 
+    def _on_scheme_changed(self) -> None:
+        """The desktop switched light/dark: follow it when the GM chose "follow the system"."""
+        if self.workspace.settings.theme == "system":
+            application = QApplication.instance()
+            assert isinstance(application, QApplication)
+            apply_theme(application, "system")
+
     def _set_theme(self, theme: str) -> None:
         application = QApplication.instance()
         assert isinstance(application, QApplication)
@@ -318,7 +336,34 @@ class MainWindow(QMainWindow):
             "Bojovka — an offline combat tracker for tabletop game masters.\n"
             "Games: {games}.").format(games=", ".join(_(s.title) for s in all_systems().values())))
 
+    def on_save_to_library(self) -> None:
+        chosen = self._selected_or_current()
+        if chosen is None:
+            self.show_error(_("Select the combatant to keep."))
+            return
+        entry = self.workspace.keep_in_library(chosen)
+        self.statusBar().showMessage(_("{name} is now in the roster/bestiary.").format(name=entry.name), 5000)
+
+    def on_import_library(self) -> None:
+        name, _filter = QFileDialog.getOpenFileName(self, _("Import roster/bestiary"), str(documents_dir()),
+                                                    LIBRARY_FILTER)
+        if name:
+            count = self.workspace.import_library(Path(name))
+            self.statusBar().showMessage(ngettext("Imported {count} entry.", "Imported {count} entries.", count)
+                                         .format(count=count), 5000)
+
+    def on_export_library(self) -> None:
+        name, _filter = QFileDialog.getSaveFileName(self, _("Export roster/bestiary"),
+                                                    str(documents_dir() / "bojovka-library.json"), LIBRARY_FILTER)
+        if name:
+            count = self.workspace.export_library(Path(name))
+            self.statusBar().showMessage(ngettext("Exported {count} entry.", "Exported {count} entries.", count)
+                                         .format(count=count), 5000)
+
     def on_welcome(self) -> None:
+        state = self.document.state
+        self.welcome.offer_continue(state.name or self.document.title().replace("[*]", "")
+                                    if state.combatants else None)
         self.pages.setCurrentIndex(0)
 
     def on_quit(self) -> None:

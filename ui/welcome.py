@@ -18,8 +18,8 @@ from PySide6.QtWidgets import (
 )
 
 from app.i18n import _
-from app.samples import SAMPLES, sample_path
-from rules.systems import all_systems
+from app.samples import SAMPLES, sample_path, sample_title
+from rules.systems import all_systems, get_system
 
 PathRole = Qt.ItemDataRole.UserRole + 1
 
@@ -30,6 +30,7 @@ class WelcomePage(QScrollArea):
     new_requested = Signal(str)  # system id
     open_requested = Signal(object)  # Path
     browse_requested = Signal()
+    continue_requested = Signal()
 
     def __init__(self, recent_files: list[str], parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -41,11 +42,15 @@ class WelcomePage(QScrollArea):
         title.setProperty("heading", True)
         layout.addWidget(title)
         layout.addWidget(QLabel(_("Start a new encounter, continue a saved one, or try a sample fight.")))
+        self.continue_button = QPushButton()
+        self.continue_button.setVisible(False)
+        self.continue_button.clicked.connect(self.continue_requested)
+        layout.addWidget(self.continue_button, 0, Qt.AlignmentFlag.AlignLeft)
         layout.addWidget(self._new_box())
-        self.recent = self._file_list(_("Recent encounters"), [Path(p) for p in recent_files],
-                                      _("No recent encounters yet."), layout)
-        self.samples = self._file_list(_("Sample encounters"), [sample_path(s) for s in SAMPLES],
-                                       _("No samples found."), layout)
+        recent = [(f"{Path(p).stem}  —  {Path(p).parent}", Path(p)) for p in recent_files]
+        self.recent = self._file_list(_("Recent encounters"), recent, _("No recent encounters yet."), layout)
+        samples = [(f"{sample_title(s)}  —  {_(get_system(s).title)}", sample_path(s)) for s in SAMPLES]
+        self.samples = self._file_list(_("Sample encounters"), samples, _("No samples found."), layout)
         open_button = QPushButton(_("Open an encounter file…"))
         open_button.clicked.connect(self.browse_requested)
         layout.addWidget(open_button, 0, Qt.AlignmentFlag.AlignLeft)
@@ -62,12 +67,18 @@ class WelcomePage(QScrollArea):
             grid.addWidget(button, number // 2, number % 2)
         return box
 
-    def _file_list(self, title: str, paths: list[Path], empty: str, layout: QVBoxLayout) -> QListWidget:
+    def offer_continue(self, name: str | None) -> None:
+        """Show "Continue: <fight>" when a fight is open behind the welcome page."""
+        self.continue_button.setVisible(name is not None)
+        if name is not None:
+            self.continue_button.setText(_("Continue: {name}").format(name=name))
+
+    def _file_list(self, title: str, paths: list[tuple[str, Path]], empty: str, layout: QVBoxLayout) -> QListWidget:
         box = QGroupBox(title)
         inner = QVBoxLayout(box)
         files = QListWidget()
-        for path in paths:
-            item = QListWidgetItem(f"{path.stem}  —  {path.parent}")
+        for label, path in paths:
+            item = QListWidgetItem(label)
             item.setData(PathRole, path)
             item.setToolTip(str(path))
             files.addItem(item)

@@ -97,3 +97,14 @@ def test_condition_roles() -> None:
     tracks = model.index(row, Column.CONDITION).data(Role.TRACKS)
     assert tracks == [("Physical", 0, 10), ("Stun", 3, 10)]
     assert model.index(row, Column.CONDITION).data(Qt.ItemDataRole.ToolTipRole) == "TN +2, initiative −2"
+
+
+def test_a_delayed_actor_shows_where_it_comes_back() -> None:
+    from rules.turns import DelayAction
+
+    document, ids = _document()
+    roll_ones(document.history, ids)
+    model = InitiativeModel(EncounterDocument(document.history))
+    model._document.apply(DelayAction(ids["Mike"], into_next_pass=True))
+    row = model.row_of(ids["Mike"])
+    assert model.index(row, Column.ACTIONS).data() == "Delayed into pass 2: act before your own phase there"

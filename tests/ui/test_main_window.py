@@ -168,3 +168,33 @@ def test_save_and_reopen_from_the_window(window: MainWindow, tmp_path: Path) -> 
     window.open_file(path)
     assert to_data(window.document.state) == before
     assert window.windowTitle().startswith("warehouse")
+
+
+def test_keep_export_and_import_the_library(window: MainWindow, tmp_path: Path) -> None:
+    _add_party_and_gangers(window)
+    ids = _ids_by_name(window)
+    window.table.select_combatant(ids["Twitch"])
+    _trigger(window, "save_to_library")
+    assert "Twitch is now in the roster/bestiary." in window.statusBar().currentMessage()
+    assert [e.name for e in window.workspace.library.search("Twitch")] == ["Twitch"]
+    exported = tmp_path / "library.json"
+    count = window.workspace.export_library(exported)
+    assert count == len(window.workspace.library.search(system_id="sr3"))
+    other = Workspace(library=Library(tmp_path / "other.sqlite3", seed=False))
+    assert other.import_library(exported) == count
+    other.close(keep_journal=False)
+
+
+def test_a_damaged_file_changes_nothing(window: MainWindow, tmp_path: Path,
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    _add_party_and_gangers(window)
+    saved = window.workspace.save(tmp_path / "good")
+    before, good_bytes = to_data(window.document.state), saved.read_bytes()
+    bad = tmp_path / "bad.bojovka"
+    bad.write_bytes(good_bytes[: len(good_bytes) // 2])
+    shown: list[str] = []
+    monkeypatch.setattr("ui.main_window.QMessageBox.warning", lambda _parent, _title, text: shown.append(text))
+    window.open_file(bad)
+    assert shown and "bad.bojovka" in shown[0]
+    assert to_data(window.document.state) == before and window.document.path == saved
+    assert saved.read_bytes() == good_bytes

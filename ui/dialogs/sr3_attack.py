@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import ClassVar, Final, Generic, TypeVar
 
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QFont, QGuiApplication
+from PySide6.QtGui import QFont, QGuiApplication, QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -371,15 +371,13 @@ class SituationBox(QGroupBox):
         form.addRow("", self.difficult)
         form.addRow(_("Target"), self.target_movement)
         form.addRow(self._grid((self.cover, self.blind), (self.smartlink, self.goggles), (self.laser, self.second)))
-        form.addRow(_("Other firearm's recoil"), self.other_recoil)
-        form.addRow(_("Melee opponents"), self.melee)
-        form.addRow(_("Target no. this phase"), self.target_index)
-        form.addRow(_("Aim actions"), self.aim)
         form.addRow(_row(self.called, self.called_effect))
-        form.addRow(_("Spot or part armor"), self.spot_armor)
-        form.addRow(_("Wound modifier"), self.wounds)
-        form.addRow(_("Magnification"), self.magnification)
-        form.addRow(_("GM modifier"), self.gm)
+        # Small number fields two to a row: the dialog must fit a 768-pixel laptop screen.
+        form.addRow(self._numbers(
+            (_("Target no. this phase"), self.target_index), (_("Aim actions"), self.aim),
+            (_("Melee opponents"), self.melee), (_("Wound modifier"), self.wounds),
+            (_("Magnification"), self.magnification), (_("GM modifier"), self.gm),
+            (_("Spot or part armor"), self.spot_armor), (_("Other firearm's recoil"), self.other_recoil)))
 
     def inputs(self) -> list[QWidget]:
         """Inputs whose every change recomputes the sheet."""
@@ -396,6 +394,18 @@ class SituationBox(QGroupBox):
         self.spot_armor.setEnabled(self.called.isChecked()
                                    and self.called_effect.value() is not CalledShotEffect.EXTRA_LEVEL)
         self.other_recoil.setEnabled(self.second.isChecked())
+
+    @staticmethod
+    def _numbers(*fields: tuple[str, QWidget]) -> QWidget:
+        """Label + field pairs, two pairs per row."""
+        holder = QWidget()
+        grid = QGridLayout(holder)
+        grid.setContentsMargins(0, 0, 0, 0)
+        for index, (label, field) in enumerate(fields):
+            row, column = divmod(index, 2)
+            grid.addWidget(QLabel(label), row, column * 2)
+            grid.addWidget(field, row, column * 2 + 1)
+        return holder
 
     @staticmethod
     def _grid(*rows: tuple[QWidget, QWidget]) -> QWidget:
@@ -555,10 +565,11 @@ class Sr3AttackDialog(QDialog):
         content = QWidget()
         columns = QHBoxLayout(content)
         columns.setContentsMargins(0, 0, 0, 0)
-        columns.addLayout(_column(who, self.weapon, self.defence), 1)
-        columns.addLayout(_column(self.situation), 1)
-        columns.addLayout(self._sheet_column(), 1)
-        columns.addLayout(_column(self.dice), 1)
+        tn_box, damage_box, result_box = self._sheet_boxes()
+        # Three columns so the whole dialog, odds included, fits a 1280-pixel laptop window.
+        for column in (_column(who, self.weapon, self.defence, damage_box), _column(self.situation, tn_box),
+                       _column(self.dice, result_box)):
+            columns.addLayout(column)  # natural widths: equal stretch would widen every column to the widest
         # One scroll area for small screens; on a 1366×768 laptop everything fits without scrolling.
         scroll = QScrollArea()
         scroll.setWidget(content)
@@ -571,9 +582,10 @@ class Sr3AttackDialog(QDialog):
         layout.addWidget(scroll, 1)
         layout.addWidget(self.status_label)
         layout.addWidget(self.buttons)
-        self._fit_screen(content.sizeHint())
+        self._content = content
+        self._fitted = False
 
-    def _sheet_column(self) -> QVBoxLayout:
+    def _sheet_boxes(self) -> tuple[QGroupBox, QGroupBox, QGroupBox]:
         big = QFont(self.tn_label.font())
         big.setPointSizeF(big.pointSizeF() * 1.6)
         big.setBold(True)
@@ -596,15 +608,26 @@ class Sr3AttackDialog(QDialog):
             label.setTextFormat(Qt.TextFormat.PlainText)
         for label in (self.tn_lines, self.damage_label):
             label.setTextFormat(Qt.TextFormat.RichText)
-        return _column(tn_box, damage_box, result_box)
+        return tn_box, damage_box, result_box
+
+    def showEvent(self, event: QShowEvent) -> None:
+        """Size the dialog to its content once Qt has laid it out (earlier, size hints are too small)."""
+        super().showEvent(event)
+        if not self._fitted:
+            self._fitted = True
+            if not self.testAttribute(Qt.WidgetAttribute.WA_Resized):  # the caller chose no size itself
+                self._fit_screen(self._content.sizeHint())
 
     def _fit_screen(self, content: QSize) -> None:
         screen = self.screen() or QGuiApplication.primaryScreen()
         width, height = content.width() + 40, content.height() + 110
-        if screen is not None:
-            available = screen.availableGeometry()
-            width, height = min(width, available.width() - 20), min(height, available.height() - 40)
+        if screen is None:
+            self.resize(width, height)
+            return
+        available = screen.availableGeometry()
+        width, height = min(width, available.width() - 20), min(height, available.height() - 40)
         self.resize(width, height)
+        self.move(available.center() - self.rect().center())  # placed before it grew: centre it again
 
     def _connect(self) -> None:
         for widget in self._inputs():

@@ -154,6 +154,9 @@ class InitiativeModel(QAbstractTableModel):
         return self._effects_text(combatant, state)
 
     def _actions_text(self, combatant: Combatant, state: Encounter) -> str:
+        delay = state.delays.get(combatant.id)
+        if delay is not None:
+            return delay_text(delay.into_next_pass, delay.pass_no)
         current = state.clock.current
         if current is None or combatant.id not in current.ids:
             return ""
@@ -281,6 +284,13 @@ class InitiativeModel(QAbstractTableModel):
             row = self.row_of(combatant_id)
             if row >= 0:
                 self.dataChanged.emit(self.index(row, 0), self.index(row, len(Column) - 1))
+
+
+def delay_text(into_next_pass: bool, pass_no: int) -> str:
+    """Where a delayed actor comes back, for the row of the initiative table."""
+    if into_next_pass:
+        return _("Delayed into pass {number}: act before your own phase there").format(number=pass_no + 1)
+    return _("Delayed: interrupt any later phase, or act at the end of the pass")
 
 
 def _parse_score(text: str) -> int | None:

@@ -98,9 +98,9 @@ class InitiativeTable(QTableView):
         self.selected.emit(current.data(Role.COMBATANT_ID) if current.isValid() else None)
 
     def selected_id(self) -> str | None:
-        """The selected combatant's id."""
-        index = self.currentIndex()
-        return index.data(Role.COMBATANT_ID) if index.isValid() else None
+        """The combatant the GM selected (a row Qt merely made current on focus does not count)."""
+        rows = self.selectionModel().selectedRows()
+        return rows[0].data(Role.COMBATANT_ID) if rows else None
 
     def select_combatant(self, combatant_id: str) -> None:
         """Select that combatant's row."""
@@ -108,4 +108,4 @@ class InitiativeTable(QTableView):
         assert isinstance(model, InitiativeModel)
         row = model.row_of(combatant_id)
         if row >= 0:
-            self.setCurrentIndex(model.index(row, Column.NAME))
+            self.selectRow(row)
