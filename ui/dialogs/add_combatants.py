@@ -40,6 +40,7 @@ from rules.errors import RulesError
 from rules.history import Batch
 from rules.systems.base import AttributeSpec, RuleSystem
 from ui.models.library_model import LibraryColumn, LibraryModel, LibraryRole
+from ui.widgets.messages import show_message
 
 MAX_COUNT = 20
 
@@ -440,7 +441,4 @@ class AddCombatantsDialog(QDialog):
         self._show(f"{added} {where}")
 
     def _show(self, text: str, error: bool = False) -> None:
-        self.status_label.setText(text)
-        self.status_label.setProperty("error", error)
-        self.status_label.style().unpolish(self.status_label)  # re-read the [error="true"] style
-        self.status_label.style().polish(self.status_label)
+        show_message(self.status_label, text, error)

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 from app.i18n import _
 from app.session import FightSession
 from rules.errors import RulesError
+from ui.widgets.messages import show_message
 
 
 class HarmDialog(QDialog):
@@ -82,8 +83,6 @@ class HarmDialog(QDialog):
         try:
             self._session.harm(self.combatant.currentData(), self.track.currentData(), amount)
         except RulesError as problem:
-            self.message.setText(str(problem))
-            self.message.setProperty("error", True)
-            self.message.style().polish(self.message)
+            show_message(self.message, str(problem))
             return
         self.accept()

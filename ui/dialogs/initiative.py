@@ -9,6 +9,7 @@ from app.session import FightSession
 from rules.dice import read_faces
 from rules.encounter import Side
 from rules.errors import RulesError
+from ui.widgets.messages import show_message
 
 
 class RollInitiativeDialog(QDialog):
@@ -67,8 +68,6 @@ class RollInitiativeDialog(QDialog):
         try:
             self._session.roll_initiative(self.typed_faces())
         except RulesError as problem:
-            self.message.setText(str(problem))
-            self.message.setProperty("error", True)
-            self.message.style().polish(self.message)
+            show_message(self.message, str(problem))
             return
         self.accept()

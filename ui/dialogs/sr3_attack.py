@@ -83,7 +83,8 @@ from rules.systems.sr3.tables import (
     label_for,
 )
 from ui.dialogs.attack import register_attack_dialog
-from ui.widgets.dice_entry import DiceEntry, show_error
+from ui.widgets.dice_entry import DiceEntry
+from ui.widgets.messages import show_message
 from ui.widgets.odds_table import OddsTable
 
 WEAPON_KIND_LABELS: Final[dict[WeaponKind, str]] = {
@@ -854,7 +855,7 @@ class Sr3AttackDialog(QDialog):
 
     def _show_sheet(self, inputs: ShotInputs | None) -> None:
         code_problem = self._code_problem()
-        show_error(self.weapon.code_error, code_problem)
+        show_message(self.weapon.code_error, code_problem)
         self.weapon.code_error.setVisible(bool(code_problem))
         sheet = self._sheet
         if sheet is None or inputs is None:
@@ -954,12 +955,7 @@ class Sr3AttackDialog(QDialog):
             self._show_status(problem, is_error)
 
     def _show_status(self, message: str, is_error: bool) -> None:
-        if is_error:
-            show_error(self.status_label, message)
-        else:
-            self.status_label.setPalette(self.palette())
-            self.status_label.setProperty("error", False)
-            self.status_label.setText(message)
+        show_message(self.status_label, message, error=is_error)
 
     def _resolve_problem(self) -> tuple[str, bool]:
         """What stops Resolve now, and whether it is an error (or only the dice still to come)."""

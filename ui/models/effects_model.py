@@ -11,12 +11,13 @@ from enum import IntEnum
 from types import MappingProxyType
 from typing import Any, Final
 
-from PySide6.QtCore import QAbstractTableModel, QByteArray, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QByteArray, QModelIndex, QPersistentModelIndex, Qt
 
 from app.document import Change, EncounterDocument
 from app.i18n import N_, _, ngettext
 from rules.encounter import Effect, Encounter, Timing
 from rules.systems.base import Hook
+from ui.models.base import EnumTableModel
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -133,8 +134,11 @@ def _mentions(effect: Effect, combatant_ids: frozenset[str]) -> bool:
     return bool(named & combatant_ids)
 
 
-class EffectsModel(QAbstractTableModel):
+class EffectsModel(EnumTableModel):
     """Every effect of the encounter: name, target, what remains, when it reminds."""
+
+    COLUMNS = Column
+    HEADERS = HEADERS
 
     def __init__(self, document: EncounterDocument) -> None:
         super().__init__()
@@ -144,17 +148,6 @@ class EffectsModel(QAbstractTableModel):
         document.replaced.connect(self._reset)
 
     # --- structure -----------------------------------------------------------------------------
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
-        return 0 if parent.isValid() else len(self._ids)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(Column)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(
-                Column):
-            return _(HEADERS[Column(section)])
-        return None
 
     def effect_id(self, row: int) -> str:
         """The id of the effect in ``row``."""

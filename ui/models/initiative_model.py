@@ -10,7 +10,7 @@ from __future__ import annotations
 from enum import IntEnum
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
 from PySide6.QtGui import QBrush, QFont, QPalette
 from PySide6.QtWidgets import QApplication
 
@@ -21,6 +21,7 @@ from rules.encounter import SIDE_LABELS, STATUS_LABELS, Combatant, Encounter, Si
 from rules.errors import RulesError
 from rules.systems.base import RuleSystem
 from rules.turns import SetInitiative
+from ui.models.base import EnumTableModel
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -80,8 +81,11 @@ def _rolled(combatant: Combatant) -> int:
     return combatant.initiative.rolled if combatant.initiative else -10_000
 
 
-class InitiativeModel(QAbstractTableModel):
+class InitiativeModel(EnumTableModel):
     """Adapts the document's encounter to a table; edits go through the document as operations."""
+
+    COLUMNS = Column
+    HEADERS = HEADERS
 
     error = Signal(str)  # a refused edit, for the status bar
 
@@ -93,17 +97,6 @@ class InitiativeModel(QAbstractTableModel):
         document.replaced.connect(self._on_replaced)
 
     # --- structure -----------------------------------------------------------------------------
-    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
-        return 0 if parent.isValid() else len(self._ids)
-
-    def columnCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(Column)
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(
-                Column):
-            return _(HEADERS[Column(section)])
-        return None
 
     def flags(self, index: Index) -> Qt.ItemFlag:
         if not index.isValid():

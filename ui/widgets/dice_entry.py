@@ -8,30 +8,15 @@ the sides, the game's reroll rules). A problem is shown in red under the field; 
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtGui import QColor, QFont, QPalette
+from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QGridLayout, QLabel, QLineEdit, QPushButton, QWidget
 
 from app.i18n import _, ngettext
 from rules.dice import Chains, DiceExpression, Roller, RollResult
 from rules.errors import RulesError
+from ui.widgets.messages import show_message
 
 #: Readable reds for error text on light and on dark window backgrounds.
-_ERROR_ON_LIGHT = QColor("#b3261e")
-_ERROR_ON_DARK = QColor("#ff8a80")
-
-
-def error_color(palette: QPalette) -> QColor:
-    """A red that reads well on the palette's window colour (light or dark theme)."""
-    return _ERROR_ON_DARK if palette.color(QPalette.ColorRole.Window).lightness() < 128 else _ERROR_ON_LIGHT
-
-
-def show_error(label: QLabel, message: str) -> None:
-    """Put ``message`` (or nothing) in ``label`` in the error colour; themes may restyle ``[error="true"]``."""
-    palette = label.palette()
-    palette.setColor(QPalette.ColorRole.WindowText, error_color(palette))
-    label.setPalette(palette)
-    label.setProperty("error", bool(message))
-    label.setText(message)
 
 
 class DiceEntry(QWidget):
@@ -149,7 +134,7 @@ class DiceEntry(QWidget):
 
     def _validate(self) -> None:
         self._result, self._error = self._check(self.faces_edit.text())
-        show_error(self.error_label, self._error)
+        show_message(self.error_label, self._error)
         self.error_label.setVisible(bool(self._error))
         self.result_label.setText(self._summary())
         self.result_label.setVisible(bool(self.result_label.text()))

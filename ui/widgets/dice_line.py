@@ -7,6 +7,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBox
 from app.i18n import _
 from app.session import FightSession
 from rules.errors import RulesError
+from ui.widgets.messages import show_message
 
 
 class DiceLine(QWidget):
@@ -44,10 +45,7 @@ class DiceLine(QWidget):
         try:
             change = self._session.roll_dice(self.expression.text(), self.faces.text())
         except RulesError as problem:
-            self.result.setText(str(problem))
-            self.result.setProperty("error", True)
+            show_message(self.result, str(problem))
         else:
-            self.result.setText(change.entry.text())
-            self.result.setProperty("error", False)
+            show_message(self.result, change.entry.text(), error=False)
             self.faces.clear()
-        self.result.style().polish(self.result)
