@@ -172,7 +172,7 @@ def roll_initiative(encounter: Encounter, system: RuleSystem, roller: Roller,
                     typed: Mapping[str, tuple[int, ...]] | None = None) -> RollInitiative:
     """Build the round's initiative: typed faces where the GM gave them, rolled dice for everyone else.
 
-    Members of a grunt group (same ``group``) share one roll, as SR GMs run them.
+    Combatants the game groups together (SR3 grunt groups, Walka's seats) share one roll.
     """
     typed = typed or {}
     rolls: dict[str, tuple[int, ...]] = {}
@@ -182,13 +182,14 @@ def roll_initiative(encounter: Encounter, system: RuleSystem, roller: Roller,
         if not system.can_act(combatant, encounter):
             continue
         spec = system.initiative_dice(combatant, encounter)
-        key = (combatant.group or "", spec.count)
-        if combatant.id not in typed and combatant.group and key in by_group:
+        group = system.initiative_group(combatant, encounter)
+        key = (group or "", spec.count)
+        if combatant.id not in typed and group and key in by_group:
             rolls[combatant.id], tiebreaks[combatant.id] = by_group[key]
             continue
         rolls[combatant.id] = typed.get(combatant.id) or tuple(roller.dice(spec.count, spec.sides))
         tiebreaks[combatant.id] = tuple(roller.dice(system.tiebreak_dice(), 6))
-        if combatant.group:
+        if group:
             by_group[key] = (rolls[combatant.id], tiebreaks[combatant.id])
     return RollInitiative(frozen_map(rolls), frozen_map(tiebreaks))
 

@@ -198,6 +198,10 @@ class RuleSystem(ABC):
     def initiative_dice(self, combatant: Combatant, encounter: Encounter) -> DiceSpec:
         """What this combatant rolls for initiative (the app rolls it or the GM types the faces)."""
 
+    def initiative_group(self, combatant: Combatant, encounter: Encounter) -> str | None:
+        """Combatants with the same key share one initiative roll (grunt groups; Walka's seats)."""
+        return combatant.group
+
     def initiative_each_round(self, encounter: Encounter) -> bool:
         """Whether initiative is rolled again at the start of every round."""
         return True

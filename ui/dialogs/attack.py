@@ -1,8 +1,8 @@
 """Attack dialogs, one per game: the window asks :func:`attack_dialog_for` and never names a game itself.
 
-Each game's dialog module registers its class with :func:`register_attack_dialog`; importing the modules
-here (statically, so a PyInstaller bundle contains them) fills the mapping. A game without an attack
-dialog yet gets None, and the window simply offers no "Attack…" action for it.
+Each game's dialog module (``ui/dialogs/<game id>_attack.py``, found by ``ui.game_parts``) registers its
+class with :func:`register_attack_dialog`. A game without an attack dialog gets None, and the window says
+so instead of opening one.
 """
 
 from __future__ import annotations
@@ -44,12 +44,9 @@ def register_attack_dialog(system_id: str) -> Callable[[DialogT], DialogT]:
     return register
 
 
-def _load_game_dialogs() -> None:
-    # Imported on first use, not at module level: each game module imports this one to register itself.
-    import ui.dialogs.sr3_attack  # noqa: F401
-
-
 def attack_dialog_for(system_id: str) -> AttackDialogClass | None:
     """The attack dialog class of the game ``system_id``, or None if that game has none yet."""
-    _load_game_dialogs()
+    from ui.game_parts import load_game_parts  # on first use: each game's module imports this one
+
+    load_game_parts()
     return _DIALOGS.get(system_id)

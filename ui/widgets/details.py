@@ -36,6 +36,7 @@ from rules.encounter import SIDE_LABELS, STATUS_LABELS, Combatant, Encounter, Po
 from rules.errors import RulesError
 from rules.history import Operation
 from rules.systems.base import BudgetItem, RuleSystem
+from ui.game_parts import sections_for
 from ui.models.effects_model import duration_text
 from ui.widgets.condition_track import ConditionTrack
 
@@ -368,6 +369,7 @@ class CombatantDetails(QWidget):
         self._id: str | None = None
         self._build()
         self._attributes.build(document.system)
+        self._build_game_sections()
         document.changed.connect(self._on_changed)
         document.replaced.connect(self._on_replaced)
         self._show_page()
@@ -385,6 +387,10 @@ class CombatantDetails(QWidget):
         self.budget = _BudgetSection(apply)
         self._attributes = _AttributesSection(apply)
         self.effects = _EffectsSection(apply)
+        self._game_box = QVBoxLayout()  # the game's own sections (dice banks, life pyramid…)
+        self._game_box.setContentsMargins(0, 0, 0, 0)
+        self._game_sections: list[QWidget] = []
+        self._game_id = ""
         self.notes = NotesEdit()
         self.notes.setAccessibleName(_("Notes"))
         self.notes.setPlaceholderText(_("Notes for the GM"))
@@ -409,9 +415,12 @@ class CombatantDetails(QWidget):
     def _scroll_page(self) -> QScrollArea:
         content = QWidget()
         layout = QVBoxLayout(content)
-        for widget in (self.header, self.message, self.condition, self.pools, self.budget, self._attributes,
-                       self.effects):
-            layout.addWidget(widget)
+        for part in (self.header, self.message, self.condition, self._game_box, self.pools, self.budget,
+                     self._attributes, self.effects):
+            if isinstance(part, QVBoxLayout):
+                layout.addLayout(part)
+            else:
+                layout.addWidget(part)
         notes = QGroupBox(_("Notes"))
         QVBoxLayout(notes).addWidget(self.notes)
         layout.addWidget(notes)
@@ -462,6 +471,8 @@ class CombatantDetails(QWidget):
             return
         for section in (self.header, self.condition, self.pools, self.budget, self._attributes, self.effects):
             section.refresh(combatant, state, system)
+        for game_section in self._game_sections:
+            game_section.refresh(combatant, state, system)  # type: ignore[attr-defined]
         if not self.notes.document().isModified() and self.notes.toPlainText() != combatant.notes:
             self.notes.setPlainText(combatant.notes)
             self.notes.document().setModified(False)
@@ -485,7 +496,19 @@ class CombatantDetails(QWidget):
 
     def _on_replaced(self) -> None:
         self._attributes.build(self._document.system)
+        self._build_game_sections()
         self.set_combatant(self._id)
+
+    def _build_game_sections(self) -> None:
+        """The sections the game adds (rebuilt only when a fight of another game is opened)."""
+        system_id = self._document.system.id
+        if system_id == self._game_id:
+            return
+        self._game_id = system_id
+        _clear(self._game_box)
+        self._game_sections = [factory(self._apply) for factory in sections_for(system_id)]
+        for section in self._game_sections:
+            self._game_box.addWidget(section)
 
     # --- changing ------------------------------------------------------------------------------
     def _apply(self, operation: Operation) -> bool:
