@@ -311,3 +311,19 @@ class SetOption(Operation):
         state = replace(encounter, options=with_item(encounter.options, self.key, value))
         line = LogLine("Option “{option}” changed.", {"option": specs[self.key].label}, translate=("option",))
         return Applied(state, (line,))
+
+
+@dataclass(frozen=True)
+class EditEncounter(Operation):
+    """Rename the encounter or change the GM's notes on it."""
+
+    kind = "edit_encounter"
+    field: Literal["name", "notes"]
+    value: str
+
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        _check_text(self.value, MAX_NOTES if self.field == "notes" else MAX_NAME, self.field)
+        if self.field == "name":
+            state = replace(encounter, name=self.value.strip())
+            return Applied(state, (LogLine("The encounter is now called “{name}”.", {"name": state.name}),))
+        return Applied(replace(encounter, notes=self.value), (LogLine("The GM's notes changed."),))

@@ -51,6 +51,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("remove", N_("&Remove combatant"), Menu.FIGHT, "Del"),
     ActionSpec("save_to_library", N_("&Keep in roster/bestiary"), Menu.FIGHT, "Ctrl+K",
                N_("Save the selected combatant as a roster character or bestiary template")),
+    ActionSpec("encounter_settings", N_("Encounter &settings…"), Menu.FIGHT, "Ctrl+E",
+               N_("The encounter's name and every option the game leaves to the GM")),
     ActionSpec("roll_initiative", N_("&Roll initiative…"), Menu.FIGHT, "R",
                N_("NPCs roll automatically; type what the players rolled"), toolbar=True, separator_before=True),
     ActionSpec("next_turn", N_("&Next"), Menu.FIGHT, "Space", N_("The current actor is done"), toolbar=True),

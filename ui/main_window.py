@@ -238,6 +238,11 @@ class MainWindow(QMainWindow):
     def on_back(self) -> None:
         self.session.back()
 
+    def on_encounter_settings(self) -> None:
+        from ui.dialogs.encounter_settings import EncounterSettingsDialog
+
+        EncounterSettingsDialog(self.document, self).exec()
+
     def on_roll_initiative(self) -> None:
         from ui.dialogs.initiative import RollInitiativeDialog
 

@@ -1,0 +1,150 @@
+"""Encounter settings: the encounter's name and every option the game lets the GM decide.
+
+The form is built from the game's ``option_specs()`` (on/off, numbers, choices, data tables as JSON), so a
+new game's Decisions appear here without code. OK applies every change as one undoable step.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QPlainTextEdit,
+    QScrollArea,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.document import EncounterDocument
+from app.i18n import _
+from rules.combatants import EditEncounter, SetOption
+from rules.encounter import JsonValue
+from rules.errors import RulesError
+from rules.history import Batch, Operation
+from rules.systems.base import OptionKind, OptionSpec
+from ui.widgets.messages import show_message
+
+Reader = Callable[[], JsonValue]
+
+
+def _plain(value: Any) -> Any:
+    """Read-only mappings and tuples as plain JSON-able values (for the table editors)."""
+    if isinstance(value, dict) or hasattr(value, "items"):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, tuple | list):
+        return [_plain(item) for item in value]
+    return value
+
+
+class EncounterSettingsDialog(QDialog):
+    """Name + one editor per option of the game."""
+
+    def __init__(self, document: EncounterDocument, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(_("Encounter settings"))
+        self._document = document
+        self.name = QLineEdit(document.state.name)
+        self.readers: dict[str, Reader] = {}
+        self.editors: dict[str, QWidget] = {}
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+        form = QFormLayout()
+        form.addRow(_("Name"), self.name)
+        for spec in document.system.option_specs():
+            editor, reader = self._editor(spec)
+            self.readers[spec.key] = reader
+            self.editors[spec.key] = editor
+            form.addRow(_(spec.label), editor)
+        self._layout(form)
+
+    def _layout(self, form: QFormLayout) -> None:
+        content = QWidget()
+        content.setLayout(form)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(content)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
+        buttons.accepted.connect(self.apply)
+        buttons.rejected.connect(self.reject)
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel(_("{game}: every choice the rules leave to the GM.").format(
+            game=_(self._document.system.title))))
+        layout.addWidget(scroll, 1)
+        layout.addWidget(self.message)
+        layout.addWidget(buttons)
+        self.resize(620, 520)
+
+    def _current(self, spec: OptionSpec) -> JsonValue:
+        return self._document.system.option(self._document.state, spec.key)
+
+    def _editor(self, spec: OptionSpec) -> tuple[QWidget, Reader]:
+        value = self._current(spec)
+        if spec.kind is OptionKind.BOOL:
+            box = QCheckBox()
+            box.setChecked(bool(value))
+            return box, box.isChecked
+        if spec.kind is OptionKind.INT:
+            spin = QSpinBox(minimum=spec.minimum if spec.minimum is not None else -9999,
+                            maximum=spec.maximum if spec.maximum is not None else 9999)
+            spin.setValue(int(value) if isinstance(value, int) else 0)
+            return spin, spin.value
+        if spec.kind is OptionKind.CHOICE:
+            combo = QComboBox()
+            for choice, label in spec.choices:
+                combo.addItem(_(label), choice)
+            combo.setCurrentIndex(max(0, combo.findData(value)))
+            return combo, combo.currentData
+        return self._table_editor(spec, value)
+
+    def _table_editor(self, spec: OptionSpec, value: JsonValue) -> tuple[QWidget, Reader]:
+        edit = QPlainTextEdit(json.dumps(_plain(value), ensure_ascii=False, indent=1))
+        edit.setPlaceholderText(_("Only the entries you change, as JSON, e.g. {example}").format(
+            example='{"pools": {"combat_pool_divisor": 2}}'))
+        edit.setMinimumHeight(self.fontMetrics().height() * 6)
+        edit.setToolTip(_(spec.help) if spec.help else "")
+
+        def read() -> JsonValue:
+            text = edit.toPlainText().strip() or "{}"
+            try:
+                parsed = json.loads(text)
+            except ValueError as problem:
+                raise RulesError(_("“{option}” is not valid JSON: {problem}").format(
+                    option=_(spec.label), problem=problem)) from None
+            if not isinstance(parsed, dict):
+                raise RulesError(_("“{option}” must be a JSON object.").format(option=_(spec.label)))
+            result: JsonValue = parsed
+            return result
+
+        return edit, read
+
+    def operations(self) -> list[Operation]:
+        """What OK would apply (RulesError if an editor holds something unreadable)."""
+        operations: list[Operation] = []
+        if self.name.text().strip() != self._document.state.name:
+            operations.append(EditEncounter("name", self.name.text()))
+        for spec in self._document.system.option_specs():
+            value = self.readers[spec.key]()
+            if _plain(value) != _plain(self._current(spec)):
+                operations.append(SetOption(spec.key, value))
+        return operations
+
+    def apply(self) -> None:
+        """Apply every change as one undoable step, or show what is wrong and keep the dialog open."""
+        try:
+            operations = self.operations()
+            if operations:
+                self._document.apply(Batch(tuple(operations), _("Encounter settings")))
+        except RulesError as problem:
+            show_message(self.message, str(problem))
+            return
+        self.accept()
