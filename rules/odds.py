@@ -22,6 +22,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from itertools import accumulate, chain
 from operator import mul
 from typing import Any, Final, Generic, Literal, NamedTuple, TypeVar, overload
@@ -328,15 +329,24 @@ def add(a: Dist[P], b: Dist[P]) -> Dist[P]:
 def sum_of(n: int, single: Dist[P]) -> Dist[P]:
     """Sum of ``n`` independent values distributed like ``single`` (e.g. ``sum_of(4, die(6))`` = 4d6)."""
     _check_dice(n)
+    fair = len(set(single.probs)) == 1
     if isinstance(single.probs[0], Fraction):
         numerators, denominator = _scaled(_retyped(single.probs))
-        probs: tuple[P, ...] = _retyped(_fractions(_int_power(numerators, n), denominator**n))
+        counts = _fair_ways(len(numerators), n) if fair else _int_power(numerators, n)
+        scale = numerators[0] ** n if fair else 1
+        probs: tuple[P, ...] = _retyped(_fractions([ways * scale for ways in counts], denominator**n))
         return Dist(n * single.offset, probs)
-    if len(set(single.probs)) == 1:
+    if fair:
         # A fair die: count the ways exactly, then scale once (fast, and each float rounded only once).
         scale = single.probs[0] ** n
-        return Dist(n * single.offset, tuple(ways * scale for ways in _int_power([1] * len(single.probs), n)))
+        return Dist(n * single.offset, tuple(ways * scale for ways in _fair_ways(len(single.probs), n)))
     return _float_sum(n, single)
+
+
+@lru_cache(maxsize=1024)
+def _fair_ways(sides: int, n: int) -> tuple[int, ...]:
+    """How many ways ``n`` fair dice of ``sides`` faces make each total (cached: charts ask again and again)."""
+    return tuple(_int_power([1] * sides, n))
 
 
 def _float_sum(n: int, single: Dist[P]) -> Dist[P]:
