@@ -61,7 +61,7 @@ class OptionSpec:
             return value
         if self.kind is OptionKind.INT and self._in_range(value):
             return value
-        if self.kind is OptionKind.CHOICE and value in {choice for choice, _label in self.choices}:
+        if self.kind is OptionKind.CHOICE and isinstance(value, str) and value in {c for c, _label in self.choices}:
             return value
         if self.kind is OptionKind.TABLE and isinstance(value, Mapping):
             return value

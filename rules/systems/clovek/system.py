@@ -1,0 +1,255 @@
+"""Člověk as a RuleSystem: banks from attributes, stun and wound tracks per type, initiative, the turn's budget.
+
+Round timing (clovek.md): initiative is rolled at the start of every round with the mental dice each character
+chose to risk; those dice stay spent for the round (charged at ROUND_START, when the round's initiative is in).
+At ROUND_END every bank refills, the round's actions and burn count are forgotten and the initiative is cleared
+(it is rolled again, with fresh dice, for the next round).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Final
+
+from rules.encounter import Combatant, Encounter, Initiative, JsonValue, Pool, Slot, SlotKind, Status, frozen_map
+from rules.errors import OperationError, RulesError
+from rules.systems.base import (
+    AttributeSpec,
+    BudgetItem,
+    DiceSpec,
+    Hook,
+    HookResult,
+    OptionKind,
+    OptionSpec,
+    RuleSystem,
+    TrackSpec,
+)
+from rules.systems.clovek.banks import (
+    BANK_TITLES,
+    BANK_WORDS,
+    BANKS,
+    COMPOSURE,
+    MENTAL,
+    PHYSICAL,
+    STUN,
+    TRACK_KINDS,
+    TRACK_LABELS,
+    WOUNDS,
+    bank,
+    bank_size,
+    bundled_track_sizes,
+    check_capacity_names,
+    initiative_dice_chosen,
+    read_track_sizes,
+    refilled,
+    split_track,
+    track_key,
+    track_sizes,
+    with_spent,
+)
+from rules.systems.clovek.economy import action_type, new_round, spend_dice, take_action
+from rules.systems.clovek.long_actions import healing_blocked, long_actions
+from rules.text import N_, _
+from rules.turns import delayed_slots
+
+ACTION_LABELS: Final[dict[str, str]] = {PHYSICAL: N_("physical action"), "social": N_("social action"),
+                                        MENTAL: N_("mental action")}
+
+_ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
+    AttributeSpec("agility", N_("Agility"), 2, 0, 20, N_("Agi")),
+    AttributeSpec("charm", N_("Charm"), 2, 0, 20, N_("Cha")),
+    AttributeSpec("intelligence", N_("Intelligence"), 2, 0, 20, N_("Int")),
+    AttributeSpec("constitution", N_("Constitution"), 2, 0, 20, N_("Con")),
+    AttributeSpec("social_capacity", N_("Social capacity"), 2, 0, 20, N_("SCap")),
+    AttributeSpec("mental_capacity", N_("Mental capacity"), 2, 0, 20, N_("MCap")),
+    AttributeSpec(COMPOSURE, N_("Composure"), 2, 0, 20, N_("Comp")),
+)
+
+NOTE_ONLY, UNCONSCIOUS = "note", "unconscious"
+
+
+def _options() -> tuple[OptionSpec, ...]:
+    sizes = frozen_map({name: frozen_map(kinds) for name, kinds in bundled_track_sizes().items()})
+    return (
+        OptionSpec("track_sizes", N_("Stun and wound track sizes"), OptionKind.TABLE, sizes,
+                   help=N_("Boxes per track, by bank and kind, e.g. {\"physical\": {\"stun\": 12}} (default 10 "
+                           "each).")),
+        OptionSpec("capacity_names", N_("Names of the social and mental capacity attributes"), OptionKind.TABLE,
+                   frozen_map({"social": "", "mental": ""}),
+                   help=N_("What your campaign calls them, e.g. {\"social\": \"Will\"}; a character may have its "
+                           "own names. Empty: Social capacity, Mental capacity.")),
+        OptionSpec("power_critical_range", N_("Critical range of power rolls (highest face)"), OptionKind.INT, 2,
+                   minimum=1, maximum=4,
+                   help=N_("The rules say 1–2; the seed's Cesare example (2, 5, 4 is no critical failure) reads "
+                           "as 1.")),
+        OptionSpec("full_physical_wounds", N_("A full physical wound track means"), OptionKind.CHOICE, NOTE_ONLY,
+                   choices=((NOTE_ONLY, N_("Only a note (the rules say nothing)")),
+                            (UNCONSCIOUS, N_("Unconscious")))),
+    )
+
+
+_OPTIONS: Final[tuple[OptionSpec, ...]] = _options()
+
+
+def initiative_score(initiative: Initiative) -> int:
+    """The GM's score if set, else the best die plus Composure (no dice: Composure alone)."""
+    if initiative.override is not None:
+        return initiative.override
+    return initiative.base + max(initiative.dice, default=0)
+
+
+class ClovekSystem(RuleSystem):
+    """Člověk: three banks of d10, one action type per turn, reactions at any time, burning stun for dice."""
+
+    id = "clovek"
+    title = N_("Člověk")
+
+    def option_specs(self) -> Sequence[OptionSpec]:
+        return _OPTIONS
+
+    def validate_option(self, spec: OptionSpec, value: JsonValue) -> JsonValue:
+        if spec.kind is OptionKind.CHOICE and not isinstance(value, str):
+            # OptionSpec.validate looks a choice up in a set, which a table value (unhashable) would crash.
+            raise RulesError(_("Option “{option}” cannot be {value!r}.").format(option=_(spec.label), value=value))
+        value = spec.validate(value)
+        if spec.key == "track_sizes":
+            read_track_sizes(value)
+        elif spec.key == "capacity_names":
+            check_capacity_names(value)
+        return value
+
+    def attribute_specs(self) -> Sequence[AttributeSpec]:
+        return _ATTRIBUTES
+
+    # --- combatants ---------------------------------------------------------------------------
+    def prepare(self, combatant: Combatant, encounter: Encounter) -> Combatant:
+        """Banks of 2 × Agility / Charm / Intelligence (spent dice kept), and all six tracks."""
+        pools = dict(combatant.pools)
+        for name in BANKS:
+            size = bank_size(combatant, name)
+            pools[name] = Pool(size, min(bank(combatant, name).spent, size))
+        damage = {track_key(name, kind): combatant.boxes(track_key(name, kind)) for name in BANKS
+                  for kind in TRACK_KINDS}
+        return replace(combatant, pools=frozen_map(pools), damage=frozen_map({**combatant.damage, **damage}))
+
+    def tracks(self, combatant: Combatant, encounter: Encounter) -> Sequence[TrackSpec]:
+        sizes = track_sizes(encounter)
+        return tuple(TrackSpec(track_key(name, kind), TRACK_LABELS[name, kind], sizes[name, kind])
+                     for name in BANKS for kind in TRACK_KINDS)
+
+    def status(self, combatant: Combatant, encounter: Encounter) -> Status:
+        if self.option(encounter, "full_physical_wounds") != UNCONSCIOUS:
+            return Status.ACTIVE
+        full = combatant.boxes(track_key(PHYSICAL, WOUNDS)) >= track_sizes(encounter)[PHYSICAL, WOUNDS]
+        return Status.UNCONSCIOUS if full else Status.ACTIVE
+
+    def apply_harm(self, combatant: Combatant, track: str, amount: int, encounter: Encounter) -> Combatant:
+        """Marks on the track, kept within it; stun of a long action's type does not heal while it runs."""
+        parts = split_track(track)
+        if parts is None:
+            raise OperationError(_("{name} has no condition track {track!r}.").format(name=combatant.name,
+                                                                                     track=track))
+        name, kind = parts
+        blocker = healing_blocked(combatant, name) if kind == STUN and amount < 0 else None
+        if blocker is not None:
+            raise OperationError(_("{name}'s {bank} stun wounds do not heal while “{action}” goes on.").format(
+                name=combatant.name, bank=_(BANK_WORDS[name]), action=blocker.name))
+        size = track_sizes(encounter)[name, kind]
+        return combatant.with_damage(track, min(size, max(0, combatant.boxes(track) + amount)))
+
+    def condition_notes(self, combatant: Combatant, encounter: Encounter) -> Sequence[str]:
+        notes = [_("Dice left: {banks}").format(banks=", ".join(
+            f"{_(BANK_WORDS[name])} {bank(combatant, name).remaining}/{bank(combatant, name).size}"
+            for name in BANKS))]
+        chosen = action_type(combatant)
+        if chosen is not None:
+            notes.append(_("This round's actions: {bank}").format(bank=_(BANK_WORDS[chosen])))
+        notes += self._full_tracks(combatant, encounter)
+        for action in long_actions(combatant):
+            if action.blocks_healing:
+                notes.append(_("{bank} stun does not heal: “{action}” {power}/{target}").format(
+                    bank=_(BANK_TITLES[action.bank]), action=action.name, power=action.power, target=action.target))
+        return notes
+
+    def _full_tracks(self, combatant: Combatant, encounter: Encounter) -> list[str]:
+        sizes = track_sizes(encounter)
+        return [_("{track} track is full").format(track=_(TRACK_LABELS[name, kind])) for name in BANKS
+                for kind in TRACK_KINDS if combatant.boxes(track_key(name, kind)) >= sizes[name, kind]]
+
+    # --- initiative ---------------------------------------------------------------------------
+    def initiative_dice(self, combatant: Combatant, encounter: Encounter) -> DiceSpec:
+        """The mental dice the character chose to risk (as many as are left), best die + Composure."""
+        count = min(initiative_dice_chosen(combatant), bank(combatant, MENTAL).remaining)
+        return DiceSpec(count, 10, combatant.attribute(COMPOSURE))
+
+    def remaining_slots(self, encounter: Encounter) -> list[Slot]:
+        clock = encounter.clock
+        waiting = [c for c in encounter.combatants.values()
+                   if c.id not in clock.acted and c.initiative is not None and self.can_act(c, encounter)]
+        waiting.sort(key=lambda c: _tie_key(c, clock.yielded), reverse=True)
+        # No phase numbers: Člověk's turns follow the order, and "phase 9" would be Shadowrun talk.
+        actors = [Slot(SlotKind.ACTORS, (c.id,)) for c in waiting]
+        return actors + delayed_slots(encounter)
+
+    def score_text(self, combatant: Combatant, encounter: Encounter) -> str:
+        return "–" if combatant.initiative is None else str(initiative_score(combatant.initiative))
+
+    # --- timing and the turn ------------------------------------------------------------------
+    def on_hook(self, encounter: Encounter, hook: Hook, actors: tuple[str, ...]) -> HookResult:
+        if hook is Hook.ROUND_START:
+            return HookResult(_charge_initiative_dice(encounter))
+        if hook is Hook.ROUND_END:
+            return HookResult(_end_round(encounter))
+        return HookResult(encounter)
+
+    def action_budget(self, combatant: Combatant, encounter: Encounter) -> Sequence[BudgetItem]:
+        """Before acting: one action of any type with dice left; after: only that type (bonus actions apart)."""
+        chosen = action_type(combatant)
+        if chosen is not None:
+            used = combatant.actions_used.get(chosen, 0)
+            return (BudgetItem(chosen, ACTION_LABELS[chosen], used, used),)
+        return tuple(BudgetItem(name, ACTION_LABELS[name], 0, 1 if bank(combatant, name).remaining else 0)
+                     for name in BANKS)
+
+    def spend_action(self, combatant: Combatant, kind: str, encounter: Encounter) -> Combatant:
+        """An action of type ``kind`` with the one die every activity needs at least."""
+        if kind not in BANKS:
+            raise OperationError(_("Unknown action type {kind!r}: physical, social or mental.").format(kind=kind))
+        acted, _burnt = take_action(combatant, kind, encounter)
+        return spend_dice(acted, kind, 1)
+
+
+def _score(combatant: Combatant) -> int:
+    return initiative_score(combatant.initiative) if combatant.initiative is not None else 0
+
+
+def _tie_key(combatant: Combatant, yielded: frozenset[str]) -> tuple[int, ...]:
+    """Highest score first; one who yielded goes after its ties; then the tie-break dice rolled with it."""
+    initiative = combatant.initiative
+    tiebreak = initiative.tiebreak if initiative is not None else ()
+    return (_score(combatant), 0 if combatant.id in yielded else 1, *tiebreak)
+
+
+def _charge_initiative_dice(encounter: Encounter) -> Encounter:
+    """The mental dice rolled for initiative stay spent; keep only the best die (the score counts no other)."""
+    state = encounter
+    for combatant in encounter.combatants.values():
+        rolled = combatant.initiative
+        if rolled is None or not rolled.dice:
+            continue
+        charged = with_spent(combatant, MENTAL, bank(combatant, MENTAL).spent + len(rolled.dice))
+        best = replace(rolled, dice=(max(rolled.dice),))
+        state = state.with_combatant(replace(charged, initiative=best))
+    return state
+
+
+def _end_round(encounter: Encounter) -> Encounter:
+    """Banks refill; the round's actions, burn count and initiative are over."""
+    state = encounter
+    for combatant in encounter.combatants.values():
+        ended = replace(new_round(refilled(combatant)), initiative=None)
+        if ended != combatant:
+            state = state.with_combatant(ended)
+    return state
+

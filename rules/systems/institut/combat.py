@@ -1,0 +1,228 @@
+"""Institute's attack arithmetic: how many dice each roll gets, who wins, how many wounds a hit makes.
+
+Every modifier counts in dice (−1 = one die fewer) and every roll is a pool of d6 summed. A roll against a
+difficulty succeeds when it reaches it; against an opposing roll the defender must roll *more* than the
+attack to block it (and, by default, to dodge it). These functions only compute; the operations in
+:mod:`rules.systems.institut.ops` record the dice and change the fight.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Final
+
+from rules.errors import RulesError
+from rules.systems.institut.tables import Burst, CalledShot, Modifiers, WeaponKind
+from rules.text import N_, _
+
+
+class FireMode(StrEnum):
+    """How a firearm is fired."""
+
+    SINGLE = "single"
+    BURST = "burst"  # short burst: "Burst = fired/hits"
+    AUTO = "auto"  # full auto
+    TWO_GUNS = "two_guns"  # a pistol in each hand, one attack roll, two damage rolls
+
+
+class Defence(StrEnum):
+    """What the attack roll is compared with."""
+
+    DODGE = "dodge"  # the target's Dodge roll
+    BLOCK = "block"  # the target's Boxing, Melee or Fencing roll (melee, or a shot with a shield in hand)
+    DIFFICULTY = "difficulty"  # a number the GM sets (an immobile or unaware target, by size)
+
+
+class DodgeTie(StrEnum):
+    """Who wins when a dodge roll equals the attack roll (GM option; a block must always beat the attack)."""
+
+    ATTACKER = "attacker"
+    DEFENDER = "defender"
+
+
+FIRE_MODE_LABELS: Final[dict[FireMode, str]] = {
+    FireMode.SINGLE: N_("Single shot"),
+    FireMode.BURST: N_("Short burst"),
+    FireMode.AUTO: N_("Full auto"),
+    FireMode.TWO_GUNS: N_("Two guns"),
+}
+DEFENCE_LABELS: Final[dict[Defence, str]] = {
+    Defence.DODGE: N_("Dodge"),
+    Defence.BLOCK: N_("Block"),
+    Defence.DIFFICULTY: N_("Difficulty"),
+}
+WEAPON_KIND_LABELS: Final[dict[WeaponKind, str]] = {
+    WeaponKind.FIREARM: N_("Firearm"),
+    WeaponKind.MELEE: N_("Melee weapon"),
+    WeaponKind.UNARMED: N_("Unarmed"),
+}
+
+
+@dataclass(frozen=True)
+class Line:
+    """One part of a dice pool, for the GM to read: an English source label and its dice."""
+
+    label: str
+    dice: int
+
+
+@dataclass(frozen=True)
+class Pool:
+    """A dice pool and how it was built; ``dice`` never drops below 0 (no dice: the roll is 0)."""
+
+    lines: tuple[Line, ...]
+
+    @property
+    def dice(self) -> int:
+        """Dice to roll."""
+        return max(0, sum(line.dice for line in self.lines))
+
+
+def pool(*lines: tuple[str, int], keep_zero: Sequence[str] = ()) -> Pool:
+    """A pool from (label, dice) parts; zero parts are dropped unless named in ``keep_zero``."""
+    return Pool(tuple(Line(label, dice) for label, dice in lines if dice or label in keep_zero))
+
+
+@dataclass(frozen=True)
+class Shot:
+    """Everything the GM set for one attack (the dialog's form as plain values)."""
+
+    kind: WeaponKind = WeaponKind.FIREARM
+    mode: FireMode = FireMode.SINGLE
+    skill: int = 0  # Shooting (firearm) or Boxing / Melee / Fencing dice
+    damage: int = 0  # firearm: weapon dice; melee weapon: its modifier to Strength
+    strength: int = 0
+    martial_arts: int = 0
+    burst: Burst | None = None
+    identical_guns: bool = True
+    point_blank: bool = False
+    called: CalledShot | None = None
+    armor: int = 0  # the target's body armor, in damage dice
+    cover: int = 0  # cover between them, in damage dice
+    wound_penalty: int = 0  # the attacker's, positive
+    action_penalty: int = 0  # the attacker's for this round once this attack is counted, positive
+    ambush: bool = False  # in place first and prepared, round one
+    visibility: int = 0  # the GM's dice for not seeing the target well or natural cover (negative: harder)
+
+
+def attack_pool(shot: Shot, modifiers: Modifiers) -> Pool:
+    """The attacker's dice: skill, wounds, extra actions, ambush, called shot, full auto, two guns, sight."""
+    mode = shot.mode if shot.kind is WeaponKind.FIREARM else FireMode.SINGLE
+    return pool(
+        (N_("Skill"), shot.skill),
+        (N_("Wounds"), -shot.wound_penalty),
+        (N_("Additional actions this round"), -shot.action_penalty),
+        (N_("Ambush (first round)"), modifiers.ambush_hit if shot.ambush else 0),
+        (N_("Called shot"), shot.called.hit if shot.called is not None else 0),
+        (N_("Full auto"), modifiers.full_auto_hit if mode is FireMode.AUTO else 0),
+        (N_("Two guns"), modifiers.two_guns_hit if mode is FireMode.TWO_GUNS else 0),
+        (N_("Visibility and natural cover"), shot.visibility),
+        keep_zero=(N_("Skill"),),
+    )
+
+
+def armor_counts(shot: Shot) -> bool:
+    """Body armor counts unless the shot is called at a part it does not protect."""
+    return shot.called is None or shot.called.armor
+
+
+def damage_pool(shot: Shot, modifiers: Modifiers) -> Pool | None:
+    """The damage dice of one hit; None when a hit there wounds nobody (a pistol shot out of a hand)."""
+    if shot.called is not None and shot.called.damage is None:
+        return None
+    if shot.kind is WeaponKind.FIREARM:
+        base: tuple[tuple[str, int], ...] = ((N_("Weapon"), shot.damage),)
+    elif shot.kind is WeaponKind.MELEE:
+        base = ((N_("Strength"), shot.strength), (N_("Weapon"), shot.damage))
+    else:
+        base = ((N_("Strength"), shot.strength), (N_("Martial arts"), shot.martial_arts))
+    firearm = shot.kind is WeaponKind.FIREARM
+    return pool(
+        *base,
+        (N_("Point blank"), modifiers.point_blank_damage if firearm and shot.point_blank else 0),
+        (N_("Full auto"), modifiers.full_auto_damage if firearm and shot.mode is FireMode.AUTO else 0),
+        (N_("Called shot"), (shot.called.damage or 0) if shot.called is not None else 0),
+        (N_("Armor"), -shot.armor if armor_counts(shot) else 0),
+        (N_("Cover"), -shot.cover),
+        keep_zero=(N_("Weapon"), N_("Strength")),
+    )
+
+
+def check_mode(shot: Shot) -> None:
+    """Refuse a firing mode the weapon or the rules do not allow, saying why."""
+    if shot.kind is not WeaponKind.FIREARM:
+        return
+    if shot.mode in (FireMode.BURST, FireMode.AUTO) and shot.burst is None:
+        raise RulesError(_("Give the weapon's burst (rounds fired / rounds that hit, e.g. 3/2) to fire bursts."))
+
+
+def wounds_per_hit(shot: Shot, modifiers: Modifiers) -> int:
+    """Wounds of the rolled class a hit puts on the pyramid: one, a burst's hits, or one more on full auto."""
+    if shot.kind is not WeaponKind.FIREARM or shot.burst is None:
+        return 1
+    if shot.mode is FireMode.BURST:
+        return shot.burst.hits
+    if shot.mode is FireMode.AUTO:
+        return shot.burst.hits + modifiers.full_auto_extra_hits
+    return 1
+
+
+def damage_rolls(shot: Shot) -> int:
+    """Damage rolls for one hit: two with two identical guns, otherwise one (different guns: one misses)."""
+    if shot.kind is WeaponKind.FIREARM and shot.mode is FireMode.TWO_GUNS and shot.identical_guns:
+        return 2
+    return 1
+
+
+def rounds_fired(shot: Shot, modifiers: Modifiers) -> int:
+    """Ammunition one attack uses: one, a burst, twice a burst on full auto, or one per gun."""
+    if shot.kind is not WeaponKind.FIREARM:
+        return 0
+    if shot.mode is FireMode.BURST and shot.burst is not None:
+        return shot.burst.fired
+    if shot.mode is FireMode.AUTO and shot.burst is not None:
+        return shot.burst.fired * modifiers.full_auto_ammo_multiplier
+    return 2 if shot.mode is FireMode.TWO_GUNS else 1
+
+
+def defence_pool(skill: int, wound_penalty: int, action_penalty: int, visibility: int = 0) -> Pool:
+    """The defender's dice: Dodge (or the blocking skill) less its wounds and extra actions."""
+    return pool((N_("Skill"), skill), (N_("Wounds"), -wound_penalty),
+                (N_("Additional actions this round"), -action_penalty),
+                (N_("Situation"), visibility), keep_zero=(N_("Skill"),))
+
+
+def hits(attack: int, defence: Defence, opposing: int, dodge_tie: DodgeTie = DodgeTie.ATTACKER) -> bool:
+    """Whether an attack total gets through: it reaches a difficulty, or the defender does not roll more."""
+    if defence is Defence.DIFFICULTY:
+        return attack >= opposing
+    if defence is Defence.DODGE and dodge_tie is DodgeTie.DEFENDER:
+        return attack > opposing
+    return attack >= opposing
+
+
+def suppression_difficulty(bullets_per_square: int, modifiers: Modifiers) -> int:
+    """The dodge difficulty in a square under suppression fire: bullets in that square × 4."""
+    return bullets_per_square * modifiers.suppression_per_bullet
+
+
+def suppression_bullets(squares: int, burst: Burst, modifiers: Modifiers) -> int:
+    """Rounds a suppression fire uses: one full-auto burst per square metre covered."""
+    return squares * burst.fired * modifiers.full_auto_ammo_multiplier
+
+
+@dataclass(frozen=True)
+class Throw:
+    """Where a grenade went: on target, or off it by (distance − roll) metres in a random direction."""
+
+    on_target: bool
+    deviation: int
+
+
+def grenade_throw(distance: int, total: int) -> Throw:
+    """Athletics against a difficulty equal to the distance in metres; a miss deviates by the shortfall."""
+    if total >= distance:
+        return Throw(True, 0)
+    return Throw(False, distance - total)

@@ -1,0 +1,578 @@
+"""Institute's operations: declarations, skipping a round, the pyramid, and resolved attacks with their dice.
+
+Every roll is carried as the faces the dice showed (rolled by the app or typed in by the GM), so replaying
+the history gives the same fight. Pools are summed d6: the operations add the faces up, compare them, read
+the wound class off the target's pyramid and place the wounds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Final, Literal
+
+from rules.encounter import STATUS_LABELS, Combatant, Effect, Encounter, Timing, frozen_map, with_item
+from rules.errors import OperationError
+from rules.history import Applied, LogArg, LogLine, Operation, require_combatant
+from rules.systems.base import Hook, Reminder, RuleSystem
+from rules.systems.institut import rounds
+from rules.systems.institut.combat import Defence, DodgeTie, grenade_throw, hits
+from rules.systems.institut.pyramid import CLASS_LABELS, CLASSES, pyramid_from_rows
+from rules.systems.institut.system import check_may_act, pyramid_for, tables, wound_penalty
+from rules.text import _
+from rules.turns import advance
+
+Faces = tuple[int, ...]
+MAX_POOL: Final[int] = 100
+MAX_DAMAGE_ROLLS: Final[int] = 4
+MAX_WOUNDS: Final[int] = 30
+MAX_TEXT: Final[int] = 200
+
+
+# --- checks and shared steps ------------------------------------------------------------------------------
+
+
+def _check_faces(faces: Faces) -> None:
+    if len(faces) > MAX_POOL:
+        raise OperationError(_("At most {limit} dice in one roll.").format(limit=MAX_POOL))
+    if any(not 1 <= face <= 6 for face in faces):
+        raise OperationError(_("A d6 shows 1 to 6."))
+
+
+def _check_text(text: str, what: str) -> None:
+    if len(text) > MAX_TEXT:
+        raise OperationError(_("{what} is too long (at most {limit} characters).").format(what=what,
+                                                                                           limit=MAX_TEXT))
+
+
+def _require_round(encounter: Encounter) -> None:
+    if not rounds.round_running(encounter):
+        raise OperationError(_("Declarations are made during a round: roll initiative first."))
+
+
+def _points(text: str, plural: str, args: dict[str, LogArg], points: int) -> LogLine:
+    return LogLine(text, {**args, "points": points}, plural=plural, count=points)
+
+
+def _take_action(encounter: Encounter, combatant: Combatant, held: str = "") -> Encounter:
+    """Count one action of ``combatant`` (a held one if named); only while a round is running.
+
+    In its own turn a combatant may always do one more (declaring it); out of turn only a held or an
+    already declared action can be taken.
+    """
+    if not rounds.round_running(encounter):
+        return encounter
+    check_may_act(combatant, encounter)
+    actions = rounds.round_actions(combatant)
+    current = encounter.clock.current
+    in_turn = current is not None and combatant.id in current.ids
+    if not (in_turn or held or actions.free):
+        raise OperationError(_("It is not {name}'s turn: out of turn only a held or declared action can be "
+                               "taken.").format(name=combatant.name))
+    return encounter.with_combatant(rounds.with_actions(combatant, rounds.after_action(actions, held)))
+
+
+def defence_actions(target: Combatant, encounter: Encounter, held: str = "") -> tuple[rounds.RoundActions, bool]:
+    """The target's counters once it dodges or blocks, and whether that costs it its turn still to come.
+
+    A held declaration or a declared action left pays for it; with nothing declared and its turn still to
+    come, the defence becomes its only action this round. Otherwise it has nothing to defend with.
+    """
+    if rounds.skips_this_round(target, encounter):
+        raise OperationError(_("{name} gave up this round and cannot dodge or block.").format(name=target.name))
+    check_may_act(target, encounter)
+    actions = rounds.round_actions(target)
+    if held or actions.free:
+        return rounds.after_action(actions, held), False
+    if actions.nothing_declared and target.id not in encounter.clock.acted:
+        current = encounter.clock.current
+        return rounds.after_action(actions), current is None or target.id not in current.ids
+    raise OperationError(_("{name} has no declared action left to dodge or block with this round.").format(
+        name=target.name))
+
+
+def _defend(encounter: Encounter, target: Combatant, held: str) -> tuple[Encounter, list[LogLine]]:
+    """Count the target's dodge or block (only while a round is running)."""
+    if not rounds.round_running(encounter):
+        return encounter, []
+    only = rounds.round_actions(target).nothing_declared
+    actions, loses_turn = defence_actions(target, encounter, held)
+    state = encounter.with_combatant(rounds.with_actions(target, actions))
+    if loses_turn:
+        state = rounds.mark_acted(state, target.id)
+    if not only:
+        return state, []
+    return state, [LogLine("That is {name}'s only action this round.", {"name": target.name})]
+
+
+def roll_penalties(combatant: Combatant, encounter: Encounter, actions: rounds.RoundActions | None = None
+                   ) -> tuple[int, int]:
+    """(wound dice, extra-action dice) a roll of ``combatant`` loses, with ``actions`` as the round's counters."""
+    counted = actions if actions is not None else rounds.round_actions(combatant)
+    return wound_penalty(combatant, encounter), rounds.action_penalty(counted, tables(encounter).modifiers)
+
+
+def attack_penalties(attacker: Combatant, encounter: Encounter, held: str = "") -> tuple[int, int]:
+    """What the attacker's roll loses once the attack is counted as one of its actions (a held one if named)."""
+    if not rounds.round_running(encounter):
+        return roll_penalties(attacker, encounter)
+    return roll_penalties(attacker, encounter, rounds.after_action(rounds.round_actions(attacker), held))
+
+
+def defence_penalties(target: Combatant, encounter: Encounter, held: str = "") -> tuple[int, int]:
+    """What the target's dodge or block loses once counted (RulesError if it has nothing to defend with)."""
+    if not rounds.round_running(encounter):
+        return roll_penalties(target, encounter)
+    return roll_penalties(target, encounter, defence_actions(target, encounter, held)[0])
+
+
+def _wound(state: Encounter, system: RuleSystem, target_id: str, total: int, count: int,
+           log: list[LogLine]) -> Encounter:
+    """Read the damage total off the target's pyramid and place ``count`` wounds of that class."""
+    target = state.combatant(target_id)
+    pyramid = pyramid_for(target, state)
+    wound = pyramid.classify(total)
+    if wound is None:
+        log.append(_points("{points} point: below the pyramid, no wound.",
+                           "{points} points: below the pyramid, no wound.", {}, total))
+        return state
+    filled, placed = pyramid.place(target.damage, wound, count)
+    hurt = replace(target, damage=frozen_map({**target.damage, **filled}))
+    state = state.with_combatant(hurt)
+    args: dict[str, LogArg] = {"name": target.name, "wound": CLASS_LABELS[wound], "count": count, "points": total}
+    log.append(LogLine("{points} points: {name} takes {count} {wound} wound.", args,
+                       plural="{points} points: {name} takes {count} {wound} wounds.", count=count,
+                       translate=("wound",)))
+    for placement in placed:
+        if placement.overflow:
+            log.append(LogLine("No box is free: the wound stays on the Mortal row."))
+        elif placement.landed != placement.rolled:
+            log.append(LogLine("The {wound} row is full: the wound goes to {landed}.", {
+                "wound": CLASS_LABELS[placement.rolled], "landed": CLASS_LABELS[placement.landed]},
+                translate=("wound", "landed")))
+    log.extend(_status_lines(system, target, hurt, state))
+    return state
+
+
+def _status_lines(system: RuleSystem, before: Combatant, after: Combatant, state: Encounter) -> list[LogLine]:
+    old, new = system.status(before, state), system.status(after, state)
+    if old is new:
+        return []
+    return [LogLine("{name} is now {status}.", {"name": after.name, "status": STATUS_LABELS[new]},
+                    translate=("status",))]
+
+
+# --- declarations and the round ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class DeclareActions(Operation):
+    """How many plain actions the combatant declares this round (each beyond the first: −1 die on every roll)."""
+
+    kind = "institut_declare"
+    combatant_id: str
+    count: int
+
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        combatant = require_combatant(encounter, self.combatant_id)
+        _require_round(encounter)
+        check_may_act(combatant, encounter)
+        actions = rounds.round_actions(combatant)
+        if not actions.taken <= self.count <= rounds.MAX_DECLARED:
+            raise OperationError(_("{name} has already done {done}: declare {done} to {limit} actions.").format(
+                name=combatant.name, done=actions.taken, limit=rounds.MAX_DECLARED))
+        updated = replace(actions, declared=self.count)
+        penalty = rounds.action_penalty(updated, tables(encounter).modifiers)
+        line = LogLine("{name} declares {count} action.",
+                       {"name": combatant.name, "count": updated.total_declared, "penalty": penalty},
+                       plural="{name} declares {count} actions: every roll this round is at −{penalty}.",
+                       count=updated.total_declared)
+        return Applied(encounter.with_combatant(rounds.with_actions(combatant, updated)), (line,))
+
+
+@dataclass(frozen=True)
+class HoldAction(Operation):
+    """A conditional declaration ("if he shoots, I dodge"): one more declared action, used up either way."""
+
+    kind = "institut_hold"
+    combatant_id: str
+    condition: str
+
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        combatant = require_combatant(encounter, self.combatant_id)
+        _require_round(encounter)
+        check_may_act(combatant, encounter)
+        condition = self.condition.strip()
+        if not condition:
+            raise OperationError(_("Say what the held action waits for, e.g. “if he shoots, I dodge”."))
+        _check_text(condition, _("The condition"))
+        actions = rounds.round_actions(combatant)
+        if condition in actions.pending:
+            raise OperationError(_("{name} already holds “{condition}”.").format(name=combatant.name,
+                                                                                  condition=condition))
+        if actions.total_declared >= rounds.MAX_DECLARED:
+            raise OperationError(_("At most {limit} actions a round.").format(limit=rounds.MAX_DECLARED))
+        updated = replace(actions, held=actions.held + 1, pending=(*actions.pending, condition))
+        line = LogLine("{name} holds an action: “{condition}”.", {"name": combatant.name, "condition": condition})
+        return Applied(encounter.with_combatant(rounds.with_actions(combatant, updated)), (line,))
+
+
+@dataclass(frozen=True)
+class ResolveHeld(Operation):
+    """A held declaration's moment: its condition came (the action happens) or did not (it is used up)."""
+
+    kind = "institut_resolve_held"
+    combatant_id: str
+    condition: str
+    happened: bool
+
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        combatant = require_combatant(encounter, self.combatant_id)
+        actions = rounds.after_action(rounds.round_actions(combatant), self.condition)
+        text = ("{name}: “{condition}” — it happens, roll the action." if self.happened
+                else "{name}: “{condition}” did not happen; the declaration is used up.")
+        line = LogLine(text, {"name": combatant.name, "condition": self.condition})
+        return Applied(encounter.with_combatant(rounds.with_actions(combatant, actions)), (line,))
+
+
+@dataclass(frozen=True)
+class SkipRound(Operation):
+    """Give up the whole round to act first in the next one."""
+
+    kind = "institut_skip_round"
+    combatant_id: str
+
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        combatant = require_combatant(encounter, self.combatant_id)
+        _require_round(encounter)
+        check_may_act(combatant, encounter)
+        if combatant.id in encounter.clock.acted or not rounds.round_actions(combatant).nothing_declared:
+            raise OperationError(_("{name} has already acted or declared this round.").format(name=combatant.name))
+        marked = rounds.set_extra(combatant, rounds.SKIPPED, encounter.clock.round)
+        state = rounds.mark_acted(encounter.with_combatant(marked), combatant.id)
+        line = LogLine("{name} gives up this round to act first in the next.", {"name": combatant.name})
+        current = state.clock.current
+        if current is not None and combatant.id in current.ids:
+            return Applied(state, (line,)).then(advance(state.with_clock(current=None), system))
+        return Applied(state, (line,))
+
+
+FlagName = Literal["ambush", "dead"]
+_FLAG_LINES: Final[dict[tuple[str, bool], str]] = {
+    ("ambush", True): "{name} lies in ambush: +{count} dice to hit in the first round.",
+    ("ambush", False): "{name} is no longer in ambush.",
+    ("dead", True): "The GM rules that {name} is dead.",
+    ("dead", False): "{name} is not dead after all.",
+}
+
+
+@dataclass(frozen=True)
+class SetInstitutFlag(Operation):
+    """Mark a combatant as lying in ambush, or as dead (the GM decides death)."""
+
+    kind = "institut_flag"
+    combatant_id: str
+    flag: FlagName
+    value: bool
+
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        combatant = require_combatant(encounter, self.combatant_id)
+        if self.flag not in ("ambush", "dead"):
+            raise OperationError(_("Unknown mark {flag!r}.").format(flag=self.flag))
+        if rounds.flag(combatant, self.flag) == self.value:
+            raise OperationError(_("Nothing to change."))
+        updated = rounds.with_flag(combatant, self.flag, self.value)
+        line = LogLine(_FLAG_LINES[(self.flag, self.value)], {
+            "name": combatant.name, "count": tables(encounter).modifiers.ambush_hit})
+        state = encounter.with_combatant(updated)
+        return Applied(state, (line, *_status_lines(system, combatant, updated, state)))
+
+
+@dataclass(frozen=True)
+class SetPyramid(Operation):
+    """Give a character its own pyramid, (threshold, boxes, penalty) per class lightest first; None: default.
+
+    Wounds a shrunken row no longer holds pass on to the next heavier class, as any wound would.
+    """
+
+    kind = "institut_pyramid"
+    combatant_id: str
+    rows: tuple[tuple[int, int, int], ...] | None
+
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        combatant = require_combatant(encounter, self.combatant_id)
+        if self.rows is not None:
+            pyramid_from_rows(self.rows)  # a RulesError says what is wrong
+        updated = rounds.set_extra(combatant, rounds.PYRAMID, self.rows)
+        pyramid = pyramid_for(updated, encounter)
+        filled: dict[str, int] = dict.fromkeys(CLASSES, 0)
+        for key in CLASSES:  # re-place every wound, lightest first, so overflow follows the new rows
+            filled, _placed = pyramid.place(filled, key, combatant.boxes(key))
+        updated = replace(updated, damage=frozen_map({**combatant.damage, **filled}))
+        text = ("{name} gets a life pyramid of their own." if self.rows is not None
+                else "{name} uses the encounter's life pyramid again.")
+        state = encounter.with_combatant(updated)
+        return Applied(state, (LogLine(text, {"name": combatant.name}),
+                               *_status_lines(system, combatant, updated, state)))
+
+
+# --- attacks ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class InstitutAttack(Operation):
+    """A resolved attack: the attack roll against a dodge, a block or a difficulty, then the damage rolls.
+
+    ``damage_rolls`` holds one roll per bullet that hits (two with two identical guns; none when the hit does
+    no damage, e.g. a pistol shot out of a hand); each puts ``wounds_per_hit`` wounds of its class on the
+    target (a burst's hits). The attack is one action of the attacker (``attacker_held``: the held one it
+    fulfils); a dodge or block is one action of the target (``target_held`` likewise).
+    """
+
+    kind = "institut_attack"
+    attacker: str
+    target: str
+    weapon: str
+    attack_faces: Faces
+    defence: str = Defence.DODGE.value
+    defence_faces: Faces = ()
+    difficulty: int = 0
+    damage_rolls: tuple[Faces, ...] = ()
+    wounds_per_hit: int = 1
+    rounds: int = 1
+    attacker_held: str = ""
+    target_held: str = ""
+
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        attacker = require_combatant(encounter, self.attacker)
+        target = require_combatant(encounter, self.target)
+        defence = self._validate()
+        if attacker.id == target.id:
+            raise OperationError(_("A combatant cannot attack itself."))
+        state = _take_action(encounter, attacker, self.attacker_held)
+        log = [_points("{attacker} attacks {target} with {weapon}: {points} point.",
+                       "{attacker} attacks {target} with {weapon}: {points} points.",
+                       {"attacker": attacker.name, "target": target.name, "weapon": self.weapon or _("a weapon")},
+                       sum(self.attack_faces))]
+        opposing = self.difficulty
+        if defence is not Defence.DIFFICULTY:
+            state, defended = _defend(state, state.combatant(target.id), self.target_held)
+            opposing = sum(self.defence_faces)
+            text = ("{name} dodges: {points} point.", "{name} dodges: {points} points.") if defence is Defence.DODGE \
+                else ("{name} blocks: {points} point.", "{name} blocks: {points} points.")
+            log += [_points(*text, {"name": target.name}, opposing), *defended]
+        else:
+            log.append(LogLine("Difficulty {difficulty}.", {"difficulty": opposing}))
+        tie = DodgeTie(str(system.option(encounter, "dodge_tie")))
+        if not hits(sum(self.attack_faces), defence, opposing, tie):
+            return Applied(state, (*log, LogLine(_MISS_LINES[defence], {"name": target.name})))
+        if not self.damage_rolls:
+            return Applied(state, (*log, LogLine("A hit, with no damage roll.")))
+        for faces in self.damage_rolls:
+            state = _wound(state, system, target.id, sum(faces), self.wounds_per_hit, log)
+        return Applied(state, tuple(log))
+
+    def _validate(self) -> Defence:
+        try:
+            defence = Defence(self.defence)
+        except ValueError:
+            raise OperationError(_("Unknown defence {defence!r}.").format(defence=self.defence)) from None
+        for faces in (self.attack_faces, self.defence_faces, *self.damage_rolls):
+            _check_faces(faces)
+        if defence is Defence.DIFFICULTY and self.defence_faces:
+            raise OperationError(_("Against a difficulty the target rolls nothing."))
+        if not 0 <= self.difficulty <= 999:
+            raise OperationError(_("A difficulty is between 0 and 999."))
+        if len(self.damage_rolls) > MAX_DAMAGE_ROLLS or not 1 <= self.wounds_per_hit <= MAX_WOUNDS:
+            raise OperationError(_("At most {rolls} damage rolls of at most {wounds} wounds each.").format(
+                rolls=MAX_DAMAGE_ROLLS, wounds=MAX_WOUNDS))
+        _check_text(self.weapon, _("The weapon's name"))
+        if not 0 <= self.rounds <= 999:
+            raise OperationError(_("Rounds fired must be between 0 and 999."))
+        return defence
+
+
+_MISS_LINES: Final[dict[Defence, str]] = {
+    Defence.DODGE: "{name} dodges the attack.",
+    Defence.BLOCK: "{name} blocks the blow.",
+    Defence.DIFFICULTY: "The attack misses.",
+}
+
+
+# --- suppression fire -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SuppressionFire(Operation):
+    """Full-auto bursts into an area, one per square metre: the shooter's only action this round.
+
+    Until the round ends, anyone crossing a covered square (once per square) or standing in it (once) must
+    dodge against bullets in that square × 4, or take one bullet (:class:`SuppressionDodge`).
+    """
+
+    kind = "institut_suppression"
+    shooter: str
+    area: str
+    squares: int
+    bullets_per_square: int
+    weapon: str = ""
+    damage: int = 0  # the weapon's damage dice, for whoever takes a bullet
+
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        shooter = require_combatant(encounter, self.shooter)
+        _require_round(encounter)
+        check_may_act(shooter, encounter)
+        area = self.area.strip() or _("the area")
+        _check_text(area, _("The area"))
+        _check_text(self.weapon, _("The weapon's name"))
+        if not 1 <= self.squares <= 100 or not 1 <= self.bullets_per_square <= 200 or not 0 <= self.damage <= 40:
+            raise OperationError(_("Cover 1 to 100 squares with 1 to 200 bullets each (damage 0 to 40 dice)."))
+        actions = rounds.round_actions(shooter)
+        if actions.taken or actions.held or actions.declared > 1:
+            raise OperationError(_("Suppression fire must be {name}'s only action this round.").format(
+                name=shooter.name))
+        difficulty = self.bullets_per_square * tables(encounter).modifiers.suppression_per_bullet
+        marked = rounds.with_actions(shooter, rounds.RoundActions(declared=1, taken=1))
+        marked = rounds.set_extra(marked, rounds.SUPPRESSION, frozen_map({
+            "area": area, "difficulty": difficulty, "round": encounter.clock.round, "weapon": self.weapon,
+            "damage": self.damage}))
+        state, effect_id = encounter.new_id("suppression")
+        effect = Effect(effect_id, _("Suppression fire: {area} (difficulty {difficulty})").format(
+            area=area, difficulty=difficulty), source=shooter.id, expires=Timing(Hook.ROUND_END.value),
+            remaining=1)
+        state = replace(state.with_combatant(marked), effects=with_item(state.effects, effect_id, effect))
+        line = LogLine("{name} lays suppression fire on {area}: {squares} squares, {bullets} bullets each; "
+                       "dodge difficulty {difficulty}.", {"name": shooter.name, "area": area,
+                                                          "squares": self.squares,
+                                                          "bullets": self.bullets_per_square,
+                                                          "difficulty": difficulty})
+        return Applied(state, (line,))
+
+
+@dataclass(frozen=True)
+class SuppressionDodge(Operation):
+    """Someone crosses (or stands in) a suppressed square: a dodge against its difficulty, or one bullet."""
+
+    kind = "institut_suppression_dodge"
+    target: str
+    shooter: str
+    dodge_faces: Faces
+    damage_faces: Faces = ()
+
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        target = require_combatant(encounter, self.target)
+        shooter = require_combatant(encounter, self.shooter)
+        fire = rounds.suppression(shooter, encounter)
+        if fire is None:
+            raise OperationError(_("{name} lays no suppression fire this round.").format(name=shooter.name))
+        _check_faces(self.dodge_faces)
+        _check_faces(self.damage_faces)
+        difficulty = fire.get("difficulty")
+        if not isinstance(difficulty, int):
+            raise OperationError(_("{name}'s suppression fire has no difficulty.").format(name=shooter.name))
+        dodged = sum(self.dodge_faces)
+        log = [_points("{name} dodges the suppression fire on {area}: {points} point against {difficulty}.",
+                       "{name} dodges the suppression fire on {area}: {points} points against {difficulty}.",
+                       {"name": target.name, "area": str(fire.get("area", "")), "difficulty": difficulty}, dodged)]
+        if dodged >= difficulty:
+            return Applied(encounter, (*log, LogLine("{name} gets through unhurt.", {"name": target.name})))
+        log.append(LogLine("{name} takes a bullet.", {"name": target.name}))
+        state = _wound(encounter, system, target.id, sum(self.damage_faces), 1, log)
+        return Applied(state, tuple(log))
+
+
+# --- grenades ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BlastRoll:
+    """One creature's damage roll from an explosion (its own cover and distance already in the dice)."""
+
+    target: str
+    faces: Faces
+
+
+def _blast(state: Encounter, system: RuleSystem, rolls: Sequence[BlastRoll], log: list[LogLine]) -> Encounter:
+    seen = set()
+    for roll in rolls:
+        require_combatant(state, roll.target)
+        if roll.target in seen:
+            raise OperationError(_("{name} is caught in the blast once.").format(
+                name=state.combatant(roll.target).name))
+        seen.add(roll.target)
+        _check_faces(roll.faces)
+        log.append(LogLine("The blast catches {name}.", {"name": state.combatant(roll.target).name}))
+        state = _wound(state, system, roll.target, sum(roll.faces), 1, log)
+    return state
+
+
+@dataclass(frozen=True)
+class ThrowGrenade(Operation):
+    """Athletics against the distance in metres; a miss lands (distance − roll) metres off, direction random.
+
+    An impact grenade explodes at once (``blast``: each creature's damage roll); a timed one at the end of the
+    round, after everyone has acted (a timer in the turn order, resolved with :class:`Blast`).
+    """
+
+    kind = "institut_grenade"
+    thrower: str
+    grenade: str
+    distance: int
+    throw_faces: Faces
+    timed: bool
+    blast: tuple[BlastRoll, ...] = ()
+    held: str = ""
+
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        thrower = require_combatant(encounter, self.thrower)
+        _check_faces(self.throw_faces)
+        _check_text(self.grenade, _("The grenade's name"))
+        if not 0 <= self.distance <= 999:
+            raise OperationError(_("A throw reaches 0 to 999 metres."))
+        if self.timed and self.blast:
+            raise OperationError(_("A timed grenade explodes at the end of the round, not now."))
+        name = self.grenade.strip() or _("a grenade")
+        state = _take_action(encounter, thrower, self.held)
+        total = sum(self.throw_faces)
+        throw = grenade_throw(self.distance, total)
+        args: dict[str, LogArg] = {"name": thrower.name, "grenade": name, "distance": self.distance}
+        log = [_points("{name} throws {grenade} {distance} m: {points} point.",
+                       "{name} throws {grenade} {distance} m: {points} points.", args, total)]
+        if throw.on_target:
+            log.append(LogLine("It lands where it was thrown."))
+        else:
+            log.append(LogLine("It lands {metres} m off target, in a random direction (a clearly short throw "
+                               "falls short, not beyond).", {"metres": throw.deviation}))
+        if self.timed:
+            return self._set_timer(state, name, log)
+        log.append(LogLine("{grenade} explodes on impact.", {"grenade": name}))
+        state = _blast(state, system, self.blast, log)
+        reminder = () if self.blast else (Reminder(_("Roll blast damage for everyone in the radius."), None),)
+        return Applied(state, tuple(log), reminder)
+
+    def _set_timer(self, encounter: Encounter, name: str, log: list[LogLine]) -> Applied:
+        state, effect_id = encounter.new_id("grenade")
+        due_round = encounter.clock.round if rounds.round_running(encounter) else encounter.clock.round + 1
+        effect = Effect(effect_id, name, source=self.thrower, due=(max(1, due_round), 1, 0),
+                        note=_("explodes at the end of the round"))
+        state = replace(state, effects=with_item(state.effects, effect_id, effect))
+        log.append(LogLine("{grenade} will explode at the end of the round.", {"grenade": name}))
+        return Applied(state, tuple(log))
+
+
+@dataclass(frozen=True)
+class Blast(Operation):
+    """An explosion's damage: one roll per creature in the radius (a timed grenade going off, a mine…)."""
+
+    kind = "institut_blast"
+    source: str
+    rolls: tuple[BlastRoll, ...]
+
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        _check_text(self.source, _("The name"))
+        if not self.rolls:
+            raise OperationError(_("Nobody is caught in the blast: nothing to resolve."))
+        log = [LogLine("{source} explodes.", {"source": self.source.strip() or _("The grenade")})]
+        state = _blast(encounter, system, self.rolls, log)
+        return Applied(state, tuple(log))
+

@@ -1,0 +1,306 @@
+"""Institute as a RuleSystem: summed initiative pools, declared actions, the life pyramid, grenade timers."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Final
+
+from rules.encounter import STATUS_LABELS, Combatant, Encounter, JsonValue, Slot, SlotKind, Status, frozen_map
+from rules.errors import OperationError, RulesError
+from rules.systems.base import (
+    AttributeSpec,
+    BudgetItem,
+    DiceSpec,
+    Hook,
+    HookResult,
+    OptionKind,
+    OptionSpec,
+    Reminder,
+    RuleSystem,
+    TrackSpec,
+)
+from rules.systems.institut import rounds
+from rules.systems.institut.combat import DodgeTie
+from rules.systems.institut.pyramid import CLASS_LABELS, CLASSES, MORTAL, Pyramid, pyramid_from_rows
+from rules.systems.institut.tables import TABLE_KEYS, InstitutTables, default_table, load_tables
+from rules.text import N_, _, ngettext
+from rules.turns import delayed_slots
+
+ACTION, HELD_ACTION = "action", "held"
+
+_ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
+    AttributeSpec("agility", N_("Agility"), 3, 0, 20, N_("Agi")),
+    AttributeSpec("thinking", N_("Thinking"), 3, 0, 20, N_("Thi")),
+    AttributeSpec("strength", N_("Strength"), 3, 0, 20, N_("Str")),
+    AttributeSpec("athletics", N_("Athletics"), 1, 0, 20, N_("Ath")),
+    AttributeSpec("shooting", N_("Shooting"), 2, 0, 20, N_("Sho")),
+    AttributeSpec("dodge", N_("Dodge"), 2, 0, 20, N_("Dod")),
+    AttributeSpec("boxing", N_("Boxing"), 0, 0, 20, N_("Box")),
+    AttributeSpec("melee", N_("Melee"), 0, 0, 20, N_("Mel")),
+    AttributeSpec("fencing", N_("Fencing"), 0, 0, 20, N_("Fen")),
+    AttributeSpec("martial_arts", N_("Martial arts"), 0, 0, 20, N_("MA")),
+    AttributeSpec("armor", N_("Armor (damage dice)"), 0, 0, 20, N_("Arm")),
+)
+
+_TABLE_HELP: Final[dict[str, str]] = {
+    "pyramid": N_("Default life pyramid: for each class the damage total that enters it, its boxes and the "
+                  "penalty dice it gives. Each character may have its own (details panel)."),
+    "called_shots": N_("Called shots: dice to hit, damage dice (null: no damage), and whether body armor "
+                       "counts there. Add parts as you like; null removes one."),
+    "modifiers": N_("Dice modifiers of the rules (−1 is one die fewer)."),
+    "weapons": N_("Your weapons, e.g. {\"AK-74\": {\"damage\": 7, \"burst\": \"3/2\"}, "
+                  "\"Knife\": {\"kind\": \"melee\", \"damage\": 1, \"one_handed\": true}}."),
+}
+
+_OPTIONS: Final[tuple[OptionSpec, ...]] = (
+    OptionSpec("pyramid", N_("Life pyramid"), OptionKind.TABLE, default_table("pyramid"), help=_TABLE_HELP["pyramid"]),
+    OptionSpec("called_shots", N_("Called shots"), OptionKind.TABLE, default_table("called_shots"),
+               help=_TABLE_HELP["called_shots"]),
+    OptionSpec("modifiers", N_("Dice modifiers"), OptionKind.TABLE, default_table("modifiers"),
+               help=_TABLE_HELP["modifiers"]),
+    OptionSpec("weapons", N_("Weapons"), OptionKind.TABLE, default_table("weapons"), help=_TABLE_HELP["weapons"]),
+    OptionSpec("dodge_tie", N_("A dodge equal to the attack"), OptionKind.CHOICE, DodgeTie.ATTACKER.value,
+               choices=((DodgeTie.ATTACKER.value, N_("does not avoid it (like a block)")),
+                        (DodgeTie.DEFENDER.value, N_("avoids it")))),
+)
+
+
+class InstitutSystem(RuleSystem):
+    """Institute: (Agility + Thinking) d6 initiative, one action a round, the life pyramid."""
+
+    id = "institut"
+    title = N_("Institute")
+
+    def option_specs(self) -> Sequence[OptionSpec]:
+        return _OPTIONS
+
+    def attribute_specs(self) -> Sequence[AttributeSpec]:
+        return _ATTRIBUTES
+
+    def validate_option(self, spec: OptionSpec, value: JsonValue) -> JsonValue:
+        if spec.kind is OptionKind.CHOICE and not isinstance(value, str):
+            # OptionSpec.validate looks a choice up in a set, which a table value (unhashable) would crash.
+            raise RulesError(_("Option “{option}” cannot be {value!r}.").format(option=_(spec.label), value=value))
+        value = spec.validate(value)
+        if spec.key in TABLE_KEYS and isinstance(value, Mapping):
+            load_tables({spec.key: value})  # raises a RulesError naming the bad entry
+        return value
+
+    # --- combatants ---------------------------------------------------------------------------
+    def prepare(self, combatant: Combatant, encounter: Encounter) -> Combatant:
+        """Every class of the pyramid gets a track (a bad pyramid of the character's own is refused)."""
+        try:
+            pyramid_for(combatant, encounter)
+        except RulesError as problem:
+            raise OperationError(_("{name}'s life pyramid: {problem}").format(name=combatant.name,
+                                                                              problem=problem)) from None
+        damage = {key: combatant.boxes(key) for key in CLASSES}
+        return replace(combatant, damage=frozen_map({**combatant.damage, **damage}))
+
+    def tracks(self, combatant: Combatant, encounter: Encounter) -> Sequence[TrackSpec]:
+        pyramid = pyramid_for(combatant, encounter)
+        return tuple(TrackSpec(wound.key, CLASS_LABELS[wound.key], wound.boxes) for wound in pyramid.classes)
+
+    def status(self, combatant: Combatant, encounter: Encounter) -> Status:
+        return combatant_status(combatant)
+
+    def apply_harm(self, combatant: Combatant, track: str, amount: int, encounter: Encounter) -> Combatant:
+        """``amount`` wounds of class ``track`` (each to the first free box, overflowing upwards); < 0 heals."""
+        pyramid = pyramid_for(combatant, encounter)
+        if amount >= 0:
+            filled, _placed = pyramid.place(combatant.damage, track, amount)
+            return replace(combatant, damage=frozen_map({**combatant.damage, **filled}))
+        return combatant.with_damage(track, max(0, combatant.boxes(track) + amount))
+
+    def harm_presets(self, track: str) -> Sequence[tuple[str, int]]:
+        return ((N_("One wound"), 1), (N_("Two wounds"), 2), (N_("Three wounds"), 3))
+
+    def condition_notes(self, combatant: Combatant, encounter: Encounter) -> Sequence[str]:
+        data = tables(encounter)
+        pyramid = pyramid_for(combatant, encounter)
+        notes = []
+        worst = pyramid.worst(combatant.damage)
+        wounds = pyramid.penalty(combatant.damage)
+        if worst is not None and wounds:
+            notes.append(ngettext("{wound} wound: −{count} die on every action.",
+                                  "{wound} wound: −{count} dice on every action.", wounds).format(
+                wound=_(CLASS_LABELS[worst]), count=wounds))
+        notes.extend(_round_notes(combatant, encounter, data, wounds))
+        status = self.status(combatant, encounter)
+        if status is Status.DYING:
+            notes.append(_("Dying: a Mortal box is filled (the GM decides death)."))
+        elif status is not Status.ACTIVE:
+            notes.append(_(STATUS_LABELS[status]))
+        return notes
+
+    # --- initiative ---------------------------------------------------------------------------
+    def initiative_dice(self, combatant: Combatant, encounter: Encounter) -> DiceSpec:
+        """A pool of Agility + Thinking d6, summed."""
+        return DiceSpec(max(1, combatant.attribute("agility") + combatant.attribute("thinking")), 6)
+
+    def initiative_group(self, combatant: Combatant, encounter: Encounter) -> str | None:
+        return None  # everyone rolls their own pool: there are no grunt groups in this game
+
+    def remaining_slots(self, encounter: Encounter) -> list[Slot]:
+        clock = encounter.clock
+        waiting = [c for c in encounter.combatants.values()
+                   if c.id not in clock.acted and c.initiative is not None and self.can_act(c, encounter)
+                   and not rounds.skips_this_round(c, encounter)]
+        waiting.sort(key=lambda c: order_key(c, encounter), reverse=True)
+        actors = [Slot(SlotKind.ACTORS, (c.id,), None) for c in waiting]
+        return actors + delayed_slots(encounter) + timer_slots(encounter)
+
+    def score_text(self, combatant: Combatant, encounter: Encounter) -> str:
+        if combatant.initiative is None:
+            return "–"
+        score = str(combatant.initiative.rolled)
+        if rounds.goes_first(combatant, encounter):
+            return _("{score} (first)").format(score=score)
+        if rounds.skips_this_round(combatant, encounter):
+            return _("{score} (skips)").format(score=score)
+        return score
+
+    # --- timing and the action budget ---------------------------------------------------------
+    def on_hook(self, encounter: Encounter, hook: Hook, actors: tuple[str, ...]) -> HookResult:
+        if hook is Hook.ROUND_END:
+            return _end_round(encounter)
+        if hook is Hook.ROUND_START:
+            return HookResult(_reset_round(encounter))
+        return HookResult(encounter)
+
+    def action_budget(self, combatant: Combatant, encounter: Encounter) -> Sequence[BudgetItem]:
+        actions = rounds.round_actions(combatant)
+        allowed = actions.declared if not actions.nothing_declared else 1
+        penalty = rounds.action_penalty(actions, tables(encounter).modifiers)
+        label = N_("actions") if not penalty else _("actions (every roll −{count})").format(count=penalty)
+        items = [BudgetItem(ACTION, label, actions.taken, allowed)]
+        if actions.held:
+            items.append(BudgetItem(HELD_ACTION, N_("held"), actions.held - len(actions.pending), actions.held))
+        return items
+
+    def spend_action(self, combatant: Combatant, kind: str, encounter: Encounter) -> Combatant:
+        """An action done (declaring one more if every declared one is used); ``held``: the oldest held one."""
+        if kind not in (ACTION, HELD_ACTION):
+            raise OperationError(_("Unknown action kind {kind!r}: action or held.").format(kind=kind))
+        check_may_act(combatant, encounter)
+        actions = rounds.round_actions(combatant)
+        if kind == HELD_ACTION:
+            if not actions.pending:
+                raise OperationError(_("{name} holds no action.").format(name=combatant.name))
+            return rounds.with_actions(combatant, rounds.after_action(actions, actions.pending[0]))
+        return rounds.with_actions(combatant, rounds.after_action(actions))
+
+
+def tables(encounter: Encounter) -> InstitutTables:
+    """The data tables with this encounter's GM overrides merged in."""
+    return load_tables({key: encounter.options[key] for key in TABLE_KEYS if key in encounter.options})
+
+
+def pyramid_for(combatant: Combatant, encounter: Encounter) -> Pyramid:
+    """The character's own pyramid if the GM gave it one, else the encounter's default pyramid."""
+    own = combatant.extra.get(rounds.PYRAMID)
+    if own is None:
+        return tables(encounter).pyramid
+    return pyramid_from_rows(_rows(own))
+
+
+def _rows(value: JsonValue) -> list[tuple[int, int, int]]:
+    """A pyramid stored in extra data: rows of three whole numbers (RulesError for anything else)."""
+    if not isinstance(value, tuple) or not all(isinstance(row, tuple) and len(row) == 3 for row in value):
+        raise RulesError(_("A pyramid is five rows of (damage that enters the class, boxes, penalty)."))
+    return [(_whole(row[0]), _whole(row[1]), _whole(row[2])) for row in value if isinstance(row, tuple)]
+
+
+def _whole(value: JsonValue) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise RulesError(_("A pyramid is five rows of (damage that enters the class, boxes, penalty)."))
+    return value
+
+
+def wound_penalty(combatant: Combatant, encounter: Encounter) -> int:
+    """Dice the combatant's wounds take off every action (positive)."""
+    return pyramid_for(combatant, encounter).penalty(combatant.damage)
+
+
+def check_may_act(combatant: Combatant, encounter: Encounter) -> None:
+    """Refuse an action by someone who gave up the round, is dying or dead, or keeps up suppression fire."""
+    if rounds.skips_this_round(combatant, encounter):
+        raise OperationError(_("{name} gave up this round and does nothing in it.").format(name=combatant.name))
+    if combatant_status(combatant) is not Status.ACTIVE:
+        raise OperationError(_("{name} cannot act now.").format(name=combatant.name))
+    if rounds.suppression(combatant, encounter) is not None:
+        raise OperationError(_("Suppression fire is {name}'s only action this round.").format(name=combatant.name))
+
+
+def combatant_status(combatant: Combatant) -> Status:
+    """Dead if the GM said so, dying with a filled Mortal box, else active."""
+    if rounds.flag(combatant, rounds.DEAD):
+        return Status.DEAD
+    return Status.DYING if combatant.boxes(MORTAL) > 0 else Status.ACTIVE
+
+
+def order_key(combatant: Combatant, encounter: Encounter) -> tuple[int, ...]:
+    """Sort key, highest first: gave up the last round, score, not yielded, then the pre-rolled tie dice."""
+    initiative = combatant.initiative
+    assert initiative is not None
+    return (1 if rounds.goes_first(combatant, encounter) else 0, initiative.rolled,
+            0 if combatant.id in encounter.clock.yielded else 1, *initiative.tiebreak)
+
+
+def timer_slots(encounter: Encounter) -> list[Slot]:
+    """Timed grenades due in this round: they go off at its end, after everyone has acted."""
+    now = encounter.clock.round
+    return [Slot(SlotKind.TIMER, (effect.id,), None) for effect in encounter.effects.values()
+            if effect.due is not None and effect.due[0] <= now]
+
+
+def _round_notes(combatant: Combatant, encounter: Encounter, data: InstitutTables, wounds: int) -> list[str]:
+    actions = rounds.round_actions(combatant)
+    modifiers = data.modifiers
+    notes = []
+    declared = actions.total_declared
+    extra = rounds.action_penalty(actions, modifiers)
+    if extra:
+        notes.append(_("Actions declared: {count}; every roll this round −{penalty}.").format(
+            count=declared, penalty=extra))
+    if extra and wounds:
+        notes.append(ngettext("Every roll this round: −{count} die.", "Every roll this round: −{count} dice.",
+                              extra + wounds).format(count=extra + wounds))
+    agility, athletics = combatant.attribute("agility"), combatant.attribute("athletics")
+    metres = rounds.movement(agility, athletics, actions.total_declared, modifiers)
+    notes.append(_("Movement: {metres} m this round; sprinting as the only action: {sprint} m.").format(
+        metres=metres, sprint=rounds.sprint(agility, athletics, modifiers)))
+    notes.extend(_("Held: {condition}").format(condition=condition) for condition in actions.pending)
+    if rounds.skips_this_round(combatant, encounter):
+        notes.append(_("Gave up this round: acts first next round."))
+    elif rounds.goes_first(combatant, encounter):
+        notes.append(_("Gave up the last round: acts first in this one."))
+    if rounds.flag(combatant, rounds.AMBUSH) and encounter.clock.round <= 1:
+        notes.append(_("Ambush: +{count} dice to hit in the first round.").format(count=modifiers.ambush_hit))
+    suppressing = combatant.extra.get(rounds.SUPPRESSION)
+    if isinstance(suppressing, Mapping):
+        notes.append(_("Keeps {area} under suppression fire (difficulty {difficulty}).").format(
+            area=suppressing.get("area", ""), difficulty=suppressing.get("difficulty", 0)))
+    return notes
+
+
+def _reset_round(encounter: Encounter) -> Encounter:
+    """A fresh round: no actions declared or done, no held declarations, no suppression fire."""
+    state = encounter
+    for combatant in encounter.combatants.values():
+        cleared = rounds.with_actions(combatant, rounds.RoundActions())
+        cleared = rounds.set_extra(cleared, rounds.SUPPRESSION, None)
+        if cleared != combatant:
+            state = state.with_combatant(cleared)
+    return state
+
+
+def _end_round(encounter: Encounter) -> HookResult:
+    """Held declarations whose condition never came are used up; the round's counters start over."""
+    reminders = []
+    for combatant in encounter.combatants.values():
+        for condition in rounds.round_actions(combatant).pending:
+            reminders.append(Reminder(_("{name}'s held action lapses: {condition}").format(
+                name=combatant.name, condition=condition), combatant.id))
+    return HookResult(_reset_round(encounter), tuple(reminders))

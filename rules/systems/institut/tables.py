@@ -1,0 +1,300 @@
+"""Institute's data tables: the bundled ``rules/data/institut.json`` with the GM's overrides merged in.
+
+Four tables, each behind an encounter option of kind TABLE: the default life pyramid, the called-shot table,
+the dice modifiers the seed names, and the GM's own weapon list (empty by default: the seed gives none).
+An override is merged key by key (``null`` removes a called-shot part or a weapon) and the result is checked
+as a whole, so a mistake is reported with the dotted path of the offending entry.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from enum import StrEnum
+from functools import cache
+from importlib import resources
+from types import MappingProxyType
+from typing import Any, Final
+
+from rules.encounter import JsonValue, frozen_map
+from rules.errors import RulesError
+from rules.systems.institut.pyramid import CLASSES, Pyramid, pyramid_from_rows
+from rules.text import N_, _
+
+SCHEMA: Final[int] = 1
+TABLE_KEYS: Final[tuple[str, ...]] = ("pyramid", "called_shots", "modifiers", "weapons")
+#: Tables whose keys the GM names (new parts and weapons may be added, ``null`` removes one).
+_OPEN: Final[frozenset[str]] = frozenset({"called_shots", "weapons"})
+MAX_DICE: Final[int] = 40
+
+
+#: Names of the bundled called-shot parts (a part the GM adds is shown by its key).
+CALLED_SHOT_LABELS: Final[Mapping[str, str]] = MappingProxyType({
+    "head": N_("Head"),
+    "pistol": N_("Pistol in the hand"),
+    "limb": N_("Arm or leg"),
+})
+
+
+def called_shot_label(key: str) -> str:
+    """The translated name of a called-shot part (the key itself for a part the GM added)."""
+    return _(CALLED_SHOT_LABELS[key]) if key in CALLED_SHOT_LABELS else key
+
+
+class WeaponKind(StrEnum):
+    """What delivers the blow: a firearm's own damage dice, or Strength (plus a weapon's modifier)."""
+
+    FIREARM = "firearm"
+    MELEE = "melee"
+    UNARMED = "unarmed"
+
+
+@dataclass(frozen=True)
+class CalledShot:
+    """One part a shooter may aim at: dice to hit, damage dice (None: the hit wounds nobody), armor."""
+
+    key: str
+    hit: int
+    damage: int | None
+    armor: bool  # whether the target's body armor still counts against a hit there
+
+
+@dataclass(frozen=True)
+class Modifiers:
+    """The seed's dice modifiers (signed: −1 is one die fewer) and multipliers."""
+
+    extra_action: int
+    extra_action_metres: int
+    sprint_multiplier: int
+    ambush_hit: int
+    point_blank_damage: int
+    full_auto_hit: int
+    full_auto_damage: int
+    full_auto_extra_hits: int
+    full_auto_ammo_multiplier: int
+    two_guns_hit: int
+    suppression_per_bullet: int
+
+
+@dataclass(frozen=True)
+class Burst:
+    """A weapon's "Burst = fired/hits" parameter, e.g. 3/2."""
+
+    fired: int
+    hits: int
+
+    def text(self) -> str:
+        """``3/2``."""
+        return f"{self.fired}/{self.hits}"
+
+
+@dataclass(frozen=True)
+class Weapon:
+    """A weapon from the GM's list: damage dice (a firearm) or the modifier to Strength (a melee weapon)."""
+
+    key: str
+    kind: WeaponKind
+    damage: int
+    burst: Burst | None = None
+    one_handed: bool = False
+
+
+@dataclass(frozen=True)
+class InstitutTables:
+    """Every table after the GM's overrides; pass it to the calculators."""
+
+    pyramid: Pyramid
+    called_shots: Mapping[str, CalledShot]
+    modifiers: Modifiers
+    weapons: Mapping[str, Weapon]
+
+
+def parse_burst(text: str) -> Burst:
+    """Read ``"3/2"`` (rounds fired / rounds that hit); RulesError with an example otherwise."""
+    parts = text.replace(" ", "").split("/")
+    if len(parts) == 2 and all(part.isascii() and part.isdigit() and len(part) <= 3 for part in parts):
+        fired, hits = int(parts[0]), int(parts[1])
+        if 1 <= hits <= fired:
+            return Burst(fired, hits)
+    raise RulesError(_("A burst is written as rounds fired / rounds that hit, e.g. 3/2 (not {text!r}).").format(
+        text=text))
+
+
+# --- checked reading --------------------------------------------------------------------------------------
+
+
+def _fail(path: str, expected: str, value: object) -> RulesError:
+    return RulesError(_("Institute data: {path} must be {expected}, not {value!r}.").format(
+        path=path, expected=expected, value=value))
+
+
+def _group(value: object, path: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise _fail(path, _("a group of settings"), value)
+    return value
+
+
+def _integer(value: object, path: str, low: int, high: int) -> int:
+    # bool is an int in Python; a GM typing true for a number is still a mistake.
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _fail(path, _("a whole number"), value)
+    if not low <= value <= high:
+        raise _fail(path, _("between {low} and {high}").format(low=low, high=high), value)
+    return value
+
+
+def _flag(value: object, path: str) -> bool:
+    if not isinstance(value, bool):
+        raise _fail(path, _("true or false"), value)
+    return value
+
+
+def _entry(group: Mapping[str, Any], key: str, path: str) -> object:
+    if key not in group:
+        raise RulesError(_("Institute data: {path} is missing.").format(path=f"{path}.{key}"))
+    return group[key]
+
+
+def _only(group: Mapping[str, Any], allowed: tuple[str, ...], path: str) -> None:
+    for key in group:
+        if key not in allowed:
+            raise RulesError(_("Institute data: unknown setting {path}.").format(path=f"{path}.{key}"))
+
+
+def _pyramid(node: object) -> Pyramid:
+    group = _group(node, "pyramid")
+    _only(group, CLASSES, "pyramid")
+    rows = []
+    for key in CLASSES:
+        path = f"pyramid.{key}"
+        row = _group(_entry(group, key, "pyramid"), path)
+        _only(row, ("from", "boxes", "penalty"), path)
+        rows.append((_integer(_entry(row, "from", path), f"{path}.from", 1, 999),
+                     _integer(_entry(row, "boxes", path), f"{path}.boxes", 1, 20),
+                     _integer(_entry(row, "penalty", path), f"{path}.penalty", 0, 20)))
+    try:
+        return pyramid_from_rows(rows)
+    except RulesError as problem:
+        raise RulesError(_("Institute data: pyramid: {problem}").format(problem=problem)) from None
+
+
+def _called_shot(key: str, node: object) -> CalledShot:
+    path = f"called_shots.{key}"
+    group = _group(node, path)
+    _only(group, ("hit", "damage", "armor"), path)
+    damage = _entry(group, "damage", path)
+    return CalledShot(key, _integer(_entry(group, "hit", path), f"{path}.hit", -MAX_DICE, MAX_DICE),
+                      None if damage is None else _integer(damage, f"{path}.damage", -MAX_DICE, MAX_DICE),
+                      _flag(_entry(group, "armor", path), f"{path}.armor"))
+
+
+def _modifiers(node: object) -> Modifiers:
+    group = _group(node, "modifiers")
+    names = tuple(spec.name for spec in fields(Modifiers))
+    _only(group, names, "modifiers")
+    values = {name: _integer(_entry(group, name, "modifiers"), f"modifiers.{name}", -MAX_DICE, MAX_DICE)
+              for name in names}
+    for name in ("sprint_multiplier", "full_auto_ammo_multiplier", "suppression_per_bullet"):
+        if values[name] < 1:
+            raise _fail(f"modifiers.{name}", _("at least 1"), values[name])
+    return Modifiers(**values)
+
+
+def _weapon(key: str, node: object) -> Weapon:
+    path = f"weapons.{key}"
+    group = _group(node, path)
+    _only(group, ("kind", "damage", "burst", "one_handed"), path)
+    kind_text = group.get("kind", WeaponKind.FIREARM.value)
+    if kind_text not in (WeaponKind.FIREARM.value, WeaponKind.MELEE.value):
+        raise _fail(f"{path}.kind", _("“firearm” or “melee”"), kind_text)
+    burst = group.get("burst")
+    if burst is not None and not isinstance(burst, str):
+        raise _fail(f"{path}.burst", _("text such as “3/2”"), burst)
+    try:
+        parsed = parse_burst(burst) if burst else None
+    except RulesError as problem:
+        raise RulesError(f"{path}.burst: {problem}") from None
+    return Weapon(key, WeaponKind(kind_text), _integer(_entry(group, "damage", path), f"{path}.damage", -MAX_DICE,
+                                                       MAX_DICE),
+                  parsed, _flag(group.get("one_handed", False), f"{path}.one_handed"))
+
+
+def _build(data: Mapping[str, Any]) -> InstitutTables:
+    if data.get("schema") != SCHEMA:
+        raise RulesError(_("Institute data: schema {found!r} is not supported (expected {expected}).").format(
+            found=data.get("schema"), expected=SCHEMA))
+    called = _group(data["called_shots"], "called_shots")
+    weapons = _group(data["weapons"], "weapons")
+    return InstitutTables(
+        pyramid=_pyramid(data["pyramid"]),
+        called_shots=MappingProxyType({str(k): _called_shot(str(k), v) for k, v in called.items()}),
+        modifiers=_modifiers(data["modifiers"]),
+        weapons=MappingProxyType({str(k): _weapon(str(k), v) for k, v in weapons.items()}),
+    )
+
+
+# --- merging the GM's overrides ---------------------------------------------------------------------------
+
+
+def _merge(default: object, override: object, path: str, open_keys: bool) -> object:
+    """``override`` over ``default``: groups merge key by key, anything else replaces."""
+    if not isinstance(override, Mapping) or not isinstance(default, Mapping):
+        return override
+    merged = dict(default)
+    for key, value in override.items():
+        if value is None and open_keys:
+            merged.pop(key, None)
+        elif key in default:
+            merged[key] = _merge(default[key], value, f"{path}.{key}", open_keys=False)
+        elif open_keys:
+            merged[key] = value
+        else:
+            raise RulesError(_("Institute data: unknown setting {path}.").format(path=f"{path}.{key}"))
+    return merged
+
+
+@cache
+def _bundled_text() -> str:
+    return resources.files("rules.data").joinpath("institut.json").read_text(encoding="utf-8")
+
+
+def bundled_data() -> dict[str, Any]:
+    """A fresh copy of the bundled data (the defaults the GM's overrides are merged over)."""
+    data: dict[str, Any] = json.loads(_bundled_text())
+    return data
+
+
+def frozen_json(value: Any) -> JsonValue:
+    """JSON data as the immutable values an encounter option holds (read-only mappings, tuples)."""
+    if isinstance(value, Mapping):
+        return frozen_map({str(key): frozen_json(item) for key, item in value.items()})
+    if isinstance(value, list | tuple):
+        return tuple(frozen_json(item) for item in value)
+    result: JsonValue = value
+    return result
+
+
+def default_table(key: str) -> JsonValue:
+    """The bundled table behind option ``key`` (what the settings dialog shows until the GM edits it)."""
+    return frozen_json(bundled_data()[key])
+
+
+@cache
+def _default_tables() -> InstitutTables:
+    return _build(bundled_data())
+
+
+def load_tables(overrides: Mapping[str, object] | None = None) -> InstitutTables:
+    """The tables with the GM's overrides (by table key) merged in; RulesError naming a bad entry."""
+    given = {key: value for key, value in (overrides or {}).items() if value is not None}
+    if not given:
+        return _default_tables()
+    data = bundled_data()
+    for key, value in given.items():
+        if key not in TABLE_KEYS:
+            raise RulesError(_("Institute data: unknown table {key!r}.").format(key=key))
+        if not isinstance(value, Mapping):
+            raise _fail(key, _("a group of settings"), value)
+        data[key] = _merge(data[key], value, key, open_keys=key in _OPEN)
+    return _build(data)

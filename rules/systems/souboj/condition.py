@@ -1,0 +1,121 @@
+"""Hit points, shadow damage, dying and death.
+
+Ordinary damage (``wounds``) and shadow damage (``shadow``) are two tracks; hit points are the maximum less
+both. At 0 or less a creature is out: unconscious but not dying while its hit points without the shadow damage
+stay above 0, dying otherwise. A dying creature whose hit points fall to −(maximum) dies at once; so does one
+whose countdown runs out, one killed by a critical wound, one finished off, and one still below 0 after three
+quarters of its shadow damage faded. Those deaths are kept as a mark, so healing a corpse does not revive it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules.encounter import Combatant, Status
+from rules.systems.souboj.combat import Rounding, shadow_removed
+from rules.systems.souboj.model import (
+    DEAD,
+    DYING_ROUNDS,
+    HIT_POINTS,
+    SHADOW,
+    SHADOW_TIMER,
+    WOUNDS,
+    marked_dead,
+    shadow_timer,
+    with_extra,
+)
+from rules.systems.souboj.tables import SoubojTables
+
+
+def max_hp(combatant: Combatant) -> int:
+    """The combatant's full hit points (at least 1)."""
+    return max(1, combatant.attribute(HIT_POINTS, 1))
+
+
+def hit_points(combatant: Combatant) -> int:
+    """Hit points now: the maximum less ordinary and shadow damage."""
+    return max_hp(combatant) - combatant.boxes(WOUNDS) - combatant.boxes(SHADOW)
+
+
+def hit_points_without_shadow(combatant: Combatant) -> int:
+    """Hit points as if the shadow damage were not there."""
+    return max_hp(combatant) - combatant.boxes(WOUNDS)
+
+
+def status(combatant: Combatant, shadow_counts_for_death: bool = True) -> Status:
+    """Active above 0; unconscious (not dying) while the hit points without shadow damage stay above 0;
+    dying otherwise, dead at −(maximum) or with a death mark."""
+    if marked_dead(combatant):
+        return Status.DEAD
+    if hit_points(combatant) > 0:
+        return Status.ACTIVE
+    if hit_points_without_shadow(combatant) > 0:
+        return Status.UNCONSCIOUS
+    lowest = hit_points(combatant) if shadow_counts_for_death else hit_points_without_shadow(combatant)
+    return Status.DEAD if lowest <= -max_hp(combatant) else Status.DYING
+
+
+def mark_dead(combatant: Combatant) -> Combatant:
+    """Dead for good: the death mark stays whatever happens to the numbers (until the GM clears it)."""
+    return with_extra(with_extra(combatant, DEAD, True), DYING_ROUNDS, None)
+
+
+def settle(before: Combatant, after: Combatant, tables: SoubojTables, shadow_counts_for_death: bool) -> Combatant:
+    """Bookkeeping after the tracks changed: start or stop the shadow timer, keep a death, drop a stale countdown."""
+    updated = after
+    if updated.boxes(SHADOW) <= 0:
+        updated = with_extra(updated, SHADOW_TIMER, None)
+    elif shadow_timer(updated) is None:
+        updated = with_extra(updated, SHADOW_TIMER, tables.shadow_recovery_rounds)
+    new = status(updated, shadow_counts_for_death)
+    if new is Status.DEAD and status(before, shadow_counts_for_death) is not Status.DEAD:
+        return mark_dead(updated)
+    if new is not Status.DYING:
+        updated = with_extra(updated, DYING_ROUNDS, None)
+    return updated
+
+
+@dataclass(frozen=True)
+class RoundPassed:
+    """What one round (or 10 seconds after the fight) did to a combatant's condition."""
+
+    combatant: Combatant
+    died: bool = False
+    faded: int = 0  # shadow damage that faded
+    woke: bool = False
+
+
+def _count_down_dying(combatant: Combatant, shadow_counts: bool) -> tuple[Combatant, bool]:
+    left = combatant.extra.get(DYING_ROUNDS)
+    if not isinstance(left, int) or isinstance(left, bool) or status(combatant, shadow_counts) is not Status.DYING:
+        return combatant, False
+    if left <= 1:
+        return mark_dead(combatant), True
+    return with_extra(combatant, DYING_ROUNDS, left - 1), False
+
+
+def _fade_shadow(combatant: Combatant, tables: SoubojTables, rounding: Rounding,
+                 shadow_counts: bool) -> RoundPassed:
+    timer = shadow_timer(combatant)
+    if combatant.boxes(SHADOW) <= 0 or marked_dead(combatant):
+        return RoundPassed(combatant)
+    if timer is None:  # shadow damage set by hand: the clock starts now
+        timer = tables.shadow_recovery_rounds
+    if timer > 1:
+        return RoundPassed(with_extra(combatant, SHADOW_TIMER, timer - 1))
+    before = status(combatant, shadow_counts)
+    faded = shadow_removed(combatant.boxes(SHADOW), tables.shadow_removed, rounding)
+    updated = with_extra(combatant.with_damage(SHADOW, combatant.boxes(SHADOW) - faded), SHADOW_TIMER, None)
+    if hit_points(updated) < 0:
+        return RoundPassed(mark_dead(updated), died=True, faded=faded)
+    woke = before is Status.UNCONSCIOUS and status(updated, shadow_counts) is Status.ACTIVE
+    return RoundPassed(updated, faded=faded, woke=woke)
+
+
+def round_passes(combatant: Combatant, tables: SoubojTables, rounding: Rounding,
+                 shadow_counts_for_death: bool) -> RoundPassed:
+    """One round (10 seconds) later: the dying countdown ticks, shadow damage may fade."""
+    counted, died = _count_down_dying(combatant, shadow_counts_for_death)
+    if died:
+        return RoundPassed(counted, died=True)
+    return _fade_shadow(counted, tables, rounding, shadow_counts_for_death)

@@ -1,0 +1,242 @@
+"""Souboj's vocabulary: attribute and track keys, action kinds, and what a combatant carries in ``extra``.
+
+Per-round bookkeeping (the declared action, "act after", a held reaction, the dying countdown, the shadow
+damage timer, initiative modifiers bound to effects) lives in :attr:`Combatant.extra` as plain JSON data,
+so it serialises, undoes and replays like everything else. The readers here turn it back into typed values
+and tolerate anything malformed (a hand-edited file) by treating it as absent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from types import MappingProxyType
+from typing import Final
+
+from rules.encounter import Combatant, Encounter, JsonValue, frozen_map, with_item, without_item
+from rules.text import N_
+
+# --- attributes and tracks ----------------------------------------------------------------------------------
+STRENGTH: Final = "strength"
+DEXTERITY: Final = "dexterity"
+INTELLIGENCE: Final = "intelligence"
+ENDURANCE: Final = "endurance"
+LEVEL: Final = "level"
+HIT_POINTS: Final = "hit_points"
+ARMOR: Final = "armor"
+WEAPON_STRENGTH: Final = "weapon_strength"
+WEAPON_DEFENCE: Final = "weapon_defence"
+
+WOUNDS: Final = "wounds"  # ordinary damage taken
+SHADOW: Final = "shadow"  # shadow (non-lethal) damage taken, tracked apart
+
+# --- extra keys ---------------------------------------------------------------------------------------------
+DECLARED: Final = "declared"
+ACT_AFTER: Final = "act_after"
+REACTION: Final = "reaction"
+GAVE_UP: Final = "gave_up_initiative"
+DYING_ROUNDS: Final = "dying_rounds"
+DEAD: Final = "dead"
+SHADOW_TIMER: Final = "shadow_timer"
+INITIATIVE_EFFECTS: Final = "initiative_effects"
+
+
+class Action(StrEnum):
+    """What a combatant declared for this round; it orders a simultaneous group."""
+
+    MAGIC = "magic"
+    RANGED = "ranged"  # bows, thrown weapons and firearms
+    MELEE = "melee"  # face to face, armed or not
+    NONCOMBAT = "noncombat"  # moving, first aid, looking around: the GM places it
+
+
+ACTION_LABELS: Final[Mapping[Action, str]] = MappingProxyType({
+    Action.MAGIC: N_("magic"),
+    Action.RANGED: N_("ranged or firearm attack"),
+    Action.MELEE: N_("melee attack"),
+    Action.NONCOMBAT: N_("non-combat action"),
+})
+
+
+#: The same, short, for the initiative column.
+ACTION_SHORT_LABELS: Final[Mapping[Action, str]] = MappingProxyType({
+    Action.MAGIC: N_("magic"),
+    Action.RANGED: N_("ranged"),
+    Action.MELEE: N_("melee"),
+    Action.NONCOMBAT: N_("non-combat"),
+})
+
+
+class Placement(StrEnum):
+    """Where the GM puts a non-combat action inside its simultaneous group."""
+
+    FIRST = "first"
+    AFTER_MAGIC = "after_magic"
+    AFTER_RANGED = "after_ranged"
+    LAST = "last"
+
+
+PLACEMENT_LABELS: Final[Mapping[Placement, str]] = MappingProxyType({
+    Placement.FIRST: N_("before magic"),
+    Placement.AFTER_MAGIC: N_("after magic"),
+    Placement.AFTER_RANGED: N_("after ranged attacks"),
+    Placement.LAST: N_("after melee"),
+})
+
+#: Rank inside a group: magic, then ranged/firearm, then melee; non-combat actions slot in between.
+ACTION_RANK: Final[Mapping[Action, int]] = MappingProxyType({Action.MAGIC: 1, Action.RANGED: 3, Action.MELEE: 5})
+PLACEMENT_RANK: Final[Mapping[Placement, int]] = MappingProxyType({
+    Placement.FIRST: 0, Placement.AFTER_MAGIC: 2, Placement.AFTER_RANGED: 4, Placement.LAST: 6})
+UNDECLARED_RANK: Final = 7
+
+
+class Kind(StrEnum):
+    """How an attack is made (the digest's attack and defence table)."""
+
+    MAGIC = "magic"
+    RANGED = "ranged"
+    THROWN = "thrown"
+    FIREARM = "firearm"
+    MELEE = "melee"
+    UNARMED = "unarmed"
+
+
+KIND_LABELS: Final[Mapping[Kind, str]] = MappingProxyType({
+    Kind.MAGIC: N_("Magic (per spell)"),
+    Kind.RANGED: N_("Ranged (bow, crossbow)"),
+    Kind.THROWN: N_("Thrown weapon"),
+    Kind.FIREARM: N_("Firearm"),
+    Kind.MELEE: N_("Melee (face to face)"),
+    Kind.UNARMED: N_("Unarmed"),
+})
+
+
+class Cause(StrEnum):
+    """What makes a hit critical."""
+
+    BEHIND = "behind"
+    IMMOBILE = "immobile"
+    NONCOMBAT = "noncombat"
+    GM = "gm"  # a firearm may be critical without the usual circumstances, on the GM's call
+
+
+CAUSE_LABELS: Final[Mapping[Cause, str]] = MappingProxyType({
+    Cause.BEHIND: N_("attack from behind"),
+    Cause.IMMOBILE: N_("immobile target"),
+    Cause.NONCOMBAT: N_("target spent its last major action on a non-combat activity"),
+    Cause.GM: N_("firearm: critical on the GM's call"),
+})
+
+
+# --- typed views of the extras ------------------------------------------------------------------------------
+def _int(value: JsonValue) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _record(combatant: Combatant, key: str) -> Mapping[str, JsonValue]:
+    value = combatant.extra.get(key)
+    return value if isinstance(value, Mapping) else frozen_map()
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """The action a combatant declared in ``round``."""
+
+    round: int
+    action: Action
+    placement: Placement = Placement.LAST
+
+    def rank(self) -> int:
+        """Position inside a simultaneous group (lower acts first)."""
+        if self.action is Action.NONCOMBAT:
+            return PLACEMENT_RANK[self.placement]
+        return ACTION_RANK[self.action]
+
+    def to_json(self) -> Mapping[str, JsonValue]:
+        """As stored in ``extra``."""
+        return frozen_map({"round": self.round, "action": self.action.value, "placement": self.placement.value})
+
+
+def declaration(combatant: Combatant) -> Declaration | None:
+    """The last declaration the combatant made (any round), if readable."""
+    record = _record(combatant, DECLARED)
+    round_no, action, placement = _int(record.get("round")), record.get("action"), record.get("placement")
+    if round_no is None or action not in set(Action) or placement not in set(Placement):
+        return None
+    return Declaration(round_no, Action(str(action)), Placement(str(placement)))
+
+
+def declared_now(combatant: Combatant, encounter: Encounter) -> Declaration | None:
+    """The declaration for the round being played."""
+    found = declaration(combatant)
+    return found if found is not None and found.round == encounter.clock.round else None
+
+
+def act_after(combatant: Combatant, encounter: Encounter) -> str | None:
+    """Whom the combatant chose to act after in this round (same score), if anyone."""
+    record = _record(combatant, ACT_AFTER)
+    leader = record.get("leader")
+    if _int(record.get("round")) != encounter.clock.round or not isinstance(leader, str):
+        return None
+    return leader
+
+
+@dataclass(frozen=True)
+class Reaction:
+    """A reaction held in place of the initiative of ``round``; ``surprise``: granted by a surprise round."""
+
+    round: int
+    carries_over: bool = False
+    note: str = ""
+    surprise: bool = False
+
+    def to_json(self) -> Mapping[str, JsonValue]:
+        """As stored in ``extra``."""
+        return frozen_map({"round": self.round, "carries_over": self.carries_over, "note": self.note,
+                           "surprise": self.surprise})
+
+
+def reaction(combatant: Combatant) -> Reaction | None:
+    """The reaction the combatant holds, if any."""
+    record = _record(combatant, REACTION)
+    round_no, note = _int(record.get("round")), record.get("note", "")
+    carries, surprise = record.get("carries_over", False), record.get("surprise", False)
+    if round_no is None or not isinstance(note, str) or not isinstance(carries, bool) or not isinstance(
+            surprise, bool):
+        return None
+    return Reaction(round_no, carries, note, surprise)
+
+
+def gave_up_now(combatant: Combatant, encounter: Encounter) -> bool:
+    """Gave up this round's initiative for a reaction: no place in this round's order, used or not."""
+    return _int(combatant.extra.get(GAVE_UP)) == encounter.clock.round
+
+
+def dying_rounds(combatant: Combatant) -> int | None:
+    """Rounds the GM gave a dying combatant before it dies (None: not set)."""
+    return _int(combatant.extra.get(DYING_ROUNDS))
+
+
+def shadow_timer(combatant: Combatant) -> int | None:
+    """Rounds until three quarters of the shadow damage fade (None: no shadow damage waiting)."""
+    return _int(combatant.extra.get(SHADOW_TIMER))
+
+
+def marked_dead(combatant: Combatant) -> bool:
+    """Dead by a rule the numbers alone cannot show (countdown, critical wound, finished off, the GM)."""
+    return combatant.extra.get(DEAD) is True
+
+
+def initiative_modifiers(combatant: Combatant) -> Mapping[str, int]:
+    """Initiative modifiers by the id of the effect that grants them."""
+    record = _record(combatant, INITIATIVE_EFFECTS)
+    return frozen_map({key: number for key, value in record.items() if (number := _int(value)) is not None})
+
+
+def with_extra(combatant: Combatant, key: str, value: JsonValue) -> Combatant:
+    """A copy with ``extra[key]`` set (None removes it)."""
+    extra = without_item(combatant.extra, key) if value is None else with_item(combatant.extra, key, value)
+    if extra == combatant.extra and list(extra) == list(combatant.extra):
+        return combatant
+    return replace(combatant, extra=extra)

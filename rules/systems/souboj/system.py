@@ -1,0 +1,370 @@
+"""Soubojový systém as a RuleSystem: 1d6 each round, simultaneous groups, two damage tracks, dying.
+
+Timing hooks are exactly the digest's: the start of the round (after the initiative roll, before the first
+action), the start of a creature's turn (at its initiative, before its first action) and the end of the round
+(after initiative 0 has been played). After the fight, :class:`~rules.systems.souboj.ops.TimePasses` fires the
+round hooks once per 10 seconds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Final
+
+from rules.encounter import STATUS_LABELS, Combatant, Encounter, JsonValue, Side, Slot, Status, frozen_map
+from rules.errors import OperationError
+from rules.systems.base import (
+    AttributeSpec,
+    BudgetItem,
+    DiceSpec,
+    Hook,
+    HookResult,
+    OptionKind,
+    OptionSpec,
+    Reminder,
+    RuleSystem,
+    TrackSpec,
+)
+from rules.systems.souboj import condition, order
+from rules.systems.souboj.combat import ROUNDING_LABELS, Rounding
+from rules.systems.souboj.model import (
+    ACTION_SHORT_LABELS,
+    ARMOR,
+    DEXTERITY,
+    ENDURANCE,
+    GAVE_UP,
+    HIT_POINTS,
+    INTELLIGENCE,
+    LEVEL,
+    REACTION,
+    SHADOW,
+    STRENGTH,
+    WEAPON_DEFENCE,
+    WEAPON_STRENGTH,
+    WOUNDS,
+    Reaction,
+    declared_now,
+    dying_rounds,
+    gave_up_now,
+    reaction,
+    shadow_timer,
+    with_extra,
+)
+from rules.systems.souboj.tables import SoubojTables, load_tables
+from rules.text import N_, _, ngettext
+from rules.turns import delayed_slots
+
+ACTION: Final = "action"
+SURPRISE: Final = "surprise"
+SURPRISE_ATTACKERS: Final = "surprise_attackers"
+NO_SURPRISE, ATTACKERS_ONLY, REACTIONS_ONLY = "none", "attackers_only", "reactions_only"
+OPPONENTS_ATTACK, PARTY_ATTACKS = "opponents", "party"
+
+_ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
+    AttributeSpec(STRENGTH, N_("Strength"), 5, 0, 99, N_("Str")),
+    AttributeSpec(DEXTERITY, N_("Dexterity"), 5, 0, 99, N_("Dex")),
+    AttributeSpec(INTELLIGENCE, N_("Intelligence"), 5, 0, 99, N_("Int")),
+    AttributeSpec(ENDURANCE, N_("Endurance"), 5, 0, 99, N_("End")),
+    AttributeSpec(LEVEL, N_("Level"), 1, 1, 99, N_("Lvl")),
+    AttributeSpec(HIT_POINTS, N_("Hit points"), 20, 1, 9999, N_("HP")),
+    AttributeSpec(ARMOR, N_("Armor quality"), 0, 0, 99, N_("Arm")),
+    AttributeSpec(WEAPON_STRENGTH, N_("Weapon strength"), 0, 0, 99, N_("WS")),
+    AttributeSpec(WEAPON_DEFENCE, N_("Weapon defence"), 0, 0, 99, N_("WD")),
+)
+
+_OPTIONS: Final[tuple[OptionSpec, ...]] = (
+    OptionSpec("shadow_rounding", N_("Shadow damage fading after 60 rounds"), OptionKind.CHOICE, Rounding.DOWN.value,
+               choices=tuple((rounding.value, label) for rounding, label in ROUNDING_LABELS.items()),
+               help=N_("Three quarters of the shadow damage fade; how the removed part is rounded.")),
+    OptionSpec("shadow_counts_for_death", N_("Shadow damage counts towards death at −(maximum) hit points"),
+               OptionKind.BOOL, True),
+    OptionSpec(SURPRISE, N_("Surprise round (round 1)"), OptionKind.CHOICE, NO_SURPRISE,
+               choices=((NO_SURPRISE, N_("No surprise round")),
+                        (ATTACKERS_ONLY, N_("Only the attacking side gets initiative")),
+                        (REACTIONS_ONLY, N_("The defenders get only reactions")))),
+    OptionSpec(SURPRISE_ATTACKERS, N_("Attacking side of the surprise round"), OptionKind.CHOICE, OPPONENTS_ATTACK,
+               choices=((OPPONENTS_ATTACK, N_("Opponents")), (PARTY_ATTACKS, N_("Player characters and allies")))),
+    OptionSpec("tables", N_("Attack, damage and recovery tables"), OptionKind.TABLE, {}),
+)
+
+
+class SoubojSystem(RuleSystem):
+    """Soubojový systém (Czech): per-round 1d6 initiative, simultaneous ties, shadow damage, dying."""
+
+    id = "souboj"
+    title = N_("Soubojový systém")
+
+    # --- options ------------------------------------------------------------------------------
+    def option_specs(self) -> Sequence[OptionSpec]:
+        return _OPTIONS
+
+    def attribute_specs(self) -> Sequence[AttributeSpec]:
+        return _ATTRIBUTES
+
+    def validate_option(self, spec: OptionSpec, value: JsonValue) -> JsonValue:
+        value = spec.validate(value)
+        if spec.key == "tables" and isinstance(value, Mapping):
+            load_tables(value)  # raises a RulesError naming the bad entry
+        return value
+
+    # --- combatants ---------------------------------------------------------------------------
+    def prepare(self, combatant: Combatant, encounter: Encounter) -> Combatant:
+        damage = {WOUNDS: combatant.boxes(WOUNDS), SHADOW: combatant.boxes(SHADOW)}
+        return replace(combatant, damage=frozen_map({**combatant.damage, **damage}))
+
+    def tracks(self, combatant: Combatant, encounter: Encounter) -> Sequence[TrackSpec]:
+        size = condition.max_hp(combatant)
+        return (TrackSpec(WOUNDS, N_("Wounds"), size, "points"), TrackSpec(SHADOW, N_("Shadow damage"), size, "points"))
+
+    def status(self, combatant: Combatant, encounter: Encounter) -> Status:
+        return condition.status(combatant, shadow_counts_for_death(encounter))
+
+    def apply_harm(self, combatant: Combatant, track: str, amount: int, encounter: Encounter) -> Combatant:
+        if track not in (WOUNDS, SHADOW):
+            raise OperationError(_("Damage goes on the wounds or the shadow damage track."))
+        hurt = combatant.with_damage(track, max(0, combatant.boxes(track) + amount))
+        return condition.settle(combatant, hurt, tables(encounter), shadow_counts_for_death(encounter))
+
+    def condition_notes(self, combatant: Combatant, encounter: Encounter) -> Sequence[str]:
+        notes = [_("Hit points {hp} of {maximum}").format(hp=_signed(condition.hit_points(combatant)),
+                                                           maximum=condition.max_hp(combatant))]
+        if combatant.boxes(SHADOW) > 0:
+            notes.append(_("{hp} without the shadow damage").format(
+                hp=_signed(condition.hit_points_without_shadow(combatant))))
+        notes += self._status_notes(combatant, encounter)
+        notes += _timer_notes(combatant, encounter)
+        return notes
+
+    def _status_notes(self, combatant: Combatant, encounter: Encounter) -> list[str]:
+        status = self.status(combatant, encounter)
+        if status is Status.UNCONSCIOUS:
+            return [_("Unconscious, not dying: without the shadow damage the hit points stay above 0")]
+        if status is not Status.DYING:
+            return [_(STATUS_LABELS[status])] if status is not Status.ACTIVE else []
+        left = dying_rounds(combatant)
+        notes = [ngettext("Dying: {count} round left", "Dying: {count} rounds left", left).format(count=left)
+                 if left is not None else _("Dying: set how many rounds it has left")]
+        notes.append(_("Dies at once at {limit} hit points").format(limit=_signed(-condition.max_hp(combatant))))
+        return notes
+
+    def can_act(self, combatant: Combatant, encounter: Encounter) -> bool:
+        # A dying creature keeps its turn: at its start it may roll Endurance for one last action.
+        if self.status(combatant, encounter) not in (Status.ACTIVE, Status.DYING):
+            return False
+        return not surprised_out(combatant, encounter)
+
+    # --- initiative ---------------------------------------------------------------------------
+    def initiative_dice(self, combatant: Combatant, encounter: Encounter) -> DiceSpec:
+        return DiceSpec(1, 6, order.modifier_now(combatant, encounter))
+
+    def tiebreak_dice(self) -> int:
+        return 0  # ties are not broken: equal scores act together
+
+    def remaining_slots(self, encounter: Encounter) -> list[Slot]:
+        if encounter.clock.pass_no == 0:
+            return []
+        return order.still_to_act(encounter, self.can_act) + delayed_slots(encounter)
+
+    def score_text(self, combatant: Combatant, encounter: Encounter) -> str:
+        value = order.score(combatant)
+        if value is None or encounter.clock.pass_no == 0:
+            return "–" if value is None else _signed(value)
+        if value <= -1:
+            return _("{score} · loses the round").format(score=_signed(value))
+        if gave_up_now(combatant, encounter):
+            return _gave_up_text(combatant, encounter, _signed(value))
+        parts = [_signed(value)]
+        place = order.place_in_group(combatant, encounter, self.can_act)
+        if place is not None and place[1] > 1:
+            parts.append(f"{place[0]}/{place[1]}")  # its place in the simultaneous group
+        declared = declared_now(combatant, encounter)
+        if declared is not None:
+            parts.append(_(ACTION_SHORT_LABELS[declared.action]))
+        if reaction(combatant) is not None:
+            parts.append(_("reaction held"))
+        return " · ".join(parts)
+
+    # --- timing and the action budget ---------------------------------------------------------
+    def hooks(self) -> frozenset[Hook]:
+        return frozenset({Hook.ROUND_START, Hook.TURN_START, Hook.ROUND_END})
+
+    def on_hook(self, encounter: Encounter, hook: Hook, actors: tuple[str, ...]) -> HookResult:
+        if hook is Hook.ROUND_START:
+            return self._round_starts(encounter)
+        if hook is Hook.TURN_START:
+            return HookResult(encounter, self._last_action_reminders(encounter, actors))
+        if hook is Hook.ROUND_END:
+            return round_ends(encounter)
+        return HookResult(encounter)
+
+    def _round_starts(self, encounter: Encounter) -> HookResult:
+        state = encounter
+        for combatant in encounter.combatants.values():
+            if combatant.actions_used:
+                state = state.with_combatant(replace(combatant, actions_used=frozen_map()))
+        reminders: list[Reminder] = []
+        if surprise(state) == REACTIONS_ONLY and state.clock.round == 1 and state.clock.pass_no > 0:
+            state, granted = _grant_surprise_reactions(state, self)
+            reminders += granted
+        return HookResult(state, (*reminders, *self._tie_reminders(state)))
+
+    def _tie_reminders(self, encounter: Encounter) -> tuple[Reminder, ...]:
+        reminders = []
+        for slot in order.groups(encounter, self.can_act):
+            if len(slot.ids) > 1:
+                who = ", ".join(encounter.combatant(i).name for i in slot.ids)
+                reminders.append(Reminder(_("Score {score}: {names} act simultaneously. Declare their actions: "
+                                            "magic, then ranged, then melee.").format(score=slot.phase, names=who)))
+        return tuple(reminders)
+
+    def _last_action_reminders(self, encounter: Encounter, actors: tuple[str, ...]) -> tuple[Reminder, ...]:
+        dying = [encounter.combatant(i) for i in actors
+                 if i in encounter.combatants and self.status(encounter.combatant(i), encounter) is Status.DYING]
+        return tuple(Reminder(_("{name} is dying: roll Endurance ({endurance}) for one last action.").format(
+            name=c.name, endurance=c.attribute(ENDURANCE)), c.id) for c in dying)
+
+    def action_budget(self, combatant: Combatant, encounter: Encounter) -> Sequence[BudgetItem]:
+        # Having played its turn, or given up its initiative, spends the round's action too.
+        spent = combatant.id in encounter.clock.acted or gave_up_now(combatant, encounter)
+        used = max(combatant.actions_used.get(ACTION, 0), 1 if spent else 0)
+        return (BudgetItem(ACTION, N_("action"), used, 1),)
+
+    def spend_action(self, combatant: Combatant, kind: str, encounter: Encounter) -> Combatant:
+        if kind != ACTION:
+            raise OperationError(_("Souboj counts one action per round ({kind!r} is not one).").format(kind=kind))
+        current = encounter.clock.current
+        if current is None or combatant.id not in current.ids:
+            raise OperationError(_("{name} can only act at their own initiative.").format(name=combatant.name))
+        if self.action_budget(combatant, encounter)[0].left < 1:
+            raise OperationError(_("{name} has already acted this round.").format(name=combatant.name))
+        return replace(combatant, actions_used=frozen_map({**combatant.actions_used, ACTION: 1}))
+
+    def default_side_order(self) -> tuple[Side, ...]:
+        return (Side.PLAYER, Side.ALLY, Side.OPPONENT)
+
+
+# --- options the other modules read -------------------------------------------------------------------------
+def tables(encounter: Encounter) -> SoubojTables:
+    """The data tables with this encounter's GM overrides (option ``tables``) merged in."""
+    overrides = encounter.options.get("tables")
+    return load_tables(overrides if isinstance(overrides, Mapping) else None)
+
+
+def rounding(encounter: Encounter) -> Rounding:
+    """How the fading part of the shadow damage is rounded (default: down)."""
+    value = encounter.options.get("shadow_rounding", Rounding.DOWN.value)
+    return Rounding(value) if value in set(Rounding) else Rounding.DOWN
+
+
+def shadow_counts_for_death(encounter: Encounter) -> bool:
+    """Whether shadow damage counts when a dying creature's hit points are compared with −(maximum)."""
+    return encounter.options.get("shadow_counts_for_death", True) is not False
+
+
+def surprise(encounter: Encounter) -> str:
+    """The surprise round variant chosen for round 1."""
+    value = encounter.options.get(SURPRISE, NO_SURPRISE)
+    return value if value in (ATTACKERS_ONLY, REACTIONS_ONLY) else NO_SURPRISE
+
+
+def defends_in_surprise(combatant: Combatant, encounter: Encounter) -> bool:
+    """Whether the combatant is on the side that is surprised."""
+    party = combatant.side in (Side.PLAYER, Side.ALLY)
+    return party if encounter.options.get(SURPRISE_ATTACKERS, OPPONENTS_ATTACK) != PARTY_ATTACKS else not party
+
+
+def surprised_out(combatant: Combatant, encounter: Encounter) -> bool:
+    """Only the attackers get initiative in round 1: a defender neither rolls for it nor acts in it."""
+    if surprise(encounter) != ATTACKERS_ONLY or not defends_in_surprise(combatant, encounter):
+        return False
+    clock = encounter.clock
+    return clock.round == 0 or (clock.round == 1 and clock.pass_no > 0)
+
+
+def _grant_surprise_reactions(encounter: Encounter, system: RuleSystem) -> tuple[Encounter, list[Reminder]]:
+    """The defenders get only reactions in round 1: each gives up its initiative for one."""
+    state = encounter
+    granted = []
+    for combatant in encounter.combatants.values():
+        if combatant.initiative is None or not defends_in_surprise(combatant, encounter):
+            continue
+        if not system.can_act(combatant, encounter):
+            continue
+        held = with_extra(combatant, REACTION, Reaction(1, surprise=True).to_json())
+        state = state.with_combatant(with_extra(held, GAVE_UP, 1))
+        granted.append(combatant.name)
+    if not granted:
+        return state, []
+    return state, [Reminder(_("Surprise round: {names} get only reactions.").format(names=", ".join(granted)))]
+
+
+def round_ends(encounter: Encounter) -> HookResult:
+    """After initiative 0: countdowns tick, shadow damage may fade, unkept reactions and the scores go."""
+    state = encounter
+    reminders: list[Reminder] = []
+    data, fade, counts = tables(encounter), rounding(encounter), shadow_counts_for_death(encounter)
+    for combatant in encounter.combatants.values():
+        passed = condition.round_passes(combatant, data, fade, counts)
+        updated, note = _drop_reaction(passed.combatant, encounter)
+        reminders += _round_reminders(passed, note)
+        if updated.initiative is not None:
+            updated = replace(updated, initiative=None)  # rolled again next round
+        if updated != combatant:
+            state = state.with_combatant(updated)
+    return HookResult(state, tuple(reminders))
+
+
+def _drop_reaction(combatant: Combatant, encounter: Encounter) -> tuple[Combatant, Reminder | None]:
+    held = reaction(combatant)
+    if held is None or held.carries_over:
+        return combatant, None
+    text = _("{name}'s held reaction is lost.").format(name=combatant.name)
+    return with_extra(combatant, REACTION, None), Reminder(text, combatant.id)
+
+
+def _round_reminders(passed: condition.RoundPassed, dropped: Reminder | None) -> list[Reminder]:
+    combatant = passed.combatant
+    reminders = [dropped] if dropped is not None else []
+    if passed.faded:
+        reminders.append(Reminder(_("{count} shadow damage of {name} fades.").format(
+            count=passed.faded, name=combatant.name), combatant.id))
+    if passed.died:
+        reminders.append(Reminder(_("{name} dies.").format(name=combatant.name), combatant.id))
+    if passed.woke:
+        reminders.append(Reminder(_("{name} wakes up.").format(name=combatant.name), combatant.id))
+    return reminders
+
+
+def _timer_notes(combatant: Combatant, encounter: Encounter) -> list[str]:
+    notes = []
+    timer = shadow_timer(combatant)
+    if timer is not None and combatant.boxes(SHADOW) > 0:
+        part = tables(encounter).shadow_removed
+        notes.append(ngettext("{part} of the shadow damage fades in {count} round",
+                              "{part} of the shadow damage fades in {count} rounds", timer).format(
+            part=f"{part.numerator}/{part.denominator}", count=timer))
+    held = reaction(combatant)
+    if held is not None:
+        notes.append(_("Reaction held, carries over to the next round") if held.carries_over
+                     else _("Reaction held"))
+    modifier = order.modifier_now(combatant, encounter)
+    if modifier:
+        notes.append(_("Initiative {modifier} from effects").format(modifier=_signed(modifier, plus=True)))
+    return notes
+
+
+def _gave_up_text(combatant: Combatant, encounter: Encounter, score: str) -> str:
+    if reaction(combatant) is not None:
+        return _("{score} · reaction held").format(score=score)
+    current = encounter.clock.current
+    if current is not None and combatant.id in current.ids:
+        return _("{score} · reacting").format(score=score)
+    return _("{score} · gave up the initiative").format(score=score)
+
+
+def _signed(value: int, plus: bool = False) -> str:
+    """−3 with a real minus sign; +2 when ``plus``."""
+    if value < 0:
+        return f"−{-value}"
+    return f"+{value}" if plus and value > 0 else str(value)

@@ -1,0 +1,300 @@
+"""Walka as a RuleSystem: Hit Points and Chances, two actions a round, initiative by seat around the table."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+from typing import Final
+
+from rules.encounter import (
+    STATUS_LABELS,
+    Combatant,
+    Encounter,
+    JsonValue,
+    Pool,
+    Side,
+    Slot,
+    SlotKind,
+    Status,
+    frozen_map,
+)
+from rules.systems.base import (
+    AttributeSpec,
+    BudgetItem,
+    DiceSpec,
+    Hook,
+    HookResult,
+    OptionKind,
+    OptionSpec,
+    Reminder,
+    RuleSystem,
+    TrackSpec,
+)
+from rules.systems.walka import actions, seating
+from rules.systems.walka.skills import Defences, load_defences
+from rules.text import N_, _, ngettext
+from rules.turns import delayed_slots
+
+HP: Final[str] = "hp"
+CHANCE: Final[str] = "chance"
+INITIATIVE_DIE: Final[int] = 12
+
+REROLL, TEST_DIE, TIE_DEFAULT = "reroll_each_round", "test_die", "gm_tie_default"
+AIM_ACTIONS, AIM_LASTS, DEFENCES = "aim_actions", "aim_lasts", "defences"
+
+_OPTIONS: Final[tuple[OptionSpec, ...]] = (
+    OptionSpec(REROLL, N_("Re-roll initiative every round"), OptionKind.BOOL, False,
+               help=N_("Off: the seats roll once per combat and the order stands.")),
+    OptionSpec(TEST_DIE, N_("Test die"), OptionKind.CHOICE, "20", choices=(("20", N_("d20")), ("100", N_("d100")))),
+    OptionSpec(TIE_DEFAULT, N_("When the GM ties with players for the lowest roll, until the GM decides"),
+               OptionKind.CHOICE, seating.PLAYERS,
+               choices=((seating.PLAYERS, N_("the players' side goes first")),
+                        (seating.GM, N_("the GM's side goes first")))),
+    OptionSpec(AIM_ACTIONS, N_("Actions an aim takes"), OptionKind.INT, 1, minimum=1,
+               maximum=actions.ACTIONS_PER_ROUND),
+    OptionSpec(AIM_LASTS, N_("Aim doubles the damage pool of the next attack made in"), OptionKind.CHOICE,
+               actions.AIM_NEXT_ROUND, choices=((actions.AIM_NEXT_ROUND, N_("the same or the next round")),
+                                                (actions.AIM_SAME_ROUND, N_("the same round only")))),
+    OptionSpec(DEFENCES, N_("Defences against each attack skill"), OptionKind.TABLE, {},
+               help=N_('E.g. {"brawling": ["dodge", "parry"]}; skills not named keep the bundled defences.')),
+)
+
+_ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
+    AttributeSpec("hit_points", N_("Hit Points"), 10, 1, 999, N_("HP")),
+    AttributeSpec("chances", N_("Chances"), 1, 0, 20, N_("Ch")),
+    AttributeSpec("armor", N_("Armor class"), 0, 0, 30, N_("AC")),
+    AttributeSpec("weapon_dice", N_("Weapon dice"), 2, 0, 30, N_("WD")),
+    AttributeSpec("firearms", N_("Firearms"), 10, 0, 100, N_("Fir")),
+    AttributeSpec("melee", N_("Melee weapons"), 10, 0, 100, N_("Mel")),
+    AttributeSpec("brawling", N_("Brawling"), 10, 0, 100, N_("Bra")),
+    AttributeSpec("interface", N_("Interface"), 10, 0, 100, N_("Int")),
+    AttributeSpec("dodge", N_("Dodge"), 10, 0, 100, N_("Dod")),
+    AttributeSpec("parry", N_("Parry"), 10, 0, 100, N_("Par")),
+    AttributeSpec("concentration", N_("Concentration"), 10, 0, 100, N_("Con")),
+)
+
+_ATTACK_LABELS: Final[dict[tuple[bool, bool], str]] = {
+    (False, False): N_("attacks"),
+    (True, False): N_("attacks with a penalty die"),
+    (False, True): N_("attacks with an advantage die"),
+    (True, True): N_("attacks, advantage and penalty dice cancel"),
+}
+
+
+class WalkaSystem(RuleSystem):
+    """Walka: a Polish cyberpunk game's combat chapter."""
+
+    id = "walka"
+    title = N_("Walka")
+
+    def option_specs(self) -> Sequence[OptionSpec]:
+        return _OPTIONS
+
+    def attribute_specs(self) -> Sequence[AttributeSpec]:
+        return _ATTRIBUTES
+
+    def validate_option(self, spec: OptionSpec, value: JsonValue) -> JsonValue:
+        value = spec.validate(value)
+        if spec.key == DEFENCES and isinstance(value, Mapping):
+            load_defences(value)  # raises a RulesError naming the bad entry
+        return value
+
+    # --- options, read with their defaults -----------------------------------------------------
+    def reroll_each_round(self, encounter: Encounter) -> bool:
+        """Whether the seats roll again every round (option)."""
+        return self.option(encounter, REROLL) is True
+
+    def test_die(self, encounter: Encounter) -> int:
+        """d20 or d100 (option)."""
+        return 100 if self.option(encounter, TEST_DIE) == "100" else 20
+
+    def aim_actions(self, encounter: Encounter) -> int:
+        """Actions an aim costs (option)."""
+        value = self.option(encounter, AIM_ACTIONS)
+        return value if isinstance(value, int) and not isinstance(value, bool) else 1
+
+    def aim_lasts(self, encounter: Encounter) -> str:
+        """How long an aim waits for its attack (option)."""
+        return actions.AIM_SAME_ROUND if self.option(encounter, AIM_LASTS) == actions.AIM_SAME_ROUND else (
+            actions.AIM_NEXT_ROUND)
+
+    def players_first_by_default(self, encounter: Encounter) -> bool:
+        """How a tie with the GM is settled until the GM decides (option)."""
+        return self.option(encounter, TIE_DEFAULT) != seating.GM
+
+    def defences(self, encounter: Encounter) -> Defences:
+        """Attack skill → defence skills, with the GM's overrides (a bad override falls back to the bundle)."""
+        overrides = encounter.options.get(DEFENCES)
+        try:
+            return load_defences(overrides if isinstance(overrides, Mapping) else None)
+        except ValueError:
+            return load_defences(None)
+
+    # --- combatants ---------------------------------------------------------------------------
+    def prepare(self, combatant: Combatant, encounter: Encounter) -> Combatant:
+        """Chance pool from ``chances``; Hit Points lost never beyond the Hit Points."""
+        size = max(0, combatant.attribute("chances"))
+        old = combatant.pools.get(CHANCE, Pool(size))
+        lost = min(max(0, combatant.boxes(HP)), max_hit_points(combatant))
+        return replace(combatant, pools=frozen_map({**combatant.pools, CHANCE: Pool(size, min(old.spent, size))}),
+                       damage=frozen_map({**combatant.damage, HP: lost}))
+
+    def tracks(self, combatant: Combatant, encounter: Encounter) -> Sequence[TrackSpec]:
+        return (TrackSpec(HP, N_("Hit Points lost"), max_hit_points(combatant)),)
+
+    def status(self, combatant: Combatant, encounter: Encounter) -> Status:
+        if hit_points(combatant) > 0 or actions.holding_on(combatant):
+            return Status.ACTIVE
+        return Status.UNCONSCIOUS
+
+    def apply_harm(self, combatant: Combatant, track: str, amount: int, encounter: Encounter) -> Combatant:
+        """Hit Points lost, between none and all; new damage (or healing) ends a Chance's hold."""
+        lost = min(max(0, combatant.boxes(HP) + amount), max_hit_points(combatant))
+        updated = combatant.with_damage(HP, lost)
+        return actions.with_extra(updated, actions.HOLDING_ON, None) if amount else updated
+
+    def condition_notes(self, combatant: Combatant, encounter: Encounter) -> Sequence[str]:
+        notes = [ngettext("{left} of {total} Hit Point left", "{left} of {total} Hit Points left",
+                          max_hit_points(combatant)).format(left=hit_points(combatant),
+                                                            total=max_hit_points(combatant))]
+        notes += self._chance_notes(combatant, encounter)
+        notes += self._action_notes(combatant, encounter)
+        return notes
+
+    def _chance_notes(self, combatant: Combatant, encounter: Encounter) -> list[str]:
+        if actions.holding_on(combatant):
+            return [_("Conscious at 0 Hit Points: a Chance was spent")]
+        if self.status(combatant, encounter) is Status.ACTIVE:
+            return []
+        chances = chances_left(combatant)
+        if chances:
+            return [_(STATUS_LABELS[Status.UNCONSCIOUS]) + " · " + ngettext(
+                "{count} Chance left to stay conscious", "{count} Chances left to stay conscious", chances).format(
+                count=chances)]
+        return [_(STATUS_LABELS[Status.UNCONSCIOUS])]
+
+    def _action_notes(self, combatant: Combatant, encounter: Encounter) -> list[str]:
+        notes = []
+        if actions.knocked_down(combatant):
+            notes.append(_("Knocked down: must stand up before fighting"))
+        if actions.prepared_now(combatant, encounter):
+            notes.append(_("Prepared last round: one advantage die on the prepared action"))
+        if actions.prepared_this_round(combatant, encounter):
+            notes.append(_("Preparing: one advantage die next round"))
+        if actions.aimed_now(combatant, encounter, self.aim_lasts(encounter)):
+            notes.append(_("Aiming: the next attack's damage pool is doubled"))
+        if actions.attack_penalty_dice(combatant):
+            notes.append(_("Next attack this round: one penalty die"))
+        moved = actions.moved_text(combatant)
+        return [*notes, moved] if moved else notes
+
+    # --- initiative ---------------------------------------------------------------------------
+    def initiative_dice(self, combatant: Combatant, encounter: Encounter) -> DiceSpec:
+        return DiceSpec(1, INITIATIVE_DIE)
+
+    def initiative_group(self, combatant: Combatant, encounter: Encounter) -> str | None:
+        """The seat: everyone a seat acts for shares its one d12."""
+        return seating.effective_seat(combatant)
+
+    def initiative_each_round(self, encounter: Encounter) -> bool:
+        """By option; also when no round can start from the rolls there are (nobody able, nothing rolled)."""
+        return self.reroll_each_round(encounter) or not self.able(encounter) or not self.order(encounter).seats
+
+    def tiebreak_dice(self) -> int:
+        return 0  # ties are settled by the seating and the GM, never by dice
+
+    def able(self, encounter: Encounter) -> list[str]:
+        """Ids of everyone who can act now."""
+        return [c.id for c in encounter.combatants.values() if self.can_act(c, encounter)]
+
+    def order(self, encounter: Encounter) -> seating.TableOrder:
+        """The seats in this round's acting order, with the rolls and any tie with the GM."""
+        return seating.table_order(encounter, self.able(encounter), self.reroll_each_round(encounter),
+                                   self.players_first_by_default(encounter))
+
+    def open_tie(self, encounter: Encounter) -> seating.GmTie | None:
+        """A tie with the GM still waiting for the GM's decision."""
+        return seating.open_tie(encounter, self.able(encounter), self.reroll_each_round(encounter))
+
+    def remaining_slots(self, encounter: Encounter) -> list[Slot]:
+        """One slot per seat still to act, clockwise from the starting seat; yielders at the end."""
+        clock = encounter.clock
+        able = set(self.able(encounter))
+        slots: list[Slot] = []
+        later: list[Slot] = []
+        for seat in self.order(encounter).seats:
+            waiting = [c.id for c in seating.members(encounter, seat) if c.id in able and c.id not in clock.acted]
+            now = tuple(i for i in waiting if i not in clock.yielded)
+            yielded = tuple(i for i in waiting if i in clock.yielded)
+            if now:
+                slots.append(Slot(SlotKind.ACTORS, now))
+            if yielded:
+                later.append(Slot(SlotKind.ACTORS, yielded))
+        return slots + later + delayed_slots(encounter)
+
+    def score_text(self, combatant: Combatant, encounter: Encounter) -> str:
+        roll = seating.seat_roll(encounter, seating.effective_seat(combatant), self.able(encounter))
+        return "–" if roll is None else str(roll)
+
+    # --- timing and the action budget ---------------------------------------------------------
+    def on_hook(self, encounter: Encounter, hook: Hook, actors: tuple[str, ...]) -> HookResult:
+        if hook is Hook.ROUND_START:
+            state = _each(encounter, lambda c: actions.new_round(c, encounter.clock.round))
+            return HookResult(state, self._round_reminders(state))
+        if hook is Hook.ROUND_END and self.reroll_each_round(encounter):
+            return HookResult(_each(encounter, lambda c: replace(c, initiative=None) if c.initiative else c))
+        return HookResult(encounter)
+
+    def _round_reminders(self, encounter: Encounter) -> tuple[Reminder, ...]:
+        reminders = [Reminder(_("{name} prepared an action last round: one advantage die on it now.").format(
+            name=c.name), c.id) for c in encounter.combatants.values() if actions.prepared_now(c, encounter)]
+        tie = self.open_tie(encounter)
+        if tie is not None and (self.reroll_each_round(encounter) or encounter.clock.round == 1):
+            first = _("the players' side") if self.players_first_by_default(encounter) else _("the GM's side")
+            reminders.insert(0, Reminder(_("The GM ties with {seats} on {roll}: decide which side goes first in "
+                                           "the seating order ({first} goes first until then).").format(
+                seats=", ".join(tie.player_seats), roll=tie.roll, first=first)))
+        return tuple(reminders)
+
+    def action_budget(self, combatant: Combatant, encounter: Encounter) -> Sequence[BudgetItem]:
+        left = actions.left(combatant)
+        attacks = combatant.actions_used.get(actions.ATTACK, 0)
+        penalty = actions.attack_penalty_dice(combatant) > 0
+        advantage = actions.prepared_now(combatant, encounter)
+        return (BudgetItem(actions.NON_COMBAT, N_("actions"), actions.used(combatant), actions.ACTIONS_PER_ROUND),
+                BudgetItem(actions.COMBAT_ALIAS, _ATTACK_LABELS[(penalty, advantage)], attacks, attacks + left))
+
+    def spend_action(self, combatant: Combatant, kind: str, encounter: Encounter) -> Combatant:
+        kind = actions.check_kind(kind)
+        aim_actions = self.aim_actions(encounter)
+        actions.check_allowed(combatant, kind, encounter, aim_actions)
+        return actions.record(combatant, kind, encounter, aim_actions)
+
+    def default_side_order(self) -> tuple[Side, ...]:
+        return (Side.PLAYER, Side.ALLY, Side.OPPONENT)
+
+
+def max_hit_points(combatant: Combatant) -> int:
+    """The combatant's Hit Points when unhurt (at least 1)."""
+    return max(1, combatant.attribute("hit_points", 10))
+
+
+def hit_points(combatant: Combatant) -> int:
+    """Hit Points left."""
+    return max(0, max_hit_points(combatant) - combatant.boxes(HP))
+
+
+def chances_left(combatant: Combatant) -> int:
+    """Chances the combatant can still spend."""
+    pool = combatant.pools.get(CHANCE)
+    return pool.remaining if pool is not None else 0
+
+
+def _each(encounter: Encounter, change: Callable[[Combatant], Combatant]) -> Encounter:
+    """Apply ``change`` to everyone; unchanged combatants stay the same objects (the history's delta stays small)."""
+    state = encounter
+    for combatant in encounter.combatants.values():
+        updated = change(combatant)
+        if updated is not combatant:
+            state = state.with_combatant(updated)
+    return state

@@ -1,0 +1,194 @@
+"""Walka's round and actions (walka.md, "Round and actions"): two actions, penalty dice, prepare, aim, move."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.combatants import SpendAction
+from rules.encounter import JsonValue
+from rules.errors import OperationError
+from rules.history import History
+from rules.systems.walka import SYSTEM, SetKnockedDown, WalkaAction, WalkaAttack
+from rules.turns import NextTurn
+from tests.rules.test_walka_scenes import acting, roll, round_order, table
+
+
+def kira_acts(options: dict[str, JsonValue] | None = None) -> tuple[History, dict[str, str]]:
+    """The table with Ania's seat (Kira and her drone) acting first."""
+    history, ids = table(options)
+    roll(history, Ania=1, Bartek=5, Celina=7, GM=9)
+    assert acting(history) == ["Kira", "Drone"]
+    return history, ids
+
+
+def budget(history: History, combatant_id: str) -> dict[str, tuple[str, int, int]]:
+    combatant = history.state.combatant(combatant_id)
+    return {item.key: (item.label, item.left, item.allowed) for item in SYSTEM.action_budget(combatant, history.state)}
+
+
+def miss(attacker: str, target: str, **changes: object) -> WalkaAttack:
+    """Kira's attack that misses (a 20 on Firearms 12); the dice follow the bonus and penalty dice given."""
+    bonus, penalty = int(str(changes.get("attack_bonus", 0))), int(str(changes.get("attack_penalty", 0)))
+    faces = (20,) * (1 + abs(bonus - penalty))
+    fields: dict[str, object] = {"attack_faces": faces, "defence_faces": (1,), **changes}
+    return WalkaAttack(attacker, target, "firearms", 12, "dodge", 8, **fields)  # type: ignore[arg-type]
+
+
+def test_two_actions_a_round_with_a_counter() -> None:
+    history, ids = kira_acts()
+    assert budget(history, ids["Kira"]) == {"non-combat": ("actions", 2, 2), "combat": ("attacks", 2, 2)}
+    history.do(WalkaAction(ids["Kira"], "move"))
+    assert budget(history, ids["Kira"])["non-combat"][1:] == (1, 2)
+    history.do(WalkaAction(ids["Kira"], "move"))  # any action may be taken twice
+    with pytest.raises(OperationError, match="0 of 2 actions left"):
+        history.do(WalkaAction(ids["Kira"], "non-combat"))
+    assert budget(history, ids["Drone"])["non-combat"][1:] == (2, 2)  # each combatant has its own two
+
+
+def test_the_counter_starts_over_every_round() -> None:
+    history, ids = kira_acts()
+    history.do(WalkaAction(ids["Kira"], "run"))
+    round_order(history)
+    assert history.state.clock.round == 2
+    assert budget(history, ids["Kira"])["non-combat"][1:] == (2, 2)
+
+
+def test_actions_only_in_the_seats_own_turn() -> None:
+    history, ids = kira_acts()
+    with pytest.raises(OperationError, match="only in their seat's turn"):
+        history.do(WalkaAction(ids["Wedge"], "move"))
+
+
+def test_a_second_attack_carries_a_penalty_die() -> None:
+    history, ids = kira_acts()
+    history.do(miss(ids["Kira"], ids["Ganger 1"]))
+    assert budget(history, ids["Kira"])["combat"] == ("attacks with a penalty die", 1, 2)
+    assert "Next attack this round: one penalty die" in SYSTEM.condition_notes(
+        history.state.combatant(ids["Kira"]), history.state)
+
+
+def test_an_attack_after_a_weapon_change_counts_as_a_second_attack() -> None:
+    history, ids = kira_acts()
+    history.do(WalkaAction(ids["Kira"], "change_weapon"))
+    assert budget(history, ids["Kira"])["combat"] == ("attacks with a penalty die", 1, 1)
+    assert "an attack this round takes a penalty die" in history.entries[-1].text()
+
+
+def test_a_weapon_change_after_attacking_leaves_the_first_attack_clean() -> None:
+    history, ids = kira_acts()
+    assert budget(history, ids["Kira"])["combat"][0] == "attacks"
+    history.do(WalkaAction(ids["Drone"], "change_weapon"))
+    assert budget(history, ids["Kira"])["combat"][0] == "attacks"  # the drone's change is not Kira's
+
+
+def test_prepare_gives_an_advantage_die_next_round_only() -> None:
+    history, ids = kira_acts()
+    history.do(WalkaAction(ids["Kira"], "prepare"))
+    kira = history.state.combatant(ids["Kira"])
+    assert "Preparing: one advantage die next round" in SYSTEM.condition_notes(kira, history.state)
+    assert budget(history, ids["Kira"])["combat"][0] == "attacks"  # not this round
+    with pytest.raises(OperationError, match="already prepared"):
+        history.do(WalkaAction(ids["Kira"], "prepare"))
+    round_order(history)
+    reminders = [r.text for e in history.entries[-3:] for r in e.reminders]
+    assert "Kira prepared an action last round: one advantage die on it now." in reminders
+    assert budget(history, ids["Kira"])["combat"][0] == "attacks with an advantage die"
+    history.do(miss(ids["Kira"], ids["Ganger 1"], attack_bonus=1, prepared=True))
+    assert budget(history, ids["Kira"])["combat"][0] == "attacks with a penalty die"  # the die is used up
+    round_order(history)
+    assert "prepared" not in history.state.combatant(ids["Kira"]).extra
+
+
+def test_prepare_does_not_change_the_initiative_order() -> None:
+    history, ids = kira_acts()
+    history.do(WalkaAction(ids["Kira"], "prepare"))
+    assert round_order(history) == [["Kira", "Drone"], ["Wedge"], ["Nova"], ["Ganger 1", "Ganger 2"]]
+    assert round_order(history) == [["Kira", "Drone"], ["Wedge"], ["Nova"], ["Ganger 1", "Ganger 2"]]
+
+
+def test_an_unused_prepared_die_is_gone_after_the_next_round() -> None:
+    history, ids = kira_acts()
+    history.do(WalkaAction(ids["Kira"], "prepare"))
+    round_order(history)
+    round_order(history)
+    assert budget(history, ids["Kira"])["combat"][0] == "attacks"
+
+
+def test_aim_costs_an_action_and_lasts_into_the_next_round() -> None:
+    history, ids = kira_acts()
+    history.do(WalkaAction(ids["Kira"], "aim"))
+    assert budget(history, ids["Kira"])["non-combat"][1] == 1
+    assert "the next attack's damage pool is doubled" in history.entries[-1].text()
+    with pytest.raises(OperationError, match="already aiming"):
+        history.do(WalkaAction(ids["Kira"], "aim"))
+    round_order(history)
+    kira = history.state.combatant(ids["Kira"])
+    assert "Aiming: the next attack's damage pool is doubled" in SYSTEM.condition_notes(kira, history.state)
+    history.do(miss(ids["Kira"], ids["Ganger 1"], aimed=True))  # the next attack uses the aim, even a miss
+    kira = history.state.combatant(ids["Kira"])
+    assert not any("Aiming" in note for note in SYSTEM.condition_notes(kira, history.state))
+
+
+def test_aim_options_same_round_only_and_two_actions() -> None:
+    history, ids = kira_acts({"aim_lasts": "same_round", "aim_actions": 2})
+    history.do(WalkaAction(ids["Kira"], "aim"))
+    assert budget(history, ids["Kira"])["non-combat"][1] == 0
+    round_order(history)
+    kira = history.state.combatant(ids["Kira"])
+    assert not any("Aiming" in note for note in SYSTEM.condition_notes(kira, history.state))
+
+
+def test_move_is_five_squares_and_two_moves_are_a_run() -> None:
+    history, ids = kira_acts()
+    history.do(WalkaAction(ids["Kira"], "move"))
+    assert history.entries[-1].text() == "Kira moves 5 squares (10 m)."
+    assert "moved 5 squares (10 m)" in SYSTEM.condition_notes(history.state.combatant(ids["Kira"]), history.state)
+    history.do(WalkaAction(ids["Kira"], "move"))
+    assert "running: 10 squares (20 m)" in SYSTEM.condition_notes(history.state.combatant(ids["Kira"]),
+                                                                  history.state)
+    history.do(WalkaAction(ids["Drone"], "run"))
+    assert history.entries[-1].text() == "Drone runs 10 squares (20 m)."
+    assert budget(history, ids["Drone"])["non-combat"][1] == 0
+
+
+def test_a_run_needs_both_actions() -> None:
+    history, ids = kira_acts()
+    history.do(WalkaAction(ids["Kira"], "move"))
+    with pytest.raises(OperationError, match="Run needs 2"):
+        history.do(WalkaAction(ids["Kira"], "run"))
+
+
+def test_knocked_down_means_standing_up_before_fighting_again() -> None:
+    history, ids = kira_acts()
+    history.do(SetKnockedDown(ids["Kira"], True))
+    with pytest.raises(OperationError, match="must stand up"):
+        history.do(miss(ids["Kira"], ids["Ganger 1"]))
+    with pytest.raises(OperationError, match="must stand up"):
+        history.do(WalkaAction(ids["Kira"], "aim"))
+    history.do(WalkaAction(ids["Kira"], "stand_up"))
+    assert "stands up" in history.entries[-1].text()
+    history.do(miss(ids["Kira"], ids["Ganger 1"]))
+    with pytest.raises(OperationError, match="not knocked down"):
+        history.do(WalkaAction(ids["Drone"], "stand_up"))
+    with pytest.raises(OperationError, match="already standing"):
+        history.do(SetKnockedDown(ids["Kira"], False))
+
+
+def test_the_generic_budget_buttons_read_well_in_the_log() -> None:
+    history, ids = kira_acts()
+    history.do(SpendAction(ids["Kira"], "non-combat"))
+    assert history.entries[-1].text() == "Kira takes a non-combat action."
+    history.do(SpendAction(ids["Kira"], "combat"))
+    assert history.entries[-1].text() == "Kira takes a combat action."
+    assert budget(history, ids["Kira"])["non-combat"][1] == 0
+    with pytest.raises(OperationError, match="Unknown action"):
+        history.do(SpendAction(ids["Drone"], "dance"))
+
+
+def test_an_attack_outside_the_turn_counts_no_action() -> None:
+    history, ids = kira_acts()
+    history.do(NextTurn())
+    with pytest.raises(OperationError, match="only in their seat's turn"):
+        history.do(miss(ids["Kira"], ids["Ganger 1"]))
+    history.do(miss(ids["Kira"], ids["Ganger 1"], counts_as_action=False))  # e.g. a reaction the GM allows
+    assert budget(history, ids["Kira"])["non-combat"][1] == 2

@@ -1,0 +1,308 @@
+"""The Institute attack dialog: live pools and odds from the rules, typed or rolled dice, one operation."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from app.document import EncounterDocument
+from app.sample_institut import sample
+from rules.combatants import ApplyHarm
+from rules.dice import Roller
+from rules.encounter import SlotKind
+from rules.systems.institut import DeclareActions, HoldAction, SuppressionFire, attack_outcome_distribution, rounds
+from rules.systems.institut.combat import Defence, FireMode
+from rules.systems.institut.ops import Blast, InstitutAttack, SuppressionDodge, ThrowGrenade
+from rules.systems.institut.pyramid import CLASSES
+from rules.turns import NextTurn
+from tests.rules.test_institut_scenes import cast, roll
+from ui.dialogs.attack import attack_dialog_for
+from ui.dialogs.institut_attack import InstitutAttackDialog
+from ui.theme import apply_theme
+
+pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
+
+SHOTS = os.environ.get("BOJOVKA_SHOTS")
+LAPTOP = (1366, 700)
+DialogFactory = Callable[..., InstitutAttackDialog]
+
+
+def fight() -> tuple[EncounterDocument, dict[str, str]]:
+    """Round 1 under way: Sokolov 36 acts, then Vera 25, Bandit 1 16, Bandit 2 4."""
+    history, ids = cast()
+    roll(history, {ids["Sokolov"]: (6,) * 6, ids["Vera"]: (5,) * 5, ids["Bandit 1"]: (4,) * 4,
+                   ids["Bandit 2"]: (1,) * 4})
+    return EncounterDocument(history), ids
+
+
+@pytest.fixture
+def dialog_for(qtbot: QtBot) -> DialogFactory:
+    def make(document: EncounterDocument, seed: int = 1, **kwargs: Any) -> InstitutAttackDialog:
+        dialog = InstitutAttackDialog(document, Roller.seeded(seed), **kwargs)
+        qtbot.addWidget(dialog)
+        return dialog
+
+    return make
+
+
+def wounds(document: EncounterDocument, combatant_id: str) -> list[int]:
+    combatant = document.state.combatant(combatant_id)
+    return [combatant.boxes(key) for key in CLASSES]
+
+
+def test_the_window_finds_this_dialog_for_the_game() -> None:
+    assert attack_dialog_for("institut") is InstitutAttackDialog
+
+
+def test_the_current_actor_attacks_a_foe_and_the_odds_come_before_the_dice(dialog_for: DialogFactory) -> None:
+    document, ids = fight()
+    dialog = dialog_for(document)
+    page = dialog.attack
+    assert dialog.attacker.currentData() == ids["Sokolov"] and dialog.target.currentData() == ids["Bandit 1"]
+    assert page.skill.value() == 5 and page.defence_skill.value() == 2  # Shooting 5 against Dodge 2
+    page.damage.setValue(6)
+    expected = attack_outcome_distribution(5, Defence.DODGE, 2, 6)
+    shown = dict(page.odds.outcomes())
+    assert shown["Dodged"] == pytest.approx(expected["miss"])
+    assert shown["Medium"] == pytest.approx(expected["medium"])
+    assert not dialog.resolve_button.isEnabled()
+    assert "Roll or type the dice" in dialog.status_label.text()
+
+
+def test_typed_dice_resolve_as_one_operation(dialog_for: DialogFactory) -> None:
+    document, ids = fight()
+    dialog = dialog_for(document)
+    page = dialog.attack
+    page.name.setText("Makarov")
+    page.damage.setValue(4)
+    page.attack_entry.set_faces_text("6, 5, 4, 3, 2")
+    page.defence_entry.set_faces_text("3, 3")
+    page.damage_entries[0].set_faces_text("6, 5, 1, 1")
+    assert dialog.resolve_button.isEnabled(), dialog.status_label.text()
+    before = len(document.history.entries)
+    dialog.resolve()
+    assert len(document.history.entries) == before + 1
+    assert wounds(document, ids["Bandit 1"]) == [0, 1, 0, 0, 0]
+    assert "13 points: Bandit 1 takes 1 Medium wound." in page.result.text()
+    assert page.odds.highlighted() == "Medium"
+    assert page.attack_entry.faces() == () and not dialog.resolve_button.isEnabled()  # new dice for the next
+
+
+def test_rolled_dice_resolve_too(dialog_for: DialogFactory) -> None:
+    document, _ids = fight()
+    dialog = dialog_for(document, seed=5)
+    dialog.attack.damage.setValue(5)
+    dialog.roll_remaining()
+    assert dialog.resolve_button.isEnabled(), dialog.status_label.text()
+    operation = dialog.operation()
+    assert isinstance(operation, InstitutAttack) and len(operation.attack_faces) == 5
+    dialog.resolve()
+    assert isinstance(document.history.entries[-1].operation, InstitutAttack)
+
+
+def test_a_miss_needs_no_damage_roll(dialog_for: DialogFactory) -> None:
+    document, _ids = fight()
+    dialog = dialog_for(document)
+    page = dialog.attack
+    page.attack_entry.set_faces_text("1, 1, 1, 1, 1")
+    page.defence_entry.set_faces_text("6, 6")
+    assert page.damage_entries[0].expression() is None
+    assert dialog.resolve_button.isEnabled()
+    dialog.resolve()
+    assert "Bandit 1 dodges the attack." in page.result.text()
+
+
+def test_a_refusal_is_shown_and_changes_nothing(dialog_for: DialogFactory) -> None:
+    """Vera attacking out of turn with nothing held: the rules refuse, the dialog says so."""
+    document, ids = fight()
+    dialog = dialog_for(document, attacker_id=ids["Vera"], target_id=ids["Bandit 2"])
+    page = dialog.attack
+    page.defence.select(Defence.DIFFICULTY)
+    page.difficulty.setValue(3)
+    page.attack_entry.set_faces_text("2, 2, 2, 2")
+    page.damage_entries[0].set_faces_text("1, 1")
+    before = document.state
+    dialog.resolve()
+    assert "It is not Vera's turn" in dialog.status_label.text()
+    assert document.state is before
+
+
+def test_the_pools_follow_wounds_extra_actions_and_the_modes(dialog_for: DialogFactory) -> None:
+    document, ids = fight()
+    document.apply(ApplyHarm(ids["Sokolov"], "heavy", 1))  # −2 dice
+    document.apply(DeclareActions(ids["Sokolov"], 3))  # −2 dice more
+    dialog = dialog_for(document)
+    page = dialog.attack
+    assert page.attack_entry.dice_count() == 1  # Shooting 5 − 2 − 2
+    page.burst.setText("3/2")
+    page.mode.select(FireMode.AUTO)
+    assert page.attack_entry.expression() is None  # 5 − 4 − 2: no dice, the roll is 0
+    assert "A hit puts 3 wounds of the rolled class." in page.sheet_label.text()
+    assert "Uses 6 rounds." in page.sheet_label.text()
+    page.mode.select(FireMode.TWO_GUNS)
+    page.damage.setValue(4)
+    assert not page.damage_entries[1].isHidden() and page.damage_entries[1].expression() is not None
+    page.identical.setChecked(False)
+    assert page.damage_entries[1].isHidden()
+
+
+def test_a_burst_puts_several_wounds_and_two_guns_roll_damage_twice(dialog_for: DialogFactory) -> None:
+    document, ids = fight()
+    dialog = dialog_for(document)
+    page = dialog.attack
+    page.burst.setText("3/2")
+    page.mode.select(FireMode.BURST)
+    page.damage.setValue(3)
+    page.defence.select(Defence.DIFFICULTY)
+    page.difficulty.setValue(10)
+    page.attack_entry.set_faces_text("6, 6, 1, 1, 1")
+    page.damage_entries[0].set_faces_text("3, 3, 1")
+    dialog.resolve()
+    assert wounds(document, ids["Bandit 1"]) == [2, 0, 0, 0, 0]
+    document.apply(NextTurn())  # Vera's turn: two Makarovs
+    dialog = dialog_for(document, target_id=ids["Bandit 2"])
+    page = dialog.attack
+    page.mode.select(FireMode.TWO_GUNS)
+    page.damage.setValue(2)
+    page.attack_entry.set_faces_text("4, 4, 4")  # Shooting 4 − 1 for two guns
+    page.defence_entry.set_faces_text("1, 1")
+    page.damage_entries[0].set_faces_text("5, 5")
+    page.damage_entries[1].set_faces_text("2, 3")
+    dialog.resolve()
+    assert wounds(document, ids["Bandit 2"]) == [1, 1, 0, 0, 0]
+
+
+def test_a_called_shot_at_the_pistol_makes_no_damage_roll(dialog_for: DialogFactory) -> None:
+    document, _ids = fight()
+    dialog = dialog_for(document)
+    page = dialog.attack
+    page.called.select("pistol")
+    assert page.attack_entry.dice_count() == 0  # Shooting 5 − 5
+    assert page.damage_entries[0].expression() is None
+    assert dict(page.odds.outcomes())["Hit"] == pytest.approx(0.0)  # 0 points never beat a dodge of 2 dice
+    page.defence.select(Defence.DIFFICULTY)
+    dialog.resolve()
+    assert "A hit, with no damage roll." in page.result.text()
+
+
+def test_a_held_dodge_and_an_unseen_attacker(dialog_for: DialogFactory) -> None:
+    document, ids = fight()
+    document.apply(HoldAction(ids["Bandit 1"], "if shot at, I dodge"))
+    dialog = dialog_for(document)
+    page = dialog.attack
+    page.target_held.select("if shot at, I dodge")
+    assert page.defence_entry.dice_count() == 2  # the held dodge is Bandit 1's only declaration: no penalty
+    document.apply(DeclareActions(ids["Bandit 1"], 1))
+    assert page.defence_entry.dice_count() == 1  # two declarations now: −1
+    page.unseen.setChecked(True)
+    assert "cannot be dodged" in dialog.status_label.text() and not dialog.resolve_button.isEnabled()
+
+
+def test_grenades_timed_and_on_impact(dialog_for: DialogFactory) -> None:
+    document, ids = fight()
+    dialog = dialog_for(document)
+    dialog.tabs.setCurrentWidget(dialog.grenade)
+    page = dialog.grenade
+    page.distance.setValue(9)
+    assert page.throw_entry.dice_count() == 2  # Sokolov's Athletics
+    assert dict(page.odds.outcomes())["On target"] == pytest.approx(10 / 36)  # 2d6 ≥ 9
+    page.throw_entry.set_faces_text("3, 2")
+    dialog.resolve()
+    grenade = next(iter(document.state.effects.values()))
+    assert grenade.name == "F-1" and grenade.due == (1, 1, 0)
+    assert "It lands 4 m off target" in page.result.text()
+    document.apply(NextTurn())
+    dialog = dialog_for(document)  # Vera now, an impact grenade
+    dialog.tabs.setCurrentWidget(dialog.grenade)
+    page = dialog.grenade
+    page.timed.select(False)
+    page.distance.setValue(6)
+    page.throw_entry.set_faces_text("6, 1, 1")
+    page.victims.rows[ids["Bandit 1"]].caught.setChecked(True)
+    page.victims.rows[ids["Bandit 1"]].faces.setText("6, 6, 6, 1, 1, 1, 1, 1")
+    page.victims.rows[ids["Bandit 2"]].caught.setChecked(True)
+    assert not dialog.resolve_button.isEnabled()
+    dialog.roll_remaining()
+    dialog.resolve()
+    assert isinstance(document.history.entries[-1].operation, ThrowGrenade)
+    assert wounds(document, ids["Bandit 1"])[3] == 1  # 23 points: Critical
+
+
+def test_the_timed_grenade_goes_off_on_the_explosion_page(dialog_for: DialogFactory) -> None:
+    document, ids = fight()
+    document.apply(ThrowGrenade(ids["Sokolov"], "RGD-5", 5, (3, 3), timed=True))
+    while document.state.clock.current is not None and document.state.clock.current.kind is not SlotKind.TIMER:
+        document.apply(NextTurn())
+    dialog = dialog_for(document)
+    assert dialog.tabs.currentWidget() is dialog.blast and dialog.blast.source.text() == "RGD-5"
+    dialog.blast.damage.setValue(3)
+    row = dialog.blast.victims.rows[ids["Vera"]]
+    row.caught.setChecked(True)
+    assert row.dice.value() == 3
+    row.faces.setText("4, 4, 4")
+    dialog.resolve()
+    assert isinstance(document.history.entries[-1].operation, Blast)
+    assert wounds(document, ids["Vera"]) == [0, 1, 0, 0, 0]
+
+
+def test_suppression_fire_and_someone_crossing_it(dialog_for: DialogFactory) -> None:
+    document, ids = fight()
+    dialog = dialog_for(document)
+    dialog.tabs.setCurrentWidget(dialog.suppression)
+    page = dialog.suppression
+    page.bullets.setValue(2)
+    page.weapon.setText("RPK")
+    page.fire_damage.setValue(6)
+    assert "Dodge difficulty 8" in page.sheet_label.text()
+    dialog.resolve()
+    fire = rounds.suppression(document.state.combatant(ids["Sokolov"]), document.state)
+    assert fire is not None and fire["difficulty"] == 8
+    page.opening.select(False)
+    dialog.target.setCurrentIndex(dialog.target.findData(ids["Bandit 1"]))
+    assert page.shooter.value() == ids["Sokolov"] and page.damage.value() == 6
+    assert page.dodge_entry.dice_count() == 2
+    page.dodge_entry.set_faces_text("3, 2")
+    page.damage_entry.set_faces_text("2, 2, 2, 2, 2, 2")
+    dialog.resolve()
+    assert isinstance(document.history.entries[-1].operation, SuppressionDodge)
+    assert wounds(document, ids["Bandit 1"]) == [0, 1, 0, 0, 0]
+
+
+def test_suppression_after_acting_is_refused_in_the_status_line(dialog_for: DialogFactory) -> None:
+    document, ids = fight()
+    document.apply(SuppressionFire(ids["Sokolov"], "the yard", 1, 1))
+    dialog = dialog_for(document)
+    dialog.tabs.setCurrentWidget(dialog.suppression)
+    dialog.resolve()
+    assert "only action" in dialog.status_label.text()
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_screenshot_fits_a_laptop(qtbot: QtBot, tmp_path: Path, theme: str) -> None:
+    application = QApplication.instance()
+    assert isinstance(application, QApplication)
+    apply_theme(application, theme)
+    try:
+        document = EncounterDocument(sample())
+        dialog = InstitutAttackDialog(document, Roller.seeded(2), "c3", "c5")
+        qtbot.addWidget(dialog)
+        dialog.resize(*LAPTOP)
+        dialog.show()
+        dialog.attack.name.setText("TT")
+        dialog.attack.damage.setValue(5)
+        dialog.attack.attack_entry.set_faces_text("5, 4, 3")
+        for index in range(dialog.tabs.count()):
+            dialog.tabs.setCurrentIndex(index)
+            QApplication.processEvents()
+            assert dialog._content.minimumSizeHint().width() <= LAPTOP[0]
+            image = dialog.grab()
+            for folder in filter(None, (str(tmp_path), SHOTS)):
+                image.save(str(Path(folder) / f"institut-dialog-{index}-{theme}.png"))
+    finally:
+        apply_theme(application, "light")

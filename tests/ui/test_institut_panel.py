@@ -1,0 +1,198 @@
+"""Institute's details-panel sections: the life pyramid drawn as a pyramid, and the round's declarations."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QApplication, QToolButton
+from pytestqt.qtbot import QtBot
+
+from app.document import EncounterDocument
+from app.sample_institut import sample
+from rules.combatants import ApplyHarm
+from rules.encounter import Status
+from rules.systems.institut.pyramid import CLASSES
+from tests.rules.test_institut_scenes import cast, roll
+from ui.game_parts import sections_for
+from ui.theme import apply_theme
+from ui.widgets.details import CombatantDetails
+from ui.widgets.institut_panel import PyramidSection, PyramidWidget, RoundSection
+
+pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
+
+SHOTS = os.environ.get("BOJOVKA_SHOTS")
+
+
+def details(qtbot: QtBot, document: EncounterDocument, combatant_id: str) -> CombatantDetails:
+    panel = CombatantDetails(document)
+    qtbot.addWidget(panel)
+    panel.resize(380, 1200)
+    panel.set_combatant(combatant_id)
+    return panel
+
+
+def section(panel: CombatantDetails, kind: type[PyramidSection] | type[RoundSection]) -> PyramidSection | RoundSection:
+    found = panel.findChildren(kind)
+    assert len(found) == 1
+    return found[0]
+
+
+def pyramid_of(panel: CombatantDetails) -> PyramidSection:
+    found = section(panel, PyramidSection)
+    assert isinstance(found, PyramidSection)
+    return found
+
+
+def round_of(panel: CombatantDetails) -> RoundSection:
+    found = section(panel, RoundSection)
+    assert isinstance(found, RoundSection)
+    return found
+
+
+def filled(document: EncounterDocument, combatant_id: str) -> list[int]:
+    combatant = document.state.combatant(combatant_id)
+    return [combatant.boxes(key) for key in CLASSES]
+
+
+def click_box(widget: PyramidWidget, qtbot: QtBot, key: str, index: int) -> None:
+    centre = widget.box_rects(key)[index].center().toPoint()
+    qtbot.mouseClick(widget, Qt.MouseButton.LeftButton, pos=centre)
+
+
+def test_the_game_registers_both_sections() -> None:
+    assert sections_for("institut") == [PyramidSection, RoundSection]
+
+
+def test_the_pyramid_is_drawn_narrowest_on_top_and_centred(qtbot: QtBot) -> None:
+    history, ids = cast(("Vera",))
+    panel = details(qtbot, EncounterDocument(history), ids["Vera"])
+    panel.show()
+    widget = pyramid_of(panel).pyramid
+    rows = {key: widget.box_rects(key) for key in CLASSES}
+    assert [len(rows[key]) for key in CLASSES] == [4, 3, 2, 1, 1]
+    assert rows["mortal"][0].top() < rows["critical"][0].top() < rows["light"][0].top()
+    centres = {round((r[0].left() + r[-1].right()) / 2) for r in rows.values()}
+    assert max(centres) - min(centres) <= 1  # every row centred on the same axis
+    assert "Light (5–9): 0 of 4" in widget.text()
+
+
+def test_clicking_an_empty_box_adds_a_wound_and_a_filled_one_heals(qtbot: QtBot) -> None:
+    history, ids = cast(("Vera",))
+    document = EncounterDocument(history)
+    vera = ids["Vera"]
+    panel = details(qtbot, document, vera)
+    panel.show()
+    widget = pyramid_of(panel).pyramid
+    click_box(widget, qtbot, "medium", 2)  # any empty box of a row: the wound takes the first free one
+    assert filled(document, vera) == [0, 1, 0, 0, 0]
+    click_box(widget, qtbot, "medium", 0)
+    assert filled(document, vera) == [0, 0, 0, 0, 0]
+    for _click in range(4):  # the last box stays empty until the row is full
+        click_box(widget, qtbot, "light", 3)
+    assert filled(document, vera) == [4, 0, 0, 0, 0]
+    qtbot.keyClick(widget, Qt.Key.Key_Plus)  # one more Light wound: the full row passes it on to Medium
+    assert filled(document, vera) == [4, 1, 0, 0, 0]
+    assert "Worst wound: Medium; −1 die on every action." in pyramid_of(panel).summary.text()
+
+
+def test_the_keyboard_moves_between_boxes_and_toggles(qtbot: QtBot) -> None:
+    history, ids = cast(("Vera",))
+    document = EncounterDocument(history)
+    panel = details(qtbot, document, ids["Vera"])
+    panel.show()
+    widget = pyramid_of(panel).pyramid
+    widget.setFocus()
+    qtbot.keyClick(widget, Qt.Key.Key_Up)  # Medium
+    qtbot.keyClick(widget, Qt.Key.Key_Up)  # Heavy
+    qtbot.keyClick(widget, Qt.Key.Key_Space)
+    assert filled(document, ids["Vera"]) == [0, 0, 1, 0, 0]
+    qtbot.keyClick(widget, Qt.Key.Key_Plus)
+    qtbot.keyClick(widget, Qt.Key.Key_Plus)  # the Heavy row is full: Critical
+    assert filled(document, ids["Vera"]) == [0, 0, 2, 1, 0]
+    qtbot.keyClick(widget, Qt.Key.Key_Minus)
+    assert filled(document, ids["Vera"]) == [0, 0, 1, 1, 0]
+
+
+def test_a_characters_own_pyramid_and_the_gms_ruling_on_death(qtbot: QtBot) -> None:
+    history, ids = cast(("Sokolov",))
+    document = EncounterDocument(history)
+    sokolov = ids["Sokolov"]
+    panel = details(qtbot, document, sokolov)
+    part = pyramid_of(panel)
+    part.own.setChecked(True)
+    part.editor.spins["light"][1].setValue(6)  # six Light boxes
+    part.editor.spins["mortal"][0].setValue(30)
+    part.editor.apply_button.click()
+    assert [len(part.pyramid.box_rects(key)) for key in CLASSES] == [6, 3, 2, 1, 1]
+    assert "Mortal (30+)" in part.pyramid.text()
+    part.editor.spins["heavy"][0].setValue(5)  # below Medium's threshold: refused, said in the panel
+    part.editor.apply_button.click()
+    assert "Heavy" in panel.message_text()
+    part.editor.default_button.click()
+    assert len(part.pyramid.box_rects("light")) == 4
+    document.apply(ApplyHarm(sokolov, "mortal", 1))
+    assert "Dying" in part.summary.text()
+    part.dead.click()
+    assert document.system.status(document.state.combatant(sokolov), document.state) is Status.DEAD
+
+
+def test_the_round_section_declares_holds_and_skips(qtbot: QtBot) -> None:
+    history, ids = cast(("Sokolov", "Vera"))
+    roll(history, {ids["Sokolov"]: (6,) * 6, ids["Vera"]: (1,) * 5})
+    document = EncounterDocument(history)
+    panel = details(qtbot, document, ids["Sokolov"])
+    part = round_of(panel)
+    part.declared.setValue(3)
+    part.declare.click()
+    assert "every roll −2 dice" in part.cost.text()
+    assert "Movement: 3 m" in part.movement.text()
+    part.condition.setText("if Vera shoots, I dodge")
+    part.hold.click()
+    assert part.held_rows() == 1 and part.condition.text() == ""
+    assert "every roll −3 dice" in part.cost.text()
+    lapses = [button for button in part.findChildren(QToolButton) if button.text() == "Lapses"]
+    assert len(lapses) == 1
+    lapses[0].click()
+    assert part.held_rows() == 0
+    assert not part.skip.isEnabled()  # Sokolov has declared: too late to give the round up
+    panel.set_combatant(ids["Vera"])
+    assert part.skip.isEnabled()
+    part.skip.click()
+    assert "Gave up this round" in part.cost.text()
+    part.ambush.click()
+    assert document.state.combatant(ids["Vera"]).extra.get("ambush") is True
+
+
+def test_before_the_round_declarations_wait(qtbot: QtBot) -> None:
+    history, ids = cast(("Vera",))
+    panel = details(qtbot, EncounterDocument(history), ids["Vera"])
+    part = round_of(panel)
+    assert not part.declare.isEnabled() and "once the round has started" in part.cost.text()
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_screenshot_of_the_panel_mid_fight(qtbot: QtBot, tmp_path: Path, theme: str) -> None:
+    """The sample's badly hurt Bandit 1: Light 2, Heavy 2 and Critical 1, drawn as a pyramid."""
+    application = QApplication.instance()
+    assert isinstance(application, QApplication)
+    apply_theme(application, theme)
+    try:
+        document = EncounterDocument(sample())
+        panel = details(qtbot, document, "c4")
+        panel.resize(380, 700)
+        panel.show()
+        part = pyramid_of(panel)
+        assert [row.filled for row in part.pyramid.rows()] == [2, 0, 2, 1, 0]
+        assert part.pyramid.width() >= part.pyramid.minimumSizeHint().width()
+        image = part.grab()
+        for folder in filter(None, (str(tmp_path), SHOTS)):
+            image.save(str(Path(folder) / f"institut-pyramid-{theme}.png"))
+        assert not image.isNull()
+        centre = part.pyramid.box_rects("critical")[0].center().toPoint()
+        pixel = part.pyramid.grab().toImage().pixelColor(QPoint(centre.x() - 6, centre.y() + 2))
+        assert pixel.red() > pixel.green() + 40  # a filled Critical box is drawn in red
+    finally:
+        apply_theme(application, "light")

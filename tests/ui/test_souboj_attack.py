@@ -1,0 +1,167 @@
+"""The Souboj attack dialog: odds from the rules before any die, typed or rolled dice, one undoable operation."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from app.document import EncounterDocument
+from app.sample_souboj import sample
+from rules.combatants import ApplyHarm
+from rules.dice import Roller
+from rules.encounter import Status
+from rules.serialize import to_data
+from rules.systems.souboj import MarkDead, attack_odds
+from rules.systems.souboj.model import Cause, Kind
+from ui.dialogs.attack import attack_dialog_for
+from ui.dialogs.souboj_attack import SoubojAttackDialog
+from ui.theme import apply_theme
+
+pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
+
+#: Set to a folder to keep the screenshots (they always go to the test's tmp_path as well).
+SHOTS = os.environ.get("BOJOVKA_SHOTS")
+LAPTOP = (1366, 700)
+ALES, BORA, CYRIL, CHIEF, BANDIT_1, BANDIT_2 = "c1", "c2", "c3", "c4", "c5", "c6"
+
+
+@pytest.fixture
+def document() -> EncounterDocument:
+    """The shipped sample: round 1, the group at 4 (Bora, Aleš, Bandit 1) acting; Bandit 1 has 9 of 16."""
+    return EncounterDocument(sample())
+
+
+def _dialog(qtbot: QtBot, document: EncounterDocument, attacker: str | None = ALES,
+            target: str | None = BANDIT_1, seed: int = 5) -> SoubojAttackDialog:
+    dialog = SoubojAttackDialog(document, Roller.seeded(seed), attacker, target)
+    qtbot.addWidget(dialog)
+    return dialog
+
+
+def _select_kind(dialog: SoubojAttackDialog, kind: Kind) -> None:
+    dialog.kind.setCurrentIndex(dialog.kind.findData(kind.value))
+
+
+def test_the_window_finds_the_dialog_by_the_games_id() -> None:
+    assert attack_dialog_for("souboj") is SoubojAttackDialog
+
+
+def test_the_numbers_come_from_the_combatants_and_the_kind(qtbot: QtBot, document: EncounterDocument) -> None:
+    dialog = _dialog(qtbot, document)
+    # Aleš declared melee: 1d6 + Strength 8 + weapon 6 against Bandit 1's 1d6 + Dexterity 5 + weapon defence 2.
+    assert dialog.kind.currentData() == Kind.MELEE.value
+    assert (dialog.attack_box.bonus(), dialog.defence_box.bonus()) == (14, 7)
+    assert dialog.attack_box.total_label.text() == "1d6 + 14"
+    assert (dialog.damage.strength.value(), dialog.damage.armor.value(), dialog.critical.level.value()) == (8, 1, 4)
+    _select_kind(dialog, Kind.FIREARM)  # firearm: weapon strength only, defence Dexterity only, no armor
+    assert (dialog.attack_box.bonus(), dialog.defence_box.bonus()) == (6, 5)
+    assert not dialog.damage.armor.isEnabled() and not dialog.damage.strength.isEnabled()
+    assert not dialog.critical.causes[Cause.GM].isHidden()
+
+
+def test_odds_are_the_rules_odds_before_any_die_and_follow_every_edit(qtbot: QtBot,
+                                                                      document: EncounterDocument) -> None:
+    dialog = _dialog(qtbot, document)
+    expected = attack_odds(14, 7, Kind.MELEE, 8, 1)
+    rows = dialog.outcomes()
+    assert rows[0].label == "Miss" and rows[0].probability == pytest.approx(expected.miss)
+    assert {row.damage: row.probability for row in rows[1:]} == pytest.approx(dict(expected.damage))
+    assert rows[1].label == "9 damage → dying"  # Bandit 1 has 9 hit points left
+    assert dialog.odds.outcomes()  # shown before any die is rolled
+    dialog.defence_box.other.setValue(10)  # a shield wall: now the attack can miss
+    assert dialog.outcomes()[0].probability == pytest.approx(attack_odds(14, 17, Kind.MELEE, 8, 1).miss)
+    dialog.damage.flat.setChecked(True)
+    assert any(row.label.endswith("→ unconscious") for row in dialog.outcomes())
+    dialog.critical.causes[Cause.BEHIND].setChecked(True)
+    assert dialog.critical.multiplier_label.text() == "<b>damage × 4</b>"
+    assert dialog.outcomes()[-1].damage == (6 + 14 - (1 + 17) + 8 - 1) * 4  # best margin 2, + 8 − 1, × level 4
+
+
+def test_typed_dice_resolve_one_undoable_attack(qtbot: QtBot, document: EncounterDocument) -> None:
+    dialog = _dialog(qtbot, document)
+    steps = document.undo_stack.count()
+    assert not dialog.resolve_button.isEnabled()
+    dialog.attack_entry.set_faces_text("2")
+    dialog.defence_entry.set_faces_text("5")
+    assert dialog.resolve_button.isEnabled()
+    dialog.resolve()  # 16 against 12: base 4 + 8 − 1 = 11 on Bandit 1's 9 hit points: dying
+    bandit = document.state.combatant(BANDIT_1)
+    assert bandit.boxes("wounds") == 7 + 11
+    assert document.system.status(bandit, document.state) is Status.DYING
+    assert document.undo_stack.count() == steps + 1
+    assert dialog.odds.highlighted() == "11 damage → dying"
+    assert dialog.result_label.text().splitlines()[1] == "Attack 2 + 14 = 16 against defence 5 + 7 = 12."
+    assert not dialog.resolve_button.isEnabled() and dialog.next_button.isEnabled()
+    dialog.next_attack()  # the same attacker, the dying bandit: finishing it off is offered
+    assert not dialog.finish.isHidden() and dialog.finish.isChecked()
+    assert dialog.attack_entry.expression() is None
+    dialog.resolve()
+    assert document.system.status(document.state.combatant(BANDIT_1), document.state) is Status.DEAD
+    document.undo_stack.undo()
+    document.undo_stack.undo()
+    assert document.state.combatant(BANDIT_1).boxes("wounds") == 7
+
+
+def test_rolled_dice_and_a_miss(qtbot: QtBot, document: EncounterDocument) -> None:
+    dialog = _dialog(qtbot, document, attacker=CYRIL, target=CHIEF)
+    _select_kind(dialog, Kind.RANGED)
+    dialog.defence_box.other.setValue(20)  # the chief behind a wall: 1d6 + 14 against 1d6 + 29
+    assert dialog.outcomes()[0].probability == 1.0
+    dialog.roll_remaining()
+    assert dialog.attack_entry.is_complete() and dialog.defence_entry.is_complete()
+    dialog.resolve()
+    assert dialog.result_label.text().splitlines()[-1] == "The attack misses."
+    assert dialog.odds.highlighted() == "Miss"
+    assert document.state.combatant(CHIEF).boxes("wounds") == 0
+
+
+def test_a_spell_needs_no_dice(qtbot: QtBot, document: EncounterDocument) -> None:
+    dialog = _dialog(qtbot, document, attacker=BORA, target=CHIEF)
+    assert dialog.kind.currentData() == Kind.MAGIC.value  # Bora declared magic
+    assert dialog.attack_entry.expression() is None and dialog.attack_box.isHidden()
+    dialog.damage.spell.setValue(6)
+    assert [row.label for row in dialog.outcomes()] == ["6 damage"]
+    dialog.resolve()
+    assert document.state.combatant(CHIEF).boxes("wounds") == 6
+
+
+def test_the_causes_of_a_critical_are_prefilled_from_the_fight(qtbot: QtBot, document: EncounterDocument) -> None:
+    document.apply(ApplyHarm(CHIEF, "shadow", 25))  # out cold, not dying: an immobile target
+    dialog = _dialog(qtbot, document, target=CHIEF)
+    assert dialog.critical.causes[Cause.IMMOBILE].isChecked()
+    assert dialog.critical.causes[Cause.GM].isHidden()  # melee: no critical on the GM's call alone
+    assert dialog.finish.isHidden()
+
+
+def test_a_refusal_is_shown_in_the_dialog_and_changes_nothing(qtbot: QtBot, document: EncounterDocument) -> None:
+    dialog = _dialog(qtbot, document, attacker=ALES, target=CHIEF)
+    dialog.attack_entry.set_faces_text("6")
+    dialog.defence_entry.set_faces_text("1")
+    document.apply(MarkDead(CHIEF))  # someone else killed the chief meanwhile
+    before = to_data(document.state)
+    dialog.resolve()
+    assert dialog.status_label.text() == "Chief Radim is already dead."
+    assert to_data(document.state) == before
+
+
+def test_it_fits_a_laptop_screen_in_light_and_dark(qtbot: QtBot, document: EncounterDocument,
+                                                   tmp_path: Path) -> None:
+    application = QApplication.instance()
+    assert isinstance(application, QApplication)
+    for theme in ("light", "dark"):
+        apply_theme(application, theme)
+        dialog = _dialog(qtbot, document)
+        dialog.attack_entry.set_faces_text("4")
+        dialog.defence_entry.set_faces_text("3")
+        dialog.show()
+        qtbot.waitExposed(dialog)
+        hint = dialog.sizeHint()
+        assert hint.width() <= LAPTOP[0] and hint.height() <= LAPTOP[1]
+        for folder in filter(None, (str(tmp_path), SHOTS)):
+            assert dialog.grab().save(str(Path(folder) / f"souboj_attack_{theme}.png"))
+        dialog.close()
+    apply_theme(application, "light")

@@ -1,0 +1,201 @@
+"""Souboj's sections of the details panel: each control is one operation; refusals become the panel's message."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from PySide6.QtWidgets import QApplication, QComboBox, QWidget
+from pytestqt.qtbot import QtBot
+
+from app.document import EncounterDocument, new_history
+from app.sample_souboj import sample
+from rules.combatants import AddCombatant, ApplyHarm
+from rules.encounter import Side, Status, frozen_map
+from rules.systems.souboj import Declare, HoldReaction, TimePasses
+from rules.systems.souboj.model import Action, Placement, reaction
+from rules.turns import NextTurn, SetInitiative
+from ui.theme import apply_theme
+from ui.widgets.details import CombatantDetails
+from ui.widgets.souboj_panel import DyingSection, FightSection, RoundSection
+
+pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
+
+SHOTS = os.environ.get("BOJOVKA_SHOTS")
+ALES, BORA, CYRIL, CHIEF, BANDIT_1, BANDIT_2 = "c1", "c2", "c3", "c4", "c5", "c6"
+
+
+@pytest.fixture
+def host(qtbot: QtBot) -> QWidget:
+    widget = QWidget()
+    qtbot.addWidget(widget)
+    widget.resize(340, 1500)
+    return widget
+
+
+def _panel(qtbot: QtBot, host: QWidget, document: EncounterDocument, combatant: str) -> CombatantDetails:
+    panel = CombatantDetails(document, host)
+    panel.resize(host.size())
+    panel.set_combatant(combatant)
+    with qtbot.waitExposed(host):
+        host.show()
+    return panel
+
+
+def _section(panel: CombatantDetails, kind: type[QWidget]) -> QWidget:
+    found = [section for section in panel._game_sections if isinstance(section, kind)]
+    assert len(found) == 1
+    return found[0]
+
+
+def _round(panel: CombatantDetails) -> RoundSection:
+    section = _section(panel, RoundSection)
+    assert isinstance(section, RoundSection)
+    return section
+
+
+def _choose(combo: QComboBox, data: str) -> None:
+    """Pick an item as the GM would (``activated`` is what a click or the keyboard emits)."""
+    index = combo.findData(data)
+    assert index >= 0, data
+    combo.setCurrentIndex(index)
+    combo.activated.emit(index)
+
+
+def test_the_game_adds_its_three_sections(qtbot: QtBot, host: QWidget) -> None:
+    panel = _panel(qtbot, host, EncounterDocument(sample()), BORA)
+    kinds = [type(section) for section in panel._game_sections]
+    assert kinds == [RoundSection, DyingSection, FightSection]
+
+
+def test_declaring_reorders_the_group_acting_now(qtbot: QtBot, host: QWidget) -> None:
+    document = EncounterDocument(sample())
+    panel = _panel(qtbot, host, document, BANDIT_1)
+    section = _round(panel)
+    assert section.action.currentData() == Action.MELEE.value
+    _choose(section.action, Action.NONCOMBAT.value)
+    assert not section.placement.isHidden()  # where the GM puts it: last by default
+    _choose(section.placement, "first")
+    slot = document.state.clock.current
+    assert slot is not None and slot.ids == (BANDIT_1, BORA, ALES)
+    assert document.history.entries[-1].operation == Declare(BANDIT_1, Action.NONCOMBAT, Placement.FIRST)
+
+
+def test_act_after_someone_with_the_same_score(qtbot: QtBot, host: QWidget) -> None:
+    document = EncounterDocument(sample())
+    panel = _panel(qtbot, host, document, ALES)
+    section = _round(panel)
+    assert [section.after.itemData(i) for i in range(section.after.count())] == ["", BORA, BANDIT_1]
+    _choose(section.after, BANDIT_1)
+    slot = document.state.clock.current
+    assert slot is not None and slot.ids == (BORA, BANDIT_1, ALES)
+    assert document.system.score_text(document.state.combatant(ALES), document.state) == "4 · 3/3 · melee"
+
+
+def test_holding_a_reaction_and_letting_it_go(qtbot: QtBot, host: QWidget) -> None:
+    document = EncounterDocument(sample())
+    panel = _panel(qtbot, host, document, CYRIL)
+    section = _round(panel)
+    # Cyril (2) holds a reaction; everyone acting now has 4, not a lower score: nobody to react to yet.
+    assert section.reaction_label.text() == ("Holds a reaction. Shoots whoever charges Bora. "
+                                             "Nobody with a lower score acts now.")
+    assert section.against.count() == 0 and not section.react.isEnabled()
+    section.drop.click()
+    assert "reaction" not in document.state.combatant(CYRIL).extra
+    assert section.reaction_label.text() == "Gave up this round's initiative."
+    panel.set_combatant(ALES)  # in the group acting now
+    section.carries.setChecked(True)
+    section.hold.click()
+    held = reaction(document.state.combatant(ALES))
+    assert held is not None and held.carries_over
+    slot = document.state.clock.current
+    assert slot is not None and slot.ids == (BORA, BANDIT_1)
+
+
+def test_a_reaction_answers_a_lower_score(qtbot: QtBot, host: QWidget) -> None:
+    history = sample()
+    history.do(SetInitiative(BANDIT_2, 1))  # the GM frees Bandit 2 from the reeds: he acts at 1
+    history.do(HoldReaction(ALES))  # Aleš (4) gives up his place in the group for a reaction
+    history.do(NextTurn())
+    document = EncounterDocument(history)
+    panel = _panel(qtbot, host, document, CYRIL)
+    section = _round(panel)
+    assert [section.against.itemData(i) for i in range(section.against.count())] == [BANDIT_2]
+    section.react.click()
+    slot = document.state.clock.current
+    assert slot is not None and slot.ids == (BANDIT_2, CYRIL)  # Cyril acts together with the bandit
+    panel.set_combatant(ALES)
+    assert section.hold_row.isHidden() and not section.drop_row.isHidden()
+    document.apply(NextTurn())
+    document.apply(TimePasses(10))
+    assert "reaction" not in document.state.combatant(ALES).extra  # it did not carry over
+
+
+def test_dying_countdown_and_the_gms_word_on_death(qtbot: QtBot, host: QWidget) -> None:
+    document = EncounterDocument(sample())
+    panel = _panel(qtbot, host, document, BANDIT_2)
+    section = _section(panel, DyingSection)
+    assert isinstance(section, DyingSection)
+    assert section.countdown_row.isHidden()
+    document.apply(ApplyHarm(BANDIT_2, "wounds", 17))
+    assert not section.countdown_row.isHidden()
+    assert "How many rounds" in section.detail_label.text()
+    section.countdown.setValue(2)
+    section.set_countdown.click()
+    assert document.state.combatant(BANDIT_2).extra["dying_rounds"] == 2
+    assert section.detail_label.text() == "Dying: 2 rounds left."
+    section.death.click()
+    assert document.system.status(document.state.combatant(BANDIT_2), document.state) is Status.DEAD
+    assert section.death.text() == "Not dead after all"
+    section.death.click()
+    assert document.system.status(document.state.combatant(BANDIT_2), document.state) is Status.DYING
+
+
+def test_surprise_is_chosen_before_the_fight_and_time_passes_after_it(qtbot: QtBot, host: QWidget) -> None:
+    history = new_history("souboj", "Camp")
+    history.do(AddCombatant("c1", "Aleš", Side.PLAYER, frozen_map({"hit_points": 20})))
+    history.do(AddCombatant("c2", "Wolf", Side.OPPONENT, frozen_map({"hit_points": 8})))
+    document = EncounterDocument(history)
+    panel = _panel(qtbot, host, document, "c1")
+    section = _section(panel, FightSection)
+    assert isinstance(section, FightSection)
+    assert section.surprise.isEnabled() and not section.attackers.isEnabled()
+    _choose(section.surprise, "reactions_only")
+    assert section.attackers.isEnabled()
+    _choose(section.attackers, "party")
+    options = document.state.options
+    assert (options["surprise"], options["surprise_attackers"]) == ("reactions_only", "party")
+    document.apply(ApplyHarm("c1", "shadow", 4))
+    section.seconds.setValue(600)
+    section.pass_time.click()
+    assert document.state.combatant("c1").boxes("shadow") == 1  # 3 of 4 faded after 10 minutes
+
+
+def test_a_refused_change_becomes_the_panels_message(qtbot: QtBot, host: QWidget) -> None:
+    document = EncounterDocument(sample())
+    panel = _panel(qtbot, host, document, BORA)
+    section = _round(panel)
+    section.modifier.setValue(0)
+    section.add_modifier.click()
+    assert panel.message_text() == "An initiative modifier is between −20 and +20, and not 0."
+    section.modifier.setValue(2)
+    section.modifier_rounds.setValue(3)
+    section.add_modifier.click()
+    assert panel.message_text() == ""
+    effect = document.state.effects["e2"]
+    assert (effect.target, effect.remaining, effect.name) == (BORA, 3, "Initiative +2")
+
+
+def test_the_panel_fits_its_dock_in_light_and_dark(qtbot: QtBot, host: QWidget, tmp_path: Path) -> None:
+    application = QApplication.instance()
+    assert isinstance(application, QApplication)
+    document = EncounterDocument(sample())
+    panel = _panel(qtbot, host, document, BANDIT_1)
+    for section in panel._game_sections:
+        assert section.minimumSizeHint().width() <= 320, type(section).__name__
+    for theme in ("light", "dark"):
+        apply_theme(application, theme)
+        for folder in filter(None, (str(tmp_path), SHOTS)):
+            assert host.grab().save(str(Path(folder) / f"souboj_panel_{theme}.png"))
+    apply_theme(application, "light")

@@ -1,0 +1,241 @@
+"""The parts of the Souboj attack dialog: the form's boxes, and the rules' view of the form.
+
+:class:`AttackInputs` is everything the GM set for one attack; :func:`work_out` asks the rules (the tables,
+``attack_odds``, ``critical_multiplier``, the game's harm and status) what each outcome would do to the target.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.i18n import _, ngettext
+from rules.dice import DiceExpression, parse
+from rules.encounter import STATUS_LABELS, Combatant, Encounter, Status
+from rules.systems.base import RuleSystem
+from rules.systems.souboj import SoubojAttack, attack_odds, critical_multiplier
+from rules.systems.souboj.combat import base_damage, damage_from_base, roll_bonus
+from rules.systems.souboj.model import CAUSE_LABELS, SHADOW, WOUNDS, Cause, Kind
+from rules.systems.souboj.tables import SoubojTables
+
+# --- the rules' view of the form ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AttackInputs:
+    """Everything the GM set for one attack, as plain values."""
+
+    attacker: Combatant
+    target: Combatant
+    kind: Kind
+    attack_bonus: int
+    defence_bonus: int
+    strength: int
+    armor: int
+    level: int
+    causes: tuple[Cause, ...]
+    flat: bool
+    spell_damage: int
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One row of the odds: what it is called, its chance, and the damage it deals (None: a miss)."""
+
+    label: str
+    probability: float
+    damage: int | None
+
+
+def _consequence(inputs: AttackInputs, dealt: int, state: Encounter, system: RuleSystem) -> str:
+    """What ``dealt`` damage would leave the target as ('' when it stays active)."""
+    if dealt <= 0:
+        return ""
+    hurt = system.apply_harm(inputs.target, SHADOW if inputs.flat else WOUNDS, dealt, state)
+    status = system.status(hurt, state)
+    if status is Status.DYING and inputs.causes and not inputs.flat:
+        status = Status.DEAD  # a critical wound that leaves it dying kills it on the spot
+    return _(STATUS_LABELS[status]).lower() if status is not Status.ACTIVE else ""
+
+
+def _damage_label(dealt: int, consequence: str) -> str:
+    text = ngettext("{count} damage", "{count} damage", dealt).format(count=dealt)
+    return _("{damage} → {status}").format(damage=text, status=consequence) if consequence else text
+
+
+def work_out(inputs: AttackInputs, state: Encounter, system: RuleSystem, data: SoubojTables) -> list[Outcome]:
+    """The outcomes of the attack with their chances, best for the target first."""
+    multiplier = critical_multiplier(inputs.level, data) if inputs.causes else 1
+    if inputs.kind is Kind.MAGIC:
+        dealt = inputs.spell_damage * multiplier
+        return [Outcome(_damage_label(dealt, _consequence(inputs, dealt, state, system)), 1.0, dealt)]
+    odds = attack_odds(inputs.attack_bonus, inputs.defence_bonus, inputs.kind, inputs.strength, inputs.armor,
+                       multiplier, data)
+    rows = [Outcome(_("Miss"), odds.miss, None)]
+    for dealt, probability in odds.damage.items():
+        label = _("Hit, no damage") if dealt == 0 else _damage_label(
+            dealt, _consequence(inputs, dealt, state, system))
+        rows.append(Outcome(label, probability, dealt))
+    return rows
+
+
+def outcome_label(outcomes: list[Outcome], attack: SoubojAttack, data: SoubojTables) -> str | None:
+    """The row of ``outcomes`` the resolved attack landed on."""
+    if attack.weapon_kind is Kind.MAGIC:
+        return outcomes[0].label if outcomes else None
+    attack_total, defence_total = attack.totals()
+    base = base_damage(attack_total, defence_total)
+    if base is None:
+        return outcomes[0].label
+    dealt = damage_from_base(base, data.rule(attack.weapon_kind), attack.strength, attack.armor)
+    dealt *= critical_multiplier(attack.level, data) if attack.causes else 1
+    return next((row.label for row in outcomes if row.damage == dealt), None)
+
+
+# --- small widget helpers ----------------------------------------------------------------------------------
+
+
+def spin_box(minimum: int, maximum: int, value: int = 0) -> QSpinBox:
+    box = QSpinBox()
+    box.setRange(minimum, maximum)
+    box.setValue(value)
+    return box
+
+
+def _signed(value: int) -> str:
+    return f"+ {value}" if value >= 0 else f"− {-value}"
+
+
+def d6_plus(bonus: int) -> DiceExpression:
+    """1d6 plus ``bonus`` as the dice line writes it."""
+    return parse(f"1d6{bonus:+d}" if bonus else "1d6")
+
+
+class PartsBox(QGroupBox):
+    """One side's numbers added to its 1d6: a spin box per part the kind adds, and another modifier."""
+
+    def __init__(self, title: str, labels: dict[str, str]) -> None:
+        super().__init__(title)
+        self._labels = labels
+        self._form = QFormLayout(self)
+        self.spins: dict[str, QSpinBox] = {}
+        self.other = spin_box(-99, 99)
+        self.other.setToolTip(_("Anything else: a spell, the ground, a bonus the GM grants."))
+        self.total_label = QLabel()
+        self._form.addRow(_("Other modifier"), self.other)
+        self._form.addRow(_("Roll"), self.total_label)
+
+    def set_parts(self, parts: tuple[str, ...]) -> list[QSpinBox]:
+        """Show a row per part (rebuilt when the kind changes); returns the new spin boxes."""
+        if tuple(self.spins) == parts:
+            return []
+        for spin in self.spins.values():
+            self._form.removeRow(spin)
+        self.spins = {part: spin_box(-99, 199) for part in parts}
+        for index, (part, spin) in enumerate(self.spins.items()):
+            self._form.insertRow(index, _(self._labels.get(part, part)), spin)
+        return list(self.spins.values())
+
+    def prefill(self, combatant: Combatant) -> None:
+        """Each part from the combatant's attributes (the GM may change them)."""
+        for part, spin in self.spins.items():
+            spin.setValue(roll_bonus((part,), combatant.attributes))
+
+    def bonus(self) -> int:
+        """Everything added to the 1d6."""
+        return sum(spin.value() for spin in self.spins.values()) + self.other.value()
+
+    def show_total(self) -> None:
+        """E.g. "1d6 + 14"."""
+        self.total_label.setText(_("1d6 {bonus}").format(bonus=_signed(self.bonus())))
+
+
+class DamageBox(QGroupBox):
+    """Strength and armor as the kind counts them, a flat blow, a spell's damage."""
+
+    def __init__(self) -> None:
+        super().__init__(_("Damage"))
+        self.strength = spin_box(0, 199)
+        self.armor = spin_box(0, 199)
+        self.armor_counts = QCheckBox(_("This armor protects against thrown weapons"))
+        self.armor_counts.setChecked(True)
+        self.flat = QCheckBox(_("Flat blow: shadow damage"))
+        self.spell = spin_box(0, 9999)
+        self.rule_label = QLabel()
+        self.rule_label.setWordWrap(True)
+        form = QFormLayout(self)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.FieldsStayAtSizeHint)
+        form.addRow(self.rule_label)
+        form.addRow(_("Attacker's Strength"), self.strength)
+        form.addRow(_("Target's armor quality"), self.armor)
+        form.addRow(self.armor_counts)
+        form.addRow(self.flat)
+        form.addRow(_("Spell's damage"), self.spell)
+        self._form = form
+
+    def sync(self, kind: Kind, data: SoubojTables) -> None:
+        """Enable what the kind uses; say the rule in words."""
+        magic = kind is Kind.MAGIC
+        rule = None if magic else data.rule(kind)
+        self.strength.setEnabled(rule is not None and rule.damage_strength)
+        self.armor.setEnabled(rule is not None and rule.damage_armor and (kind is not Kind.THROWN
+                                                                           or self.armor_counts.isChecked()))
+        self._form.setRowVisible(self.armor_counts, kind is Kind.THROWN)
+        self._form.setRowVisible(self.flat, rule is not None and rule.flat)
+        self._form.setRowVisible(self.spell, magic)
+        if rule is None:
+            self.rule_label.setText(_("Magic follows the spell: enter the damage it deals."))
+            return
+        parts = [_("attack − defence")]
+        if rule.damage_strength:
+            parts.append(_("+ Strength"))
+        if rule.damage_armor:
+            parts.append(_("− armor"))
+        self.rule_label.setText(_("Damage = {formula}").format(formula=" ".join(parts)))
+
+    def inputs(self) -> list[QWidget]:
+        """Inputs whose every change recomputes the odds."""
+        return [self.strength, self.armor, self.armor_counts, self.flat, self.spell]
+
+
+class CriticalBox(QGroupBox):
+    """The causes of a critical hit as checkboxes, the attacker's level and the multiplier it gives."""
+
+    def __init__(self) -> None:
+        super().__init__(_("Critical hit"))
+        self.causes = {cause: QCheckBox(_(label)) for cause, label in CAUSE_LABELS.items()}
+        self.level = spin_box(1, 99, 1)
+        self.multiplier_label = QLabel()
+        layout = QVBoxLayout(self)
+        for box in self.causes.values():
+            layout.addWidget(box)
+        row = QHBoxLayout()
+        row.addWidget(QLabel(_("Attacker's level")))
+        row.addWidget(self.level)
+        row.addWidget(self.multiplier_label, 1)
+        layout.addLayout(row)
+
+    def chosen(self) -> tuple[Cause, ...]:
+        """The ticked causes that apply."""
+        return tuple(cause for cause, box in self.causes.items() if box.isChecked() and not box.isHidden())
+
+    def sync(self, kind: Kind, data: SoubojTables) -> None:
+        """The GM's call exists for firearms only; show what a critical multiplies by."""
+        self.causes[Cause.GM].setVisible(kind is not Kind.MAGIC and data.rule(kind).gm_critical)
+        multiplier = critical_multiplier(self.level.value(), data)
+        text = _("damage × {multiplier}").format(multiplier=multiplier)
+        self.multiplier_label.setText(f"<b>{text}</b>" if self.chosen() else text)
+
+    def inputs(self) -> list[QWidget]:
+        """Inputs whose every change recomputes the odds."""
+        return [*self.causes.values(), self.level]

@@ -1,0 +1,256 @@
+"""The Walka attack form: its values as the rules take them, what the rules make of them, and its group boxes.
+
+:func:`work_out` turns :class:`AttackInputs` into an :class:`AttackSheet` (the damage pool and the chance of
+each outcome, from ``damage_pool``, ``outcome_chances`` and ``hit_points_lost``); the boxes only collect values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.i18n import _, ngettext
+from rules.dice import Roller
+from rules.systems.walka.contest import Outcome, damage_pool
+from rules.systems.walka.odds import hit_points_lost, outcome_chances
+from rules.systems.walka.skills import ATTACK_SKILLS, DEFENCE_SKILLS
+from ui.widgets.dice_entry import DiceEntry
+from ui.widgets.odds_table import OddsTable
+
+NO_DEFENCE: Final[str] = ""
+EXTRA_DICE: Final[int] = 10
+
+
+# --- the rules' view of the form -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AttackInputs:
+    """Everything the GM set for one attack, as plain values (bonus and penalty dice are totals)."""
+
+    die: int
+    attack_skill: int
+    defence: str
+    defence_skill: int
+    attack_bonus: int
+    attack_penalty: int
+    defence_bonus: int
+    defence_penalty: int
+    weapon_dice: int
+    modifier: int
+    armor: int
+    aimed: bool
+    hp_left: int
+
+
+@dataclass(frozen=True)
+class AttackSheet:
+    """What the rules make of :class:`AttackInputs`: the damage pool and the chance of each outcome."""
+
+    pool: int
+    rows: list[tuple[str, float]]
+
+    def chance(self, label: str) -> float:
+        """The chance shown for an outcome label (0 if not shown)."""
+        return next((p for shown, p in self.rows if shown == label), 0.0)
+
+
+def hit_label(removed: int, hp_left: int) -> str:
+    """The outcome row of a hit removing ``removed`` Hit Points from a target with ``hp_left`` left."""
+    if hp_left <= 0:
+        return _("Hit")
+    if removed >= hp_left:
+        return ngettext("Hit, {count}+ Hit Point: down to 0", "Hit, {count}+ Hit Points: down to 0",
+                        hp_left).format(count=hp_left)
+    if removed == 0:
+        return _("Hit, no Hit Point lost")
+    return ngettext("Hit, {count} Hit Point lost", "Hit, {count} Hit Points lost", removed).format(count=removed)
+
+
+def outcome_label(outcome: Outcome, removed: int = 0, hp_left: int = 1) -> str:
+    """The row of the odds table an attack's result belongs to."""
+    if outcome is Outcome.MISSED:
+        return _("Missed")
+    if outcome is Outcome.DEFENDED:
+        return _("Defended")
+    return hit_label(removed, hp_left)
+
+
+def work_out(inputs: AttackInputs) -> AttackSheet:
+    """The pool and the odds of every outcome: missed, defended, and each number of Hit Points lost."""
+    pool = damage_pool(inputs.weapon_dice, inputs.modifier, inputs.armor, inputs.aimed)
+    chances = outcome_chances(inputs.attack_skill, inputs.defence_skill if inputs.defence else None, inputs.die,
+                              inputs.attack_bonus, inputs.attack_penalty, inputs.defence_bonus,
+                              inputs.defence_penalty)
+    rows = [(outcome_label(Outcome.MISSED), chances[Outcome.MISSED])]
+    if inputs.defence:
+        rows.append((outcome_label(Outcome.DEFENDED), chances[Outcome.DEFENDED]))
+    hit = chances[Outcome.HIT]
+    if inputs.hp_left <= 0:
+        return AttackSheet(pool, [*rows, (hit_label(0, 0), hit)])
+    lost = hit_points_lost(pool)
+    for removed in range(min(pool, inputs.hp_left - 1) + 1):
+        rows.append((hit_label(removed, inputs.hp_left), hit * lost.probability(removed)))
+    if pool >= inputs.hp_left:
+        rows.append((hit_label(inputs.hp_left, inputs.hp_left), hit * lost.at_least(inputs.hp_left)))
+    return AttackSheet(pool, rows)
+
+
+def _signed(value: int) -> str:
+    return f"+ {value}" if value >= 0 else f"− {-value}"
+
+
+def pool_text(inputs: AttackInputs, pool: int) -> str:
+    """"(3 + 1 − armor 2) × 2 = 4d6": how the pool was made."""
+    weapon = f"{inputs.weapon_dice} {_signed(inputs.modifier)}" if inputs.modifier else str(inputs.weapon_dice)
+    base = _("{weapon} − armor {armor}").format(weapon=weapon, armor=inputs.armor)
+    if inputs.aimed:
+        return _("({base}) × 2 = {pool}d6").format(base=base, pool=pool)
+    return _("{base} = {pool}d6").format(base=base, pool=pool)
+
+
+def _spin(minimum: int, maximum: int, value: int = 0) -> QSpinBox:
+    box = QSpinBox()
+    box.setRange(minimum, maximum)
+    box.setValue(value)
+    return box
+
+
+# --- the form's group boxes ----------------------------------------------------------------------------
+
+
+class AttackBox(QGroupBox):
+    """The attacker's side: skill, weapon, and whether the attack counts as one of the round's actions."""
+
+    def __init__(self) -> None:
+        super().__init__(_("Attack"))
+        self.skill = QComboBox()
+        for key, label in ATTACK_SKILLS.items():
+            self.skill.addItem(_(label), key)
+        self.value = _spin(0, 999)
+        self.weapon = QLineEdit(placeholderText=_("e.g. Heavy pistol"))
+        self.weapon_dice = _spin(0, 100)
+        self.modifier = _spin(-100, 100)
+        self.modifier.setToolTip(_("Damage modifiers: dice added to or taken from the pool."))
+        self.counts = QCheckBox(_("Counts as one of the attacker's two actions"))
+        form = QFormLayout(self)
+        form.addRow(_("Skill"), _pair(self.skill, self.value))
+        form.addRow(_("Weapon"), self.weapon)
+        form.addRow(_("Weapon dice"), self.weapon_dice)
+        form.addRow(_("Damage modifiers"), self.modifier)
+        form.addRow(self.counts)
+
+    def skill_key(self) -> str:
+        """The attack skill chosen."""
+        return str(self.skill.currentData())
+
+
+class DefenceBox(QGroupBox):
+    """The defender's side: which defence it rolls (or none, unaware or immobile), and its armor."""
+
+    def __init__(self) -> None:
+        super().__init__(_("Defence"))
+        self.defence = QComboBox()
+        self.value = _spin(0, 999)
+        self.armor = _spin(0, 100)
+        self.hp = QLabel()
+        self.hp.setWordWrap(True)
+        form = QFormLayout(self)
+        form.addRow(_("Defends with"), _pair(self.defence, self.value))
+        form.addRow(_("Armor class"), self.armor)
+        form.addRow(self.hp)
+
+    def fill(self, allowed: tuple[str, ...], wanted: str) -> None:
+        """Offer the defences that answer the attack skill, then "does not defend"."""
+        self.defence.clear()
+        for key in allowed:
+            self.defence.addItem(_(DEFENCE_SKILLS[key]), key)
+        self.defence.addItem(_("Does not defend (unaware or immobile)"), NO_DEFENCE)
+        index = self.defence.findData(wanted)
+        self.defence.setCurrentIndex(index if index >= 0 else 0)
+
+    def defence_key(self) -> str:
+        """The defence chosen ("" when the defender does not roll)."""
+        return str(self.defence.currentData() or NO_DEFENCE)
+
+
+class ModifiersBox(QGroupBox):
+    """Bonus and penalty dice of each side (they cancel one for one), and aiming."""
+
+    def __init__(self) -> None:
+        super().__init__(_("Bonus and penalty dice"))
+        self.attack_bonus, self.attack_penalty = _spin(0, EXTRA_DICE), _spin(0, EXTRA_DICE)
+        self.defence_bonus, self.defence_penalty = _spin(0, EXTRA_DICE), _spin(0, EXTRA_DICE)
+        self.second = QCheckBox(_("Second attack, or after a weapon change: +1 penalty die"))
+        self.prepared = QCheckBox(_("Prepared last round: +1 advantage die"))
+        self.aimed = QCheckBox(_("Aimed: the damage pool is doubled"))
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        form = QFormLayout(self)
+        form.addRow(_("Attacker"), _pair(QLabel(_("bonus")), self.attack_bonus, QLabel(_("penalty")),
+                                         self.attack_penalty))
+        form.addRow(self.second)
+        form.addRow(self.prepared)
+        form.addRow(_("Defender"), _pair(QLabel(_("bonus")), self.defence_bonus, QLabel(_("penalty")),
+                                         self.defence_penalty))
+        form.addRow(self.aimed)
+        form.addRow(self.summary)
+        for spin in (self.attack_bonus, self.attack_penalty, self.defence_bonus, self.defence_penalty):
+            spin.setToolTip(_("Situational dice (cover, assisted aim, cyberware, conditions, wounds)."))
+
+    def attack_totals(self) -> tuple[int, int]:
+        """(bonus, penalty) dice of the attacker, the ticked ones included."""
+        return (self.attack_bonus.value() + int(self.prepared.isChecked()),
+                self.attack_penalty.value() + int(self.second.isChecked()))
+
+
+class DiceBox(QGroupBox):
+    """The odds, then the dice of the attacker, the defender and the damage pool."""
+
+    def __init__(self, roller: Roller) -> None:
+        super().__init__(_("Odds and dice"))
+        self.odds = OddsTable()
+        self.pool_label = QLabel()
+        self.pool_label.setWordWrap(True)
+        self.attack_entry = DiceEntry(_("Attacker"), roller)
+        self.defence_entry = DiceEntry(_("Defender"), roller)
+        self.damage_entry = DiceEntry(_("Damage pool"), roller)
+        self.roll_all = QPushButton(_("Roll the rest"))
+        self.roll_all.setAutoDefault(False)
+        self.roll_all.setToolTip(_("Roll every test still missing, in order: attacker, defender, damage."))
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.odds)
+        layout.addWidget(self.pool_label)
+        for entry in self.entries():
+            layout.addWidget(entry)
+        layout.addWidget(self.roll_all, 0, Qt.AlignmentFlag.AlignRight)
+
+    def entries(self) -> tuple[DiceEntry, ...]:
+        """The dice entries in the order the dice are rolled."""
+        return (self.attack_entry, self.defence_entry, self.damage_entry)
+
+
+def _pair(*widgets: QWidget) -> QWidget:
+    holder = QWidget()
+    row = QHBoxLayout(holder)
+    row.setContentsMargins(0, 0, 0, 0)
+    for index, widget in enumerate(widgets):
+        row.addWidget(widget, 1 if index == 0 and isinstance(widget, QComboBox) else 0)
+    if not isinstance(widgets[0], QComboBox):
+        row.addStretch(1)
+    return holder
