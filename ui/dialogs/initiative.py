@@ -6,7 +6,7 @@ from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QL
 
 from app.i18n import _
 from app.session import FightSession
-from rules.dice import read_faces
+from rules.dice import read_face, read_faces
 from rules.encounter import Side
 from rules.errors import RulesError
 from ui.widgets.messages import show_message
@@ -60,7 +60,11 @@ class RollInitiativeDialog(QDialog):
                 chains = read_faces(field.text())
             except RulesError as problem:
                 raise RulesError(f"{state.combatant(combatant_id).name}: {problem}") from None
-            typed[combatant_id] = tuple(face for chain in chains for face in chain)
+            sides = self._session.document.system.initiative_dice(state.combatant(combatant_id), state).sides
+            try:  # read_face turns a d10's "0" into 10, as players call it
+                typed[combatant_id] = tuple(read_face(face, sides) for chain in chains for face in chain)
+            except RulesError as problem:
+                raise RulesError(f"{state.combatant(combatant_id).name}: {problem}") from None
         return typed
 
     def roll(self) -> None:

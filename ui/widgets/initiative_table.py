@@ -23,6 +23,7 @@ Index = QModelIndex | QPersistentModelIndex
 SIDE_COLOURS = {"player": QColor("#2f74c0"), "ally": QColor("#2a9d8f"), "opponent": QColor("#d9730d")}
 STRIPE = 4
 LABEL_WIDTH = 12
+MIN_BOX = 6  # pixels: below this a row of boxes stops being readable
 
 
 class InitiativeDelegate(QStyledItemDelegate):
@@ -49,6 +50,9 @@ class InitiativeDelegate(QStyledItemDelegate):
         rect: QRect = option.rect.adjusted(4, 3, -4, -3)
         if not tracks:
             return
+        if len(tracks) > 2:  # pyramids and per-type tracks: one row, or words when that would be unreadable
+            self._paint_many(painter, option, rect, tracks)
+            return
         height = max(4, (rect.height() - 2 * (len(tracks) - 1)) // len(tracks))
         text_colour = option.palette.color(QPalette.ColorRole.Text)
         painter.save()
@@ -61,6 +65,26 @@ class InitiativeDelegate(QStyledItemDelegate):
             painter.drawText(row.adjusted(0, -2, 0, 2), Qt.AlignmentFlag.AlignVCenter, label[:1])
             paint_track(painter, row.adjusted(LABEL_WIDTH, 0, 0, 0), min(filled, size), size,
                         max(0, filled - size), option.palette)
+        painter.restore()
+
+    @staticmethod
+    def _paint_many(painter: QPainter, option: QStyleOptionViewItem, rect: QRect,
+                    tracks: list[tuple[str, int, int]]) -> None:
+        total = sum(size for _label, _filled, size in tracks)
+        text_colour = option.palette.color(QPalette.ColorRole.Text)
+        if total and rect.width() / (total + len(tracks)) >= MIN_BOX:
+            cell = rect.width() / (total + len(tracks))
+            left = float(rect.left())
+            for _label, filled, size in tracks:
+                width = int(cell * size)
+                paint_track(painter, QRect(int(left), rect.top() + 4, width, rect.height() - 8), min(filled, size),
+                            size, 0, option.palette)
+                left += cell * (size + 1)
+            return
+        hurt = [f"{label} {filled}" for label, filled, _size in tracks if filled]
+        painter.save()
+        painter.setPen(text_colour)
+        painter.drawText(rect, Qt.AlignmentFlag.AlignVCenter, " · ".join(hurt) if hurt else "–")
         painter.restore()
 
     def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
