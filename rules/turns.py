@@ -178,6 +178,11 @@ def roll_initiative(encounter: Encounter, system: RuleSystem, roller: Roller,
     rolls: dict[str, tuple[int, ...]] = {}
     tiebreaks: dict[str, tuple[int, ...]] = {}
     by_group: dict[tuple[str, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+    for combatant in encounter.combatants.values():  # a roll typed for any member is the whole group's roll
+        group = system.initiative_group(combatant, encounter)
+        if group and combatant.id in typed and system.can_act(combatant, encounter):
+            count = system.initiative_dice(combatant, encounter).count
+            by_group.setdefault((group, count), (typed[combatant.id], tuple(roller.dice(system.tiebreak_dice(), 6))))
     for combatant in encounter.combatants.values():
         if not system.can_act(combatant, encounter):
             continue

@@ -123,3 +123,17 @@ def test_grunt_group_rolls_once_and_can_share_a_monitor() -> None:
     assert SR3.condition_notes(history.state.combatant("g1"), history.state) == ["TN +2, initiative −2"]
     history.undo()
     assert {history.state.combatant(f"g{i}").boxes("stun") for i in (1, 2, 3)} == {0}
+
+
+def test_a_roll_typed_for_any_group_member_is_the_groups_roll() -> None:
+    from rules.combatants import AddCombatant
+    from rules.dice import Roller
+    from rules.encounter import Encounter, Side, frozen_map
+    from rules.turns import roll_initiative
+
+    history = History(Encounter("sr3"))
+    for number in (1, 2, 3):
+        history.do(AddCombatant(f"g{number}", f"Ganger {number}", Side.OPPONENT, frozen_map({"reaction": 4}),
+                                group="gang"))
+    operation = roll_initiative(history.state, SR3, Roller.seeded(7), typed={"g2": (6,)})
+    assert {operation.rolls[f"g{n}"] for n in (1, 2, 3)} == {(6,)}
