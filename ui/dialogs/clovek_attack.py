@@ -13,7 +13,7 @@ from contextlib import contextmanager
 from typing import ClassVar
 
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QGuiApplication, QShowEvent
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -65,6 +65,8 @@ from ui.widgets.clovek_check_form import (
     power_rows,
 )
 from ui.widgets.dice_entry import DiceEntry
+from ui.widgets.layout import column as _column
+from ui.widgets.layout import fit_to_screen
 from ui.widgets.messages import show_message
 from ui.widgets.odds_table import OddsTable
 
@@ -171,12 +173,7 @@ class ClovekCheckDialog(QDialog):
                 self._fit_screen(self._content.sizeHint())
 
     def _fit_screen(self, content: QSize) -> None:
-        screen = self.screen() or QGuiApplication.primaryScreen()
-        width, height = content.width() + 40, content.height() + 100
-        if screen is not None:
-            available = screen.availableGeometry()
-            width, height = min(width, available.width() - 20), min(height, available.height() - 40)
-        self.resize(width, height)
+        fit_to_screen(self, content, 100)
 
     def _connect(self) -> None:
         for widget in self._inputs():
@@ -527,12 +524,3 @@ class ClovekCheckDialog(QDialog):
         self.result_label.clear()
         self._set_resolved(False)
         self._refresh()
-
-
-def _column(*parts: QWidget) -> QVBoxLayout:
-    column = QVBoxLayout()
-    for part in parts:
-        column.addWidget(part)
-    column.addStretch(1)
-    return column
-

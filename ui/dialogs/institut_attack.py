@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Final, Generic, TypeVar
 
 from PySide6.QtCore import QSize, Qt, Signal
-from PySide6.QtGui import QGuiApplication, QShowEvent
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -96,6 +96,9 @@ from rules.systems.institut.tables import (
 )
 from ui.dialogs.attack import register_attack_dialog
 from ui.widgets.dice_entry import DiceEntry
+from ui.widgets.layout import column as _column
+from ui.widgets.layout import fit_to_screen
+from ui.widgets.layout import row as _row
 from ui.widgets.messages import show_message
 from ui.widgets.odds_table import OddsTable
 
@@ -195,25 +198,6 @@ def pool_html(title: str, built: Pool) -> str:
     return f"<b>{html.escape(title)}: {dice}</b><table cellspacing='0'>{rows}</table>"
 
 
-def _row(*parts: QWidget | str) -> QWidget:
-    """Widgets side by side in one form row; a string becomes a label; the first widget stretches."""
-    holder = QWidget()
-    row = QHBoxLayout(holder)
-    row.setContentsMargins(0, 0, 0, 0)
-    for index, part in enumerate(parts):
-        row.addWidget(QLabel(part) if isinstance(part, str) else part, 1 if index == 0 else 0)
-    return holder
-
-
-def _column(*parts: QWidget | QLayout) -> QVBoxLayout:
-    column = QVBoxLayout()
-    for part in parts:
-        if isinstance(part, QLayout):
-            column.addLayout(part)
-        else:
-            column.addWidget(part)
-    column.addStretch(1)
-    return column
 
 
 def _columns(page: QWidget, *columns: QVBoxLayout) -> None:
@@ -1310,12 +1294,7 @@ class InstitutAttackDialog(QDialog):
                 self._fit_screen(self._content.sizeHint())
 
     def _fit_screen(self, content: QSize) -> None:
-        screen = self.screen() or QGuiApplication.primaryScreen()
-        width, height = content.width() + 40, content.height() + 110
-        if screen is not None:
-            available = screen.availableGeometry()
-            width, height = min(width, available.width() - 20), min(height, available.height() - 40)
-        self.resize(width, height)
+        fit_to_screen(self, content, 110)
 
     def _connect(self) -> None:
         for page in self.pages():

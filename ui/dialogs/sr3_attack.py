@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import ClassVar, Final, Generic, TypeVar
 
 from PySide6.QtCore import QSize, Qt
-from PySide6.QtGui import QFont, QGuiApplication, QShowEvent
+from PySide6.QtGui import QFont, QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -84,6 +84,9 @@ from rules.systems.sr3.tables import (
 )
 from ui.dialogs.attack import register_attack_dialog
 from ui.widgets.dice_entry import DiceEntry
+from ui.widgets.layout import column as _column
+from ui.widgets.layout import fit_to_screen
+from ui.widgets.layout import row as _row
 from ui.widgets.messages import show_message
 from ui.widgets.odds_table import OddsTable
 
@@ -620,15 +623,7 @@ class Sr3AttackDialog(QDialog):
                 self._fit_screen(self._content.sizeHint())
 
     def _fit_screen(self, content: QSize) -> None:
-        screen = self.screen() or QGuiApplication.primaryScreen()
-        width, height = content.width() + 40, content.height() + 110
-        if screen is None:
-            self.resize(width, height)
-            return
-        available = screen.availableGeometry()
-        width, height = min(width, available.width() - 20), min(height, available.height() - 40)
-        self.resize(width, height)
-        self.move(available.center() - self.rect().center())  # placed before it grew: centre it again
+        fit_to_screen(self, content, 110)
 
     def _connect(self) -> None:
         for widget in self._inputs():
@@ -1050,26 +1045,6 @@ class Sr3AttackDialog(QDialog):
         self._refresh()
 
 
-def _row(*parts: QWidget | str) -> QWidget:
-    """Widgets side by side in one form row; a string becomes a small label, the first widget stretches."""
-    holder = QWidget()
-    row = QHBoxLayout(holder)
-    row.setContentsMargins(0, 0, 0, 0)
-    for index, part in enumerate(parts):
-        row.addWidget(QLabel(part) if isinstance(part, str) else part, 1 if index == 0 else 0)
-    return holder
-
-
-def _column(*parts: QWidget | QLayout) -> QVBoxLayout:
-    """Widgets and layouts stacked from the top, the spare room left at the bottom."""
-    column = QVBoxLayout()
-    for part in parts:
-        if isinstance(part, QLayout):
-            column.addLayout(part)
-        else:
-            column.addWidget(part)
-    column.addStretch(1)
-    return column
 
 
 def _test(dice: int, tn: int) -> DiceExpression | None:

@@ -42,6 +42,7 @@ from rules.systems.walka.skills import ATTACK_SKILLS
 from rules.systems.walka.system import chances_left, hit_points, max_hit_points
 from ui.dialogs.attack import register_attack_dialog
 from ui.widgets.dice_entry import DiceEntry
+from ui.widgets.layout import column as _column
 from ui.widgets.messages import show_message
 from ui.widgets.walka_attack_form import (
     NO_DEFENCE,
@@ -55,18 +56,6 @@ from ui.widgets.walka_attack_form import (
     pool_text,
     work_out,
 )
-
-
-def _column(*parts: QWidget | QLayout) -> QVBoxLayout:
-    column = QVBoxLayout()
-    for part in parts:
-        if isinstance(part, QLayout):
-            column.addLayout(part)
-        else:
-            column.addWidget(part)
-    column.addStretch(1)
-    return column
-
 
 # --- the dialog ----------------------------------------------------------------------------------------
 
