@@ -11,7 +11,11 @@ export QT_QPA_PLATFORM ?= offscreen
 export PYQTGRAPH_QT_LIB := PySide6
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: run test lint typecheck contracts unit bench soak clean system-deps
+.PHONY: run test lint typecheck contracts unit bench soak clean system-deps catalogs
+
+# Translations are edited as .po files and compiled here (never committed as binaries).
+PO_FILES := $(wildcard resources/locale/*/LC_MESSAGES/bojovka.po)
+MO_FILES := $(PO_FILES:.po=.mo)
 
 $(STAMP): pyproject.toml
 	@test -n "$(PYTHON)" || { echo "Python 3.11 is required (python3.11 not found)"; exit 1; }
@@ -27,6 +31,11 @@ $(STAMP): pyproject.toml
 XCB_PACKAGES := libxcb-cursor0 libxkbcommon-x11-0 libxcb-icccm4 libxcb-keysyms1 libxcb-image0 \
 	libxcb-render-util0 libxcb-xinerama0 libxcb-shape0 libxcb-randr0 libegl1
 
+$(MO_FILES) &: $(PO_FILES) $(STAMP)
+	$(BIN)/python packaging/i18n.py compile
+
+catalogs: $(MO_FILES)
+
 system-deps:
 	@if [ "$$(uname -s)" = Linux ] && ! ldconfig -p 2>/dev/null | grep -q libxcb-cursor.so.0; then \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
@@ -39,7 +48,7 @@ system-deps:
 	fi
 
 run: export QT_QPA_PLATFORM :=
-run: $(STAMP) system-deps
+run: $(STAMP) catalogs system-deps
 	$(BIN)/python -m app.main
 
 lint: $(STAMP)
@@ -51,16 +60,16 @@ typecheck: $(STAMP)
 contracts: $(STAMP)
 	$(BIN)/lint-imports --no-cache
 
-unit: $(STAMP)
+unit: $(STAMP) catalogs
 	$(BIN)/python -m pytest
 
 test: lint typecheck contracts unit
 
-bench: $(STAMP)
+bench: $(STAMP) catalogs
 	$(BIN)/python -m tests.bench
 
-soak: $(STAMP)
+soak: $(STAMP) catalogs
 	$(BIN)/python -m pytest -m soak
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info .mypy_cache .ruff_cache
+	rm -rf $(VENV) build dist *.egg-info .mypy_cache .ruff_cache $(MO_FILES)

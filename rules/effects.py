@@ -13,7 +13,7 @@ from rules.encounter import Effect, Encounter, Timing, with_item, without_item
 from rules.errors import OperationError
 from rules.history import Applied, LogLine, Operation, require_combatant
 from rules.systems.base import Hook, Reminder, RuleSystem
-from rules.text import _
+from rules.text import N_, _
 
 
 def _matches(timing: Timing | None, hook: Hook, actors: tuple[str, ...]) -> bool:
@@ -80,7 +80,7 @@ class AddEffect(Operation):
         if self.effect.remaining is not None and self.effect.remaining < 1:
             raise OperationError(_("An effect must last at least once."))
         updated = replace(encounter, effects=with_item(encounter.effects, self.effect.id, self.effect))
-        lines = ("{effect} begins on {target}.", "{effect} begins.")
+        lines = (N_("{effect} begins on {target}."), N_("{effect} begins."))
         return Applied(updated, (_effect_line(lines, self.effect, encounter),))
 
 
@@ -96,7 +96,7 @@ class RemoveEffect(Operation):
         if effect is None:
             raise OperationError(_("No effect with id {id!r}.").format(id=self.effect_id))
         updated = replace(encounter, effects=without_item(encounter.effects, self.effect_id))
-        lines = ("{effect} is removed from {target}.", "{effect} is removed.")
+        lines = (N_("{effect} is removed from {target}."), N_("{effect} is removed."))
         return Applied(updated, (_effect_line(lines, effect, encounter),))
 
 

@@ -37,3 +37,14 @@ def pgettext(context: str, message: str) -> str:
 def N_(message: str) -> str:
     """Mark ``message`` for extraction without translating it now (it is translated when shown)."""
     return message
+
+
+def NP_(context: str, message: str) -> str:
+    """Mark ``message`` in ``context`` for extraction; translate it later with :func:`pgettext`."""
+    del context
+    return message
+
+
+def NN_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a singular/plural pair for extraction; translate it later with :func:`ngettext`."""
+    return singular, plural

@@ -17,7 +17,7 @@ from rules.encounter import Delay, Encounter, Initiative, Slot, SlotKind, frozen
 from rules.errors import OperationError
 from rules.history import Applied, LogLine, Operation, require_combatant
 from rules.systems.base import Hook, Reminder, RuleSystem
-from rules.text import _, ngettext
+from rules.text import N_, _, ngettext
 
 # --- helpers the games use ----------------------------------------------------------------------
 
@@ -54,7 +54,7 @@ def _drop_lost_delays(encounter: Encounter, slot: Slot) -> Applied:
     delays = encounter.delays
     for delay in lost:
         delays = without_item(delays, delay.combatant)
-    text = "{name} did not use the delayed action in time; it is lost."
+    text = N_("{name} did not use the delayed action in time; it is lost.")
     lines = tuple(LogLine(text, {"name": encounter.combatant(d.combatant).name}) for d in lost)
     reminders = tuple(Reminder(line.render(), d.combatant) for line, d in zip(lines, lost, strict=True))
     return Applied(replace(encounter, delays=delays), lines, reminders)
@@ -266,7 +266,7 @@ class DelayAction(Operation):
         delay = Delay(self.combatant_id, clock.round, clock.pass_no, self.into_next_pass)
         state = replace(encounter, delays=with_item(encounter.delays, self.combatant_id, delay))
         state = state.with_clock(acted=clock.acted | {self.combatant_id})
-        text = "{name} delays into the next pass." if self.into_next_pass else "{name} delays the action."
+        text = N_("{name} delays into the next pass.") if self.into_next_pass else N_("{name} delays the action.")
         line = LogLine(text, {"name": encounter.combatant(self.combatant_id).name})
         return Applied(state, (line,)).then(_leave_slot(state, system, slot, self.combatant_id))
 

@@ -15,7 +15,7 @@ from PySide6.QtGui import QBrush, QFont, QPalette
 from PySide6.QtWidgets import QApplication
 
 from app.document import Change, EncounterDocument
-from app.i18n import _, ngettext
+from app.i18n import N_, _, ngettext
 from rules.combatants import EditCombatant
 from rules.encounter import SIDE_LABELS, STATUS_LABELS, Combatant, Encounter, Side, SlotKind, Status
 from rules.errors import RulesError
@@ -38,12 +38,12 @@ class Column(IntEnum):
 
 
 HEADERS = {
-    Column.NAME: "Name",
-    Column.SIDE: "Side",
-    Column.INITIATIVE: "Initiative",
-    Column.ACTIONS: "Actions left",
-    Column.CONDITION: "Condition",
-    Column.EFFECTS: "Effects",
+    Column.NAME: N_("Name"),
+    Column.SIDE: N_("Side"),
+    Column.INITIATIVE: N_("Initiative"),
+    Column.ACTIONS: N_("Actions left"),
+    Column.CONDITION: N_("Condition"),
+    Column.EFFECTS: N_("Effects"),
 }
 
 

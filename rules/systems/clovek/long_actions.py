@@ -180,7 +180,7 @@ class StartLongAction(Operation):
         except ValueError:
             raise OperationError(_("A long action is uninterruptible, interruptible or deferrable.")) from None
         action = LongAction(self.action_id, self.name.strip(), self.bank, kind, self.target)
-        line = _line("{name} starts the {kind} {bank} long action “{action}” (target power {target}).", combatant,
+        line = _line(N_("{name} starts the {kind} {bank} long action “{action}” (target power {target})."), combatant,
                      action, kind=KIND_WORDS[kind], bank=BANK_WORDS[self.bank])
         line = replace(line, translate=("kind", "bank"))
         return Applied(encounter.with_combatant(with_long_action(combatant, action)), (line,))
@@ -200,14 +200,14 @@ class PauseLongAction(Operation):
         if action.state is not LongState.RUNNING:
             raise OperationError(_("The long action “{action}” is not running.").format(action=action.name))
         if action.kind is LongKind.UNINTERRUPTIBLE:
-            line = _line("{name} breaks off the uninterruptible long action “{action}”: {power} power lost.",
+            line = _line(N_("{name} breaks off the uninterruptible long action “{action}”: {power} power lost."),
                          combatant, action)
             return Applied(encounter.with_combatant(without_long_action(combatant, action.id)), (line,))
         deferred = action.kind is LongKind.DEFERRABLE
         paused = replace(action, state=LongState.DEFERRED if deferred else LongState.PAUSED)
-        text = ("{name} defers “{action}” at {power} of {target} power; stun wounds may heal meanwhile."
-                if deferred else "{name} pauses “{action}” at {power} of {target} power; stun wounds of its type "
-                                 "do not heal until it ends.")
+        text = (N_("{name} defers “{action}” at {power} of {target} power; stun wounds may heal meanwhile.")
+                if deferred else N_("{name} pauses “{action}” at {power} of {target} power; stun wounds of its type "
+                                 "do not heal until it ends."))
         return Applied(encounter.with_combatant(with_long_action(combatant, paused)),
                        (_line(text, combatant, paused),))
 
@@ -226,7 +226,7 @@ class ResumeLongAction(Operation):
         if action.state not in (LongState.PAUSED, LongState.DEFERRED):
             raise OperationError(_("The long action “{action}” is not paused.").format(action=action.name))
         resumed = replace(action, state=LongState.RUNNING)
-        line = _line("{name} resumes “{action}” at {power} of {target} power.", combatant, resumed)
+        line = _line(N_("{name} resumes “{action}” at {power} of {target} power."), combatant, resumed)
         return Applied(encounter.with_combatant(with_long_action(combatant, resumed)), (line,))
 
 
@@ -242,7 +242,7 @@ class EndLongAction(Operation):
         combatant = require_combatant(encounter, self.combatant_id)
         action = find_long_action(combatant, self.action_id)
         if action.state is LongState.COMPLETE:
-            line = _line("{name} finishes “{action}” with {power} power.", combatant, action)
+            line = _line(N_("{name} finishes “{action}” with {power} power."), combatant, action)
         else:
-            line = _line("{name} gives up “{action}”: {power} power lost.", combatant, action)
+            line = _line(N_("{name} gives up “{action}”: {power} power lost."), combatant, action)
         return Applied(encounter.with_combatant(without_long_action(combatant, action.id)), (line,))

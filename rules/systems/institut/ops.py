@@ -19,7 +19,7 @@ from rules.systems.institut import rounds
 from rules.systems.institut.combat import Defence, DodgeTie, grenade_throw, hits
 from rules.systems.institut.pyramid import CLASS_LABELS, CLASSES, pyramid_from_rows
 from rules.systems.institut.system import check_may_act, pyramid_for, tables, wound_penalty
-from rules.text import _
+from rules.text import N_, NN_, _
 from rules.turns import advance
 
 Faces = tuple[int, ...]
@@ -229,8 +229,8 @@ class ResolveHeld(Operation):
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         combatant = require_combatant(encounter, self.combatant_id)
         actions = rounds.after_action(rounds.round_actions(combatant), self.condition)
-        text = ("{name}: “{condition}” — it happens, roll the action." if self.happened
-                else "{name}: “{condition}” did not happen; the declaration is used up.")
+        text = (N_("{name}: “{condition}” — it happens, roll the action.") if self.happened
+                else N_("{name}: “{condition}” did not happen; the declaration is used up."))
         line = LogLine(text, {"name": combatant.name, "condition": self.condition})
         return Applied(encounter.with_combatant(rounds.with_actions(combatant, actions)), (line,))
 
@@ -259,10 +259,10 @@ class SkipRound(Operation):
 
 FlagName = Literal["ambush", "dead"]
 _FLAG_LINES: Final[dict[tuple[str, bool], str]] = {
-    ("ambush", True): "{name} lies in ambush: +{count} dice to hit in the first round.",
-    ("ambush", False): "{name} is no longer in ambush.",
-    ("dead", True): "The GM rules that {name} is dead.",
-    ("dead", False): "{name} is not dead after all.",
+    ("ambush", True): N_("{name} lies in ambush: +{count} dice to hit in the first round."),
+    ("ambush", False): N_("{name} is no longer in ambush."),
+    ("dead", True): N_("The GM rules that {name} is dead."),
+    ("dead", False): N_("{name} is not dead after all."),
 }
 
 
@@ -309,8 +309,8 @@ class SetPyramid(Operation):
         for key in CLASSES:  # re-place every wound, lightest first, so overflow follows the new rows
             filled, _placed = pyramid.place(filled, key, combatant.boxes(key))
         updated = replace(updated, damage=frozen_map({**combatant.damage, **filled}))
-        text = ("{name} gets a life pyramid of their own." if self.rows is not None
-                else "{name} uses the encounter's life pyramid again.")
+        text = (N_("{name} gets a life pyramid of their own.") if self.rows is not None
+                else N_("{name} uses the encounter's life pyramid again."))
         state = encounter.with_combatant(updated)
         return Applied(state, (LogLine(text, {"name": combatant.name}),
                                *_status_lines(system, combatant, updated, state)))
@@ -358,8 +358,9 @@ class InstitutAttack(Operation):
         if defence is not Defence.DIFFICULTY:
             state, defended = _defend(state, state.combatant(target.id), self.target_held)
             opposing = sum(self.defence_faces)
-            text = ("{name} dodges: {points} point.", "{name} dodges: {points} points.") if defence is Defence.DODGE \
-                else ("{name} blocks: {points} point.", "{name} blocks: {points} points.")
+            dodged = defence is Defence.DODGE
+            text = (NN_("{name} dodges: {points} point.", "{name} dodges: {points} points.") if dodged
+                    else NN_("{name} blocks: {points} point.", "{name} blocks: {points} points."))
             log += [_points(*text, {"name": target.name}, opposing), *defended]
         else:
             log.append(LogLine("Difficulty {difficulty}.", {"difficulty": opposing}))
@@ -393,9 +394,9 @@ class InstitutAttack(Operation):
 
 
 _MISS_LINES: Final[dict[Defence, str]] = {
-    Defence.DODGE: "{name} dodges the attack.",
-    Defence.BLOCK: "{name} blocks the blow.",
-    Defence.DIFFICULTY: "The attack misses.",
+    Defence.DODGE: N_("{name} dodges the attack."),
+    Defence.BLOCK: N_("{name} blocks the blow."),
+    Defence.DIFFICULTY: N_("The attack misses."),
 }
 
 

@@ -19,15 +19,15 @@ from rules.systems.souboj import condition
 from rules.systems.souboj.combat import base_damage, critical_multiplier, damage_from_base
 from rules.systems.souboj.model import CAUSE_LABELS, KIND_LABELS, SHADOW, WOUNDS, Cause, Kind
 from rules.systems.souboj.system import tables
-from rules.text import _
+from rules.text import N_, _
 
 LIMIT: Final = 999
 MAX_SPELL_DAMAGE: Final = 9999
 _CRITICAL_LINES: Final = (
-    "Critical hit ({c1}): {damage} × {multiplier} = {total}.",
-    "Critical hit ({c1}; {c2}): {damage} × {multiplier} = {total}.",
-    "Critical hit ({c1}; {c2}; {c3}): {damage} × {multiplier} = {total}.",
-    "Critical hit ({c1}; {c2}; {c3}; {c4}): {damage} × {multiplier} = {total}.",
+    N_("Critical hit ({c1}): {damage} × {multiplier} = {total}."),
+    N_("Critical hit ({c1}; {c2}): {damage} × {multiplier} = {total}."),
+    N_("Critical hit ({c1}; {c2}; {c3}): {damage} × {multiplier} = {total}."),
+    N_("Critical hit ({c1}; {c2}; {c3}; {c4}): {damage} × {multiplier} = {total}."),
 )
 
 

@@ -38,7 +38,7 @@ from rules.systems.souboj.model import (
     with_extra,
 )
 from rules.systems.souboj.system import tables
-from rules.text import _
+from rules.text import N_, _
 from rules.turns import advance
 
 MAX_NOTE = 200
@@ -151,8 +151,8 @@ class HoldReaction(Operation):
         held = Reaction(encounter.clock.round, self.carries_over, self.note.strip())
         updated = with_extra(with_extra(combatant, REACTION, held.to_json()), GAVE_UP, encounter.clock.round)
         state = encounter.with_combatant(updated)
-        text = ("{name} gives up the initiative for a reaction that carries over to the next round."
-                if self.carries_over else "{name} gives up the initiative for a reaction.")
+        text = (N_("{name} gives up the initiative for a reaction that carries over to the next round.")
+                if self.carries_over else N_("{name} gives up the initiative for a reaction."))
         return Applied(state, (LogLine(text, {"name": combatant.name}),)).then(_leave_current(state, system,
                                                                                                 combatant.id))
 

@@ -17,7 +17,7 @@ from rules.errors import RulesError
 from rules.systems.sr3.levels import check_level, shift_level, stage
 from rules.systems.sr3.ranged import ModifierLine, TargetNumber, line, require, rounds_for, target_number
 from rules.systems.sr3.tables import ArmorType, FiringMode, Sr3Tables, WeaponKind, load_tables
-from rules.text import N_, _, pgettext
+from rules.text import N_, NP_, _, pgettext
 
 
 class Ammo(StrEnum):
@@ -130,6 +130,11 @@ def _power_text(code: DamageCode) -> str:
     if not code.strength_based:
         return str(code.power)
     return f"(STR{code.power:+d})" if code.power else "(STR)"
+
+
+#: The level letters as the GM's language abbreviates them (marked here for extraction; looked up per code).
+LEVEL_LETTERS = (NP_("sr3 damage level", "L"), NP_("sr3 damage level", "M"), NP_("sr3 damage level", "S"),
+                 NP_("sr3 damage level", "D"))
 
 
 def describe_damage_code(code: DamageCode) -> str:

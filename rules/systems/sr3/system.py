@@ -37,7 +37,7 @@ from rules.systems.sr3.tables import Sr3Tables, load_tables
 from rules.text import N_, _
 from rules.turns import delayed_slots
 
-COMBAT_POOL: Final[str] = "combat"
+COMBAT_POOL: Final[str] = N_("combat")  # also the pool's shown name, hence marked
 FREE, SIMPLE, COMPLEX = "free", "simple", "complex"
 ACTION_LABELS: Final[dict[str, str]] = {FREE: N_("free"), SIMPLE: N_("simple"), COMPLEX: N_("complex")}
 LEVEL_LABELS: Final[dict[str, str]] = {"L": N_("Light"), "M": N_("Moderate"), "S": N_("Serious"), "D": N_("Deadly")}

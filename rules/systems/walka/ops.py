@@ -19,7 +19,7 @@ from rules.systems.walka import actions, contest, seating
 from rules.systems.walka.contest import Outcome
 from rules.systems.walka.skills import ATTACK_SKILLS, DEFENCE_SKILLS, defence_skill_label
 from rules.systems.walka.system import CHANCE, HP, WalkaSystem, chances_left, hit_points
-from rules.text import N_, _
+from rules.text import N_, NN_, _
 from rules.turns import advance
 
 MAX_SEATS: Final[int] = 40
@@ -133,17 +133,15 @@ class DecideGmTie(Operation):
 
 # --- actions ---------------------------------------------------------------------------------------
 
-#: Plural forms of the lines that count squares.
-_PLURAL_LINES: Final[dict[str, str]] = {
-    actions.MOVE: N_("{name} moves {count} squares ({metres} m)."),
-    actions.RUN: N_("{name} runs {count} squares ({metres} m)."),
+#: The lines that count squares, as singular/plural pairs.
+_COUNTED_LINES: Final[dict[str, tuple[str, str]]] = {
+    actions.MOVE: NN_("{name} moves {count} square ({metres} m).", "{name} moves {count} squares ({metres} m)."),
+    actions.RUN: NN_("{name} runs {count} square ({metres} m).", "{name} runs {count} squares ({metres} m)."),
 }
 _ACTION_LINES: Final[dict[str, str]] = {
     actions.ATTACK: N_("{name} attacks (resolved at the table)."),
     actions.CHANGE_WEAPON: N_("{name} changes weapon; an attack this round takes a penalty die."),
     actions.NON_COMBAT: N_("{name} takes a non-combat action."),
-    actions.MOVE: N_("{name} moves {count} square ({metres} m)."),
-    actions.RUN: N_("{name} runs {count} square ({metres} m)."),
     actions.STAND_UP: N_("{name} stands up."),
     actions.PREPARE: N_("{name} prepares an action: one advantage die on it next round."),
     actions.AIM: N_("{name} aims: the next attack's damage pool is doubled."),
@@ -165,7 +163,11 @@ class WalkaAction(Operation):
         moves = actions.cost(kind, 1) if kind in (actions.MOVE, actions.RUN) else 0
         squares = moves * actions.SQUARES_PER_MOVE
         args: dict[str, LogArg] = {"name": combatant.name, "count": squares, "metres": moves * actions.METRES_PER_MOVE}
-        line = LogLine(_ACTION_LINES[kind], args, plural=_PLURAL_LINES.get(kind), count=squares)
+        if kind in _COUNTED_LINES:
+            singular, plural = _COUNTED_LINES[kind]
+            line = LogLine(singular, args, plural=plural, count=squares)
+        else:
+            line = LogLine(_ACTION_LINES[kind], args)
         return Applied(encounter.with_combatant(updated), (line,))
 
 

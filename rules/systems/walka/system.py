@@ -36,7 +36,7 @@ from rules.text import N_, _, ngettext
 from rules.turns import delayed_slots
 
 HP: Final[str] = "hp"
-CHANCE: Final[str] = "chance"
+CHANCE: Final[str] = N_("chance")  # also the pool's shown name, hence marked
 INITIATIVE_DIE: Final[int] = 12
 
 REROLL, TEST_DIE, TIE_DEFAULT = "reroll_each_round", "test_die", "gm_tie_default"
