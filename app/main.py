@@ -112,7 +112,7 @@ def _offer_recovery(window: QWidget, workspace: object) -> bool:
 def run(args: argparse.Namespace) -> int:
     """The interactive application."""
     from app.workspace import Workspace
-    from ui.main_window import MainWindow
+    from ui.shell import Shell
     from ui.theme import apply_theme
 
     application = _application()
@@ -121,7 +121,8 @@ def run(args: argparse.Namespace) -> int:
     install_language(args.language or workspace.settings.language)
     apply_theme(application, workspace.settings.theme)
     first_run = not workspace.settings.recent_files and not workspace.settings.last_encounter
-    window = MainWindow(workspace)
+    shell = Shell(workspace)  # owns the window: a language switch rebuilds it
+    window = shell.window
     restored = _offer_recovery(window, workspace)
     if not restored:
         _open_start(window, workspace, args.file)

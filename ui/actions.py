@@ -45,6 +45,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("import_library", N_("&Import roster/bestiary…"), Menu.FILE, "Ctrl+Shift+I", separator_before=True),
     ActionSpec("export_library", N_("&Export roster/bestiary…"), Menu.FILE, "Ctrl+Shift+E"),
     ActionSpec("welcome", N_("&Welcome page"), Menu.FILE, "Ctrl+Shift+W", separator_before=True),
+    ActionSpec("preferences", N_("Pre&ferences…"), Menu.FILE, "Ctrl+,", N_("Language and theme")),
     ActionSpec("quit", N_("&Quit"), Menu.FILE, "Ctrl+Q", separator_before=True),
     ActionSpec("add", N_("&Add combatants…"), Menu.FIGHT, "Ins", N_("From the roster, the bestiary or quick add"),
                toolbar=True),

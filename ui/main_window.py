@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, Qt, QTimer
+from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
     QApplication,
+    QDialog,
     QDockWidget,
     QFileDialog,
     QLabel,
@@ -49,8 +50,12 @@ REMINDER_MS = 8000
 class MainWindow(QMainWindow):
     """Bojovka's main window."""
 
+    #: The GM chose another language in the preferences (the shell rebuilds the window in it).
+    language_chosen = Signal(str)
+
     def __init__(self, workspace: Workspace) -> None:
         super().__init__()
+        self._retiring = False
         self.workspace = workspace
         self.document = workspace.document
         self.session = workspace.session
@@ -336,6 +341,17 @@ class MainWindow(QMainWindow):
         apply_theme(application, theme)
         self.workspace.update_settings(theme=theme)
 
+    def on_preferences(self) -> None:
+        from ui.dialogs.preferences import PreferencesDialog
+
+        dialog = PreferencesDialog(self.workspace.settings, self)
+        if dialog.exec() != QDialog.DialogCode.Accepted:
+            return
+        self._set_theme(dialog.chosen_theme())
+        if dialog.chosen_language() != self.workspace.settings.language:
+            self.workspace.update_settings(language=dialog.chosen_language())
+            self.language_chosen.emit(dialog.chosen_language())
+
     def on_about(self) -> None:
         QMessageBox.about(self, _("About Bojovka"), _(
             "Bojovka — an offline combat tracker for tabletop game masters.\n"
@@ -443,7 +459,17 @@ class MainWindow(QMainWindow):
         if settings.window_state:
             self.restoreState(QByteArray.fromBase64(settings.window_state.encode()))
 
+    def retire(self) -> None:
+        """Close for a rebuilt window over the same workspace: no questions, the fight stays open."""
+        self._retiring = True
+        if self.player_view is not None:
+            self.player_view.close()
+        self.close()
+
     def closeEvent(self, event: QCloseEvent) -> None:
+        if self._retiring:
+            event.accept()
+            return
         if not self._may_discard():
             event.ignore()
             return
