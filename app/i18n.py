@@ -14,9 +14,9 @@ from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
 
 from app.paths import resource
 from rules import text
-from rules.text import N_, _, ngettext, pgettext
+from rules.text import N_, NN_, NP_, _, ngettext, pgettext
 
-__all__ = ["LANGUAGES", "N_", "_", "install_language", "ngettext", "pgettext"]
+__all__ = ["LANGUAGES", "NN_", "NP_", "N_", "_", "install_language", "ngettext", "pgettext"]
 
 DOMAIN: Final[str] = "bojovka"
 #: Language code → its own name (shown in its own language in the settings).

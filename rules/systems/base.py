@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from rules.encounter import Combatant, Encounter, JsonValue, Side, Slot, Status
-from rules.text import _
+from rules.text import _, pgettext
 
 
 class Hook(StrEnum):
@@ -78,6 +78,14 @@ class AttributeSpec:
     minimum: int = 0
     maximum: int = 99
     abbreviation: str = ""
+    #: Translation context of the abbreviation, for letters two games use for different things ("WD").
+    context: str = ""
+
+    def short_name(self) -> str:
+        """The abbreviation (or the label) in the GM's language."""
+        if self.abbreviation and self.context:
+            return pgettext(self.context, self.abbreviation)
+        return _(self.abbreviation or self.label)
 
 
 @dataclass(frozen=True)

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QVBoxLayout, QWidget
 
-from app.i18n import LANGUAGES, N_, _
+from app.i18n import LANGUAGES, NP_, _, pgettext
 from app.settings import Settings
 
-#: Theme value → its label (the values are the Settings' theme literals).
-THEMES: dict[str, str] = {"system": N_("Follow the system"), "light": N_("Light"), "dark": N_("Dark")}
+#: Theme value → its label (the values are the Settings' theme literals). "Light" is also a damage level, so
+#: the labels have their own context.
+THEMES: dict[str, str] = {"system": NP_("theme", "Follow the system"), "light": NP_("theme", "Light"),
+                          "dark": NP_("theme", "Dark")}
 
 
 class PreferencesDialog(QDialog):
@@ -25,7 +27,7 @@ class PreferencesDialog(QDialog):
         self.theme = QComboBox()
         self.theme.setObjectName("theme")
         for value, label in THEMES.items():
-            self.theme.addItem(_(label), value)
+            self.theme.addItem(pgettext("theme", label), value)
         self.theme.setCurrentIndex(max(0, self.theme.findData(settings.theme)))
         note = QLabel(_("A new language applies at once; open dialogs close first."))
         note.setWordWrap(True)

@@ -41,7 +41,7 @@ EntryRole = LibraryRole.ENTRY
 
 def stat_line(entry: LibraryEntry, system: RuleSystem) -> str:
     """Compact numbers in the game's own order, e.g. ``B 4 · Q 4 · S 4``."""
-    return " · ".join(f"{_(spec.abbreviation or spec.label)} {entry.attributes[spec.key]}"
+    return " · ".join(f"{spec.short_name()} {entry.attributes[spec.key]}"
                       for spec in system.attribute_specs() if spec.key in entry.attributes)
 
 

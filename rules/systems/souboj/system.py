@@ -52,7 +52,7 @@ from rules.systems.souboj.model import (
     with_extra,
 )
 from rules.systems.souboj.tables import SoubojTables, load_tables
-from rules.text import N_, _, ngettext
+from rules.text import N_, NP_, _, ngettext
 from rules.turns import delayed_slots
 
 ACTION: Final = "action"
@@ -67,10 +67,10 @@ _ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
     AttributeSpec(INTELLIGENCE, N_("Intelligence"), 5, 0, 99, N_("Int")),
     AttributeSpec(ENDURANCE, N_("Endurance"), 5, 0, 99, N_("End")),
     AttributeSpec(LEVEL, N_("Level"), 1, 1, 99, N_("Lvl")),
-    AttributeSpec(HIT_POINTS, N_("Hit points"), 20, 1, 9999, N_("HP")),
+    AttributeSpec(HIT_POINTS, N_("Hit points"), 20, 1, 9999, NP_("souboj", "HP"), context="souboj"),
     AttributeSpec(ARMOR, N_("Armor quality"), 0, 0, 99, N_("Arm")),
     AttributeSpec(WEAPON_STRENGTH, N_("Weapon strength"), 0, 0, 99, N_("WS")),
-    AttributeSpec(WEAPON_DEFENCE, N_("Weapon defence"), 0, 0, 99, N_("WD")),
+    AttributeSpec(WEAPON_DEFENCE, N_("Weapon defence"), 0, 0, 99, NP_("souboj", "WD"), context="souboj"),
 )
 
 _OPTIONS: Final[tuple[OptionSpec, ...]] = (

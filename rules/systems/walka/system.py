@@ -32,7 +32,7 @@ from rules.systems.base import (
 )
 from rules.systems.walka import actions, seating
 from rules.systems.walka.skills import Defences, load_defences
-from rules.text import N_, _, ngettext
+from rules.text import N_, NP_, _, ngettext
 from rules.turns import delayed_slots
 
 HP: Final[str] = "hp"
@@ -60,10 +60,10 @@ _OPTIONS: Final[tuple[OptionSpec, ...]] = (
 )
 
 _ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
-    AttributeSpec("hit_points", N_("Hit Points"), 10, 1, 999, N_("HP")),
+    AttributeSpec("hit_points", N_("Hit Points"), 10, 1, 999, NP_("walka", "HP"), context="walka"),
     AttributeSpec("chances", N_("Chances"), 1, 0, 20, N_("Ch")),
     AttributeSpec("armor", N_("Armor class"), 0, 0, 30, N_("AC")),
-    AttributeSpec("weapon_dice", N_("Weapon dice"), 2, 0, 30, N_("WD")),
+    AttributeSpec("weapon_dice", N_("Weapon dice"), 2, 0, 30, NP_("walka", "WD"), context="walka"),
     AttributeSpec("firearms", N_("Firearms"), 10, 0, 100, N_("Fir")),
     AttributeSpec("melee", N_("Melee weapons"), 10, 0, 100, N_("Mel")),
     AttributeSpec("brawling", N_("Brawling"), 10, 0, 100, N_("Bra")),
