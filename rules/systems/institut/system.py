@@ -24,7 +24,7 @@ from rules.systems.institut import rounds
 from rules.systems.institut.combat import DodgeTie
 from rules.systems.institut.pyramid import CLASS_LABELS, CLASSES, MORTAL, Pyramid, pyramid_from_rows
 from rules.systems.institut.tables import TABLE_KEYS, InstitutTables, default_table, load_tables
-from rules.text import N_, _, ngettext
+from rules.text import N_, NP_, _, ngettext
 from rules.turns import delayed_slots
 
 ACTION, HELD_ACTION = "action", "held"
@@ -37,7 +37,7 @@ _ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
     AttributeSpec("shooting", N_("Shooting"), 2, 0, 20, N_("Sho")),
     AttributeSpec("dodge", N_("Dodge"), 2, 0, 20, N_("Dod")),
     AttributeSpec("boxing", N_("Boxing"), 0, 0, 20, N_("Box")),
-    AttributeSpec("melee", N_("Melee"), 0, 0, 20, N_("Mel")),
+    AttributeSpec("melee", N_("Melee"), 0, 0, 20, NP_("institut", "Mel"), context="institut"),
     AttributeSpec("fencing", N_("Fencing"), 0, 0, 20, N_("Fen")),
     AttributeSpec("martial_arts", N_("Martial arts"), 0, 0, 20, N_("MA")),
     AttributeSpec("armor", N_("Armor (damage dice)"), 0, 0, 20, N_("Arm")),

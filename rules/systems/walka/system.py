@@ -65,7 +65,7 @@ _ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
     AttributeSpec("armor", N_("Armor class"), 0, 0, 30, N_("AC")),
     AttributeSpec("weapon_dice", N_("Weapon dice"), 2, 0, 30, NP_("walka", "WD"), context="walka"),
     AttributeSpec("firearms", N_("Firearms"), 10, 0, 100, N_("Fir")),
-    AttributeSpec("melee", N_("Melee weapons"), 10, 0, 100, N_("Mel")),
+    AttributeSpec("melee", N_("Melee weapons"), 10, 0, 100, NP_("walka", "Mel"), context="walka"),
     AttributeSpec("brawling", N_("Brawling"), 10, 0, 100, N_("Bra")),
     AttributeSpec("interface", N_("Interface"), 10, 0, 100, N_("Int")),
     AttributeSpec("dodge", N_("Dodge"), 10, 0, 100, N_("Dod")),
