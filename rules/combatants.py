@@ -155,7 +155,8 @@ class SetAttribute(Operation):
         return Applied(encounter.with_combatant(updated), (line,))
 
 
-def _track_label(system: RuleSystem, combatant: Combatant, encounter: Encounter, track: str) -> str:
+def track_label(system: RuleSystem, combatant: Combatant, encounter: Encounter, track: str) -> str:
+    """The label of ``combatant``'s condition track ``track`` (English source, translated when shown)."""
     for spec in system.tracks(combatant, encounter):
         if spec.key == track:
             return spec.label
@@ -174,7 +175,7 @@ class ApplyHarm(Operation):
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         combatant = require_combatant(encounter, self.combatant_id)
-        label = _track_label(system, combatant, encounter, self.track)
+        label = track_label(system, combatant, encounter, self.track)
         if abs(self.amount) > ATTRIBUTE_LIMIT:
             raise OperationError(_("That is more damage than any track holds."))
         updated = system.apply_harm(combatant, self.track, self.amount, encounter)
@@ -223,7 +224,7 @@ class SetDamage(Operation):
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         combatant = require_combatant(encounter, self.combatant_id)
-        _track_label(system, combatant, encounter, self.track)
+        track_label(system, combatant, encounter, self.track)
         if not 0 <= self.value <= ATTRIBUTE_LIMIT:
             raise OperationError(_("Damage must be between 0 and {limit}.").format(limit=ATTRIBUTE_LIMIT))
         updated = combatant.with_damage(self.track, self.value)

@@ -109,7 +109,7 @@ def test_scripted_fight() -> None:
         "Mike: 4 successes at TN 4.",
         "Mike uses 2 combat pool dice.",
         "Ganger 2 resists: 1 success at TN 9.",
-        "Ganger 2 takes Serious physical damage.",
+        "Ganger 2 takes Serious Physical damage.",
         "Ganger 3 delays into the next pass.",
         "Initiative pass 2 begins.",
         "Ganger 3 takes the delayed action.",

@@ -308,7 +308,7 @@ def test_liam_shoots_snot_with_typed_dice(dialog_for: DialogFactory) -> None:
     assert target.pools["combat"].remaining == 6 - 3
     assert initiative.score(target, 1) == (score_before or 0) - 2  # Light −1 became Serious −3 at once
     assert dialog.dice.odds.highlighted() == OUTCOME_LABELS["S"]
-    assert "Ganger 1 takes Serious physical damage." in dialog.result_label.text()
+    assert "Ganger 1 takes Serious Physical damage." in dialog.result_label.text()
     assert "Mike attacks Ganger 1 with Ares Predator (9M)." in dialog.result_label.text()
     assert not dialog.resolve_button.isEnabled() and dialog.next_button.isEnabled()
     assert len(document.history.entries) == 1 + len(snot_is_armored_and_lightly_hurt()) + 8 + 1

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from rules.combatants import harm_lines
+from rules.combatants import harm_lines, track_label
 from rules.dice_rules import count_sr3_successes, rule_of_one
 from rules.effects import AddEffect
 from rules.encounter import Combatant, Effect, Encounter, Pool, Side, frozen_map
@@ -22,10 +22,10 @@ from rules.systems.sr3.levels import LEVEL_BOXES, check_level
 from rules.systems.sr3.monitor import PHYSICAL, STUN
 from rules.systems.sr3.surprise import surprise_matrix
 from rules.systems.sr3.system import COMBAT_POOL
-from rules.text import _
+from rules.text import N_, _
 
 Chains = tuple[tuple[int, ...], ...]
-LEVEL_NAMES = {"L": "Light", "M": "Moderate", "S": "Serious", "D": "Deadly"}
+LEVEL_NAMES = {"L": N_("Light"), "M": N_("Moderate"), "S": N_("Serious"), "D": N_("Deadly")}
 
 
 # --- surprise -----------------------------------------------------------------------------------
@@ -213,8 +213,9 @@ def _land(state: Encounter, system: RuleSystem, target: Combatant, track: str, l
     boxes = LEVEL_BOXES[level]
     hurt = system.apply_harm(target, track, boxes, state)
     state = state.with_combatant(hurt)
+    label = track_label(system, target, state, track)  # "Physical"/"Stun": the key "physical" is Člověk's bank word
     line = LogLine("{name} takes {level} {track} damage.", {"name": target.name, "level": LEVEL_NAMES[level],
-                                                             "track": track}, translate=("level", "track"))
+                                                             "track": label}, translate=("level", "track"))
     status = harm_lines(system, target, hurt, track, boxes, state)[1:]
     return Applied(state, (*log, line, *status))
 
