@@ -40,7 +40,7 @@ _ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
     AttributeSpec("melee", N_("Melee"), 0, 0, 20, NP_("institut", "Mel"), context="institut"),
     AttributeSpec("fencing", N_("Fencing"), 0, 0, 20, N_("Fen")),
     AttributeSpec("martial_arts", N_("Martial arts"), 0, 0, 20, N_("MA")),
-    AttributeSpec("armor", N_("Armor (damage dice)"), 0, 0, 20, N_("Arm")),
+    AttributeSpec("armor", N_("Armor (damage dice)"), 0, 0, 20, NP_("institut", "Arm"), context="institut"),
 )
 
 _TABLE_HELP: Final[dict[str, str]] = {

@@ -68,7 +68,7 @@ _ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
     AttributeSpec(ENDURANCE, N_("Endurance"), 5, 0, 99, N_("End")),
     AttributeSpec(LEVEL, N_("Level"), 1, 1, 99, N_("Lvl")),
     AttributeSpec(HIT_POINTS, N_("Hit points"), 20, 1, 9999, NP_("souboj", "HP"), context="souboj"),
-    AttributeSpec(ARMOR, N_("Armor quality"), 0, 0, 99, N_("Arm")),
+    AttributeSpec(ARMOR, N_("Armor quality"), 0, 0, 99, NP_("souboj", "Arm"), context="souboj"),
     AttributeSpec(WEAPON_STRENGTH, N_("Weapon strength"), 0, 0, 99, N_("WS")),
     AttributeSpec(WEAPON_DEFENCE, N_("Weapon defence"), 0, 0, 99, NP_("souboj", "WD"), context="souboj"),
 )
