@@ -9,7 +9,7 @@ outcome's end: min(P(X ≤ x), P(X ≥ x)) on the game's scale.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import replace
 from fractions import Fraction
 from typing import TypeVar
@@ -65,7 +65,7 @@ def distribution(cases: Iterator[tuple[Fraction, K]]) -> dict[K, Fraction]:
     return result
 
 
-def check_tails(scale: Sequence[K], dist: dict[K, Fraction], example: dict[K, Operation], state: Encounter,
+def check_tails(scale: Sequence[K], dist: dict[K, Fraction], example: Mapping[K, Operation], state: Encounter,
                 system: RuleSystem) -> None:
     """The hook's value for an example of each outcome equals the brute-force tail at that outcome."""
     assert sum(dist.values()) == 1
@@ -240,7 +240,8 @@ def test_institut_throw_and_suppression_dodge_against_every_face() -> None:
 def clovek_chains(depth: int) -> list[tuple[Fraction, tuple[int, ...]]]:
     """One die's chains at skill 3 (success on 7+, a 10 rolls again, critical on a first 1 or 2), by classes:
     a representative face per class with the class's weight; ten after ten up to ``depth`` dice."""
-    first = [(Fraction(2, 10), (1,)), (Fraction(4, 10), (5,)), (Fraction(3, 10), (8,))]
+    first: list[tuple[Fraction, tuple[int, ...]]] = [(Fraction(2, 10), (1,)), (Fraction(4, 10), (5,)),
+                                                      (Fraction(3, 10), (8,))]
     rerolled = [(Fraction(6, 10), 5), (Fraction(3, 10), 8)]
     chains = list(first)
     tens: tuple[int, ...] = ()
