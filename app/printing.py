@@ -49,8 +49,11 @@ HEADER_GREY: Final[QColor] = QColor("#555555")
 
 
 def default_paper(locale: QLocale | None = None) -> Paper:
-    """Letter where the locale measures in US units (US, Canada's English…), A4 everywhere else."""
-    system = (locale or QLocale()).measurementSystem()
+    """Letter where the system's locale measures in US units (the US…), A4 everywhere else.
+
+    The system's locale, not the language's: a GM in Prague using Bojovka in English still prints on A4.
+    """
+    system = (locale or QLocale.system()).measurementSystem()
     return "letter" if system == QLocale.MeasurementSystem.ImperialUSSystem else "a4"
 
 
