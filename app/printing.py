@@ -145,15 +145,25 @@ def _row_extent(document: QTextDocument, table: QTextTable, row: int) -> tuple[f
     return min(tops), max(bottoms)
 
 
+def _border_room(document: QTextDocument) -> float:
+    """Four CSS pixels in layout units: a collapsed cell border is drawn across the table's edge, half of it
+    above the table's top, so a page ending right at the top would show a sliver of the next table."""
+    device = document.documentLayout().paintDevice()
+    return (device.logicalDpiY() if device is not None else 96) / 24
+
+
 def _table_cuts(document: QTextDocument, table: QTextTable) -> list[Cut]:
     """Before the table, and between rows after the header row and the first row under it."""
-    frame_top = document.documentLayout().frameBoundingRect(table).top()
+    room = _border_room(document)
+    frame_top = document.documentLayout().frameBoundingRect(table).top() - room
     extents = [_row_extent(document, table, row) for row in range(table.rows())]
     header_rows = max(0, min(table.format().headerRowCount(), table.rows() - 1))
     header = (frame_top, extents[header_rows][0]) if header_rows else None
     cuts = [Cut(frame_top, frame_top)]
     for row in range(header_rows + 1, table.rows()):
-        cuts.append(Cut(extents[row][0], extents[row - 1][1], header))
+        above, below = extents[row - 1][1], extents[row][0]
+        # The page ends just past the border between the rows (at the middle of the padding around it).
+        cuts.append(Cut((above + below) / 2 + room / 4, above, header))
     return cuts
 
 
