@@ -18,12 +18,14 @@ from typing import Final, Literal
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QLocale, QMarginsF, QRectF, QSizeF, Qt
 from PySide6.QtGui import (
+    QAbstractTextDocumentLayout,
     QColor,
     QFont,
     QPagedPaintDevice,
     QPageLayout,
     QPageSize,
     QPainter,
+    QPalette,
     QPdfWriter,
     QTextBlock,
     QTextCursor,
@@ -208,11 +210,28 @@ def _header_height(device: QPagedPaintDevice) -> float:
     return HEADER_POINT_SIZE / 72 * device.logicalDpiY() * 2.2
 
 
-def _draw_slice(painter: QPainter, document: QTextDocument, top: float, bottom: float, y: float,
-                width: float) -> None:
+def paper_palette() -> QPalette:
+    """Black on white: paper is white whatever the window's theme (QTextDocument.drawContents would take the
+    application's palette, and print the dark theme's light grey text on white paper)."""
+    palette = QPalette(QColor("#ffffff"))
+    for role in (QPalette.ColorRole.Text, QPalette.ColorRole.WindowText, QPalette.ColorRole.ButtonText):
+        palette.setColor(role, QColor("#000000"))
+    palette.setColor(QPalette.ColorRole.Base, QColor("#ffffff"))
+    palette.setColor(QPalette.ColorRole.Link, QColor("#0072B2"))
+    return palette
+
+
+def draw_slice(painter: QPainter, document: QTextDocument, top: float, bottom: float, y: float,
+               width: float) -> None:
+    """Paint the document from ``top`` to ``bottom`` at height ``y`` of the page, black on white."""
+    clip = QRectF(0, top, width, bottom - top)
+    context = QAbstractTextDocumentLayout.PaintContext()
+    context.palette = paper_palette()
+    context.clip = clip
     painter.save()
     painter.translate(0, y - top)
-    document.drawContents(painter, QRectF(0, top, width, bottom - top))
+    painter.setClipRect(clip)
+    document.documentLayout().draw(painter, context)
     painter.restore()
 
 
@@ -250,9 +269,9 @@ def print_document(document: QTextDocument, device: QPagedPaintDevice, title: st
         _draw_header(painter, device, title, number, len(pages), width)
         y = header
         if page.header is not None:
-            _draw_slice(painter, document, page.header[0], page.header[1], y, width)
+            draw_slice(painter, document, page.header[0], page.header[1], y, width)
             y += page.header[1] - page.header[0]
-        _draw_slice(painter, document, page.top, page.bottom, y, width)
+        draw_slice(painter, document, page.top, page.bottom, y, width)
     painter.end()
     return len(pages)
 

@@ -9,14 +9,19 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QEvent
+from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtPrintSupport import QPrintDialog, QPrinter, QPrintPreviewWidget
 from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QMenu
 from pytestqt.qtbot import QtBot
 
 from app.library import Library
 from app.print_jobs import Printout
+from app.printing import draw_slice
+from app.summary import summary_document
 from app.workspace import Workspace
 from rules.dice import Roller
+from rules.encounter import Encounter
+from rules.history import History
 from ui.main_window import MainWindow
 from ui.printing.dialogs import PDF_FILTERS, Printing
 
@@ -144,3 +149,22 @@ def test_render_to_a_pdf_printer(window: MainWindow, tmp_path: Path) -> None:
     target = tmp_path / "prep.pdf"
     pages = window.printing.render(Printout.PREP_SHEET, to_file(window.printing.printer(), target))
     assert pages == 1 and target.stat().st_size > 1000
+
+
+def test_the_dark_theme_never_reaches_the_paper(qapp: QApplication) -> None:
+    from ui.theme import dark_palette
+
+    document = summary_document(History(Encounter("sr3", "Dark night")))
+    document.setTextWidth(400)
+    previous = QApplication.palette()
+    QApplication.setPalette(dark_palette())  # light grey text: unreadable on paper
+    try:
+        image = QImage(400, 120, QImage.Format.Format_RGB32)
+        image.fill(QColor("#ffffff"))
+        painter = QPainter(image)
+        draw_slice(painter, document, 0, 120, 0, 400)
+        painter.end()
+    finally:
+        QApplication.setPalette(previous)
+    darkest = min(QColor(image.pixel(x, y)).lightness() for x in range(0, 400, 2) for y in range(0, 120, 2))
+    assert darkest < 60  # the title is printed black
