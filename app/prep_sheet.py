@@ -10,9 +10,9 @@ from typing import Final
 from PySide6.QtCore import QDate
 from PySide6.QtGui import QFont, QTextDocument
 
-from app.condition_images import TrackImages
 from app.i18n import N_, _
 from app.summary import date_text, encounter_title, fill, new_document, nowrap
+from app.track_drawing import blank_drawing
 from rules.encounter import Encounter, Side
 from rules.report import PrepRow, pool_label, prep_rows
 from rules.systems import get_system
@@ -29,29 +29,28 @@ def prep_sheet_document(encounter: Encounter, *, date: QDate | None = None,
     system = get_system(encounter.system_id)
     title = encounter_title(encounter.name)
     document = new_document(title, font)
-    images = TrackImages()
     rows = prep_rows(encounter, system)
     meta = " · ".join((_("Prep sheet"), _(system.title), date_text(date)))
     body = f"<h1>{escape(title)}</h1><p class=\"meta\">{escape(meta)}</p>"
     for side in system.default_side_order():
         chosen = [row for row in rows if row.side is side]
         if chosen:
-            body += _side_table(side, chosen, images)
+            body += _side_table(side, chosen)
     if not rows:
         body += "<p>" + escape(_("Nobody has joined this encounter yet.")) + "</p>"
-    return fill(document, body, images)
+    return fill(document, body)
 
 
-def _side_table(side: Side, rows: list[PrepRow], images: TrackImages) -> str:
+def _side_table(side: Side, rows: list[PrepRow]) -> str:
     titles = (_("Combatant"), _("Numbers and gear"), _("Condition (mark it at the table)"))
     head = "".join(f'<th width="{width}%">{escape(title)}</th>' for title, width in zip(titles, COLUMNS, strict=True))
-    body = "".join(_row(row, images) for row in rows)
+    body = "".join(_row(row) for row in rows)
     return (f"<h2>{escape(_(SIDE_HEADINGS[side]))}</h2>"
             f'<table width="100%"><thead><tr>{head}</tr></thead>{body}</table>')
 
 
-def _row(row: PrepRow, images: TrackImages) -> str:
-    return f"<tr><td>{_who(row)}</td><td>{_numbers(row)}</td><td>{_tracks(row, images)}</td></tr>"
+def _row(row: PrepRow) -> str:
+    return f"<tr><td>{_who(row)}</td><td>{_numbers(row)}</td><td>{_tracks(row)}</td></tr>"
 
 
 def _who(row: PrepRow) -> str:
@@ -77,11 +76,12 @@ def _numbers(row: PrepRow) -> str:
     return "<br>".join(lines)
 
 
-def _tracks(row: PrepRow, images: TrackImages) -> str:
+def _tracks(row: PrepRow) -> str:
     """Each track's name beside its empty boxes (a line to write on when the track is too long to draw)."""
     lines = []
     for track in row.tracks:
-        drawing = images.blank(track) or f"______ / {track.size}"
+        blank = blank_drawing(track)
+        drawing = blank.tag() if blank is not None else f"______ / {track.size}"
         label = nowrap(_("{track} ({size})").format(track=_(track.label), size=track.size))
         lines.append(f'<tr><td class="plain">{label}</td><td class="plain">{drawing}</td></tr>')
     now = ""

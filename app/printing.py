@@ -263,6 +263,8 @@ def print_document(document: QTextDocument, device: QPagedPaintDevice, title: st
     painter = QPainter()
     if not painter.begin(device):
         raise StorageError(_("Could not start printing (the printer or file refused)."))
+    # Smooth scaling: the preview shrinks the track drawings, and nearest-pixel scaling drops their thin lines.
+    painter.setRenderHints(QPainter.RenderHint.SmoothPixmapTransform | QPainter.RenderHint.Antialiasing)
     for number, page in enumerate(pages, start=1):
         if number > 1:
             device.newPage()

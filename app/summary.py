@@ -10,12 +10,12 @@ from collections.abc import Mapping
 from html import escape
 from typing import Final
 
-from PySide6.QtCore import QDate, QLocale
+from PySide6.QtCore import QDate, QLocale, QUrl
 from PySide6.QtGui import QFont, QImage, QTextDocument
 
-from app.condition_images import TrackImages
 from app.i18n import _, ngettext
 from app.printing import document_font
+from app.track_drawing import install, summary_drawing
 from rules.encounter import STATUS_LABELS, Status
 from rules.history import History, LogLine
 from rules.report import Condition, LogGroup, Moment, Participant, Summary, heading_text, side_label, summarize
@@ -38,6 +38,7 @@ table.plain { margin: 0px; }
 """
 #: Column widths (percent) of the participants table.
 PARTICIPANT_COLUMNS: Final[tuple[int, ...]] = (14, 13, 30, 12, 12, 19)
+CHART: Final[str] = "chart:initiative"
 #: How wide the initiative chart is shown, in CSS pixels (the width of an A4 or Letter text column).
 CHART_WIDTH: Final[int] = 660
 
@@ -54,10 +55,13 @@ def new_document(title: str, font: QFont | None = None) -> QTextDocument:
     return document
 
 
-def fill(document: QTextDocument, body: str, images: TrackImages) -> QTextDocument:
-    """Set the document's HTML, then the images it shows."""
+def fill(document: QTextDocument, body: str, images: Mapping[str, QImage] | None = None) -> QTextDocument:
+    """Set the document's HTML, then the images it shows (a document forgets its images when given HTML) and
+    the drawings of its condition tracks."""
     document.setHtml(f"<html><body>{body}</body></html>")
-    images.attach(document)
+    for name, image in (images or {}).items():
+        document.addResource(QTextDocument.ResourceType.ImageResource, QUrl(name), image)
+    install(document)
     return document
 
 
@@ -81,10 +85,10 @@ def nowrap(text: str) -> str:
     return escape(text).replace(" ", "&nbsp;")
 
 
-def condition_html(condition: Condition, images: TrackImages, *, drawn: bool = True, notes: bool = True) -> str:
+def condition_html(condition: Condition, *, drawn: bool = True, notes: bool = True) -> str:
     """Marked tracks (drawn, with their numbers), the status and, for the hurt or fallen, the game's notes
     (for the unhurt they are about the round, not the condition); "Unhurt" if nothing is marked."""
-    parts = [f"{images.summary(track) if drawn else ''} {nowrap(track.text())}"
+    parts = [f"{summary_drawing(track).tag() if drawn else ''} {nowrap(track.text())}"
              for track in condition.tracks if track.marked]
     status = _(STATUS_LABELS[condition.status])
     if condition.status is not Status.ACTIVE:
@@ -103,10 +107,9 @@ def summary_document(history: History, *, date: QDate | None = None, chart_image
     """The whole summary of the fight ``history`` records, ready to print."""
     summary = summarize(history)
     document = new_document(encounter_title(summary.name), font)
-    images = TrackImages()
-    body = (_heading(summary, date) + _participants(summary, images) + _chart(chart_image, images)
-            + _moments(summary.moments) + _log(summary.log) + _notes(summary.notes))
-    return fill(document, body, images)
+    body = (_heading(summary, date) + _participants(summary) + _chart(chart_image) + _moments(summary.moments)
+            + _log(summary.log) + _notes(summary.notes))
+    return fill(document, body, {CHART: chart_image} if chart_image is not None else None)
 
 
 def fight_length(summary: Summary) -> str:
@@ -126,23 +129,23 @@ def _heading(summary: Summary, date: QDate | None) -> str:
             f'<p class="meta">{escape(_("Encounter summary"))} · {escape(meta)}</p>')
 
 
-def _participants(summary: Summary, images: TrackImages) -> str:
+def _participants(summary: Summary) -> str:
     titles = (_("Combatant"), _("At the start"), _("At the end"), _("Damage dealt"), _("Damage taken"),
               _("Out of the fight"))
     head = "".join(f'<th width="{width}%">{escape(title)}</th>'
                    for title, width in zip(titles, PARTICIPANT_COLUMNS, strict=True))
-    rows = "".join(_participant_row(participant, images) for participant in summary.participants)
+    rows = "".join(_participant_row(participant) for participant in summary.participants)
     return (f"<h2>{escape(_('Who fought'))}</h2>"
             f'<table width="100%"><thead><tr>{head}</tr></thead>{rows}</table>')
 
 
-def _participant_row(participant: Participant, images: TrackImages) -> str:
+def _participant_row(participant: Participant) -> str:
     who = f"<b>{escape(participant.name)}</b><br>" + f'<span class="small">{escape(side_label(participant.side))}'
     if participant.left:
         who += "<br>" + escape(_("left the fight"))
     cells = (who + "</span>",
-             condition_html(participant.start, images, drawn=participant.start.hurt, notes=False),
-             condition_html(participant.end, images),
+             condition_html(participant.start, drawn=participant.start.hurt, notes=False),
+             condition_html(participant.end),
              _harm(participant.dealt), _harm(participant.taken),
              "<br>".join(escape(fall.text()) for fall in participant.falls) or "–")
     return "<tr>" + "".join(f"<td>{cell}</td>" for cell in cells) + "</tr>"
@@ -155,7 +158,7 @@ def _harm(harm: Mapping[str, int]) -> str:
                        for label, amount in harm.items())
 
 
-def _chart(chart_image: QImage | None, images: TrackImages) -> str:
+def _chart(chart_image: QImage | None) -> str:
     """The initiative-pass chart.
 
     LEAD: ``chart_image`` is where ``ui.charts.initiative_chart.render_initiative_chart_image`` plugs in
@@ -163,7 +166,9 @@ def _chart(chart_image: QImage | None, images: TrackImages) -> str:
     """
     if chart_image is None or chart_image.isNull():
         return ""
-    tag = images.tag("chart:initiative", chart_image, min(CHART_WIDTH, chart_image.width()))
+    width = min(CHART_WIDTH, chart_image.width())
+    height = round(chart_image.height() * width / chart_image.width())
+    tag = f'<img src="{CHART}" width="{width}" height="{height}">'
     return f"<h2>{escape(_('Initiative passes'))}</h2><p>{tag}</p>"
 
 

@@ -23,8 +23,9 @@ from app.print_jobs import Printout, export_pdf, print_file
 from app.printing import Page, default_paper, document_font, paginate, paper_from_setting, pdf_bytes
 from app.storage import save_encounter
 from app.summary import chance_text, fight_length, summary_document
+from app.track_drawing import OBJECT_TYPE, PREP_BOX, SUMMARY_BOX, Drawing, blank_drawing, summary_drawing
 from rules.history import History
-from rules.report import summarize
+from rules.report import TrackReading, summarize
 from rules.systems.sr3 import Sr3Attack
 from tests.rules.sr3_scenes import eight_characters, roll_ones
 from tests.rules.test_report import three_round_fight
@@ -268,3 +269,32 @@ def test_export_and_print_file_agree_on_pages(tmp_path: Path, qapp: QApplication
     data, count = pdf_bytes(summary_document(history), "x", "a4")
     assert direct == from_file == count and data.startswith(b"%PDF")
     assert export_pdf(Printout.PREP_SHEET, history, tmp_path / "c.pdf", "letter") >= 1
+
+
+# --- condition tracks drawn as vectors ---------------------------------------------------------------
+
+
+def test_track_placeholders_become_vector_drawings(qapp: QApplication) -> None:
+    document = summary_document(three_round_fight())
+    assert 'src="track:' not in document.toHtml()  # every placeholder swapped for a drawn object
+    objects = []
+    block = document.begin()
+    while block.isValid():
+        fragments = block.begin()
+        while not fragments.atEnd():
+            if fragments.fragment().charFormat().objectType() == OBJECT_TYPE:
+                objects.append(fragments.fragment().charFormat())
+            fragments += 1
+        block = block.next()
+    assert len(objects) == 6  # the six combatants hurt at the end, one marked track each
+
+
+def test_a_drawing_names_what_it_draws() -> None:
+    overflow = Drawing(12, 10)  # two boxes past the monitor: drawn crossed after it
+    assert Drawing.parse(overflow.key()) == overflow and overflow.shown_boxes == 12
+    assert overflow.css_size() == (12 * (SUMMARY_BOX + 2) + 2, SUMMARY_BOX + 4)
+    blank = blank_drawing(TrackReading("hp", "Wounds", 5, 24, "points"))
+    assert blank is not None and blank.marked == 0 and blank.css_size()[1] == 3 * (PREP_BOX + 2) + 2
+    assert blank_drawing(TrackReading("hp", "Wounds", 0, 200, "points")) is None  # a line to write on instead
+    assert summary_drawing(TrackReading("hp", "Wounds", 5, 24, "points")).bar
+    assert Drawing.parse("chart:initiative") is None
