@@ -193,7 +193,7 @@ def paginate(document: QTextDocument, page_height: float) -> list[Page]:
     top, header = 0.0, None
     while top < total - 1:
         room = page_height - (header[1] - header[0] if header else 0.0)
-        fitting = [cut for cut in cuts if top < cut.end <= top + room and cut.end > top + 1]
+        fitting = [cut for cut in cuts if top + 1 < cut.end <= top + room]
         if top + room >= total:
             pages.append(Page(top, total, header))
             break

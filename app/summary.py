@@ -18,7 +18,17 @@ from app.printing import document_font
 from app.track_drawing import install, summary_drawing
 from rules.encounter import STATUS_LABELS, Status
 from rules.history import History, LogLine
-from rules.report import Condition, LogGroup, Moment, Participant, Summary, heading_text, side_label, summarize
+from rules.report import (
+    NOTABLE_AT_MOST,
+    Condition,
+    LogGroup,
+    Moment,
+    Participant,
+    Summary,
+    heading_text,
+    side_label,
+    summarize,
+)
 from rules.systems import get_system
 
 #: The printout's look: QTextDocument's CSS subset; grey rules and headings that survive a black-and-white printer.
@@ -140,10 +150,9 @@ def _participants(summary: Summary) -> str:
 
 
 def _participant_row(participant: Participant) -> str:
-    who = f"<b>{escape(participant.name)}</b><br>" + f'<span class="small">{escape(side_label(participant.side))}'
-    if participant.left:
-        who += "<br>" + escape(_("left the fight"))
-    cells = (who + "</span>",
+    about = [side_label(participant.side)] + ([_("left the fight")] if participant.left else [])
+    who = f'<b>{escape(participant.name)}</b><br><span class="small">{"<br>".join(map(escape, about))}</span>'
+    cells = (who,
              condition_html(participant.start, drawn=participant.start.hurt, notes=False),
              condition_html(participant.end),
              _harm(participant.dealt), _harm(participant.taken),
@@ -182,7 +191,7 @@ def chance_text(probability: float) -> str:
     else:
         shown = locale.toString(max(percent, 0.01), "f", 2)
     text = _("{percent} %").format(percent=shown)
-    if probability < 0.01 and probability > 0:
+    if 0 < probability < 0.01:
         text += " " + _("(about 1 in {count})").format(count=number(round(1 / probability)))
     return text
 
@@ -190,7 +199,8 @@ def chance_text(probability: float) -> str:
 def _moments(moments: tuple[Moment, ...]) -> str:
     title = f"<h2>{escape(_('Notable moments'))}</h2>"
     if not moments:
-        return title + "<p>" + escape(_("No roll came out rarer than one in four.")) + "</p>"
+        calm = _("Nothing unlikely happened: every roll's result had a chance of more than {chance}.")
+        return f"{title}<p>{escape(calm.format(chance=chance_text(NOTABLE_AT_MOST)))}</p>"
     head = (f'<th width="22%">{escape(_("When"))}</th><th>{escape(_("What happened"))}</th>'
             f'<th width="15%">{escape(_("Chance of a result this extreme"))}</th>')
     rows = "".join(f"<tr><td>{escape(heading_text(m.round, m.pass_no))}</td><td>{_lines(m.log)}</td>"

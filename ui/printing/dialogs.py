@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QDialog, QFileDialog, QMainWindow, QMessageBox
 from app.i18n import _, ngettext
 from app.paths import documents_dir
 from app.print_jobs import Printout, export_pdf, printout_document, saved_date
-from app.printing import PAPERS, Paper, page_layout, paper_from_setting, print_document
+from app.printing import Paper, page_layout, paper_from_setting, print_document
 from app.summary import encounter_title
 from app.workspace import Workspace
 from rules.errors import RulesError
@@ -113,7 +113,7 @@ class Printing:
 
     def export(self, what: Printout, path: Path, paper: Paper) -> None:
         """Write ``what`` to ``path`` on ``paper`` and remember the paper."""
-        if paper in PAPERS and paper != self._workspace.settings.paper:
+        if paper != self._workspace.settings.paper:
             self._workspace.update_settings(paper=paper)
         history = self._workspace.document.history
         self._guarded(lambda: self._report_written(path, export_pdf(what, history, path, paper, date=self._date(),
