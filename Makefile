@@ -11,7 +11,7 @@ export QT_QPA_PLATFORM ?= offscreen
 export PYQTGRAPH_QT_LIB := PySide6
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: run test lint typecheck contracts unit bench soak clean system-deps catalogs
+.PHONY: run test lint typecheck contracts unit bench soak clean system-deps catalogs print-deps
 
 # Translations are edited as .po files and compiled here (never committed as binaries).
 PO_FILES := $(wildcard resources/locale/*/LC_MESSAGES/bojovka.po)
@@ -47,6 +47,23 @@ system-deps:
 		fi; \
 	fi
 
+# The printing tests read the PDFs back with poppler's pdftotext/pdfinfo and lay them out in DejaVu Sans (so the
+# page count is the same on every machine): install both when we can (root with apt-get, as on CI); otherwise
+# those tests skip and say why.
+PRINT_PACKAGES := poppler-utils fonts-dejavu-core
+
+print-deps:
+	@if [ "$$(uname -s)" = Linux ] && { ! command -v pdftotext >/dev/null || ! command -v pdfinfo >/dev/null \
+			|| ! fc-list 2>/dev/null | grep -q 'DejaVu Sans'; }; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			echo "Installing what the printing tests need: $(PRINT_PACKAGES)"; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(PRINT_PACKAGES); \
+		else \
+			echo "The printing tests need $(PRINT_PACKAGES) (e.g. sudo apt-get install $(PRINT_PACKAGES));"; \
+			echo "without them they are skipped."; \
+		fi; \
+	fi
+
 run: export QT_QPA_PLATFORM :=
 run: $(STAMP) catalogs system-deps
 	$(BIN)/python -m app.main
@@ -60,7 +77,7 @@ typecheck: $(STAMP)
 contracts: $(STAMP)
 	$(BIN)/lint-imports --no-cache
 
-unit: $(STAMP) catalogs
+unit: $(STAMP) catalogs print-deps
 	$(BIN)/python -m pytest
 
 test: lint typecheck contracts unit

@@ -38,6 +38,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help=_("which window --screenshot renders"))
     parser.add_argument("--theme", choices=("light", "dark"), default="light", help=_("theme for --screenshot"))
     parser.add_argument("--language", help=_("override the language (en, cs, pl, ru)"))
+    parser.add_argument("--print-summary", nargs=2, type=Path, metavar=("FILE", "OUT.pdf"),
+                        help=_("write the summary of the encounter FILE as a PDF and exit (no window)"))
+    parser.add_argument("--print-prep-sheet", nargs=2, type=Path, metavar=("FILE", "OUT.pdf"),
+                        help=_("write the prep sheet of the encounter FILE as a PDF and exit (no window)"))
+    parser.add_argument("--paper", choices=("a4", "letter"),
+                        help=_("paper for --print-summary and --print-prep-sheet (default: your settings)"))
     return parser.parse_args(argv)
 
 
@@ -163,9 +169,35 @@ def _isolated_home() -> None:
         os.environ[HOME_VARIABLE] = tempfile.mkdtemp(prefix="bojovka-selftest-")
 
 
+def print_command(args: argparse.Namespace) -> int:
+    """``--print-summary`` / ``--print-prep-sheet``: the PDF without a window; a bad file exits with 2."""
+    from app.print_jobs import Printout, print_file
+    from app.printing import paper_from_setting
+    from app.settings import load_settings
+    from rules.errors import RulesError
+    from ui.printing.summary_chart import summary_chart
+
+    what, (source, target) = ((Printout.SUMMARY, args.print_summary) if args.print_summary
+                              else (Printout.PREP_SHEET, args.print_prep_sheet))
+    _application()
+    settings = load_settings()
+    install_language(args.language or settings.language)
+    try:
+        pages = print_file(what, source, target, paper_from_setting(args.paper or settings.paper), summary_chart)
+    except RulesError as problem:  # names the file and what is wrong with it, in the GM's language
+        print(problem, file=sys.stderr)
+        return 2
+    print(ngettext("Wrote {path} ({count} page).", "Wrote {path} ({count} pages).", pages).format(
+        path=target, count=pages))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point."""
     args = parse_args(argv)
+    if args.print_summary or args.print_prep_sheet:
+        os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # no display needed, none used
+        return print_command(args)
     if args.selftest or args.screenshot:
         os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
         _isolated_home()

@@ -35,6 +35,8 @@ MAX_LAYOUT_CHARS: Final[int] = 256 * 1024  # base64 of Qt's saveGeometry/saveSta
 
 Theme = Literal["system", "light", "dark"]
 THEMES: Final[tuple[str, ...]] = get_args(Theme)
+PaperSetting = Literal["auto", "a4", "letter"]  # auto: Letter where the locale measures in US units, else A4
+PAPER_SETTINGS: Final[tuple[str, ...]] = get_args(PaperSetting)
 _LANGUAGE = re.compile(r"[a-z]{2,3}(?:[_-][A-Za-z0-9]{2,8})?")
 
 
@@ -51,6 +53,7 @@ class Settings:
     player_view_geometry: str = ""  # base64: the second screen's window
     last_directory: str = ""  # where the open/save dialogs start
     default_system: str = "sr3"  # the game "New encounter" starts
+    paper: PaperSetting = "auto"  # what the summary and prep sheet print on (the print dialogs can change it)
 
 
 # --- validating each key ------------------------------------------------------------------------
@@ -62,6 +65,10 @@ def _language(value: Any) -> str | None:
 
 def _theme(value: Any) -> str | None:
     return value if value in THEMES else None
+
+
+def _paper(value: Any) -> str | None:
+    return value if value in PAPER_SETTINGS else None
 
 
 def _path_text(value: Any) -> str | None:
@@ -119,6 +126,7 @@ _VALIDATORS: Final[Mapping[str, Callable[[Any], Any]]] = {
     "player_view_geometry": _layout,
     "last_directory": _directory,
     "default_system": _system,
+    "paper": _paper,
 }
 
 

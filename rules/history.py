@@ -74,6 +74,13 @@ class Operation(ABC):
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         """Return the new state (never mutate ``encounter``); raise OperationError if not possible."""
 
+    def attacker_id(self) -> str | None:
+        """The combatant whose action deals the harm this operation does to others (None: nobody's).
+
+        Attacks name their attacker, so the summary can credit the damage dealt and say who felled whom.
+        """
+        return None
+
 
 def require_combatant(encounter: Encounter, combatant_id: str) -> Combatant:
     """The combatant with that id, or a clear OperationError if there is none."""

@@ -503,3 +503,16 @@ def exploding_pool(
     if exact:
         return exploding_successes(n, Fraction(successes, sides), Fraction(explodes, sides), tail=tail)
     return exploding_successes(n, successes / sides, explodes / sides, tail=tail)
+
+
+def extreme_tail(ordered: Sequence[P], index: int) -> P:
+    """P(an outcome at least as extreme as ``ordered[index]``), counted from the end it lies on.
+
+    ``ordered`` lists the probabilities of outcomes from one end of a scale to the other (miss … deadly hit);
+    the result is min(P(X ≤ x), P(X ≥ x)), so a likely middle outcome scores high and a rare one at either end
+    scores low. The printed summary uses it to pick a fight's notable moments.
+    """
+    if not 0 <= index < len(ordered):
+        raise ValueError(f"outcome index {index} outside 0..{len(ordered) - 1}")
+    zero = _zero(ordered[0])
+    return min(sum(ordered[: index + 1], zero), sum(ordered[index:], zero))

@@ -33,6 +33,7 @@ from ui.actions import ACTIONS, Menu, build_action
 from ui.dialogs.attack import attack_dialog_for
 from ui.models.initiative_model import InitiativeModel
 from ui.models.log_model import LogModel
+from ui.printing.dialogs import Printing
 from ui.status import fight_status
 from ui.theme import STYLE_SHEET, apply_theme
 from ui.welcome import WelcomePage
@@ -68,6 +69,7 @@ class MainWindow(QMainWindow):
         self._build_actions()
         self._build_menus_and_toolbar()
         self.player_view: QWidget | None = None
+        self.printing = Printing(self, workspace)
         self.document.changed.connect(self._on_changed)
         self.document.replaced.connect(self._on_replaced)
         self.document.path_changed.connect(self._update_title)
@@ -380,6 +382,18 @@ class MainWindow(QMainWindow):
             count = self.workspace.export_library(Path(name))
             self.statusBar().showMessage(ngettext("Exported {count} entry.", "Exported {count} entries.", count)
                                          .format(count=count), 5000)
+
+    def on_print_summary(self) -> None:
+        self.printing.print_summary()
+
+    def on_print_preview(self) -> None:
+        self.printing.preview_summary()
+
+    def on_export_summary_pdf(self) -> None:
+        self.printing.export_summary_pdf()
+
+    def on_print_prep_sheet(self) -> None:
+        self.printing.preview_prep_sheet()
 
     def on_welcome(self) -> None:
         state = self.document.state

@@ -10,9 +10,13 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from rules.encounter import Combatant, Encounter, JsonValue, Side, Slot, Status
 from rules.text import _, pgettext
+
+if TYPE_CHECKING:  # history imports this module: the operation type is only needed by the checker
+    from rules.history import Operation
 
 
 class Hook(StrEnum):
@@ -254,3 +258,14 @@ class RuleSystem(ABC):
     def default_side_order(self) -> tuple[Side, ...]:
         """Sides in the order the roster lists them."""
         return (Side.PLAYER, Side.ALLY, Side.OPPONENT)
+
+    # --- the printed summary --------------------------------------------------------------------
+    def outcome_probability(self, operation: Operation, before: Encounter) -> float | None:
+        """How unlikely the outcome of a roll ``operation`` was, given the state ``before`` it was applied.
+
+        The chance of an outcome at least this extreme on the game's own scale of outcomes (miss … deadly
+        hit), counted from the end the outcome lies on: min(P(X ≤ x), P(X ≥ x)), computed by the game's odds
+        functions from the dice counts and numbers stored in the operation. None: the operation rolls no dice
+        whose odds the game knows (the summary then leaves it out of its notable moments).
+        """
+        return None

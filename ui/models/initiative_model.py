@@ -17,8 +17,9 @@ from PySide6.QtWidgets import QApplication
 from app.document import Change, EncounterDocument
 from app.i18n import N_, _, ngettext
 from rules.combatants import EditCombatant
-from rules.encounter import SIDE_LABELS, STATUS_LABELS, Combatant, Encounter, Side, SlotKind, Status
+from rules.encounter import SIDE_LABELS, Combatant, Encounter, Side, SlotKind, Status
 from rules.errors import RulesError
+from rules.report import condition_text, track_readings
 from rules.systems.base import RuleSystem
 from rules.turns import SetInitiative
 from ui.models.base import EnumTableModel
@@ -158,12 +159,8 @@ class InitiativeModel(EnumTableModel):
 
     def _condition_text(self, combatant: Combatant, state: Encounter) -> str:
         system = self._document.system
-        parts = [f"{_(track.label)} {combatant.boxes(track.key)}/{track.size}"
-                 for track in system.tracks(combatant, state)]
-        status = system.status(combatant, state)
-        if status is not Status.ACTIVE:
-            parts.append(_(STATUS_LABELS[status]))
-        return " · ".join(parts)
+        return condition_text(track_readings(system, combatant, state), system.status(combatant, state),
+                              every_track=True)
 
     def _effects_text(self, combatant: Combatant, state: Encounter) -> str:
         names = [effect.name for effect in state.effects.values() if effect.target == combatant.id]

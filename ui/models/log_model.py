@@ -14,8 +14,8 @@ from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelInde
 from PySide6.QtGui import QFont
 
 from app.document import Change, EncounterDocument
-from app.i18n import _
 from rules.history import Entry
+from rules.report import heading_text, moment_key
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -33,15 +33,6 @@ class _Row:
     line: int  # index into the entry's log lines; -1 for a heading
     round: int
     pass_no: int
-
-
-def heading_text(round_number: int, pass_no: int) -> str:
-    """The group heading for a moment of the fight."""
-    if round_number == 0:
-        return _("Before the fight")
-    if pass_no == 0:
-        return _("Round {round} · between rounds").format(round=round_number)
-    return _("Round {round} · initiative pass {pass_no}").format(round=round_number, pass_no=pass_no)
 
 
 class LogModel(QAbstractListModel):
@@ -102,7 +93,7 @@ class LogModel(QAbstractListModel):
     def _rows_for(self, number: int, entry: Entry) -> list[_Row]:
         rows = []
         last = self._rows[-1] if self._rows else None
-        if last is None or (last.round, last.pass_no) != (entry.round, entry.pass_no):
+        if last is None or (last.round, last.pass_no) != moment_key(entry):
             rows.append(_Row(0, -1, entry.round, entry.pass_no))
         rows += [_Row(number, line, entry.round, entry.pass_no) for line in range(len(entry.log))]
         return rows

@@ -35,6 +35,7 @@ from rules.combatants import EditCombatant, SetAttribute, SetDamage, SetPool, Sp
 from rules.encounter import SIDE_LABELS, STATUS_LABELS, Combatant, Encounter, Pool, Side
 from rules.errors import RulesError
 from rules.history import Operation
+from rules.report import pool_label
 from rules.systems.base import BudgetItem, RuleSystem
 from ui.game_parts import sections_for
 from ui.models.effects_model import duration_text
@@ -43,11 +44,6 @@ from ui.widgets.condition_track import ConditionTrack
 Apply = Callable[[Operation], bool]
 
 POOL_LIMIT = 200  # SetPool's own limit
-
-
-def pool_label(key: str) -> str:
-    """A pool's name as shown (the games name pools by plain words such as ``combat``)."""
-    return _(key.replace("_", " "))
 
 
 def _clear(layout: QVBoxLayout | QGridLayout | QFormLayout) -> None:

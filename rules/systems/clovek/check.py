@@ -121,6 +121,9 @@ class ClovekCheck(Operation):
     long_action: str = ""
     free_bonus_action: bool = False
 
+    def attacker_id(self) -> str | None:
+        return self.combatant_id if self.target is not None else None
+
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         actor = require_combatant(encounter, self.combatant_id)
         check_role(self.role)

@@ -14,6 +14,7 @@ from typing import Final
 
 from rules.encounter import Combatant, Encounter, Initiative, JsonValue, Pool, Slot, SlotKind, Status, frozen_map
 from rules.errors import OperationError, RulesError
+from rules.history import Operation
 from rules.systems.base import (
     AttributeSpec,
     BudgetItem,
@@ -218,6 +219,11 @@ class ClovekSystem(RuleSystem):
             raise OperationError(_("Unknown action type {kind!r}: physical, social or mental.").format(kind=kind))
         acted, _burnt = take_action(combatant, kind, encounter)
         return spend_dice(acted, kind, 1)
+
+    def outcome_probability(self, operation: Operation, before: Encounter) -> float | None:
+        from rules.systems.clovek.outcomes import outcome_probability  # it imports the operations, which import us
+
+        return outcome_probability(operation, before, self)
 
 
 def _score(combatant: Combatant) -> int:

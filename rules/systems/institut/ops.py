@@ -343,6 +343,9 @@ class InstitutAttack(Operation):
     attacker_held: str = ""
     target_held: str = ""
 
+    def attacker_id(self) -> str | None:
+        return self.attacker
+
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         attacker = require_combatant(encounter, self.attacker)
         target = require_combatant(encounter, self.target)
@@ -460,6 +463,9 @@ class SuppressionDodge(Operation):
     dodge_faces: Faces
     damage_faces: Faces = ()
 
+    def attacker_id(self) -> str | None:
+        return self.shooter
+
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         target = require_combatant(encounter, self.target)
         shooter = require_combatant(encounter, self.shooter)
@@ -523,6 +529,9 @@ class ThrowGrenade(Operation):
     timed: bool
     blast: tuple[BlastRoll, ...] = ()
     held: str = ""
+
+    def attacker_id(self) -> str | None:
+        return self.thrower
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         thrower = require_combatant(encounter, self.thrower)

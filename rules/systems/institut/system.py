@@ -8,6 +8,7 @@ from typing import Final
 
 from rules.encounter import STATUS_LABELS, Combatant, Encounter, JsonValue, Slot, SlotKind, Status, frozen_map
 from rules.errors import OperationError, RulesError
+from rules.history import Operation
 from rules.systems.base import (
     AttributeSpec,
     BudgetItem,
@@ -190,6 +191,11 @@ class InstitutSystem(RuleSystem):
                 raise OperationError(_("{name} holds no action.").format(name=combatant.name))
             return rounds.with_actions(combatant, rounds.after_action(actions, actions.pending[0]))
         return rounds.with_actions(combatant, rounds.after_action(actions))
+
+    def outcome_probability(self, operation: Operation, before: Encounter) -> float | None:
+        from rules.systems.institut.outcomes import outcome_probability  # it imports the operations, which import us
+
+        return outcome_probability(operation, before, self)
 
 
 def tables(encounter: Encounter) -> InstitutTables:

@@ -68,6 +68,9 @@ class SoubojAttack(Operation):
     flat: bool = False
     spell_damage: int = 0
 
+    def attacker_id(self) -> str | None:
+        return self.attacker
+
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         attacker = require_combatant(encounter, self.attacker)
         target = require_combatant(encounter, self.target)
@@ -195,6 +198,9 @@ class FinishOff(Operation):
     kind = "souboj_finish_off"
     attacker: str
     target: str
+
+    def attacker_id(self) -> str | None:
+        return self.attacker
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         attacker = require_combatant(encounter, self.attacker)

@@ -14,6 +14,7 @@ from typing import Final
 
 from rules.encounter import STATUS_LABELS, Combatant, Encounter, JsonValue, Side, Slot, Status, frozen_map
 from rules.errors import OperationError
+from rules.history import Operation
 from rules.systems.base import (
     AttributeSpec,
     BudgetItem,
@@ -242,6 +243,11 @@ class SoubojSystem(RuleSystem):
 
     def default_side_order(self) -> tuple[Side, ...]:
         return (Side.PLAYER, Side.ALLY, Side.OPPONENT)
+
+    def outcome_probability(self, operation: Operation, before: Encounter) -> float | None:
+        from rules.systems.souboj.outcomes import outcome_probability  # it imports the operations, which import us
+
+        return outcome_probability(operation, before, self)
 
 
 # --- options the other modules read -------------------------------------------------------------------------

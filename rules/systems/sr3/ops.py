@@ -102,6 +102,9 @@ class Sr3Attack(Operation):
     ammo: str = "standard"  # an Ammo value
     misfire_roll: int | None = None
 
+    def attacker_id(self) -> str | None:
+        return self.attacker
+
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         require_combatant(encounter, self.attacker)
         require_combatant(encounter, self.target)

@@ -19,6 +19,7 @@ from rules.encounter import (
     frozen_map,
 )
 from rules.errors import OperationError
+from rules.history import Operation
 from rules.systems.base import (
     AttributeSpec,
     BudgetItem,
@@ -192,6 +193,11 @@ class Sr3System(RuleSystem):
 
     def default_side_order(self) -> tuple[Side, ...]:
         return (Side.PLAYER, Side.ALLY, Side.OPPONENT)
+
+    def outcome_probability(self, operation: Operation, before: Encounter) -> float | None:
+        from rules.systems.sr3.outcomes import outcome_probability  # it imports the operations, which import us
+
+        return outcome_probability(operation, before, self)
 
 
 def tables(encounter: Encounter) -> Sr3Tables:

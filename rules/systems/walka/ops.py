@@ -256,6 +256,9 @@ class WalkaAttack(Operation):
     damage_faces: tuple[int, ...] = ()
     counts_as_action: bool = True
 
+    def attacker_id(self) -> str | None:
+        return self.attacker
+
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         walka = _walka(system)
         attacker, target = require_combatant(encounter, self.attacker), require_combatant(encounter, self.target)

@@ -18,6 +18,7 @@ from rules.encounter import (
     Status,
     frozen_map,
 )
+from rules.history import Operation
 from rules.systems.base import (
     AttributeSpec,
     BudgetItem,
@@ -272,6 +273,11 @@ class WalkaSystem(RuleSystem):
 
     def default_side_order(self) -> tuple[Side, ...]:
         return (Side.PLAYER, Side.ALLY, Side.OPPONENT)
+
+    def outcome_probability(self, operation: Operation, before: Encounter) -> float | None:
+        from rules.systems.walka.outcomes import outcome_probability  # it imports the operations, which import us
+
+        return outcome_probability(operation, before, self)
 
 
 def max_hit_points(combatant: Combatant) -> int:

@@ -1,0 +1,47 @@
+"""How unlikely a resolved Walka attack was: its outcome placed on the attack's own outcome distribution.
+
+The scale runs from the attacker's worst to best result: missed, defended, then a hit removing 0, 1, 2 …
+Hit Points (one per damage die showing 4 or more). The odds come from :func:`outcome_chances` (the opposed
+roll-under test with its bonus and penalty dice) and :func:`hp_loss_distribution` (the damage pool).
+"""
+
+from __future__ import annotations
+
+from rules.encounter import Encounter
+from rules.history import Operation
+from rules.odds import extreme_tail
+from rules.systems.base import RuleSystem
+from rules.systems.walka.contest import Outcome, hit_points_removed
+from rules.systems.walka.odds import hp_loss_distribution, outcome_chances
+from rules.systems.walka.ops import WalkaAttack
+
+
+def scale(attack: WalkaAttack) -> list[float]:
+    """P(missed), P(defended), then P(a hit removing k Hit Points) for k = 0 … the damage pool."""
+    chances = outcome_chances(attack.attack_skill, attack.defence_skill if attack.defence else None, attack.die,
+                              attack.attack_bonus, attack.attack_penalty, attack.defence_bonus,
+                              attack.defence_penalty)
+    damage = hp_loss_distribution(attack.pool())
+    return [chances[Outcome.MISSED], chances[Outcome.DEFENDED], *(chances[Outcome.HIT] * p for p in damage)]
+
+
+def scale_index(attack: WalkaAttack) -> int:
+    """Where the attack's own dice put it on :func:`scale`."""
+    outcome = attack.outcome()
+    if outcome is Outcome.MISSED:
+        return 0
+    if outcome is Outcome.DEFENDED:
+        return 1
+    return 2 + hit_points_removed(attack.damage_faces)
+
+
+def attack_probability(attack: WalkaAttack) -> float:
+    """P(an outcome at least as extreme as this attack's), see :meth:`RuleSystem.outcome_probability`."""
+    return extreme_tail(scale(attack), scale_index(attack))
+
+
+def outcome_probability(operation: Operation, before: Encounter, system: RuleSystem) -> float | None:
+    """The game's :meth:`RuleSystem.outcome_probability`: the rolls it knows the odds of, None for the rest."""
+    if isinstance(operation, WalkaAttack):
+        return attack_probability(operation)
+    return None
