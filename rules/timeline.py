@@ -30,6 +30,7 @@ from rules.timeline_fold import (
     Mark,
     MarkKind,
     Now,
+    Projection,
     RoundFold,
     RoundStarted,
     ScoreChanged,
@@ -187,6 +188,7 @@ class Timeline:
         self._state: Encounter = history.initial
         self._recorded = _Recorded()
         self._folds: dict[int, tuple[int, RoundFold]] = {}
+        self._projection = Projection()
 
     @property
     def rounds(self) -> tuple[int, ...]:
@@ -253,7 +255,7 @@ class Timeline:
         state = self.history.state
         live = state.clock.round == round_no and state.clock.pass_no > 0
         return fold.result(has_passes(self.system), dict(self._recorded.names),
-                           state if live else None, self.system)
+                           state if live else None, self.system, self._projection)
 
     def latest(self) -> TurnTimeline | None:
         """The most recent round, or None before the first initiative roll."""

@@ -8,7 +8,7 @@ what is still to come, as things stand now.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Final
 
@@ -216,13 +216,15 @@ class RoundFold:
             else:
                 self.turns[key] = _Turn(seq, event.phase, event.caption)
 
-    def result(self, passes: bool, names: Mapping[str, str], live: Encounter | None,
-               system: RuleSystem) -> TurnTimeline:
+    def result(self, passes: bool, names: Mapping[str, str], live: Encounter | None, system: RuleSystem,
+               projection: Projection) -> TurnTimeline:
         """The round as the chart draws it; ``live`` is the current state when this round is being played."""
         places = self._places()
         marks, links = self._played(places, passes)
         if live is not None:
-            marks += _still_to_come(live, system, passes, self.turns, len(places.get(live.clock.pass_no, {})))
+            pass_no = live.clock.pass_no
+            marks += _not_yet_played(projection.marks(live, system, passes), self.turns, pass_no,
+                                     len(places.get(pass_no, {})))
         marks += self._planned(marks)
         start = self.start
         roster = dict.fromkeys(start.roster if start is not None else ())
@@ -290,19 +292,55 @@ def _place_at(places: Mapping[int, int], seq: int | None) -> int | None:
     return max(earlier) if earlier else None
 
 
-def _still_to_come(state: Encounter, system: RuleSystem, passes: bool, turns: Mapping[tuple[int, str], _Turn],
-                   first_place: int) -> list[Mark]:
-    """Scheduled marks: the rest of the current pass in order, then every later pass by phase."""
+class Projection:
+    """What is still to come in the round being played, as things stand.
+
+    Asking the game for the rest of the order costs a sort of everyone, so it is asked again only when
+    something it depends on changed; a Next only marks someone as having acted, and whoever has acted is
+    filtered out of the remembered order (taking people out of a sorted order leaves it sorted).
+    """
+
+    def __init__(self) -> None:
+        self._key: tuple[object, ...] = ()
+        self._marks: list[Mark] = []
+
+    def marks(self, state: Encounter, system: RuleSystem, passes: bool) -> list[Mark]:
+        """Scheduled marks: the rest of the current pass in order (its slots numbered from 0), later passes."""
+        clock = state.clock
+        key = (state.combatants, state.effects, state.delays, state.surprise, state.options, clock.round,
+               clock.pass_no, clock.yielded)
+        if len(key) != len(self._key) or not all(
+                new is old or (not isinstance(new, Mapping) and new == old) for new, old in zip(key, self._key,
+                                                                                              strict=True)):
+            self._key = key
+            self._marks = _still_to_come(state, system) + (_later_passes(state, system) if passes else [])
+        return self._marks
+
+
+def _still_to_come(state: Encounter, system: RuleSystem) -> list[Mark]:
     pass_no = state.clock.pass_no
     marks: list[Mark] = []
-    place = first_place
-    for slot in system.remaining_slots(state):
-        ids = [i for i in slot.ids if (pass_no, i) not in turns] if slot.kind is SlotKind.ACTORS else []
-        if ids:
-            caption = system.slot_caption(slot, state)
-            marks += [Mark(i, pass_no, place, slot.phase, MarkKind.SCHEDULED, caption) for i in ids]
-            place += 1
-    return marks + (_later_passes(state, system) if passes else [])
+    for place, slot in enumerate(s for s in system.remaining_slots(state) if s.kind is SlotKind.ACTORS):
+        caption = system.slot_caption(slot, state)
+        marks += [Mark(i, pass_no, place, slot.phase, MarkKind.SCHEDULED, caption) for i in slot.ids]
+    return marks
+
+
+def _not_yet_played(projected: list[Mark], turns: Mapping[tuple[int, str], _Turn], pass_no: int,
+                    first_place: int) -> list[Mark]:
+    """Projected marks of those whose turn has not come, the current pass's places following the played ones."""
+    kept: list[Mark] = []
+    place, last = first_place - 1, -1
+    for mark in projected:
+        if (mark.pass_no, mark.combatant) in turns:
+            continue
+        if mark.pass_no != pass_no:
+            kept.append(mark)
+            continue
+        if mark.slot != last:
+            place, last = place + 1, mark.slot
+        kept.append(replace(mark, slot=place))
+    return kept
 
 
 def _later_passes(state: Encounter, system: RuleSystem) -> list[Mark]:

@@ -13,7 +13,7 @@ from rules.systems.souboj.model import Action
 from rules.timeline import DelayLink, Mark, MarkKind, ScoreStep, Timeline, TurnTimeline
 from rules.turns import DelayAction, NextTurn, TakeDelayedAction, YieldTurn
 from tests.rules.sr3_scenes import EIGHT, current_name, eight_characters, play_round, roll_ones
-from tests.rules.test_souboj_scene import fight
+from tests.rules.test_souboj_scene import SOUBOJ, fight
 from tests.rules.test_souboj_scene import roll as souboj_roll
 from tests.rules.test_walka_scenes import roll as walka_roll
 from tests.rules.test_walka_scenes import table
@@ -248,8 +248,8 @@ def test_walka_slots_are_captioned_with_the_seat() -> None:
 
 # --- keeping up with the history --------------------------------------------------------------------------
 
-_ACTIONS = st.lists(st.sampled_from(["next", "next", "next", "harm", "delay", "take", "undo", "redo", "roll"]),
-                    min_size=1, max_size=60)
+_ACTIONS = st.lists(st.sampled_from(["next", "next", "next", "harm", "delay", "take", "yield", "undo", "redo",
+                                     "roll"]), min_size=1, max_size=60)
 
 
 def _perform(history: History, ids: dict[str, str], action: str, step: int) -> None:
@@ -269,6 +269,8 @@ def _perform(history: History, ids: dict[str, str], action: str, step: int) -> N
             history.do(DelayAction(current.ids[0], into_next_pass=step % 2 == 1))
         elif action == "take":
             history.do(TakeDelayedAction(next(iter(state.delays))))
+        elif action == "yield" and current is not None:
+            history.do(YieldTurn(current.ids[-1]))
         else:
             history.do(NextTurn())
     except (ValueError, StopIteration):
@@ -292,6 +294,37 @@ def test_following_the_history_step_by_step_gives_what_reading_it_once_gives(act
             followed.sync()
             _all_turns(followed)  # folds cached then must not go stale
     followed.sync()
+    fresh = Timeline(history)
+    fresh.sync()
+    assert _all_turns(followed) == _all_turns(fresh)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["next", "next", "harm", "yield", "undo", "roll"]),
+                          st.integers(1, 6)), min_size=1, max_size=40))
+def test_a_souboj_fight_followed_step_by_step_reads_as_a_fresh_one(steps: list[tuple[str, int]]) -> None:
+    history, ids = fight()
+    setup = len(history.entries)
+    followed = Timeline(history)
+    for action, face in steps:
+        state = history.state
+        try:
+            if action == "undo":
+                if len(history.entries) > setup:  # the combatants stay
+                    history.undo()
+            elif action == "roll":
+                souboj_roll(history, ids, **{name: (face + n) % 6 + 1 for n, name in enumerate(ids)
+                                            if SOUBOJ.can_act(state.combatant(ids[name]), state)})
+            elif action == "harm":
+                history.do(ApplyHarm(ids["Bandit"], "wounds", face))
+            elif action == "yield" and state.clock.current is not None:
+                history.do(YieldTurn(state.clock.current.ids[0]))
+            else:
+                history.do(NextTurn())
+        except ValueError:
+            pass  # refused: nothing happened
+        followed.sync()
+        _all_turns(followed)
     fresh = Timeline(history)
     fresh.sync()
     assert _all_turns(followed) == _all_turns(fresh)

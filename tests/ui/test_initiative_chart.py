@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSize
-from PySide6.QtGui import QColor, QImage
+from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
@@ -229,6 +230,32 @@ def test_export_png_and_svg(chart: InitiativeChart, tmp_path: Path) -> None:
     assert svg is not None
     text = svg.read_text(encoding="utf-8")
     assert "<svg" in text and "Camilla" in text
+
+
+def _extent(image: QImage, colour: QColor, columns: range) -> tuple[int, int]:
+    """Top and bottom row where pixels close to ``colour`` appear within ``columns``."""
+    def near(pixel: QColor) -> bool:
+        return max(abs(pixel.red() - colour.red()), abs(pixel.green() - colour.green()),
+                   abs(pixel.blue() - colour.blue())) < 40
+
+    rows = [y for y in range(image.height()) for x in columns if near(image.pixelColor(x, y))]
+    return min(rows), max(rows)
+
+
+def test_svg_axes_line_up_with_the_marks(chart: InitiativeChart, tmp_path: Path) -> None:
+    svg = chart.export_to(tmp_path / "chart.svg")
+    assert svg is not None
+    renderer = QSvgRenderer(str(svg))
+    image = QImage(renderer.defaultSize(), QImage.Format.Format_ARGB32)
+    image.fill(QColor(LIGHT.background))
+    painter = QPainter(image)
+    renderer.render(painter)
+    painter.end()
+    axis_width = int(chart.canvas.lane_axis.width())
+    names = _extent(image, QColor(LIGHT.text), range(0, axis_width, 2))
+    marks = _extent(image, QColor(LIGHT.turn), range(axis_width, image.width() // 2, 2))
+    # Mike's name on the first lane, Camilla's on the last: the names span the marks' rows.
+    assert abs(names[0] - marks[0]) < 20 and abs(names[1] - marks[1]) < 20
 
 
 def test_export_failure_is_explained(chart: InitiativeChart, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -16,7 +16,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtGui import QColor, QImage, QPainter
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from app.i18n import _
 from rules.timeline import MarkKind
@@ -56,7 +56,7 @@ class InitiativeCanvas(pg.GraphicsLayoutWidget):  # type: ignore[misc]  # pyqtgr
         self.lane_axis = LaneAxis("left")
         self.column_axis = ColumnAxis("bottom")
         self.band_axis = ColumnAxis("top")
-        self.plot: pg.PlotItem = self.addPlot(row=0, col=0, rowspan=2, axisItems={
+        self.plot: pg.PlotItem = self.addPlot(row=0, col=0, rowspan=3, axisItems={
             "left": self.lane_axis, "bottom": self.column_axis, "top": self.band_axis})
         self.plot.showAxis("top")
         self.plot.hideButtons()
@@ -67,10 +67,14 @@ class InitiativeCanvas(pg.GraphicsLayoutWidget):  # type: ignore[misc]  # pyqtgr
         self.ci.addItem(self.title, row=0, col=1)
         self.legend = pg.LegendItem(colCount=1, verSpacing=-4)
         self.ci.addItem(self.legend, row=1, col=1)
-        layout = self.ci.layout
-        layout.setColumnStretchFactor(0, 1)
-        layout.setRowStretchFactor(1, 1)
-        layout.setAlignment(self.legend, Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        spacer = pg.GraphicsWidget()  # takes the spare height: title and legend stay on top
+        spacer.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Expanding)
+        for fixed in (self.title, self.legend):
+            fixed.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
+        self.ci.addItem(spacer, row=2, col=1)
+        self.ci.layout.setColumnStretchFactor(0, 1)
+        self.ci.layout.setRowStretchFactor(2, 1)
+        self.setToolTip(_("Drag to scroll through the lanes, turn the wheel to zoom"))
         self._build_items()
         self.plot.getViewBox().sigResized.connect(self._fit_lanes)
         self.series = ChartSeries("")
@@ -122,7 +126,7 @@ class InitiativeCanvas(pg.GraphicsLayoutWidget):  # type: ignore[misc]  # pyqtgr
         self.now_line.setPen(pg.mkPen(colors.now, width=2, style=Qt.PenStyle.DotLine))
         self.lane_stripes.setOpts(brush=pg.mkBrush(colors.lane))
         self.band_shades.setOpts(brush=pg.mkBrush(qcolor(colors.band, 150)))
-        self.texts.set_style(QColor(colors.text), self.font())
+        self.texts.set_style(QColor(colors.text), QColor(colors.background), self.font())
         self._legend_key = ()
         self._fill_legend()
 
@@ -213,7 +217,7 @@ class InitiativeCanvas(pg.GraphicsLayoutWidget):  # type: ignore[misc]  # pyqtgr
     def changeEvent(self, event: QEvent) -> None:
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:
-            self.texts.set_style(QColor(self.colors.text), self.font())
+            self.texts.set_style(QColor(self.colors.text), QColor(self.colors.background), self.font())
 
 
 def render_image(canvas: InitiativeCanvas, size: QSize) -> QImage:

@@ -15,7 +15,7 @@ from typing import Any, Final
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter
 from PySide6.QtWidgets import QStyleOptionGraphicsItem, QWidget
 
@@ -109,6 +109,7 @@ class TextLayer(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is untype
         self._labels: tuple[Label, ...] = ()
         self._data = QRectF()
         self._color = QColor("#000000")
+        self._halo = QColor("#ffffff")
         self._font = QFont()
 
     def set_labels(self, labels: Sequence[Label]) -> None:
@@ -127,9 +128,11 @@ class TextLayer(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is untype
         """The labels shown."""
         return self._labels
 
-    def set_style(self, color: QColor, font: QFont) -> None:
-        """Text colour (from the theme) and font."""
+    def set_style(self, color: QColor, background: QColor, font: QFont) -> None:
+        """Text colour and the chart's background (a halo behind each label keeps it readable on lines)."""
         self._color, self._font = QColor(color), QFont(font)
+        self._halo = QColor(background)
+        self._halo.setAlpha(210)
         self.update()
 
     def dataBounds(self, axis: int, frac: float = 1.0, orthoRange: Any = None) -> tuple[float, float] | None:
@@ -163,5 +166,8 @@ class TextLayer(pg.GraphicsObject):  # type: ignore[misc]  # pyqtgraph is untype
         for label in self._labels:
             point = transform.map(QPointF(label.x, label.y))
             # Right of the point, centred on it: clear of the ring around the slot being played.
-            painter.drawText(QPointF(point.x() + 13, point.y() + metrics.ascent() / 2 - 1), label.text)
+            box = QRectF(point.x() + 12, point.y() - metrics.height() / 2,
+                         metrics.horizontalAdvance(label.text) + 2, metrics.height())
+            painter.fillRect(box, self._halo)
+            painter.drawText(box, Qt.AlignmentFlag.AlignCenter, label.text)
         painter.restore()
