@@ -14,10 +14,10 @@ Nothing here knows the game: phases come from :meth:`RuleSystem.pass_phase`, the
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import pairwise
 
-from rules.encounter import Combatant, Encounter, SlotKind
+from rules.encounter import Clock, Combatant, Encounter, SlotKind
 from rules.errors import RulesError
 from rules.history import Batch, Entry, History, Operation, reapply, revert
 from rules.systems.base import Hook, RuleSystem
@@ -114,18 +114,21 @@ def _score_changes(before: Encounter, after: Encounter, system: RuleSystem) -> l
         old = before.combatants.get(combatant_id)
         if old is None or old is combatant:
             continue
-        was = _phase(old, before, system)
-        now = _phase(combatant, after, system)
+        was = _phase(old, before, system, clock.pass_no)
+        now = _phase(combatant, after, system, clock.pass_no)
         if was is not None and was != now:
             events.append(ScoreChanged(clock.round, clock.pass_no, combatant_id, at, was, now))
     return events
 
 
-def _phase(combatant: Combatant, state: Encounter, system: RuleSystem) -> int | None:
-    """The combatant's phase in the current pass, None when it has none (or cannot act any more)."""
+def _phase(combatant: Combatant, state: Encounter, system: RuleSystem, pass_no: int) -> int | None:
+    """The combatant's phase in ``pass_no``, None when it has none (or cannot act any more).
+
+    Both sides of a step are read for the same pass: a step that also ends a pass is not a score change.
+    """
     if not system.can_act(combatant, state):
         return None
-    return system.pass_phase(combatant, state, state.clock.pass_no)
+    return system.pass_phase(combatant, state, pass_no)
 
 
 def _held(before: Encounter, after: Encounter) -> list[Event]:
@@ -189,6 +192,9 @@ class Timeline:
         self._recorded = _Recorded()
         self._folds: dict[int, tuple[int, RoundFold]] = {}
         self._projection = Projection()
+        if history.initial.clock.pass_no > 0:  # a history that starts mid-round: that round began before it
+            for event in events_between(replace(history.initial, clock=Clock()), history.initial, self.system):
+                self._recorded.add(-1, event)
 
     @property
     def rounds(self) -> tuple[int, ...]:

@@ -7,6 +7,7 @@ what is still to come, as things stand now.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
@@ -285,11 +286,14 @@ class RoundFold:
 
 
 def _place_at(places: Mapping[int, int], seq: int | None) -> int | None:
-    """The place of the slot with ``seq``, or of the nearest earlier slot still shown."""
+    """The place of the slot with ``seq``, or of the nearest earlier slot still shown.
+
+    ``places`` maps sequence numbers in ascending order to 0, 1, 2…, so a place is a position in its keys.
+    """
     if seq is None or seq < 0:
         return None
-    earlier = [place for s, place in places.items() if s <= seq]
-    return max(earlier) if earlier else None
+    place = bisect_right(list(places), seq) - 1
+    return place if place >= 0 else None
 
 
 class Projection:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.combatants import ApplyHarm, RemoveCombatant
+from rules.combatants import ApplyHarm, RemoveCombatant, SpendAction
 from rules.encounter import Encounter
 from rules.history import Batch, History
 from rules.systems.souboj import Declare
@@ -123,6 +123,16 @@ def test_a_wound_that_ends_the_turn_steps_to_none() -> None:
     assert turn.phases(camilla) == []
     assert turn.phases(camilla, MarkKind.PLANNED) == [(1, 9)]
     assert turn.steps[-1].combatant == camilla and turn.steps[-1].after is None
+
+
+def test_actions_spent_and_reset_at_a_new_pass_are_no_score_change() -> None:
+    history, ids = eight_characters()
+    roll_ones(history, ids)
+    _next_until(history, "Camilla")
+    history.do(SpendAction(ids["Camilla"], "simple"))
+    history.do(SpendAction(ids["Mike"], "free"))
+    history.do(NextTurn())  # pass 2 begins: everyone's actions are counted afresh
+    assert _timeline(history).steps == ()
 
 
 def test_mike_delays_and_interrupts_ganger_1() -> None:
@@ -360,6 +370,19 @@ def test_undoing_the_roll_forgets_the_round() -> None:
     timeline.sync()
     rounds.append(timeline.rounds)
     assert rounds == [(1,), (), (1,)]
+
+
+def test_a_history_that_starts_mid_round_shows_that_round() -> None:
+    history, ids = eight_characters()
+    roll_ones(history, ids)
+    history.do(NextTurn())
+    later = History(history.state)
+    later.do(NextTurn())
+    turn = _timeline(later)
+    assert turn.round == 1
+    assert turn.phases(ids["Dave"], MarkKind.ACTED) == [(1, 22)]
+    assert turn.phases(ids["Ganger 1"], MarkKind.ACTED) == [(1, 26)]  # current when the history began
+    assert turn.phases(ids["Mike"], MarkKind.SCHEDULED) == [(2, 27), (3, 17), (4, 7)]
 
 
 def test_a_loaded_history_is_read_from_its_initial_state() -> None:

@@ -86,7 +86,10 @@ class ChartSeries:
         return (self.bands[0].left - 1.0, self.bands[-1].right + 1.0)
 
 
-def _pairs(segments: Sequence[tuple[float, float, float, float]]) -> Points:
+Segment = tuple[float, float, float, float]
+
+
+def _pairs(segments: Sequence[Segment]) -> Points:
     xs = tuple(value for x0, _y0, x1, _y1 in segments for value in (x0, x1))
     ys = tuple(value for _x0, y0, _x1, y1 in segments for value in (y0, y1))
     return (xs, ys)
@@ -94,6 +97,41 @@ def _pairs(segments: Sequence[tuple[float, float, float, float]]) -> Points:
 
 def _points(marks: Sequence[tuple[float, float]]) -> Points:
     return (tuple(x for x, _y in marks), tuple(y for _x, y in marks))
+
+
+@dataclass
+class _Drawing:
+    """Points, segments and labels collected for one series; lanes fix each combatant's row."""
+
+    lanes: tuple[str, ...]
+    points: dict[MarkKind, list[tuple[float, float]]] = field(
+        default_factory=lambda: {kind: [] for kind in MarkKind})
+    delays: list[Segment] = field(default_factory=list)
+    shifts: list[Segment] = field(default_factory=list)
+    groups: list[Segment] = field(default_factory=list)
+    steps: list[tuple[float, float]] = field(default_factory=list)
+    labels: list[Label] = field(default_factory=list)
+    now_x: float | None = None
+    now: list[tuple[float, float]] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._row = {combatant: float(index) for index, combatant in enumerate(self.lanes)}
+
+    def lane(self, combatant: str) -> float:
+        """The row of a combatant's lane."""
+        return self._row[combatant]
+
+    def now_at(self, x: float, ids: Sequence[str]) -> None:
+        """The slot being played is at ``x``; ring its actors."""
+        self.now_x = x
+        self.now = [(x, self._row[i]) for i in ids if i in self._row]
+
+    def series(self, title: str, passes: bool, names: Mapping[str, str], bands: Sequence[Band]) -> ChartSeries:
+        """The collected drawing as a series."""
+        return ChartSeries(title, passes, self.lanes, tuple(names.get(i, i) for i in self.lanes),
+                           {kind: _points(found) for kind, found in self.points.items()}, _pairs(self.delays),
+                           _pairs(self.shifts), _pairs(self.groups), _points(self.steps), tuple(self.labels),
+                           tuple(bands), self.now_x, _points(self.now))
 
 
 # --- pass-based: one turn, its passes as bands ----------------------------------------------------
@@ -134,30 +172,33 @@ class _PassGeometry:
 def pass_series(turn: TurnTimeline) -> ChartSeries:
     """The chart of one turn of a pass-based game."""
     geometry = _PassGeometry(turn)
-    lanes = turn.lanes
-    row = {combatant: index for index, combatant in enumerate(lanes)}
+    drawing = _Drawing(turn.lanes)
 
     def at(mark: Mark) -> tuple[float, float]:
-        return geometry.x(mark.pass_no, mark.phase), float(row[mark.combatant])
+        return geometry.x(mark.pass_no, mark.phase), drawing.lane(mark.combatant)
 
-    points = {kind: _points([at(m) for m in turn.marks if m.kind is kind]) for kind in MarkKind}
+    for mark in turn.marks:
+        drawing.points[mark.kind].append(at(mark))
     turns = {(m.combatant, m.pass_no): m for m in turn.marks if m.kind in TURN_KINDS[:3]}
-    shifts = [(*at(m), *at(turns[(m.combatant, m.pass_no)])) for m in turn.marks
-              if m.kind is MarkKind.PLANNED and (m.combatant, m.pass_no) in turns]
-    delays = [(*at(link.held), *at(link.taken)) for link in turn.links]
-    steps = [(geometry.x(s.pass_no, s.at_phase if s.at_phase is not None else s.before),
-              row[s.combatant] + STEP_OFFSET, s) for s in turn.steps if s.combatant in row]
-    labels = [Label(x, y, _step_text(step.before, step.after)) for x, y, step in steps]
-    if len(lanes) <= LABEL_LANES:
-        labels += [Label(*at(m), str(m.phase)) for m in turn.marks if m.kind in TURN_KINDS and m.phase]
-    now = turn.now
-    now_x = geometry.x(now.pass_no, now.phase) if now is not None else None
-    return ChartSeries(
-        _("Round {number}: initiative passes").format(number=turn.round), True, lanes,
-        tuple(turn.names[i] for i in lanes), points, _pairs(delays), _pairs(shifts), EMPTY,
-        _points([(x, y) for x, y, _step in steps]), tuple(labels), geometry.bands(), now_x,
-        _points([(now_x, float(row[i])) for i in now.ids if i in row]) if now is not None and now_x is not None
-        else EMPTY)
+    drawing.shifts = [(*at(m), *at(turns[(m.combatant, m.pass_no)])) for m in turn.marks
+                      if m.kind is MarkKind.PLANNED and (m.combatant, m.pass_no) in turns]
+    drawing.delays = [(*at(link.held), *at(link.taken)) for link in turn.links]
+    _add_steps(drawing, turn, geometry)
+    if len(turn.lanes) <= LABEL_LANES:
+        drawing.labels += [Label(*at(m), str(m.phase)) for m in turn.marks if m.kind in TURN_KINDS and m.phase]
+    if turn.now is not None:
+        drawing.now_at(geometry.x(turn.now.pass_no, turn.now.phase), turn.now.ids)
+    title = _("Round {number}: initiative passes").format(number=turn.round)
+    return drawing.series(title, True, turn.names, geometry.bands())
+
+
+def _add_steps(drawing: _Drawing, turn: TurnTimeline, geometry: _PassGeometry) -> None:
+    """A score step sits where the fight stood when it happened, in the lower part of the lane."""
+    for step in turn.steps:
+        x = geometry.x(step.pass_no, step.at_phase if step.at_phase is not None else step.before)
+        y = drawing.lane(step.combatant) + STEP_OFFSET
+        drawing.steps.append((x, y))
+        drawing.labels.append(Label(x, y, _step_text(step.before, step.after)))
 
 
 def _step_text(before: int, after: int | None) -> str:
@@ -182,36 +223,35 @@ def _lanes(turns: Sequence[TurnTimeline]) -> tuple[tuple[str, ...], dict[str, st
 
 
 def round_series(turns: Sequence[TurnTimeline]) -> ChartSeries:
-    """The chart of consecutive rounds of a round-based game (oldest first)."""
+    """The chart of consecutive rounds of a round-based game (oldest first), side by side."""
     lanes, names = _lanes(turns)
-    row = {combatant: index for index, combatant in enumerate(lanes)}
-    marks: dict[MarkKind, list[tuple[float, float]]] = {kind: [] for kind in MarkKind}
-    bands, delays, groups = [], [], []
-    now_x: float | None = None
-    now_points: list[tuple[float, float]] = []
+    drawing = _Drawing(lanes)
+    bands: list[Band] = []
     left = 0.0
     for turn in turns:
         columns = max(turn.slots.values(), default=1)
-        members: dict[int, list[float]] = {}
-        for mark in turn.marks:
-            marks[mark.kind].append((left + mark.slot, float(row[mark.combatant])))
-            if mark.kind in TURN_KINDS:
-                members.setdefault(mark.slot, []).append(float(row[mark.combatant]))
-        groups += [(left + slot, min(ys), left + slot, max(ys)) for slot, ys in members.items() if len(ys) > 1]
-        delays += [(left + link.held.slot, float(row[link.held.combatant]), left + link.taken.slot,
-                    float(row[link.taken.combatant])) for link in turn.links]
+        _add_round(drawing, turn, left)
         bands.append(Band(_("Round {number}").format(number=turn.round), left, left + columns - 1,
                           _column_ticks(turn, left, columns)))
-        if turn.now is not None and turn.now.slot is not None:
-            now_x = left + turn.now.slot
-            now_points = [(now_x, float(row[i])) for i in turn.now.ids if i in row]
-        left += columns - 1 + ROUND_GAP + 1
+        left += columns + ROUND_GAP
     first, last = turns[0].round, turns[-1].round
     title = (_("Round {number}: order of play").format(number=last) if first == last
              else _("Rounds {first}–{last}: order of play").format(first=first, last=last))
-    return ChartSeries(title, False, lanes, tuple(names.get(i, i) for i in lanes),
-                       {kind: _points(found) for kind, found in marks.items()}, _pairs(delays), EMPTY,
-                       _pairs(groups), EMPTY, (), tuple(bands), now_x, _points(now_points))
+    return drawing.series(title, False, names, bands)
+
+
+def _add_round(drawing: _Drawing, turn: TurnTimeline, left: float) -> None:
+    """One round's marks, column by column; a bar joins the members of a simultaneous group."""
+    members: dict[int, list[float]] = {}
+    for mark in turn.marks:
+        drawing.points[mark.kind].append((left + mark.slot, drawing.lane(mark.combatant)))
+        if mark.kind in TURN_KINDS:
+            members.setdefault(mark.slot, []).append(drawing.lane(mark.combatant))
+    drawing.groups += [(left + slot, min(ys), left + slot, max(ys)) for slot, ys in members.items() if len(ys) > 1]
+    drawing.delays += [(left + link.held.slot, drawing.lane(link.held.combatant), left + link.taken.slot,
+                        drawing.lane(link.taken.combatant)) for link in turn.links]
+    if turn.now is not None and turn.now.slot is not None:
+        drawing.now_at(left + turn.now.slot, turn.now.ids)
 
 
 def _column_ticks(turn: TurnTimeline, left: float, columns: int) -> tuple[tuple[float, str], ...]:
