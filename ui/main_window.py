@@ -137,6 +137,7 @@ class MainWindow(QMainWindow):
         ]
         details, effects, log, dice, undo, chart = self.docks
         self.chart_dock = chart
+        chart.visibilityChanged.connect(lambda shown: self.initiative_chart.catch_up() if shown else None)
         self.tabifyDockWidget(effects, undo)
         undo.setVisible(False)
         effects.raise_()

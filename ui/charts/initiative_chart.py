@@ -87,9 +87,14 @@ class InitiativeChart(QWidget):
         return self.slider.value() >= self.slider.maximum()
 
     # --- keeping up ---------------------------------------------------------------------------------
+    @property
+    def on_screen(self) -> bool:
+        """Whether the GM can see the chart (a dock in a tab behind another one is "visible" but off screen)."""
+        return self.isVisible() and not self.visibleRegion().isEmpty()
+
     def _on_changed(self, _change: Change) -> None:
-        if not self.isVisible():
-            self._dirty = True  # caught up when shown: a hidden chart costs nothing per operation
+        if not self.on_screen:
+            self._dirty = True  # caught up when shown: a chart nobody sees costs nothing per operation
             return
         self.refresh()
 
@@ -97,7 +102,11 @@ class InitiativeChart(QWidget):
         self._timeline = Timeline(self._document.history)
         self.slider.setValue(self.slider.maximum())
         self._dirty = True
-        if self.isVisible():
+        self.catch_up()
+
+    def catch_up(self) -> None:
+        """Redraw if something happened while the chart was out of sight (its dock's tab was chosen, say)."""
+        if self._dirty and self.on_screen:
             self.refresh()
 
     def showEvent(self, event: QShowEvent) -> None:
