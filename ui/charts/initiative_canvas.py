@@ -27,6 +27,7 @@ from ui.charts.initiative_style import (
     MARK_STYLES,
     NOW_STYLE,
     STEP_STYLE,
+    GROUP_LEGEND,
     ChartColors,
     MarkStyle,
     qcolor,
@@ -120,7 +121,7 @@ class InitiativeCanvas(pg.GraphicsLayoutWidget):  # type: ignore[misc]  # pyqtgr
             self._style_marks(item, MARK_STYLES[kind], colors.mark(kind))
         self._style_marks(self.steps, STEP_STYLE, colors.wound)
         self._style_marks(self.now_ring, NOW_STYLE, colors.now, width=3.0)
-        self.group_links.setPen(pg.mkPen(qcolor(colors.group, 170), width=3))
+        self.group_links.setPen(pg.mkPen(colors.group, width=3))
         self.shift_links.setPen(pg.mkPen(colors.wound, width=2))
         self.delay_links.setPen(pg.mkPen(colors.delay, width=2, style=Qt.PenStyle.DashLine))
         self.now_line.setPen(pg.mkPen(colors.now, width=2, style=Qt.PenStyle.DotLine))
@@ -152,6 +153,8 @@ class InitiativeCanvas(pg.GraphicsLayoutWidget):  # type: ignore[misc]  # pyqtgr
         if passes:
             self.legend.addItem(self.marks[MarkKind.PLANNED], _(MARK_STYLES[MarkKind.PLANNED].legend))
             self.legend.addItem(self.steps, _(STEP_STYLE.legend))
+        else:
+            self.legend.addItem(self.group_links, _(GROUP_LEGEND))
         self.legend.addItem(self.now_ring, _(NOW_STYLE.legend))
 
     # --- data ------------------------------------------------------------------------------------------

@@ -40,6 +40,7 @@ MARK_STYLES: Final[dict[MarkKind, MarkStyle]] = {
 }
 STEP_STYLE: Final[MarkStyle] = MarkStyle("t", 13, True, N_("score change (wound)"))
 NOW_STYLE: Final[MarkStyle] = MarkStyle("o", 22, False, N_("acting now"))
+GROUP_LEGEND: Final[str] = N_("acting together (one score or seat)")
 
 
 @dataclass(frozen=True)
