@@ -14,6 +14,7 @@ from collections.abc import Callable
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
+from PySide6.QtCore import qInstallMessageHandler
 from PySide6.QtWidgets import QApplication
 
 from app.document import EncounterDocument
@@ -73,8 +74,10 @@ def run() -> list[tuple[str, float]]:
     document = EncounterDocument(history)
     chart = InitiativeChart(document)
     chart.resize(1200, 600)
+    quiet = qInstallMessageHandler(lambda *_message: None)  # offscreen Qt's "propagateSizeHints" notes
     chart.show()
     application.processEvents()
+    qInstallMessageHandler(quiet)
     counter = iter(range(1, 10**9))
 
     def apply() -> None:
