@@ -23,11 +23,11 @@ from rules.timeline import MarkKind
 from ui.charts.initiative_items import ColumnAxis, LaneAxis, TextLayer
 from ui.charts.initiative_series import ChartSeries, Points
 from ui.charts.initiative_style import (
+    GROUP_LEGEND,
     LIGHT,
     MARK_STYLES,
     NOW_STYLE,
     STEP_STYLE,
-    GROUP_LEGEND,
     ChartColors,
     MarkStyle,
     qcolor,
