@@ -30,6 +30,7 @@ from app.workspace import Workspace
 from rules.errors import RulesError
 from rules.systems import all_systems
 from ui.actions import ACTIONS, Menu, build_action
+from ui.charts.initiative_chart import InitiativeChart
 from ui.dialogs.attack import attack_dialog_for
 from ui.models.initiative_model import InitiativeModel
 from ui.models.log_model import LogModel
@@ -129,6 +130,7 @@ class MainWindow(QMainWindow):
         self.log_model = LogModel(self.document)
         self.log_view = LogView(self.log_model)
         self.dice_line = DiceLine(self.session)
+        self.initiative_chart = InitiativeChart(self.document)
         self.undo_view = QUndoView(self.document.undo_stack)
         self.undo_view.setEmptyLabel(_("<start of the fight>"))
         right, bottom = Qt.DockWidgetArea.RightDockWidgetArea, Qt.DockWidgetArea.BottomDockWidgetArea
@@ -138,12 +140,17 @@ class MainWindow(QMainWindow):
             self._dock(_("Combat log"), "dock_log", self.log_view, bottom),
             self._dock(_("Dice line"), "dock_dice", self.dice_line, bottom),
             self._dock(_("Undo history"), "dock_undo", self.undo_view, right),
+            self._dock(_("Initiative chart"), "dock_initiative_chart", self.initiative_chart, bottom),
         ]
-        details, effects, log, dice, undo = self.docks
+        details, effects, log, dice, undo, chart = self.docks
+        self.chart_dock = chart
+        chart.visibilityChanged.connect(lambda shown: self.initiative_chart.catch_up() if shown else None)
         self.tabifyDockWidget(effects, undo)
         undo.setVisible(False)
         effects.raise_()
         self.splitDockWidget(log, dice, Qt.Orientation.Vertical)  # the dice line sits under the log
+        self.tabifyDockWidget(log, chart)  # a tab behind the log: it draws nothing until the GM looks at it
+        log.raise_()
         self.resizeDocks([details, effects], [560, 180], Qt.Orientation.Vertical)
         self.resizeDocks([log, dice], [300, 60], Qt.Orientation.Vertical)
         self.resizeDocks([details], [380], Qt.Orientation.Horizontal)
@@ -320,6 +327,11 @@ class MainWindow(QMainWindow):
             self.player_view = PlayerView(self.document)
         self.player_view.show()
         self.player_view.raise_()
+
+    def on_initiative_chart(self) -> None:
+        self.chart_dock.show()
+        self.chart_dock.raise_()
+        self.initiative_chart.slider.setFocus()
 
     def on_theme_system(self) -> None:
         self._set_theme("system")

@@ -230,6 +230,18 @@ class RuleSystem(ABC):
         """Whether another pass follows the current one within this round."""
         return False
 
+    def pass_phase(self, combatant: Combatant, encounter: Encounter, pass_no: int) -> int | None:
+        """The phase (score) at which ``combatant`` acts in ``pass_no`` of the current round as things stand.
+
+        None when it has no turn in that pass. Games whose turns have no phase numbers keep the default (None);
+        the initiative chart reads the turns still to come in later passes from here.
+        """
+        return None
+
+    def slot_caption(self, slot: Slot, encounter: Encounter) -> str:
+        """A short label for a step of the order (Walka: the seat; Souboj: the shared score), or ""."""
+        return "" if slot.phase is None else str(slot.phase)
+
     def score_text(self, combatant: Combatant, encounter: Encounter) -> str:
         """The initiative as shown in the order (SR3: ``27 → 17 → 7``)."""
         if combatant.initiative is None:

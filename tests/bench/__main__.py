@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from tests.bench import bench_history, bench_odds
+from tests.bench import bench_charts, bench_history, bench_odds
 
 
 def _format_seconds(seconds: float) -> str:
@@ -29,10 +29,19 @@ def print_history() -> None:
         print(f"{name:48} {_format_seconds(seconds):>12}")
 
 
+def print_charts() -> None:
+    """The initiative chart on a long fight (a frame is 16 ms)."""
+    print("\nInitiative chart (median per step)")
+    print(f"{'step':60} {'time':>12}")
+    for name, seconds in bench_charts.run():
+        print(f"{name:60} {_format_seconds(seconds):>12}")
+
+
 def main() -> int:
     """Print every table."""
     print_odds()
     print_history()
+    print_charts()
     return 0
 
 

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QFileDialog, QGraphicsItem, QGraphicsScene, QWidge
 from app.i18n import _
 
 SUFFIXES = (".png", ".svg")
+DEFAULT_DPI = 96
 
 
 class ChartExportError(Exception):
@@ -50,6 +51,10 @@ def _write_svg(item: QGraphicsItem, target: Path) -> None:
     source = item.sceneBoundingRect()
     generator = QSvgGenerator()
     generator.setFileName(str(target))
+    # Axes replay QPictures recorded at the screen's resolution; a QPicture played on a device of another
+    # resolution is rescaled, so the SVG must have the screen's (else axes shrink away from the data).
+    views = scene.views()
+    generator.setResolution(views[0].logicalDpiX() if views else DEFAULT_DPI)
     generator.setSize(QSize(int(source.width()), int(source.height())))
     generator.setViewBox(QRectF(0, 0, source.width(), source.height()))
     generator.setTitle(_("Bojovka chart"))

@@ -154,6 +154,10 @@ class Sr3System(RuleSystem):
                    for c in encounter.combatants.values()) or any(
             d.into_next_pass and d.pass_no == encounter.clock.pass_no for d in encounter.delays.values())
 
+    def pass_phase(self, combatant: Combatant, encounter: Encounter, pass_no: int) -> int | None:
+        value = initiative.score(combatant, pass_no)
+        return value if value is not None and value > 0 else None
+
     def score_text(self, combatant: Combatant, encounter: Encounter) -> str:
         scores = initiative.pass_scores(combatant)
         if combatant.initiative is None:

@@ -233,6 +233,11 @@ class WalkaSystem(RuleSystem):
                 later.append(Slot(SlotKind.ACTORS, yielded))
         return slots + later + delayed_slots(encounter)
 
+    def slot_caption(self, slot: Slot, encounter: Encounter) -> str:
+        """The seat that acts (a slot of Walka's order is one seat's characters)."""
+        present = [encounter.combatants[i] for i in slot.ids if i in encounter.combatants]
+        return seating.seat_label(seating.effective_seat(present[0])) if present else ""
+
     def score_text(self, combatant: Combatant, encounter: Encounter) -> str:
         roll = seating.seat_roll(encounter, seating.effective_seat(combatant), self.able(encounter))
         return "–" if roll is None else str(roll)
