@@ -18,7 +18,7 @@ from types import TracebackType
 
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")  # pyqtgraph must not pick another Qt binding
 
-from PySide6.QtCore import QDateTime, QLocale
+from PySide6.QtCore import QDateTime, QEvent, QLocale
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from app.i18n import _, install_language, ngettext
@@ -189,6 +189,9 @@ def print_command(args: argparse.Namespace) -> int:
         return 2
     print(ngettext("Wrote {path} ({count} page).", "Wrote {path} ({count} pages).", pages).format(
         path=target, count=pages))
+    # The chart's off-screen widgets were handed to deleteLater with no event loop to run it: delete them now,
+    # while Qt is whole, rather than in the interpreter's teardown (which crashed after the PDF was written).
+    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     return 0
 
 

@@ -16,7 +16,7 @@ from typing import Final
 
 from PySide6.QtCore import QEvent, QSize, Qt
 from PySide6.QtGui import QImage, QShowEvent
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QMessageBox, QPushButton, QSlider, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QMessageBox, QPushButton, QSlider, QVBoxLayout, QWidget
 
 from app.document import Change, EncounterDocument
 from app.i18n import _
@@ -176,10 +176,16 @@ def render_initiative_chart_image(source: EncounterDocument | History, size: QSi
     timeline = Timeline(history)
     timeline.sync()
     canvas = InitiativeCanvas()
+    # Layouts (the names axis, the legend beside the plot) only settle in a shown widget: show it where no
+    # screen displays it, let the layout run, then draw.
+    canvas.setAttribute(Qt.WidgetAttribute.WA_DontShowOnScreen, True)
     try:
         canvas.apply_colors(DARK if dark else LIGHT)
         canvas.resize(size)
+        canvas.show()
         canvas.show_series(series_for(turns_to_show(timeline, round_no)))
+        QApplication.processEvents()
         return render_image(canvas, size)
     finally:
+        canvas.hide()
         canvas.deleteLater()

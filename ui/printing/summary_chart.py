@@ -1,18 +1,23 @@
 """The initiative-pass chart of the printed summary: the one place the chart meets the printout.
 
-LEAD (merging issue 5): ``ui/charts/initiative_chart.py`` provides ``render_initiative_chart_image(...)`` ->
-QImage. Return its image here; File → Print, Print preview, Export summary as PDF and
-``bojovka --print-summary`` all take the chart from this function (app/summary.py's ``_chart`` lays it out,
-and leaves the section out while this returns None).
+File → Print, Print preview, Export summary as PDF and ``bojovka --print-summary`` all take the chart from here
+(app/summary.py lays it out, and leaves the section out when there is no chart to show).
 """
 
 from __future__ import annotations
 
+from PySide6.QtCore import QSize
 from PySide6.QtGui import QImage
 
 from rules.history import History
+from ui.charts.initiative_chart import render_initiative_chart_image
+
+#: Printed 660 CSS px wide: twice that in pixels keeps lines and labels sharp on paper.
+PRINT_SIZE = QSize(1320, 700)
 
 
 def summary_chart(history: History) -> QImage | None:
-    """The chart image for ``history``'s summary, or None while no chart renderer is wired in."""
-    return None
+    """The chart of the fight's latest turn or rounds (light colours, as paper wants); None before any round."""
+    if not history.entries or history.state.clock.round < 1:
+        return None
+    return render_initiative_chart_image(history, PRINT_SIZE)
