@@ -170,8 +170,8 @@ def _harm(harm: Mapping[str, int]) -> str:
 def _chart(chart_image: QImage | None) -> str:
     """The initiative-pass chart.
 
-    LEAD: ``chart_image`` is where ``ui.charts.initiative_chart.render_initiative_chart_image`` plugs in
-    (see ``ui.printing.summary_chart``); without an image the section is left out rather than printed empty.
+    The ui layer draws it (``ui.printing.summary_chart``); without an image the section is left out rather
+    than printed empty.
     """
     if chart_image is None or chart_image.isNull():
         return ""

@@ -14,7 +14,7 @@ os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QEvent, QSize, Qt
+from PySide6.QtCore import QEvent, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
@@ -223,15 +223,19 @@ class InitiativeCanvas(pg.GraphicsLayoutWidget):  # type: ignore[misc]  # pyqtgr
             self.texts.set_style(QColor(self.colors.text), QColor(self.colors.background), self.font())
 
 
-def render_image(canvas: InitiativeCanvas, size: QSize) -> QImage:
-    """Draw a canvas (shown or not) into an image of ``size`` pixels."""
+def render_image(canvas: InitiativeCanvas, size: QSize, pixel_ratio: float = 1.0) -> QImage:
+    """Draw a canvas (shown or not) into an image of ``size`` logical pixels (``pixel_ratio`` device pixels each)."""
     canvas.resize(size)
-    image = QImage(size, QImage.Format.Format_ARGB32)
+    image = QImage(size * pixel_ratio, QImage.Format.Format_ARGB32)
+    image.setDevicePixelRatio(pixel_ratio)
     image.fill(QColor(canvas.colors.background))
     painter = QPainter(image)
     try:
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        canvas.render(painter)
+        # The target in logical pixels: left to itself the view fills the image's device pixels and the
+        # device-pixel ratio then scales that again.
+        canvas.render(painter, QRectF(0, 0, size.width(), size.height()), canvas.viewport().rect())
     finally:
         painter.end()
+    image.setDevicePixelRatio(1.0)  # plain pixels for documents, which scale an image to the width they lay out
     return image

@@ -166,7 +166,8 @@ class InitiativeChart(QWidget):
 
 
 def render_initiative_chart_image(source: EncounterDocument | History, size: QSize = DEFAULT_IMAGE_SIZE,
-                                  round_no: int | None = None, dark: bool = False) -> QImage:
+                                  round_no: int | None = None, dark: bool = False, pixel_ratio: float = 1.0
+                                  ) -> QImage:
     """The initiative chart of a fight as an image, drawn without showing any window.
 
     ``source`` is the open document or any history; ``round_no`` picks the turn (None: the latest; round-based
@@ -185,7 +186,7 @@ def render_initiative_chart_image(source: EncounterDocument | History, size: QSi
         canvas.show()
         canvas.show_series(series_for(turns_to_show(timeline, round_no)))
         QApplication.processEvents()
-        return render_image(canvas, size)
+        return render_image(canvas, size, pixel_ratio)
     finally:
         canvas.hide()
         canvas.deleteLater()
