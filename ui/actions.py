@@ -68,6 +68,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("heal", N_("&Heal…"), Menu.FIGHT, "H"),
     ActionSpec("player_view", N_("&Player view"), Menu.VIEW, "F9", N_("A second window for the players' screen"),
                toolbar=True),
+    ActionSpec("odds", N_("&Odds calculator"), Menu.VIEW, "Ctrl+Shift+O",
+               N_("The chances of this game's rolls: dice, target numbers, pools")),
     ActionSpec("theme_system", N_("Theme: follow the &system"), Menu.VIEW, "Ctrl+Alt+S", separator_before=True),
     ActionSpec("theme_light", N_("Theme: &light"), Menu.VIEW, "Ctrl+Alt+L"),
     ActionSpec("theme_dark", N_("Theme: &dark"), Menu.VIEW, "Ctrl+Alt+D"),

@@ -29,6 +29,7 @@ from app.workspace import Workspace
 from rules.errors import RulesError
 from rules.systems import all_systems
 from ui.actions import ACTIONS, Menu, build_action
+from ui.charts.odds_dock import OddsDock
 from ui.dialogs.attack import attack_dialog_for
 from ui.models.initiative_model import InitiativeModel
 from ui.models.log_model import LogModel
@@ -124,6 +125,7 @@ class MainWindow(QMainWindow):
         self.dice_line = DiceLine(self.session)
         self.undo_view = QUndoView(self.document.undo_stack)
         self.undo_view.setEmptyLabel(_("<start of the fight>"))
+        self.odds = OddsDock(self.document)
         right, bottom = Qt.DockWidgetArea.RightDockWidgetArea, Qt.DockWidgetArea.BottomDockWidgetArea
         self.docks = [
             self._dock(_("Combatant"), "dock_details", self.details, right),
@@ -131,12 +133,16 @@ class MainWindow(QMainWindow):
             self._dock(_("Combat log"), "dock_log", self.log_view, bottom),
             self._dock(_("Dice line"), "dock_dice", self.dice_line, bottom),
             self._dock(_("Undo history"), "dock_undo", self.undo_view, right),
+            self._dock(_("Odds"), "dock_odds", self.odds, bottom),
         ]
-        details, effects, log, dice, undo = self.docks
+        details, effects, log, dice, undo, odds = self.docks
+        self.odds_dock = odds
         self.tabifyDockWidget(effects, undo)
         undo.setVisible(False)
         effects.raise_()
         self.splitDockWidget(log, dice, Qt.Orientation.Vertical)  # the dice line sits under the log
+        self.splitDockWidget(log, odds, Qt.Orientation.Horizontal)  # beside the log: low and wide
+        odds.setVisible(False)  # opened when wanted (View → Odds calculator): the log keeps its room
         self.resizeDocks([details, effects], [560, 180], Qt.Orientation.Vertical)
         self.resizeDocks([log, dice], [300, 60], Qt.Orientation.Vertical)
         self.resizeDocks([details], [380], Qt.Orientation.Horizontal)
@@ -313,6 +319,16 @@ class MainWindow(QMainWindow):
             self.player_view = PlayerView(self.document)
         self.player_view.show()
         self.player_view.raise_()
+
+    def on_odds(self) -> None:
+        dock, log = self.odds_dock, self.docks[2]
+        opening = not dock.isVisible()
+        dock.show()
+        dock.raise_()
+        if opening and not dock.isFloating() and self.dockWidgetArea(dock) == self.dockWidgetArea(log):
+            # Room for the form beside a readable chart; the log keeps the rest.
+            self.resizeDocks([log, dock], [max(300, self.width() - 640), 640], Qt.Orientation.Horizontal)
+        self.odds.question_box.setFocus()
 
     def on_theme_system(self) -> None:
         self._set_theme("system")
