@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF
-from PySide6.QtGui import QColor, QCursor, QFont, QFontMetrics, QResizeEvent
+from PySide6.QtGui import QColor, QCursor, QFont, QFontMetrics, QPalette, QResizeEvent
 from PySide6.QtWidgets import QToolTip, QWidget
 
 from app.i18n import _
@@ -99,9 +99,10 @@ class BarPlot(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type h
         return len(self._chances)
 
     # --- looks -----------------------------------------------------------------------------------
-    def restyle(self) -> None:
-        """Take the colours and font of the widget's palette (after a theme change)."""
-        self._colours = colours_for(self.palette())
+    def restyle(self, palette: QPalette | None = None) -> None:
+        """Take the colours of ``palette`` (the chart's, after a theme change; by default the widget's own)."""
+        self._palette = palette or self.palette()
+        self._colours = colours_for(self._palette)
         self.setBackground(self._colours.background)
         plot = self.getPlotItem()
         style_plot(plot, self._colours, small_font(self.font()))

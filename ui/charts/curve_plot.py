@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QFontMetrics, QResizeEvent
+from PySide6.QtGui import QFontMetrics, QPalette, QResizeEvent
 from PySide6.QtWidgets import QWidget
 
 from app.i18n import _
@@ -76,9 +76,10 @@ class CurvePlot(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type
         """The legend's entries."""
         return [label.text for _sample, label in self._legend.items]
 
-    def restyle(self) -> None:
-        """Take the colours and font of the widget's palette (after a theme change)."""
-        colours = colours_for(self.palette())
+    def restyle(self, palette: QPalette | None = None) -> None:
+        """Take the colours of ``palette`` (the chart's, after a theme change; by default the widget's own)."""
+        self._palette = palette or self.palette()
+        colours = colours_for(self._palette)
         self.setBackground(colours.background)
         plot = self.getPlotItem()
         style_plot(plot, colours, small_font(self.font()))
@@ -96,7 +97,7 @@ class CurvePlot(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type
         self._update_legend()
 
     def _style_lines(self) -> None:
-        colours = colours_for(self.palette())
+        colours = colours_for(self._palette)
         for index, line in enumerate(self._lines):
             pen, colour, symbol = colours.line(index)
             line.setPen(pen)

@@ -240,8 +240,9 @@ class OddsChart(QWidget):
         """Follow a theme change (the palette) and a font change."""
         super().changeEvent(event)
         if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.FontChange):
-            self.bars.restyle()
-            self.curve.restyle()
+            # The children's palettes catch up after this event: hand them the chart's own.
+            self.bars.restyle(self.palette())
+            self.curve.restyle(self.palette())
             self._redraw()
 
     # --- export --------------------------------------------------------------------------------
