@@ -146,9 +146,10 @@ class BarPlot(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type h
             if shown:
                 label.setText(format_percent(self._chances[index]))
                 label.setPos(QPointF(index, 100.0 * self._chances[index] + 1.0))
-                bold = QFont(font)
-                bold.setBold(index == self._highlighted)
-                label.setFont(bold)
+                if label.textItem.font().bold() != (index == self._highlighted):
+                    bold = QFont(font)
+                    bold.setBold(index == self._highlighted)
+                    label.setFont(bold)
 
     def _pixels_per_bar(self) -> float:
         width = float(self.getPlotItem().getViewBox().width() or self.width() * 0.8)

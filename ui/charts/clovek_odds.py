@@ -13,7 +13,7 @@ from typing import Final
 from app.i18n import N_, _
 from rules.dice_rules import SkillKind
 from rules.odds import Dist
-from rules.systems.clovek.odds import OUTCOMES, PowerSpec, action_power_odds
+from rules.systems.clovek.odds import OUTCOMES, PowerSpec
 from rules.systems.clovek.rolls import POWER_SOURCE_LABELS, PowerSource
 from ui.charts.odds_data import OddsData, PoolSweep, categories
 from ui.charts.odds_questions import Field, Question, Values, number, register_question
@@ -23,6 +23,7 @@ from ui.widgets.clovek_check_form import (
     net_odds,
     outcome_chances,
     outcome_label,
+    power_odds_of,
     power_outcomes,
 )
 
@@ -62,8 +63,7 @@ def power_chart(inputs: CheckInputs) -> OddsData | None:
     """The power of the action (None without a power roll), a failure or no lasting effect counting as 0."""
     if inputs.power is None:
         return None
-    net = net_odds(inputs)
-    powers = action_power_odds(net, inputs.power)
+    net, powers = net_odds(inputs), power_odds_of(inputs, inputs.power)
     weights = {0: float(net.at_most(0)) + float(powers.at_most(0))}
     for value, chance in powers.items():
         if value > 0:

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from PySide6.QtWidgets import (
@@ -95,6 +96,7 @@ def outcome_label(key: str) -> str:
     return _(OUTCOME_WORDS[key]).capitalize()
 
 
+@functools.lru_cache(maxsize=16)  # the table, the chart and the power rows all ask for the same form
 def net_odds(inputs: CheckInputs) -> Dist[float]:
     """The action's net successes after its modifiers and the defence (0 or less: it fails)."""
     roll, defence = inputs.roll, inputs.defence
@@ -102,13 +104,18 @@ def net_odds(inputs: CheckInputs) -> Dist[float]:
     return net_successes(modified(_side(roll), roll.bonus, roll.penalty), taken)
 
 
+@functools.lru_cache(maxsize=16)
+def power_odds_of(inputs: CheckInputs, power: PowerSpec) -> Dist[float]:
+    """The power of the action, given that it succeeds (a sub-distribution: its total is the success chance)."""
+    return action_power_odds(net_odds(inputs), power)
+
+
 def power_outcomes(inputs: CheckInputs) -> list[tuple[str, str, float]]:
     """(row label, short text for a chart, chance) of each power: the action fails, no lasting effect, then each
     likely power (the rest summed in an "or more" row)."""
     if inputs.power is None:
         return []
-    net = net_odds(inputs)
-    powers = action_power_odds(net, inputs.power)
+    net, powers = net_odds(inputs), power_odds_of(inputs, inputs.power)
     rows = [(_("Action fails"), _("Fails"), float(net.at_most(0))),
             (_("No lasting effect"), _("None"), float(powers.at_most(0)))]
     likely = [value for value in range(max(1, powers.low), powers.high + 1) if powers.probability(value) >= SHOWN]
