@@ -6,6 +6,7 @@ the chart keeps up while the GM changes a modifier.
 
 from __future__ import annotations
 
+import html
 import math
 from collections.abc import Sequence
 
@@ -15,7 +16,7 @@ from PySide6.QtGui import QColor, QCursor, QFont, QFontMetrics, QPalette, QResiz
 from PySide6.QtWidgets import QToolTip, QWidget
 
 from app.i18n import _
-from ui.charts.chart_style import ChartColours, colours_for, small_font, style_plot
+from ui.charts.chart_style import ChartColours, colours_for, small_font, style_plot, tick_font
 from ui.widgets.odds_table import format_percent
 
 BAR_WIDTH = 0.72
@@ -25,6 +26,8 @@ TOP, BOTTOM = 124.0, 0.0
 MIN_SLOTS = 4
 #: Below this many pixels per bar the percentages above the bars would collide: hover shows them instead.
 MIN_LABEL_SPACING = 4
+#: Pixels kept free between two texts under the bars.
+TICK_GAP = 3
 
 
 def percent_ticks() -> list[list[tuple[float, str]]]:
@@ -43,6 +46,7 @@ class BarPlot(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type h
         plot.setMouseEnabled(x=False, y=False)
         plot.getAxis("left").setTicks(percent_ticks())
         plot.getAxis("left").setWidth(44)
+        plot.getAxis("bottom").setStyle(hideOverlappingLabels=40)  # an edge bar's text may reach past it
         plot.setYRange(BOTTOM, TOP, padding=0)
         self._bars = pg.BarGraphItem(x=[], height=[], width=BAR_WIDTH)
         plot.addItem(self._bars)
@@ -70,6 +74,22 @@ class BarPlot(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type h
         self.getPlotItem().setXRange(-margin, count - 1 + margin, padding=0)
         self._update_labels()
         self._update_ticks()
+
+    def set_axis_title(self, text: str, shown: bool) -> None:
+        """What the bars count (plain text), shown under the ticks or not (a compact chart, until export)."""
+        item = self.getPlotItem()
+        item.setLabel("bottom", html.escape(text))
+        item.showLabel("bottom", shown)
+        self._fit_axis()
+
+    def _fit_axis(self) -> None:
+        # pyqtgraph sizes the axis from the texts it managed to draw, and draws none in a too-low axis: a
+        # compact chart would lose its ticks for good. Room for one line of ticks (and the title) instead.
+        axis = self.getPlotItem().getAxis("bottom")
+        height = QFontMetrics(tick_font(self.font())).height() + 10
+        if axis.label.isVisible():
+            height += QFontMetrics(small_font(self.font())).height() + 6
+        axis.setHeight(height)
 
     def heights(self) -> list[float]:
         """The bar heights drawn, as chances (0..1)."""
@@ -108,6 +128,7 @@ class BarPlot(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type h
         style_plot(plot, self._colours, small_font(self.font()))
         plot.showGrid(x=False, y=True, alpha=0.25)
         self._bars.setOpts(**self._colour_opts())
+        self._fit_axis()
         for label in self._labels:
             label.setColor(self._colours.text)
 
@@ -152,8 +173,10 @@ class BarPlot(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type h
                     label.setFont(bold)
 
     def _pixels_per_bar(self) -> float:
+        """Pixels from one bar's centre to the next (the view spans the bars and their side margins)."""
         width = float(self.getPlotItem().getViewBox().width() or self.width() * 0.8)
-        return width / max(self._count(), 1)
+        low, high = self.getPlotItem().getViewBox().viewRange()[0]
+        return width / max(float(high - low), 1.0)
 
     def _labels_fit(self, font: QFont) -> bool:
         needed = QFontMetrics(font).horizontalAdvance(format_percent(0.555)) + MIN_LABEL_SPACING
@@ -165,12 +188,12 @@ class BarPlot(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type h
     def _fitting_ticks(self) -> list[tuple[float, str]]:
         """Tick texts from left to right, each shown only if it clears the last one shown (the outcome that
         happened always shows): narrow numbers stay dense, long words make room for each other."""
-        metrics = QFontMetrics(small_font(self.font()))
+        metrics = QFontMetrics(tick_font(self.font()))
         spacing = self._pixels_per_bar()
         shown: list[tuple[float, str]] = []
         right_edge = -math.inf
         for index, tick in enumerate(self._ticks):
-            half = (metrics.horizontalAdvance(tick) + MIN_LABEL_SPACING) / 2
+            half = (metrics.horizontalAdvance(tick) + TICK_GAP) / 2
             centre = index * spacing
             if centre - half >= right_edge or index == self._highlighted:
                 if index == self._highlighted and shown and centre - half < right_edge:

@@ -64,7 +64,7 @@ def style_plot(plot: pg.PlotItem, colours: ChartColours, font: QFont) -> None:
         axis.enableAutoSIPrefix(False)  # "Damage (x0.001)" helps nobody: the numbers are small already
         axis.setPen(pg.mkPen(colours.axis))
         axis.setTextPen(pg.mkPen(colours.text))
-        axis.setTickFont(font)
+        axis.setTickFont(tick_font(font))
         axis.label.setDefaultTextColor(colours.text)
         axis.label.setFont(font)
     plot.titleLabel.item.setDefaultTextColor(colours.text)
@@ -76,4 +76,13 @@ def small_font(font: QFont) -> QFont:
     size = font.pointSizeF()
     if size > 0:
         small.setPointSizeF(max(7.0, size * 0.9))
+    return small
+
+
+def tick_font(font: QFont) -> QFont:
+    """The texts along the axes: smaller still, so that outcome names fit under narrow bars."""
+    small = QFont(font)
+    size = font.pointSizeF()
+    if size > 0:
+        small.setPointSizeF(max(7.0, size * 0.85))
     return small

@@ -35,6 +35,11 @@ def _same_ticks(rows: Rows) -> list[tuple[str, str, float]]:
     return [(label, _short(label), p) for label, p in rows]
 
 
+def short_ticks(labels: Sequence[str]) -> list[str]:
+    """The texts under the bars for these odds-table labels (while the chances are unknown)."""
+    return [_short(label) for label in labels]
+
+
 def attack_chart(rows: Rows, damage_dice: int | None) -> OddsData:
     """A shot or blow: the rows of its odds table, with the damage roll's sum as the mean (when there is one)."""
     measure = pool_total(damage_dice) if damage_dice is not None else None

@@ -212,19 +212,13 @@ class OddsChart(QWidget):
                             data.index_of(self._highlighted))
         self.bars.setAccessibleDescription("; ".join(
             self.bars.hover_text(index) for index in range(len(data.ticks))))
-        self._set_axis_title(self.bars, data.axis, shown=not self._compact)
+        self.bars.set_axis_title(data.axis, shown=not self._compact)
 
     def _redraw_curves(self) -> None:
         data = self._data
         assert data is not None and data.sweep is not None
         self._curves = data.curves()
         self.curve.show_curves(data.sweep.sizes, self._curves, data.sweep.current, html.escape(data.sweep.axis))
-
-    @staticmethod
-    def _set_axis_title(plot: BarPlot, text: str, shown: bool) -> None:
-        item = plot.getPlotItem()
-        item.setLabel("bottom", html.escape(text))
-        item.showLabel("bottom", shown)
 
     def _stats(self) -> str:
         data = self._data
@@ -248,17 +242,19 @@ class OddsChart(QWidget):
     # --- export --------------------------------------------------------------------------------
     def export(self, path: Path) -> Path:
         """Write the chart shown to ``path`` (PNG or SVG by its suffix); ChartExportError says what failed."""
-        plot = self.curve if self.stack.currentWidget() is self.curve else self.bars
-        item = plot.getPlotItem()
+        bars = self.stack.currentWidget() is self.bars
+        item = (self.bars if bars else self.curve).getPlotItem()
         # A saved image must say what it shows: the view, the mean and spread, and what the axis counts.
         item.setTitle(html.escape(self._export_title()), color=self.bars.colours().text, size="9pt")
-        item.showLabel("bottom", True)
+        if bars and self._data is not None:
+            self.bars.set_axis_title(self._data.axis, shown=True)
         try:
             item.layout.activate()
             return export_chart(item, path)
         finally:
             item.setTitle(None)
-            item.showLabel("bottom", plot is self.curve or not self._compact)
+            if bars and self._data is not None:
+                self.bars.set_axis_title(self._data.axis, shown=not self._compact)
 
     def _export_title(self) -> str:
         view = self.view_box.currentText()

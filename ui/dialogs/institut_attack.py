@@ -94,7 +94,7 @@ from rules.systems.institut.tables import (
     load_tables,
     parse_burst,
 )
-from ui.charts.institut_odds import attack_chart, blast_chart, crossing_chart, throw_chart
+from ui.charts.institut_odds import attack_chart, blast_chart, crossing_chart, short_ticks, throw_chart
 from ui.charts.odds_chart import OddsChart
 from ui.charts.odds_data import OddsData
 from ui.dialogs.attack import register_attack_dialog
@@ -273,8 +273,6 @@ class Page(QWidget):
         self.roller = roller
         self.odds = OddsTable()
         self.chart = OddsChart(export_name=_("attack-odds"), compact=True)
-        self.chart_box = QGroupBox(_("Odds chart"))
-        QVBoxLayout(self.chart_box).addWidget(self.chart)
         self.result = _label()
         self._quiet = 0
 
@@ -309,6 +307,12 @@ class Page(QWidget):
         """Dice entries in the order the rolls are made."""
         return []
 
+    def boxed_chart(self) -> QGroupBox:
+        """The chart in a group box of its own, for the page's layout."""
+        box = QGroupBox(_("Odds chart"))
+        QVBoxLayout(box).addWidget(self.chart)
+        return box
+
     def show_odds(self, rows: list[tuple[str, float]], chart: OddsData | None) -> None:
         """Show the chances in the odds table and the chart (None: no chart, no rows either)."""
         self.odds.set_outcomes(rows)
@@ -317,7 +321,7 @@ class Page(QWidget):
     def show_unknown(self, labels: list[str]) -> None:
         """Show the outcomes without chances: the form cannot be worked out yet."""
         self.odds.set_unknown(labels)
-        self.chart.set_unknown(labels)
+        self.chart.set_unknown(short_ticks(labels))
 
     def mark(self, outcome: str | None) -> None:
         """Mark the outcome rolled (None: none) in the odds table and the chart alike."""
@@ -480,9 +484,14 @@ class AttackPage(Page):
         form.addRow(_("Target's action"), self.target_held)
         form.addRow(_("Body armor (dice)"), self.armor)
         form.addRow(_("Cover (dice)"), self.cover)
-        sheet = QGroupBox(_("Dice pools"))
+        sheet = QWidget()
         QVBoxLayout(sheet).addWidget(self.sheet_label)
         sheet.setMinimumWidth(self.fontMetrics().averageCharWidth() * 34)
+        # The chart and the pools' making share one place, so that the page fits a laptop screen (the dice
+        # each test rolls stay in sight in the dice entries' headings).
+        self.sheet_tabs = QTabWidget()
+        self.sheet_tabs.addTab(self.chart, _("Odds chart"))
+        self.sheet_tabs.addTab(sheet, _("Dice pools"))
         dice = QGroupBox(_("Odds and dice"))
         layout = QVBoxLayout(dice)
         layout.addWidget(self.odds)
@@ -490,7 +499,7 @@ class AttackPage(Page):
             layout.addWidget(entry)
         result = QGroupBox(_("Result"))
         QVBoxLayout(result).addWidget(self.result)
-        _columns(self, _column(weapon, situation), _column(defence, sheet, self.chart_box), _column(dice, result))
+        _columns(self, _column(weapon, situation), _column(defence, self.sheet_tabs), _column(dice, result))
 
     def entries(self) -> list[DiceEntry]:
         return [self.attack_entry, self.defence_entry, *self.damage_entries]
@@ -909,7 +918,7 @@ class GrenadePage(Page):
         note.setText(_("A timed grenade explodes at the end of the round, after everyone has acted: its timer "
                        "comes up in the turn order, and the Explosion page resolves the blast then."))
         QVBoxLayout(self.timed_note).addWidget(note)
-        _columns(self, _column(throw, sheet), _column(dice, result, self.chart_box),
+        _columns(self, _column(throw, sheet), _column(dice, result, self.boxed_chart()),
                  _column(self.victims, self.timed_note))
 
     def entries(self) -> list[DiceEntry]:
@@ -1023,7 +1032,7 @@ class BlastPage(Page):
         QVBoxLayout(odds).addWidget(self.odds)
         result = QGroupBox(_("Result"))
         QVBoxLayout(result).addWidget(self.result)
-        _columns(self, _column(explosion, odds, self.chart_box, result), _column(self.victims))
+        _columns(self, _column(explosion, odds, result), _column(self.victims, self.boxed_chart()))
         self.watch(self.source, self.damage)
         self.victims.changed.connect(self._emit)
 
@@ -1116,6 +1125,7 @@ class SuppressionPage(Page):
         layout.addWidget(self.damage_entry)
         result = QGroupBox(_("Result"))
         QVBoxLayout(result).addWidget(self.result)
+        self.chart_box = self.boxed_chart()
         _columns(self, _column(top, self.fire_box, self.cross_box), _column(sheet, result, self.chart_box),
                  _column(self.dice_box))
 
