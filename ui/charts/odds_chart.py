@@ -41,7 +41,9 @@ VIEW_TIPS = {
     View.AT_MOST: "The chance of this outcome or any to its left.",
     View.BY_POOL: "How many dice does a result need? One line per result: its chance (or better) by pool size.",
 }
-PLOT_HEIGHT = 150
+#: The plot's comfortable height (in a dialog, where columns are full, and elsewhere), and the least it gives
+#: up when a column runs short.
+PLOT_HEIGHT, COMPACT_PLOT_HEIGHT, PLOT_MIN_HEIGHT = 160, 135, 100
 
 
 def number(value: float) -> str:
@@ -99,7 +101,7 @@ class OddsChart(QWidget):
         self.stack = QStackedWidget()
         self.stack.addWidget(self.bars)
         self.stack.addWidget(self.curve)
-        self.stack.setMinimumHeight(PLOT_HEIGHT)
+        self.stack.setMinimumHeight(PLOT_MIN_HEIGHT)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.setAccessibleName(_("Odds chart"))
         self._build_layout()
@@ -111,17 +113,18 @@ class OddsChart(QWidget):
         bar = QHBoxLayout()
         bar.setContentsMargins(0, 0, 0, 0)
         bar.addWidget(self.view_box)
-        bar.addWidget(self.stats, 1)
+        bar.addStretch(1)
         bar.addWidget(self.export_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
         layout.addLayout(bar)
+        layout.addWidget(self.stats)  # a line of its own: the mean and spread of a long measure name fit
         layout.addWidget(self.stack, 1)
 
     def sizeHint(self) -> QSize:
         """Room for a readable chart under its row of controls."""
-        return QSize(360, PLOT_HEIGHT + 40)
+        return QSize(360, (COMPACT_PLOT_HEIGHT if self._compact else PLOT_HEIGHT) + 60)
 
     # --- what to show --------------------------------------------------------------------------
     def set_data(self, data: OddsData | None) -> None:

@@ -147,8 +147,8 @@ class SoubojAttackDialog(QDialog):
         chart_box = QGroupBox(_("Odds chart"))
         QVBoxLayout(chart_box).addWidget(self.chart)
         odds_row = QHBoxLayout()  # the table and its chart side by side: one die a side leaves few rows
-        odds_row.addWidget(odds_box, 1)
-        odds_row.addWidget(chart_box, 1)
+        odds_row.addWidget(odds_box, 2)
+        odds_row.addWidget(chart_box, 3)
         right.addLayout(odds_row)
         dice_box = QGroupBox(_("Dice"))
         dice = QVBoxLayout(dice_box)
