@@ -29,7 +29,7 @@ def _application() -> QApplication:
     return existing if isinstance(existing, QApplication) else QApplication([])
 
 
-def _time_changes(window: QWidget, spin: QSpinBox, values: tuple[int, int]) -> tuple[float, float]:
+def _time_changes(spin: QSpinBox, values: tuple[int, int]) -> tuple[float, float]:
     """Median and 95th percentile of "set the spin box, then paint": alternating two values."""
     application = _application()
     samples = []
@@ -69,10 +69,10 @@ def _sr3_rows() -> list[Row]:
     dialog.dice.dodge.setValue(2)
     rows = []
     with _shown(dialog):
-        rows.append(("SR3 dialog, GM modifier, bars", *_time_changes(dialog, dialog.situation.gm, (0, 2))))
+        rows.append(("SR3 dialog, GM modifier, bars", *_time_changes(dialog.situation.gm, (0, 2))))
         dialog.chart.set_view(View.BY_POOL)
         rows.append(("SR3 dialog, GM modifier, curve over 1..12 dice",
-                     *_time_changes(dialog, dialog.situation.gm, (0, 2))))
+                     *_time_changes(dialog.situation.gm, (0, 2))))
     return rows
 
 
@@ -90,7 +90,7 @@ def _clovek_rows() -> list[Row]:
     dialog.power_box.source.setCurrentIndex(1)
     with _shown(dialog):
         return [("Člověk dialog, bonus, outcome and power charts",
-                 *_time_changes(dialog, dialog.roll_box.bonus, (0, 1)))]
+                 *_time_changes(dialog.roll_box.bonus, (0, 1)))]
 
 
 def _institut_rows() -> list[Row]:
@@ -102,7 +102,7 @@ def _institut_rows() -> list[Row]:
     dialog = InstitutAttackDialog(EncounterDocument(sample()), Roller.seeded(1))
     dialog.attack.skill.setValue(5)
     with _shown(dialog):
-        return [("Institute dialog, damage dice", *_time_changes(dialog, dialog.attack.damage, (6, 9)))]
+        return [("Institute dialog, damage dice", *_time_changes(dialog.attack.damage, (6, 9)))]
 
 
 def _dock_rows() -> list[Row]:
@@ -116,9 +116,9 @@ def _dock_rows() -> list[Row]:
     assert isinstance(spin, QSpinBox)
     rows = []
     with _shown(dock):
-        rows.append(("Odds dock, SR3 TN, bars", *_time_changes(dock, spin, (4, 6))))
+        rows.append(("Odds dock, SR3 TN, bars", *_time_changes(spin, (4, 6))))
         dock.chart.set_view(View.BY_POOL)
-        rows.append(("Odds dock, SR3 TN, curve over 1..12 dice", *_time_changes(dock, spin, (4, 6))))
+        rows.append(("Odds dock, SR3 TN, curve over 1..12 dice", *_time_changes(spin, (4, 6))))
     return rows
 
 

@@ -52,6 +52,7 @@ class BarPlot(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type h
         plot.addItem(self._bars)
         self._labels: list[pg.TextItem] = []
         self._ticks: list[str] = []
+        self._shown_ticks: list[tuple[float, str]] = []
         self._names: list[str] = []
         self._chances: list[float] = []
         self._highlighted: int | None = None
@@ -105,8 +106,7 @@ class BarPlot(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type h
 
     def tick_texts(self) -> list[str]:
         """The texts under the bars, thinned out when they would overlap."""
-        ticks = self.getPlotItem().getAxis("bottom")._tickLevels
-        return [text for _value, text in ticks[0]] if ticks else []
+        return [text for _position, text in self._shown_ticks]
 
     def hover_text(self, index: int) -> str:
         """What hovering over a bar says: the outcome's full name and its chance."""
@@ -183,7 +183,8 @@ class BarPlot(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type h
         return self._pixels_per_bar() >= needed
 
     def _update_ticks(self) -> None:
-        self.getPlotItem().getAxis("bottom").setTicks([self._fitting_ticks()])
+        self._shown_ticks = self._fitting_ticks()
+        self.getPlotItem().getAxis("bottom").setTicks([self._shown_ticks])
 
     def _fitting_ticks(self) -> list[tuple[float, str]]:
         """Tick texts from left to right, each shown only if it clears the last one shown (the outcome that
