@@ -170,6 +170,8 @@ def test_a_sweep_needs_matching_names() -> None:
     sweep = PoolSweep("Dice", range(1, 3), 1, lambda n: odds.binomial(n, 0.5), (5,), "{outcome} or more")
     data = OddsData(odds.binomial(1, 0.5), ("0", "1"), ("0", "1"), "Hits", sweep=sweep)
     assert [curve.label for curve in data.curves()] == ["5 or more"]  # past the chart: named by its number
+    named = counts(odds.binomial(0, 0.5), "Hits", lambda k: f"{k} hits", sweep=sweep)
+    assert [curve.label for curve in named.curves()] == ["5 hits or more"]  # or by the chart's own words
 
 
 # --- export ------------------------------------------------------------------------------------------

@@ -63,6 +63,7 @@ class OddsData:
     measure_name: str = ""
     sweep: PoolSweep | None = None
     note: str = ""
+    namer: Callable[[int], str] | None = None  # names outcomes past the chart's (a sweep's bigger pools)
 
     def __post_init__(self) -> None:
         if not len(self.ticks) == len(self.names) == len(self.dist.probs):
@@ -90,9 +91,11 @@ class OddsData:
                 for k in sweep.thresholds]
 
     def name_of(self, outcome: int) -> str:
-        """The name of an outcome (its number when it lies outside the chart, e.g. a sum too high for the pool)."""
+        """The name of an outcome, also one outside the chart (e.g. a sum too high for the pool shown)."""
         index = outcome - self.dist.offset
-        return self.names[index] if 0 <= index < len(self.names) else str(outcome)
+        if 0 <= index < len(self.names):
+            return self.names[index]
+        return self.namer(outcome) if self.namer is not None else str(outcome)
 
 
 def categories(rows: Sequence[tuple[str, str, float]], axis: str, *, measure: Dist[float] | None = None,
@@ -109,4 +112,4 @@ def counts(dist: Dist[float], axis: str, name: Callable[[int], str], *, sweep: P
     spread are those of ``dist`` itself."""
     ticks = tuple(str(outcome) for outcome in dist.outcomes())
     return OddsData(dist, ticks, tuple(name(outcome) for outcome in dist.outcomes()), axis, dist, axis, sweep,
-                    note)
+                    note, name)
