@@ -80,6 +80,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
                toolbar=True),
     ActionSpec("initiative_chart", N_("&Initiative chart"), Menu.VIEW, "Ctrl+Shift+T",
                N_("Who acted where in each pass or round; scrub back to earlier turns")),
+    ActionSpec("odds", N_("&Odds calculator"), Menu.VIEW, "Ctrl+Shift+O",
+               N_("The chances of this game's rolls: dice, target numbers, pools")),
     ActionSpec("theme_system", N_("Theme: follow the &system"), Menu.VIEW, "Ctrl+Alt+S", separator_before=True),
     ActionSpec("theme_light", N_("Theme: &light"), Menu.VIEW, "Ctrl+Alt+L"),
     ActionSpec("theme_dark", N_("Theme: &dark"), Menu.VIEW, "Ctrl+Alt+D"),

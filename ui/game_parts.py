@@ -3,7 +3,9 @@
 A game may ship, by convention, ``ui/dialogs/<game id>_attack.py`` (its attack dialog, registered with
 ``ui.dialogs.attack.register_attack_dialog``) and ``ui/widgets/<game id>_panel.py`` (extra sections of the
 combatant details panel: Člověk's dice banks, Institute's life pyramid, …, registered with
-:func:`register_section`). This module imports whichever of those exist for the games the rules know.
+:func:`register_section`) and ``ui/charts/<game id>_odds.py`` (its charts' data and the odds dock's questions,
+registered with ``ui.charts.odds_questions.register_question``). This module imports whichever of those exist
+for the games the rules know.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ SectionFactory = Callable[[Apply], QWidget]
 FactoryT = TypeVar("FactoryT", bound=SectionFactory)
 
 _SECTIONS: dict[str, list[SectionFactory]] = {}
-_KINDS = ("ui.dialogs.{game}_attack", "ui.widgets.{game}_panel")
+_KINDS = ("ui.dialogs.{game}_attack", "ui.widgets.{game}_panel", "ui.charts.{game}_odds")
 
 
 def register_section(system_id: str) -> Callable[[FactoryT], FactoryT]:

@@ -31,6 +31,7 @@ from rules.errors import RulesError
 from rules.systems import all_systems
 from ui.actions import ACTIONS, Menu, build_action
 from ui.charts.initiative_chart import InitiativeChart
+from ui.charts.odds_dock import OddsDock
 from ui.dialogs.attack import attack_dialog_for
 from ui.models.initiative_model import InitiativeModel
 from ui.models.log_model import LogModel
@@ -133,6 +134,7 @@ class MainWindow(QMainWindow):
         self.initiative_chart = InitiativeChart(self.document)
         self.undo_view = QUndoView(self.document.undo_stack)
         self.undo_view.setEmptyLabel(_("<start of the fight>"))
+        self.odds = OddsDock(self.document)
         right, bottom = Qt.DockWidgetArea.RightDockWidgetArea, Qt.DockWidgetArea.BottomDockWidgetArea
         self.docks = [
             self._dock(_("Combatant"), "dock_details", self.details, right),
@@ -141,14 +143,18 @@ class MainWindow(QMainWindow):
             self._dock(_("Dice line"), "dock_dice", self.dice_line, bottom),
             self._dock(_("Undo history"), "dock_undo", self.undo_view, right),
             self._dock(_("Initiative chart"), "dock_initiative_chart", self.initiative_chart, bottom),
+            self._dock(_("Odds"), "dock_odds", self.odds, bottom),
         ]
-        details, effects, log, dice, undo, chart = self.docks
+        details, effects, log, dice, undo, chart, odds = self.docks
         self.chart_dock = chart
+        self.odds_dock = odds
         chart.visibilityChanged.connect(lambda shown: self.initiative_chart.catch_up() if shown else None)
         self.tabifyDockWidget(effects, undo)
         undo.setVisible(False)
         effects.raise_()
         self.splitDockWidget(log, dice, Qt.Orientation.Vertical)  # the dice line sits under the log
+        self.splitDockWidget(log, odds, Qt.Orientation.Horizontal)  # beside the log: low and wide
+        odds.setVisible(False)  # opened when wanted (View → Odds calculator): the log keeps its room
         self.tabifyDockWidget(log, chart)  # a tab behind the log: it draws nothing until the GM looks at it
         log.raise_()
         self.resizeDocks([details, effects], [560, 180], Qt.Orientation.Vertical)
@@ -332,6 +338,16 @@ class MainWindow(QMainWindow):
         self.chart_dock.show()
         self.chart_dock.raise_()
         self.initiative_chart.slider.setFocus()
+
+    def on_odds(self) -> None:
+        dock, log = self.odds_dock, self.docks[2]
+        opening = not dock.isVisible()
+        dock.show()
+        dock.raise_()
+        if opening and not dock.isFloating() and self.dockWidgetArea(dock) == self.dockWidgetArea(log):
+            # Room for the form beside a readable chart; the log keeps the rest.
+            self.resizeDocks([log, dock], [max(300, self.width() - 640), 640], Qt.Orientation.Horizontal)
+        self.odds.question_box.setFocus()
 
     def on_theme_system(self) -> None:
         self._set_theme("system")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from tests.bench import bench_charts, bench_history, bench_odds
+from tests.bench import bench_charts, bench_history, bench_odds, bench_odds_charts
 
 
 def _format_seconds(seconds: float) -> str:
@@ -37,11 +37,20 @@ def print_charts() -> None:
         print(f"{name:60} {_format_seconds(seconds):>12}")
 
 
+def print_odds_charts() -> None:
+    """Odds charts following a modifier: the change, the recomputation and the paint (one frame = 16 ms)."""
+    print("\nOdds charts after a modifier change (change + recompute + paint)")
+    print(f"{'chart':48} {'median':>12} {'95 %':>12}")
+    for name, median, slow in bench_odds_charts.run():
+        print(f"{name:48} {_format_seconds(median):>12} {_format_seconds(slow):>12}")
+
+
 def main() -> int:
     """Print every table."""
     print_odds()
     print_history()
     print_charts()
+    print_odds_charts()
     return 0
 
 

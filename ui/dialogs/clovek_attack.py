@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSpinBox,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -50,6 +51,8 @@ from rules.systems.clovek.rolls import (
     PowerSource,
     evaluate_check,
 )
+from ui.charts.clovek_odds import TICKS, outcome_chart, power_chart
+from ui.charts.odds_chart import OddsChart
 from ui.dialogs.attack import register_attack_dialog
 from ui.widgets.clovek_check_form import (
     CheckInputs,
@@ -97,6 +100,11 @@ class ClovekCheckDialog(QDialog):
         self.power_box = PowerBox()
         self.outcome_odds = OddsTable()
         self.power_odds = OddsTable()
+        self.outcome_chart = OddsChart(export_name=_("roll-odds"), compact=True)
+        self.power_chart = OddsChart(export_name=_("power-odds"), compact=True)
+        self.charts = QTabWidget()
+        self.charts.addTab(self.outcome_chart, _("Outcome chart"))
+        self.charts.addTab(self.power_chart, _("Power chart"))
         self.roll_entry = DiceEntry(_("Roll"), roller)
         self.defence_entry = DiceEntry(_("Defence"), roller)
         self.power_entry = DiceEntry(_("Power"), roller)
@@ -145,8 +153,9 @@ class ClovekCheckDialog(QDialog):
         content = QWidget()
         columns = QHBoxLayout(content)
         columns.setContentsMargins(0, 0, 0, 0)
-        for column in ((who, self.roll_box, self.power_box), (self.defence_box, self.power_odds_box),
-                       (odds, dice, result)):
+        # The charts go under the dice, the result beside them, so that the dialog fits a laptop screen.
+        for column in ((who, self.roll_box, self.power_box), (self.defence_box, self.power_odds_box, result),
+                       (odds, dice, self.charts)):
             columns.addLayout(_column(*column), 1)
         scroll = QScrollArea()
         scroll.setWidget(content)
@@ -355,15 +364,20 @@ class ClovekCheckDialog(QDialog):
         inputs = self.inputs_now()
         try:
             self.outcome_odds.set_outcomes(outcome_rows(inputs))
+            self.outcome_chart.set_data(outcome_chart(inputs))
             rows = power_rows(inputs)
+            self.power_chart.set_data(power_chart(inputs))
         except RulesError as problem:
             self._problem = str(problem)
             self.outcome_odds.set_unknown([outcome_label(key) for key in OUTCOMES])
+            self.outcome_chart.set_unknown([_(TICKS[key]) for key in OUTCOMES])
+            self.power_chart.set_data(None)
             rows = []
         else:
             self._problem = ""
         self.power_odds.set_outcomes(rows)
         self.power_odds_box.setVisible(bool(rows))
+        self.charts.setTabEnabled(1, bool(rows))
 
     # --- dice -----------------------------------------------------------------------------------
     def _update_dice(self) -> None:
@@ -481,10 +495,12 @@ class ClovekCheckDialog(QDialog):
         net = self.net_successes()
         key = "critical" if result.critical else outcome_key(net if net is not None else result.successes)
         self.outcome_odds.highlight(outcome_label(key))
+        self.outcome_chart.highlight(outcome_label(key))
         if check.power is not None and net is not None and net > 0:
             total = check.power.result(net, self._critical_range()).total
             labels = [label for label, _p in self.power_odds.outcomes()]
             self.power_odds.highlight(power_row_label(total, labels))
+            self.power_chart.highlight(power_row_label(total, labels))
 
     def _set_resolved(self, resolved: bool) -> None:
         self._resolved = resolved
@@ -515,8 +531,8 @@ class ClovekCheckDialog(QDialog):
         with self._quietly():
             for entry in self.entries():
                 entry.clear()
-            self.outcome_odds.highlight(None)
-            self.power_odds.highlight(None)
+            for marked in (self.outcome_odds, self.power_odds, self.outcome_chart, self.power_chart):
+                marked.highlight(None)
             if roster:
                 self._fill_rollers(self.roller.currentData())
                 self._fill_targets(self.target.currentData())

@@ -94,6 +94,9 @@ from rules.systems.institut.tables import (
     load_tables,
     parse_burst,
 )
+from ui.charts.institut_odds import attack_chart, blast_chart, crossing_chart, short_ticks, throw_chart
+from ui.charts.odds_chart import OddsChart
+from ui.charts.odds_data import OddsData
 from ui.dialogs.attack import register_attack_dialog
 from ui.widgets.dice_entry import DiceEntry
 from ui.widgets.layout import column as _column
@@ -269,6 +272,7 @@ class Page(QWidget):
         super().__init__()
         self.roller = roller
         self.odds = OddsTable()
+        self.chart = OddsChart(export_name=_("attack-odds"), compact=True)
         self.result = _label()
         self._quiet = 0
 
@@ -302,6 +306,27 @@ class Page(QWidget):
     def entries(self) -> list[DiceEntry]:
         """Dice entries in the order the rolls are made."""
         return []
+
+    def boxed_chart(self) -> QGroupBox:
+        """The chart in a group box of its own, for the page's layout."""
+        box = QGroupBox(_("Odds chart"))
+        QVBoxLayout(box).addWidget(self.chart)
+        return box
+
+    def show_odds(self, rows: list[tuple[str, float]], chart: OddsData | None) -> None:
+        """Show the chances in the odds table and the chart (None: no chart, no rows either)."""
+        self.odds.set_outcomes(rows)
+        self.chart.set_data(chart)
+
+    def show_unknown(self, labels: list[str]) -> None:
+        """Show the outcomes without chances: the form cannot be worked out yet."""
+        self.odds.set_unknown(labels)
+        self.chart.set_unknown(short_ticks(labels))
+
+    def mark(self, outcome: str | None) -> None:
+        """Mark the outcome rolled (None: none) in the odds table and the chart alike."""
+        self.odds.highlight(outcome)
+        self.chart.highlight(outcome)
 
     def prefill(self, context: Context) -> None:
         """Fill in numbers read from the combatants (the GM may change them)."""
@@ -459,9 +484,14 @@ class AttackPage(Page):
         form.addRow(_("Target's action"), self.target_held)
         form.addRow(_("Body armor (dice)"), self.armor)
         form.addRow(_("Cover (dice)"), self.cover)
-        sheet = QGroupBox(_("Dice pools"))
+        sheet = QWidget()
         QVBoxLayout(sheet).addWidget(self.sheet_label)
         sheet.setMinimumWidth(self.fontMetrics().averageCharWidth() * 34)
+        # The chart and the pools' making share one place, so that the page fits a laptop screen (the dice
+        # each test rolls stay in sight in the dice entries' headings).
+        self.sheet_tabs = QTabWidget()
+        self.sheet_tabs.addTab(self.chart, _("Odds chart"))
+        self.sheet_tabs.addTab(sheet, _("Dice pools"))
         dice = QGroupBox(_("Odds and dice"))
         layout = QVBoxLayout(dice)
         layout.addWidget(self.odds)
@@ -469,7 +499,7 @@ class AttackPage(Page):
             layout.addWidget(entry)
         result = QGroupBox(_("Result"))
         QVBoxLayout(result).addWidget(self.result)
-        _columns(self, _column(weapon, situation), _column(defence, sheet), _column(dice, result))
+        _columns(self, _column(weapon, situation), _column(defence, self.sheet_tabs), _column(dice, result))
 
     def entries(self) -> list[DiceEntry]:
         return [self.attack_entry, self.defence_entry, *self.damage_entries]
@@ -591,7 +621,7 @@ class AttackPage(Page):
         sheet = self._sheet
         if sheet is None:
             self.sheet_label.setText("")
-            self.odds.set_unknown([_("Miss"), _("No wound"), *(_(CLASS_LABELS[k]) for k in CLASSES)])
+            self.show_unknown([_("Miss"), _("No wound"), *(_(CLASS_LABELS[k]) for k in CLASSES)])
             for entry in self.entries():
                 entry.set_expression(None, _("Fix the attack first."))
             return
@@ -631,7 +661,7 @@ class AttackPage(Page):
         else:
             classes = _class_rows({None: odds["none"], **{k: odds[k] for k in CLASSES}}, sheet.wounds)
             rows += [(_("Hit, no wound") if index == 0 else label, p) for index, (label, p) in enumerate(classes)]
-        self.odds.set_outcomes(rows)
+        self.show_odds(rows, attack_chart(rows, damage))
 
     def _set_expressions(self, context: Context, sheet: AttackSheet) -> None:
         with self.quietly():
@@ -888,7 +918,8 @@ class GrenadePage(Page):
         note.setText(_("A timed grenade explodes at the end of the round, after everyone has acted: its timer "
                        "comes up in the turn order, and the Explosion page resolves the blast then."))
         QVBoxLayout(self.timed_note).addWidget(note)
-        _columns(self, _column(throw, sheet), _column(dice, result), _column(self.victims, self.timed_note))
+        _columns(self, _column(throw, sheet), _column(dice, result, self.boxed_chart()),
+                 _column(self.victims, self.timed_note))
 
     def entries(self) -> list[DiceEntry]:
         return [self.throw_entry]
@@ -925,7 +956,7 @@ class GrenadePage(Page):
         built, distance = self._pool, self.distance.value()
         if built is None:
             self.sheet_label.setText("")
-            self.odds.set_unknown([_("On target"), _("1–2 m off"), _("3–5 m off"), _("6 m or more off")])
+            self.show_unknown([_("On target"), _("1–2 m off"), _("3–5 m off"), _("6 m or more off")])
             self.throw_entry.set_expression(None, _("Choose who throws."))
             return
         difficulty = html.escape(_("Difficulty {difficulty} (the distance in metres)").format(difficulty=distance))
@@ -933,9 +964,9 @@ class GrenadePage(Page):
         spread = throw_distribution(built.dice, distance)
         bands = ((_("On target"), 0, 0), (_("1–2 m off"), 1, 2), (_("3–5 m off"), 3, 5),
                  (_("6 m or more off"), 6, None))
-        self.odds.set_outcomes([(label, sum(p for off, p in spread.items() if off >= low and (high is None or
-                                                                                            off <= high)))
-                                for label, low, high in bands])
+        rows = [(label, sum(p for off, p in spread.items() if off >= low and (high is None or off <= high)))
+                for label, low, high in bands]
+        self.show_odds(rows, throw_chart(rows, spread))
         with self.quietly():
             self.throw_entry.set_expression(dice_expression(built.dice), _(NO_DICE))
 
@@ -1001,7 +1032,7 @@ class BlastPage(Page):
         QVBoxLayout(odds).addWidget(self.odds)
         result = QGroupBox(_("Result"))
         QVBoxLayout(result).addWidget(self.result)
-        _columns(self, _column(explosion, odds, result), _column(self.victims))
+        _columns(self, _column(explosion, odds, result), _column(self.victims, self.boxed_chart()))
         self.watch(self.source, self.damage)
         self.victims.changed.connect(self._emit)
 
@@ -1016,7 +1047,8 @@ class BlastPage(Page):
             if self.damage.value() != self._damage_shown:
                 self.victims.set_default_dice(self._damage_shown, self.damage.value())
                 self._damage_shown = self.damage.value()
-        self.odds.set_outcomes(_class_rows(wound_class_distribution(self.damage.value(), context.data.pyramid)))
+        rows = _class_rows(wound_class_distribution(self.damage.value(), context.data.pyramid))
+        self.show_odds(rows, blast_chart(rows, self.damage.value()))
 
     def problem(self, context: Context) -> tuple[str, bool]:
         if not self.victims.caught():
@@ -1093,7 +1125,9 @@ class SuppressionPage(Page):
         layout.addWidget(self.damage_entry)
         result = QGroupBox(_("Result"))
         QVBoxLayout(result).addWidget(self.result)
-        _columns(self, _column(top, self.fire_box, self.cross_box), _column(sheet, result), _column(self.dice_box))
+        self.chart_box = self.boxed_chart()
+        _columns(self, _column(top, self.fire_box, self.cross_box), _column(sheet, result, self.chart_box),
+                 _column(self.dice_box))
 
     @property
     def opening_fire(self) -> bool:
@@ -1116,6 +1150,7 @@ class SuppressionPage(Page):
         self.fire_box.setVisible(opening)
         self.cross_box.setVisible(not opening)
         self.dice_box.setVisible(not opening)
+        self.chart_box.setVisible(not opening)
         for entry in (self.dodge_entry, self.damage_entry):
             entry.setVisible(not opening)
         modifiers = context.data.modifiers
@@ -1128,7 +1163,7 @@ class SuppressionPage(Page):
                 html.escape(ngettext("Uses {count} round; the shooter's only action this round.",
                                      "Uses {count} rounds; the shooter's only action this round.", rounds_used)
                             .format(count=rounds_used))))
-            self.odds.set_outcomes([])
+            self.show_odds([], None)
             self._problem = "" if context.attacker is not None else _("Choose who fires.")
             return
         self._refresh_crossing(context)
@@ -1147,7 +1182,7 @@ class SuppressionPage(Page):
             self._problem = _("Choose who crosses the fire.") if fire is not None else _(
                 "Nobody lays suppression fire this round.")
             self.sheet_label.setText("")
-            self.odds.set_unknown([_("Gets through"), _("No wound"), *(_(CLASS_LABELS[k]) for k in CLASSES)])
+            self.show_unknown([_("Gets through"), _("No wound"), *(_(CLASS_LABELS[k]) for k in CLASSES)])
             for entry in self.entries():
                 entry.set_expression(None, self._problem)
             return
@@ -1168,7 +1203,7 @@ class SuppressionPage(Page):
         classes = wound_class_distribution(damage.dice, context.pyramid(context.target))
         rows = [(_("Gets through"), through)]
         rows += [(label, (1 - through) * p) for label, p in _class_rows(classes)]
-        self.odds.set_outcomes(rows)
+        self.show_odds(rows, crossing_chart(rows))
         with self.quietly():
             self.dodge_entry.set_expression(dice_expression(self._dodge.dice), _(NO_DICE))
             dodged = entry_total(self.dodge_entry)
@@ -1390,7 +1425,7 @@ class InstitutAttackDialog(QDialog):
         page = self.page()
         if self._showing_result:
             self._showing_result = False
-            page.odds.highlight(None)
+            page.mark(None)
         page.refresh(self.context())
         problem, is_error = page.problem(self.context())
         self.resolve_button.setEnabled(not problem)
@@ -1422,7 +1457,7 @@ class InstitutAttackDialog(QDialog):
             self.refresh()
             return
         highlight = page.outcome(operation, context)
-        odds_before = page.odds.outcomes()
+        odds_before, chart_before = page.odds.outcomes(), page.chart.data()
         self._applying = True
         try:
             change = self._document.apply(operation)
@@ -1435,7 +1470,7 @@ class InstitutAttackDialog(QDialog):
         page.clear_dice()
         self.refresh()
         # The odds stay as they were for this roll, with what happened marked, until the GM starts the next one.
-        page.odds.set_outcomes(odds_before)
-        page.odds.highlight(highlight)
+        page.show_odds(odds_before, chart_before)
+        page.mark(highlight)
         self._showing_result = True
         show_message(self.status_label, _("Done. Enter new dice for the next one, or close."), error=False)

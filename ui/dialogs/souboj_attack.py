@@ -40,6 +40,8 @@ from rules.systems.souboj import FinishOff, SoubojAttack
 from rules.systems.souboj.model import ARMOR, KIND_LABELS, LEVEL, STRENGTH, Action, Cause, Kind, declaration
 from rules.systems.souboj.system import tables
 from rules.systems.souboj.tables import SoubojTables, load_tables
+from ui.charts.odds_chart import OddsChart
+from ui.charts.souboj_odds import attack_chart
 from ui.dialogs.attack import register_attack_dialog
 from ui.widgets.dice_entry import DiceEntry
 from ui.widgets.messages import show_message
@@ -94,6 +96,7 @@ class SoubojAttackDialog(QDialog):
         self.critical = CriticalBox()
         self.finish = QCheckBox(_("Finish off automatically (the target is dying)"))
         self.odds = OddsTable()
+        self.chart = OddsChart(export_name=_("attack-odds"), compact=True)
         self.attack_entry = DiceEntry(_("Attacker's 1d6"), roller)
         self.defence_entry = DiceEntry(_("Defender's 1d6"), roller)
         self.roll_all = QPushButton(_("Roll both"))
@@ -141,7 +144,12 @@ class SoubojAttackDialog(QDialog):
         right.addWidget(self.finish)
         odds_box = QGroupBox(_("Odds before rolling"))
         QVBoxLayout(odds_box).addWidget(self.odds)
-        right.addWidget(odds_box)
+        chart_box = QGroupBox(_("Odds chart"))
+        QVBoxLayout(chart_box).addWidget(self.chart)
+        odds_row = QHBoxLayout()  # the table and its chart side by side: one die a side leaves few rows
+        odds_row.addWidget(odds_box, 2)
+        odds_row.addWidget(chart_box, 3)
+        right.addLayout(odds_row)
         dice_box = QGroupBox(_("Dice"))
         dice = QVBoxLayout(dice_box)
         dice.addWidget(self.attack_entry)
@@ -368,8 +376,10 @@ class SoubojAttackDialog(QDialog):
                 self._problem = str(problem)
         if self._outcomes:
             self.odds.set_outcomes([(row.label, row.probability) for row in self._outcomes])
+            self.chart.set_data(attack_chart(self._outcomes))
         else:
             self.odds.set_unknown([_("Miss")])
+            self.chart.set_unknown([_("Miss")])
         self._set_dice(inputs)
         self._update_resolve()
 
@@ -436,9 +446,14 @@ class SoubojAttackDialog(QDialog):
         finally:
             self._applying = False
         if isinstance(operation, SoubojAttack):
-            self.odds.highlight(outcome_label(self._outcomes, operation, self._tables))
+            self._mark(outcome_label(self._outcomes, operation, self._tables))
         self.result_label.setText("\n".join(line.render() for line in change.entry.log))
         self._set_resolved(True)
+
+    def _mark(self, outcome: str | None) -> None:
+        """Mark the outcome rolled (None: none) in the odds table and the chart alike."""
+        self.odds.highlight(outcome)
+        self.chart.highlight(outcome)
 
     def _set_resolved(self, resolved: bool) -> None:
         self._resolved = resolved
@@ -452,7 +467,7 @@ class SoubojAttackDialog(QDialog):
     def _clear_dice(self) -> None:
         for entry in (self.attack_entry, self.defence_entry):
             entry.clear()
-        self.odds.highlight(None)
+        self._mark(None)
         self.result_label.clear()
 
     def next_attack(self) -> None:

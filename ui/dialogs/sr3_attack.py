@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QScrollArea,
     QSpinBox,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -82,6 +83,8 @@ from rules.systems.sr3.tables import (
     WeaponKind,
     label_for,
 )
+from ui.charts.odds_chart import OddsChart
+from ui.charts.sr3_odds import ORDER, TICKS, AttackQuestion, attack_chart
 from ui.dialogs.attack import register_attack_dialog
 from ui.widgets.dice_entry import DiceEntry
 from ui.widgets.layout import column as _column
@@ -527,6 +530,8 @@ class Sr3AttackDialog(QDialog):
         self.situation = SituationBox(self._tables)
         self.defence = DefenceBox()
         self.dice = DiceBox(roller)
+        self.chart = OddsChart(export_name=_("attack-odds"), compact=True)
+        self.sheet_tabs = QTabWidget()
         self.tn_label = QLabel()
         self.tn_lines = QLabel()
         self.damage_label = QLabel()
@@ -569,9 +574,13 @@ class Sr3AttackDialog(QDialog):
         content = QWidget()
         columns = QHBoxLayout(content)
         columns.setContentsMargins(0, 0, 0, 0)
-        tn_box, damage_box, result_box = self._sheet_boxes()
+        tn_page, damage_box, result_box = self._sheet_boxes()
+        # The chart and the target number's lines share one place: a laptop screen has room for one of them
+        # under the modifiers (the TN itself stays in sight, on its tab and in the dice's headings).
+        self.sheet_tabs.addTab(self.chart, _("Odds chart"))
+        self.sheet_tabs.addTab(tn_page, _("Target number"))
         # Three columns so the whole dialog, odds included, fits a 1280-pixel laptop window.
-        for column in (_column(who, self.weapon, self.defence, damage_box), _column(self.situation, tn_box),
+        for column in (_column(who, self.weapon, self.defence, damage_box), _column(self.situation, self.sheet_tabs),
                        _column(self.dice, result_box)):
             columns.addLayout(column)  # natural widths: equal stretch would widen every column to the widest
         # One scroll area for small screens; on a 1366×768 laptop everything fits without scrolling.
@@ -589,17 +598,18 @@ class Sr3AttackDialog(QDialog):
         self._content = content
         self._fitted = False
 
-    def _sheet_boxes(self) -> tuple[QGroupBox, QGroupBox, QGroupBox]:
+    def _sheet_boxes(self) -> tuple[QWidget, QGroupBox, QGroupBox]:
         big = QFont(self.tn_label.font())
         big.setPointSizeF(big.pointSizeF() * 1.6)
         big.setBold(True)
         self.tn_label.setFont(big)
-        tn_box = QGroupBox(_("Target number"))
+        tn_box = QWidget()
         # Wrapped labels would let this column collapse; keep room for a modifier and its value per line.
         tn_box.setMinimumWidth(self.fontMetrics().averageCharWidth() * 38)
         tn_layout = QVBoxLayout(tn_box)
         tn_layout.addWidget(self.tn_label)
         tn_layout.addWidget(self.tn_lines)
+        tn_layout.addStretch(1)
         damage_box = QGroupBox(_("Damage"))
         QVBoxLayout(damage_box).addWidget(self.damage_label)
         result_box = QGroupBox(_("Result"))
@@ -855,14 +865,20 @@ class Sr3AttackDialog(QDialog):
         sheet = self._sheet
         if sheet is None or inputs is None:
             self.tn_label.setText(_("TN –"))
+            self.sheet_tabs.setTabText(1, _("Target number"))
             self.tn_lines.setText("")
             self.damage_label.setText("")
             self.dice.odds.set_unknown([_(OUTCOME_LABELS[key]) for key in OUTCOMES])
+            self.chart.set_unknown([_(TICKS[key]) for key in ORDER])
             return
         self.tn_label.setText(_("TN {tn}").format(tn=sheet.attack_tn.value))
+        self.sheet_tabs.setTabText(1, _("Target number: {tn}").format(tn=sheet.attack_tn.value))
         self.tn_lines.setText(_lines_html(sheet.attack_tn))
         self.damage_label.setText(self._damage_html(sheet, inputs))
         self.dice.odds.set_outcomes([(_(OUTCOME_LABELS[key]), sheet.odds[key]) for key in OUTCOMES])
+        question = AttackQuestion(inputs.attack_dice, sheet.attack_tn.value, inputs.dodge_dice, sheet.dodge_tn.value,
+                                  inputs.resist_dice, sheet.resist_tn, sheet.level)
+        self.chart.set_data(attack_chart(question, sheet.odds))
 
     def _code_problem(self) -> str:
         try:
@@ -1006,9 +1022,14 @@ class Sr3AttackDialog(QDialog):
             return
         finally:
             self._applying = False
-        self.dice.odds.highlight(_(OUTCOME_LABELS[outcome_of(attack, misfired)]))
+        self._mark(_(OUTCOME_LABELS[outcome_of(attack, misfired)]))
         self.result_label.setText("\n".join(line.render() for line in change.entry.log))
         self._set_resolved(True)
+
+    def _mark(self, outcome: str | None) -> None:
+        """Mark the outcome rolled (None: none) in the odds table and the chart alike."""
+        self.dice.odds.highlight(outcome)
+        self.chart.highlight(outcome)
 
     def _set_resolved(self, resolved: bool) -> None:
         """After resolving, the form shows what happened, read-only, until the next shot."""
@@ -1039,7 +1060,7 @@ class Sr3AttackDialog(QDialog):
                     self.weapon.fired.setValue(self.weapon.fired.value() + self.weapon.rounds.value())
                 for entry in self.dice.entries():
                     entry.clear()
-                self.dice.odds.highlight(None)
+                self._mark(None)
             self._catch_up(roster)
         self._set_resolved(False)
         self._refresh()

@@ -40,6 +40,8 @@ from rules.systems.walka import actions as walka_actions
 from rules.systems.walka.contest import HIT_FACE, Outcome, contest, hit_points_removed, succeeds
 from rules.systems.walka.skills import ATTACK_SKILLS
 from rules.systems.walka.system import chances_left, hit_points, max_hit_points
+from ui.charts.odds_chart import OddsChart
+from ui.charts.walka_odds import attack_chart
 from ui.dialogs.attack import register_attack_dialog
 from ui.widgets.dice_entry import DiceEntry
 from ui.widgets.layout import column as _column
@@ -78,6 +80,7 @@ class WalkaAttackDialog(QDialog):
         self.attacker, self.target = QComboBox(), QComboBox()
         self.attack, self.defence, self.modifiers = AttackBox(), DefenceBox(), ModifiersBox()
         self.dice = DiceBox(roller)
+        self.chart = OddsChart(export_name=_("attack-odds"), compact=True)
         self.result_label, self.status_label = QLabel(), QLabel()
         self.chance_button = QPushButton()
         self.buttons = QDialogButtonBox()
@@ -124,7 +127,9 @@ class WalkaAttackDialog(QDialog):
         content = QWidget()
         columns = QHBoxLayout(content)
         columns.setContentsMargins(0, 0, 0, 0)
-        for column in (_column(who, self.attack, self.defence), _column(self.modifiers, result_box),
+        chart_box = QGroupBox(_("Odds chart"))
+        QVBoxLayout(chart_box).addWidget(self.chart)
+        for column in (_column(who, self.attack, self.defence), _column(self.modifiers, result_box, chart_box),
                        _column(self.dice)):
             columns.addLayout(column)
         scroll = QScrollArea()
@@ -322,9 +327,11 @@ class WalkaAttackDialog(QDialog):
         sheet, target = self._sheet, self._target()
         if sheet is None or inputs is None or target is None:
             self.dice.odds.set_unknown([_("Missed"), _("Defended"), _("Hit")])
+            self.chart.set_unknown([_("Miss"), _("Defended"), _("Hit")])
             self.dice.pool_label.setText("")
             return
         self.dice.odds.set_outcomes(sheet.rows)
+        self.chart.set_data(attack_chart(sheet))
         self.dice.pool_label.setText(_("Damage pool {pool}; each die showing {face} or more removes 1 Hit "
                                        "Point.").format(pool=pool_text(inputs, sheet.pool), face=HIT_FACE))
         self._show_target()
@@ -447,11 +454,16 @@ class WalkaAttackDialog(QDialog):
         finally:
             self._applying = False
         removed = hit_points_removed(attack.damage_faces)
-        self.dice.odds.highlight(outcome_label(attack.outcome(), removed, inputs.hp_left))
+        self._mark(outcome_label(attack.outcome(), removed, inputs.hp_left))
         self.result_label.setText("\n".join(line.render() for line in change.entry.log))
         self._show_target()
         self._offer_chance()
         self._set_resolved(True)
+
+    def _mark(self, outcome: str | None) -> None:
+        """Mark the outcome rolled (None: none) in the odds table and the chart alike."""
+        self.dice.odds.highlight(outcome)
+        self.chart.highlight(outcome)
 
     def _offer_chance(self) -> None:
         target = self._target()
@@ -496,7 +508,7 @@ class WalkaAttackDialog(QDialog):
             if clear:
                 for entry in self.dice.entries():
                     entry.clear()
-                self.dice.odds.highlight(None)
+                self._mark(None)
                 self.result_label.setText("")
                 self.chance_button.setVisible(False)
             attacker = self._attacker()

@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from PySide6.QtWidgets import (
@@ -24,12 +25,14 @@ from app.i18n import _
 from rules.dice import ClovekTest, RollResult, SkillKind
 from rules.dice_expressions import successes_phrase
 from rules.encounter import Combatant
+from rules.odds import Dist
 from rules.systems.clovek import SkillRoll
 from rules.systems.clovek.banks import BANK_TITLES, BANKS, bank
 from rules.systems.clovek.odds import (
     OUTCOME_WORDS,
     OUTCOMES,
     PowerSpec,
+    RollOdds,
     action_power_odds,
     modified,
     net_successes,
@@ -70,13 +73,21 @@ class CheckInputs:
     power: PowerSpec | None
 
 
+def _side(side: SideInputs) -> RollOdds[float]:
+    return roll_odds(side.dice, side.skill, side.kind, side.supernatural)
+
+
+def outcome_chances(inputs: CheckInputs) -> dict[str, float]:
+    """P(each outcome key) of the action after its modifiers and the defence."""
+    defence = inputs.defence
+    return outcome_odds(_side(inputs.roll), inputs.roll.bonus, inputs.roll.penalty,
+                        None if defence is None else _side(defence), defence.bonus if defence else 0,
+                        defence.penalty if defence else 0)
+
+
 def outcome_rows(inputs: CheckInputs) -> list[tuple[str, float]]:
     """(outcome word, chance) rows of the action after its modifiers and the defence."""
-    attack = roll_odds(inputs.roll.dice, inputs.roll.skill, inputs.roll.kind, inputs.roll.supernatural)
-    defence = inputs.defence
-    defended = None if defence is None else roll_odds(defence.dice, defence.skill, defence.kind, defence.supernatural)
-    chances = outcome_odds(attack, inputs.roll.bonus, inputs.roll.penalty, defended,
-                           defence.bonus if defence else 0, defence.penalty if defence else 0)
+    chances = outcome_chances(inputs)
     return [(outcome_label(key), chances[key]) for key in OUTCOMES]
 
 
@@ -85,24 +96,42 @@ def outcome_label(key: str) -> str:
     return _(OUTCOME_WORDS[key]).capitalize()
 
 
-def power_rows(inputs: CheckInputs) -> list[tuple[str, float]]:
-    """(power, chance) rows: the action fails, no lasting effect, then each power (the rest summed)."""
+@functools.lru_cache(maxsize=16)  # the table, the chart and the power rows all ask for the same form
+def net_odds(inputs: CheckInputs) -> Dist[float]:
+    """The action's net successes after its modifiers and the defence (0 or less: it fails)."""
+    roll, defence = inputs.roll, inputs.defence
+    taken = None if defence is None else modified(_side(defence), defence.bonus, defence.penalty)
+    return net_successes(modified(_side(roll), roll.bonus, roll.penalty), taken)
+
+
+@functools.lru_cache(maxsize=16)
+def power_odds_of(inputs: CheckInputs, power: PowerSpec) -> Dist[float]:
+    """The power of the action, given that it succeeds (a sub-distribution: its total is the success chance)."""
+    return action_power_odds(net_odds(inputs), power)
+
+
+def power_outcomes(inputs: CheckInputs) -> list[tuple[str, str, float]]:
+    """(row label, short text for a chart, chance) of each power: the action fails, no lasting effect, then each
+    likely power (the rest summed in an "or more" row)."""
     if inputs.power is None:
         return []
-    roll, defence = inputs.roll, inputs.defence
-    attack = modified(roll_odds(roll.dice, roll.skill, roll.kind, roll.supernatural), roll.bonus, roll.penalty)
-    taken = None if defence is None else modified(roll_odds(defence.dice, defence.skill, defence.kind,
-                                                            defence.supernatural), defence.bonus, defence.penalty)
-    net = net_successes(attack, taken)
-    powers = action_power_odds(net, inputs.power)
-    rows = [(_("Action fails"), float(net.at_most(0))), (_("No lasting effect"), float(powers.at_most(0)))]
+    net, powers = net_odds(inputs), power_odds_of(inputs, inputs.power)
+    rows = [(_("Action fails"), _("Fails"), float(net.at_most(0))),
+            (_("No lasting effect"), _("None"), float(powers.at_most(0)))]
     likely = [value for value in range(max(1, powers.low), powers.high + 1) if powers.probability(value) >= SHOWN]
     singles = likely[: POWER_ROWS - 1]
-    rows += [(_("Power {value}").format(value=value), float(powers.probability(value))) for value in singles]
+    rows += [(_("Power {value}").format(value=value), str(value), float(powers.probability(value)))
+             for value in singles]
     if len(likely) > len(singles):
         rest = likely[len(singles)]
-        rows.append((_("Power {value} or more").format(value=rest), float(powers.at_least(rest))))
+        rows.append((_("Power {value} or more").format(value=rest), _("{value}+").format(value=rest),
+                     float(powers.at_least(rest))))
     return rows
+
+
+def power_rows(inputs: CheckInputs) -> list[tuple[str, float]]:
+    """(power, chance) rows of the odds table (see :func:`power_outcomes`)."""
+    return [(label, chance) for label, _tick, chance in power_outcomes(inputs)]
 
 
 def power_row_label(power: int, labels: list[str]) -> str | None:

@@ -1,7 +1,8 @@
 """A compact table of outcomes and their chances, one horizontal bar per row, painted directly.
 
-The charts issue will add a pyqtgraph chart beside it; this widget keeps the small API both share:
-:meth:`OddsTable.set_outcomes` and :meth:`OddsTable.highlight` (the outcome that actually happened).
+Each attack dialog shows an :class:`ui.charts.odds_chart.OddsChart` beside it; both share a small API, so a
+dialog drives them alike: the outcomes (``set_outcomes`` here, ``set_data`` there), ``set_unknown``, and
+``highlight`` (the outcome that actually happened, by the row's label).
 """
 
 from __future__ import annotations

@@ -59,11 +59,27 @@ class AttackInputs:
 
 
 @dataclass(frozen=True)
+class OutcomeRow:
+    """One outcome of the odds: its row label, the short text under its bar, its chance, and the Hit Points
+    the target loses with it (0 for a miss or a defence)."""
+
+    label: str
+    tick: str
+    probability: float
+    removed: int
+
+
+@dataclass(frozen=True)
 class AttackSheet:
     """What the rules make of :class:`AttackInputs`: the damage pool and the chance of each outcome."""
 
     pool: int
-    rows: list[tuple[str, float]]
+    outcomes: tuple[OutcomeRow, ...]
+
+    @property
+    def rows(self) -> list[tuple[str, float]]:
+        """(label, chance) rows of the odds table."""
+        return [(row.label, row.probability) for row in self.outcomes]
 
     def chance(self, label: str) -> float:
         """The chance shown for an outcome label (0 if not shown)."""
@@ -91,24 +107,29 @@ def outcome_label(outcome: Outcome, removed: int = 0, hp_left: int = 1) -> str:
     return hit_label(removed, hp_left)
 
 
+def _hit_rows(hit: float, pool: int, hp_left: int) -> list[OutcomeRow]:
+    """A hit's rows: each number of Hit Points lost, the target's last ones summed as "down to 0"."""
+    if hp_left <= 0:
+        return [OutcomeRow(hit_label(0, 0), _("Hit"), hit, 0)]
+    lost = hit_points_lost(pool)
+    rows = [OutcomeRow(hit_label(removed, hp_left), str(removed), hit * lost.probability(removed), removed)
+            for removed in range(min(pool, hp_left - 1) + 1)]
+    if pool >= hp_left:
+        rows.append(OutcomeRow(hit_label(hp_left, hp_left), _("{count}+").format(count=hp_left),
+                               hit * lost.at_least(hp_left), hp_left))
+    return rows
+
+
 def work_out(inputs: AttackInputs) -> AttackSheet:
     """The pool and the odds of every outcome: missed, defended, and each number of Hit Points lost."""
     pool = damage_pool(inputs.weapon_dice, inputs.modifier, inputs.armor, inputs.aimed)
     chances = outcome_chances(inputs.attack_skill, inputs.defence_skill if inputs.defence else None, inputs.die,
                               inputs.attack_bonus, inputs.attack_penalty, inputs.defence_bonus,
                               inputs.defence_penalty)
-    rows = [(outcome_label(Outcome.MISSED), chances[Outcome.MISSED])]
+    rows = [OutcomeRow(outcome_label(Outcome.MISSED), _("Miss"), chances[Outcome.MISSED], 0)]
     if inputs.defence:
-        rows.append((outcome_label(Outcome.DEFENDED), chances[Outcome.DEFENDED]))
-    hit = chances[Outcome.HIT]
-    if inputs.hp_left <= 0:
-        return AttackSheet(pool, [*rows, (hit_label(0, 0), hit)])
-    lost = hit_points_lost(pool)
-    for removed in range(min(pool, inputs.hp_left - 1) + 1):
-        rows.append((hit_label(removed, inputs.hp_left), hit * lost.probability(removed)))
-    if pool >= inputs.hp_left:
-        rows.append((hit_label(inputs.hp_left, inputs.hp_left), hit * lost.at_least(inputs.hp_left)))
-    return AttackSheet(pool, rows)
+        rows.append(OutcomeRow(outcome_label(Outcome.DEFENDED), _("Defended"), chances[Outcome.DEFENDED], 0))
+    return AttackSheet(pool, tuple(rows + _hit_rows(chances[Outcome.HIT], pool, inputs.hp_left)))
 
 
 def _signed(value: int) -> str:
