@@ -117,11 +117,15 @@ class MainWindow(QMainWindow):
         self._reminder_timer = QTimer(self, singleShot=True, interval=REMINDER_MS)
         self._reminder_timer.timeout.connect(lambda: self.reminder.setVisible(False))
 
-    def _dock(self, title: str, name: str, widget: QWidget, area: Qt.DockWidgetArea) -> QDockWidget:
+    def _dock(self, title: str, name: str, widget: QWidget, area: Qt.DockWidgetArea | None) -> QDockWidget:
+        """A dock in ``area``; with no area it stays out of the layout until it is first asked for."""
         dock = QDockWidget(title, self)
         dock.setObjectName(name)  # saveState() needs stable names to remember the layout
         dock.setWidget(widget)
-        self.addDockWidget(area, dock)
+        if area is None:
+            dock.setVisible(False)
+        else:
+            self.addDockWidget(area, dock)
         return dock
 
     def _build_docks(self) -> None:
@@ -143,22 +147,24 @@ class MainWindow(QMainWindow):
             self._dock(_("Dice line"), "dock_dice", self.dice_line, bottom),
             self._dock(_("Undo history"), "dock_undo", self.undo_view, right),
             self._dock(_("Initiative chart"), "dock_initiative_chart", self.initiative_chart, bottom),
-            self._dock(_("Odds"), "dock_odds", self.odds, bottom),
+            # Added to the layout when first opened: a hidden dock among the tabbed bottom docks left a second,
+            # stale tab bar over the dice line.
+            self._dock(_("Odds"), "dock_odds", self.odds, None),
         ]
         details, effects, log, dice, undo, chart, odds = self.docks
         self.chart_dock = chart
         self.odds_dock = odds
         chart.visibilityChanged.connect(lambda shown: self.initiative_chart.catch_up() if shown else None)
+        self.splitDockWidget(log, dice, Qt.Orientation.Vertical)  # the dice line sits under the log
+        self.tabifyDockWidget(log, chart)  # a tab behind the log: it draws nothing until the GM looks at it
+        log.raise_()
+        # After the log's tab group: hiding a tabbed dock first made Qt draw that group's tab bar twice.
         self.tabifyDockWidget(effects, undo)
         undo.setVisible(False)
         effects.raise_()
-        self.splitDockWidget(log, dice, Qt.Orientation.Vertical)  # the dice line sits under the log
-        self.splitDockWidget(log, odds, Qt.Orientation.Horizontal)  # beside the log: low and wide
-        odds.setVisible(False)  # opened when wanted (View → Odds calculator): the log keeps its room
-        self.tabifyDockWidget(log, chart)  # a tab behind the log: it draws nothing until the GM looks at it
-        log.raise_()
+        odds.setVisible(False)  # opened beside the log when wanted (View → Odds calculator)
         self.resizeDocks([details, effects], [560, 180], Qt.Orientation.Vertical)
-        self.resizeDocks([log, dice], [300, 60], Qt.Orientation.Vertical)
+        self.resizeDocks([log, dice], [220, 60], Qt.Orientation.Vertical)
         self.resizeDocks([details], [380], Qt.Orientation.Horizontal)
 
     def _build_actions(self) -> None:
@@ -342,6 +348,8 @@ class MainWindow(QMainWindow):
     def on_odds(self) -> None:
         dock, log = self.odds_dock, self.docks[2]
         opening = not dock.isVisible()
+        if opening and not dock.isFloating() and self.dockWidgetArea(dock) == self.dockWidgetArea(log):
+            self.splitDockWidget(log, dock, Qt.Orientation.Horizontal)  # beside the log: low and wide
         dock.show()
         dock.raise_()
         if opening and not dock.isFloating() and self.dockWidgetArea(dock) == self.dockWidgetArea(log):

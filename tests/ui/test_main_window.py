@@ -198,3 +198,16 @@ def test_a_damaged_file_changes_nothing(window: MainWindow, tmp_path: Path,
     assert shown and "bad.bojovka" in shown[0]
     assert to_data(window.document.state) == before and window.document.path == saved
     assert saved.read_bytes() == good_bytes
+
+
+def test_the_log_and_chart_share_one_tab_bar(window: MainWindow) -> None:
+    # Hiding a tabbed dock before the log's tab group was built once made Qt draw the group's tab bar twice,
+    # the second over the dice line.
+    from PySide6.QtWidgets import QTabBar
+
+    window.resize(1366, 768)
+    window.show()
+    QApplication.processEvents()
+    bars = [bar for bar in window.findChildren(QTabBar) if bar.isVisible() and bar.geometry().top() >= 0
+            and "Combat log" in [bar.tabText(i) for i in range(bar.count())]]
+    assert len(bars) == 1
