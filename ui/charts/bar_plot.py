@@ -35,19 +35,24 @@ def percent_ticks() -> list[list[tuple[float, str]]]:
     return [[(value, _("{percent} %").format(percent=value)) for value in (25, 50, 75, 100)]]
 
 
+def fixed_chance_plot(plot: pg.PlotItem) -> None:
+    """A still plot of chances: no menu, no panning or zoom, a fixed 0–100 % scale on the left."""
+    plot.setMenuEnabled(False)
+    plot.hideButtons()
+    plot.setMouseEnabled(x=False, y=False)
+    plot.getAxis("left").setTicks(percent_ticks())
+    plot.getAxis("left").setWidth(44)
+    plot.setYRange(BOTTOM, TOP, padding=0)
+
+
 class BarPlot(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type hints
     """Bars of chances (0..1) over outcomes, with tick texts under them and names on hover."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent, background=None)
         plot = self.getPlotItem()
-        plot.setMenuEnabled(False)
-        plot.hideButtons()
-        plot.setMouseEnabled(x=False, y=False)
-        plot.getAxis("left").setTicks(percent_ticks())
-        plot.getAxis("left").setWidth(44)
+        fixed_chance_plot(plot)
         plot.getAxis("bottom").setStyle(hideOverlappingLabels=40)  # an edge bar's text may reach past it
-        plot.setYRange(BOTTOM, TOP, padding=0)
         self._bars = pg.BarGraphItem(x=[], height=[], width=BAR_WIDTH)
         plot.addItem(self._bars)
         self._labels: list[pg.TextItem] = []

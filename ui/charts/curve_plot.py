@@ -15,7 +15,7 @@ from PySide6.QtGui import QFontMetrics, QPalette, QResizeEvent
 from PySide6.QtWidgets import QWidget
 
 from app.i18n import _
-from ui.charts.bar_plot import BOTTOM, TOP, percent_ticks
+from ui.charts.bar_plot import fixed_chance_plot
 from ui.charts.chart_style import colours_for, small_font, style_plot
 from ui.charts.odds_data import Curve
 
@@ -26,12 +26,7 @@ class CurvePlot(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent, background=None)
         plot = self.getPlotItem()
-        plot.setMenuEnabled(False)
-        plot.hideButtons()
-        plot.setMouseEnabled(x=False, y=False)
-        plot.getAxis("left").setTicks(percent_ticks())
-        plot.getAxis("left").setWidth(44)
-        plot.setYRange(BOTTOM, TOP, padding=0)
+        fixed_chance_plot(plot)
         # Rising lines leave the bottom right empty (many dice, small chances): the legend goes there.
         self._legend = plot.addLegend(offset=(-6, -6), labelTextSize="8pt")
         self._lines: list[pg.PlotDataItem] = []
