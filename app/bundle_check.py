@@ -21,7 +21,7 @@ from PySide6.QtCore import QCoreApplication, QLibraryInfo, QTranslator
 from PySide6.QtGui import QGuiApplication
 
 from app.i18n import DOMAIN, LANGUAGES
-from app.icon import application_icon
+from app.icon import ICON_PARTS, application_icon
 from app.library import Library, parse_library_file
 from app.paths import resource, resources_dir
 from app.samples import SAMPLES, sample_path
@@ -64,9 +64,9 @@ def translation_problems() -> list[str]:
             for problem in _catalog_problems(language, PLURAL_FORMS[language])]
 
 
-def qt_translation_problems() -> list[str]:
+def qt_translation_problems(folder: str | None = None) -> list[str]:
     """Qt's catalog for its own dialogs (file, print) is there for every shipped language."""
-    folder = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
+    folder = folder or QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
     return [f"Qt's {language} catalog qtbase_{language}.qm is missing from {folder}"
             for language in LANGUAGES if language != "en" and not QTranslator().load(f"qtbase_{language}", folder)]
 
@@ -113,16 +113,20 @@ def bestiary_problems() -> list[str]:
 
 def icon_problems() -> list[str]:
     """The application icon draws (the SVG is bundled and Qt's SVG support came along)."""
+    path = resource(*ICON_PARTS)
+    if not path.is_file():
+        return [f"the application icon {path} is missing"]
     image = application_icon().pixmap(64, 64).toImage()
     if image.isNull():
-        return [f"the application icon ({resource('icons', 'bojovka.svg')}) cannot be drawn"]
+        return [f"the application icon ({path}) cannot be drawn"]
     return [] if image.pixelColor(32, 32).alpha() > 0 else ["the application icon draws empty"]
 
 
-def platform_problems() -> list[str]:
+def platform_problems(plugin_paths: list[str] | None = None) -> list[str]:
     """Qt runs on a platform plugin, and the native ones for this system are shipped."""
     problems = [] if QGuiApplication.platformName() else ["Qt started without a platform plugin"]
-    folders = [Path(path) / "platforms" for path in QCoreApplication.libraryPaths()]
+    searched = QCoreApplication.libraryPaths() if plugin_paths is None else plugin_paths
+    folders = [Path(path) / "platforms" for path in searched]
     for plugin in NATIVE_PLATFORM_PLUGINS.get(sys.platform, ()):
         if not any(file.stem.removeprefix("lib") == plugin for folder in folders for file in _files(folder)):
             problems.append(f"Qt's {plugin} platform plugin is missing (looked in {', '.join(map(str, folders))})")
