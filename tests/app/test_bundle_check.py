@@ -32,7 +32,7 @@ def test_the_source_tree_has_everything(qapp: QApplication) -> None:
 
 
 def test_a_frozen_layout_with_everything_passes(bundle: Path) -> None:
-    assert bundle_check.resources_dir() == bundle
+    assert resources_dir() == bundle
     assert bundle_check.bundle_problems() == []
 
 
