@@ -11,7 +11,7 @@ export QT_QPA_PLATFORM ?= offscreen
 export PYQTGRAPH_QT_LIB := PySide6
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: run test lint typecheck contracts unit bench soak clean system-deps catalogs
+.PHONY: run test lint typecheck contracts unit bench soak clean system-deps catalogs package package-deps
 
 # Translations are edited as .po files and compiled here (never committed as binaries).
 PO_FILES := $(wildcard resources/locale/*/LC_MESSAGES/bojovka.po)
@@ -46,6 +46,35 @@ system-deps:
 			echo "Install them with your package manager (e.g. sudo apt-get install $(XCB_PACKAGES))."; \
 		fi; \
 	fi
+
+# Building the bundle and installers (`make package`): pinned build tools in the same .venv, and on Linux the
+# Debian tools and the libraries the bundle links but does not carry (OpenGL, Wayland), installed when we can.
+BUILD_STAMP := $(VENV)/.build-stamp
+BUILD_REQUIREMENTS := packaging/requirements-build.txt packaging/requirements-lint.txt
+PACKAGE_TOOLS := dpkg-dev binutils desktop-file-utils shared-mime-info nsis xvfb xauth shellcheck
+BUNDLE_LIBRARIES := libgl1 libegl1 libwayland-client0 libwayland-cursor0 libwayland-egl1
+
+$(BUILD_STAMP): $(STAMP) $(BUILD_REQUIREMENTS)
+	$(BIN)/python -m pip install --quiet $(addprefix -r ,$(BUILD_REQUIREMENTS))
+	@touch $@
+
+package-deps: system-deps
+	@command -v dpkg-query >/dev/null || { echo "make package builds the Linux bundle and .deb on Debian or Ubuntu;" \
+		"for Windows and macOS see 'Build it yourself' in README.md"; exit 1; }
+	@missing=$$(for package in $(PACKAGE_TOOLS) $(BUNDLE_LIBRARIES); do \
+		dpkg-query -W -f='$${Status}' $$package 2>/dev/null | grep -q "install ok installed" || echo $$package; done); \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+			echo "Installing what packaging needs:" $$missing; \
+			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+		else \
+			echo "Packaging needs these Debian packages:" $$missing; \
+			echo "Install them (sudo apt-get install" $$missing") or the steps that need them are skipped."; \
+		fi; \
+	fi
+
+package: $(BUILD_STAMP) catalogs package-deps
+	PYTHON=$(BIN)/python packaging/linux/package.sh
 
 run: export QT_QPA_PLATFORM :=
 run: $(STAMP) catalogs system-deps
