@@ -118,16 +118,31 @@ def prune_binaries(binaries: list[Entry], imports_of: Callable[[str], set[str]])
         kept = [entry for entry in kept if entry not in orphans]
 
 
-def drop_links_to(datas: list[Entry], removed: set[str]) -> list[Entry]:
-    """Drop the symbolic links PyInstaller made to binaries that :func:`prune_binaries` removed.
+def _framework(destination: str) -> str | None:
+    """``PySide6/Qt/lib/QtNetwork.framework`` for any path inside that macOS framework, else None."""
+    parts = Path(destination).parts
+    ends = [index for index, part in enumerate(parts) if part.endswith(".framework")]
+    return str(Path(*parts[:ends[0] + 1])) if ends else None
 
-    A SYMLINK entry's source is its target relative to the link's own folder.
+
+def drop_leftovers(datas: list[Entry], removed: set[str]) -> list[Entry]:
+    """Drop what PyInstaller collected around binaries that :func:`prune_binaries` removed.
+
+    That is the symbolic links to them (Linux: top-level links to Qt libraries; a SYMLINK entry's source is its
+    target relative to the link's folder) and, on macOS, the rest of a removed library's ``.framework``
+    (Info.plist, the ``Versions/Current`` links), which would otherwise be left dangling inside the app bundle.
     """
-    def dangling(entry: Entry) -> bool:
-        target = os.path.normpath(os.path.join(os.path.dirname(entry[0]), entry[1]))
-        return entry[2] == "SYMLINK" and target in removed
+    frameworks = {framework for framework in map(_framework, removed) if framework}
 
-    return [entry for entry in datas if not dangling(entry)]
+    def inside_removed(path: str) -> bool:
+        return path in removed or any(path == folder or path.startswith(folder + os.sep) for folder in frameworks)
+
+    def leftover(entry: Entry) -> bool:
+        destination = os.path.normpath(entry[0])
+        target = os.path.normpath(os.path.join(os.path.dirname(destination), entry[1]))
+        return inside_removed(destination) or (entry[2] == "SYMLINK" and inside_removed(target))
+
+    return [entry for entry in datas if not leftover(entry)]
 
 
 def _reach(start: set[str], binaries: list[Entry], imports_of: Callable[[str], set[str]]) -> set[str]:

@@ -137,7 +137,18 @@ def test_dropped_plugins_and_the_libraries_only_they_need_leave() -> None:
     datas = [("libQt6Network.so.6", "PySide6/Qt/lib/libQt6Network.so.6", "SYMLINK"),
              ("libQt6Gui.so.6", "PySide6/Qt/lib/libQt6Gui.so.6", "SYMLINK"),
              ("resources/icons/bojovka.svg", "/src/bojovka.svg", "DATA")]
-    assert bundle.drop_links_to(datas, removed) == datas[1:]
+    assert bundle.drop_leftovers(datas, removed) == datas[1:]
+
+
+def test_a_removed_macos_framework_leaves_nothing_behind() -> None:
+    framework = "PySide6/Qt/lib/QtNetwork.framework"
+    removed = {f"{framework}/Versions/A/QtNetwork"}
+    datas = [(f"{framework}/Versions/A/Resources/Info.plist", "/src/Info.plist", "DATA"),
+             (f"{framework}/Versions/Current", "A", "SYMLINK"),
+             (f"{framework}/QtNetwork", "Versions/Current/QtNetwork", "SYMLINK"),
+             ("PySide6/Qt/lib/QtGui.framework/Versions/Current", "A", "SYMLINK"),
+             ("PySide6/Qt/lib/QtGui.framework/Versions/A/Resources/Info.plist", "/src/GuiInfo.plist", "DATA")]
+    assert bundle.drop_leftovers(datas, removed) == datas[3:]
 
 
 @pytest.mark.parametrize(("destination", "dropped"), [
