@@ -11,7 +11,7 @@ export QT_QPA_PLATFORM ?= offscreen
 export PYQTGRAPH_QT_LIB := PySide6
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: run test lint typecheck contracts unit bench soak clean system-deps catalogs print-deps
+.PHONY: run test lint typecheck contracts unit bench soak clean system-deps catalogs print-deps package package-deps
 
 # Translations are edited as .po files and compiled here (never committed as binaries).
 PO_FILES := $(wildcard resources/locale/*/LC_MESSAGES/bojovka.po)
@@ -37,15 +37,8 @@ $(MO_FILES) &: $(PO_FILES) $(STAMP)
 catalogs: $(MO_FILES)
 
 system-deps:
-	@if [ "$$(uname -s)" = Linux ] && ! ldconfig -p 2>/dev/null | grep -q libxcb-cursor.so.0; then \
-		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-			echo "Installing the X11 libraries Qt needs: $(XCB_PACKAGES)"; \
-			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(XCB_PACKAGES); \
-		else \
-			echo "Qt needs these system libraries to open a window: $(XCB_PACKAGES)"; \
-			echo "Install them with your package manager (e.g. sudo apt-get install $(XCB_PACKAGES))."; \
-		fi; \
-	fi
+	@packaging/ensure-debian-packages.sh "Opening Bojovka's window" "Qt cannot open a window without them." \
+		$(XCB_PACKAGES)
 
 # The printing tests read the PDFs back with poppler's pdftotext/pdfinfo and lay them out in DejaVu Sans (so the
 # page count is the same on every machine): install both when we can (root with apt-get, as on CI); otherwise
@@ -53,16 +46,28 @@ system-deps:
 PRINT_PACKAGES := poppler-utils fonts-dejavu-core
 
 print-deps:
-	@if [ "$$(uname -s)" = Linux ] && { ! command -v pdftotext >/dev/null || ! command -v pdfinfo >/dev/null \
-			|| ! fc-list 2>/dev/null | grep -q 'DejaVu Sans'; }; then \
-		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-			echo "Installing what the printing tests need: $(PRINT_PACKAGES)"; \
-			apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(PRINT_PACKAGES); \
-		else \
-			echo "The printing tests need $(PRINT_PACKAGES) (e.g. sudo apt-get install $(PRINT_PACKAGES));"; \
-			echo "without them they are skipped."; \
-		fi; \
-	fi
+	@packaging/ensure-debian-packages.sh "The printing tests" "those tests are skipped without them." \
+		$(PRINT_PACKAGES)
+
+# Building the bundle and installers (`make package`): pinned build tools in the same .venv, and on Linux the
+# Debian tools and the libraries the bundle links but does not carry (OpenGL, Wayland), installed when we can.
+BUILD_STAMP := $(VENV)/.build-stamp
+BUILD_REQUIREMENTS := packaging/requirements-build.txt packaging/requirements-lint.txt
+PACKAGE_TOOLS := dpkg-dev binutils desktop-file-utils shared-mime-info nsis xvfb xauth shellcheck
+BUNDLE_LIBRARIES := libgl1 libegl1 libwayland-client0 libwayland-cursor0 libwayland-egl1
+
+$(BUILD_STAMP): $(STAMP) $(BUILD_REQUIREMENTS)
+	$(BIN)/python -m pip install --quiet $(addprefix -r ,$(BUILD_REQUIREMENTS))
+	@touch $@
+
+package-deps: system-deps
+	@command -v dpkg-query >/dev/null || { echo "make package builds the Linux bundle and .deb on Debian or Ubuntu;" \
+		"for Windows and macOS see 'Build it yourself' in README.md"; exit 1; }
+	@packaging/ensure-debian-packages.sh "Packaging" "the steps that need them are skipped." \
+		$(PACKAGE_TOOLS) $(BUNDLE_LIBRARIES)
+
+package: $(BUILD_STAMP) catalogs package-deps
+	PYTHON=$(BIN)/python packaging/linux/package.sh
 
 run: export QT_QPA_PLATFORM :=
 run: $(STAMP) catalogs system-deps

@@ -22,6 +22,7 @@ from PySide6.QtCore import QDateTime, QEvent, QLocale
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from app.i18n import _, install_language, ngettext
+from app.icon import install_identity
 from app.paths import HOME_VARIABLE, log_dir
 
 VERSION = "0.1.0"
@@ -160,6 +161,7 @@ def _application() -> QApplication:
     application.setApplicationName("Bojovka")
     application.setOrganizationName("Bojovka")
     application.setApplicationVersion(VERSION)
+    install_identity(application)
     return application
 
 

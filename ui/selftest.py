@@ -1,8 +1,9 @@
 """``--selftest`` and ``--screenshot``: prove a build works, and show what the GM sees, without a screen.
 
 The self-test builds the main window offscreen, runs a short scripted SR3 fight through the same services
-the window uses, saves, reloads and compares, and checks the bundled resources are found (this is what the
-packaged app runs in CI). Both run with BOJOVKA_HOME pointing at a temporary folder.
+the window uses, saves, reloads and compares, and checks that the build finds everything it ships
+(:mod:`app.bundle_check`: translations, samples, rule data, bestiary, icon, Qt plugins) — this is what the
+packaged app runs in CI and after installing. Both run with BOJOVKA_HOME pointing at a temporary folder.
 """
 
 from __future__ import annotations
@@ -13,8 +14,8 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QApplication, QWidget
 
-from app.paths import resource
-from app.samples import SAMPLES, sample_path
+from app.bundle_check import bundle_problems
+from app.console import attach_parent_console
 from app.storage import load_encounter
 from app.workspace import Workspace
 from rules.combatants import AddCombatant
@@ -58,15 +59,7 @@ def _save_and_reload(window: MainWindow) -> None:
     _check(to_data(reloaded.state) == to_data(workspace.document.state), "the saved fight reloads identically")
 
 
-def _check_resources() -> None:
-    for system_id in SAMPLES:
-        load_encounter(sample_path(system_id))
-    _check(resource("bestiary", "sr3.json").is_file(), "the SR3 bestiary is bundled")
-    _check(resource("locale").is_dir(), "the translations folder is bundled")
-
-
-def selftest() -> int:
-    """Print ``ok`` and return 0 when everything works; otherwise say what failed and return 1."""
+def _fight_problems() -> list[str]:
     try:
         application = QApplication.instance()
         assert isinstance(application, QApplication)
@@ -75,10 +68,19 @@ def selftest() -> int:
         window.show()
         _scripted_fight(window)
         _save_and_reload(window)
-        _check_resources()
         window.workspace.close(keep_journal=False)
     except Exception as problem:  # the self-test reports every failure as a line, never a traceback
-        print(f"selftest failed: {problem!r}", file=sys.stderr)
+        return [f"the scripted fight failed: {problem!r}"]
+    return []
+
+
+def selftest() -> int:
+    """Print ``ok`` and return 0 when everything works; otherwise print each problem and return 1."""
+    attach_parent_console()
+    problems = _fight_problems() + bundle_problems()
+    for problem in problems:
+        print(f"selftest failed: {problem}", file=sys.stderr)
+    if problems:
         return 1
     print("ok")
     return 0
@@ -107,6 +109,7 @@ def _window_for(what: str, window: MainWindow) -> QWidget:
 
 def screenshot(path: Path, what: str = "main", theme: str = "light") -> int:
     """Render a window with the SR3 sample encounter to ``path`` (PNG)."""
+    attach_parent_console()
     application = QApplication.instance()
     assert isinstance(application, QApplication)
     apply_theme(application, theme)

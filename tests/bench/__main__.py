@@ -1,10 +1,10 @@
-"""`make bench`: run every benchmark and print a table (our time, icepool's time, their ratio)."""
+"""`make bench`: run every benchmark and print its tables (odds vs icepool, history, frozen vs source start-up)."""
 
 from __future__ import annotations
 
 import sys
 
-from tests.bench import bench_charts, bench_history, bench_odds, bench_odds_charts
+from tests.bench import bench_charts, bench_frozen, bench_history, bench_odds, bench_odds_charts
 
 
 def _format_seconds(seconds: float) -> str:
@@ -45,12 +45,33 @@ def print_odds_charts() -> None:
         print(f"{name:48} {_format_seconds(median):>12} {_format_seconds(slow):>12}")
 
 
+def print_frozen() -> None:
+    """Start-up of the PyInstaller bundle against the source app, and the bundle's size."""
+    print(f"\nFrozen app vs source app: process start to exit (median of {bench_frozen.REPEATS})")
+    skipped = bench_frozen.available()
+    if skipped:
+        print(skipped)
+        return
+    print(f"{'workload (wall time; CPU time)':48} {'source':>12} {'frozen':>12} {'ratio':>9}")
+    for name, source, frozen in bench_frozen.startup_rows():
+        print(f"{name:48} {_format_seconds(source.wall):>12} {_format_seconds(frozen.wall):>12} "
+              f"{frozen.wall / source.wall:8.2f}×")
+        print(f"{'  CPU':48} {_format_seconds(source.cpu):>12} {_format_seconds(frozen.cpu):>12} "
+              f"{frozen.cpu / source.cpu:8.2f}×")
+    sizes = bench_frozen.size_rows()
+    for name, size in sizes:
+        print(f"{'size: ' + name:48} {size:9.1f} MB")
+    if len(sizes) == 2:
+        print(f"{'size ratio (goal: at most 1.30)':48} {sizes[0][1] / sizes[1][1]:11.2f}×")
+
+
 def main() -> int:
     """Print every table."""
     print_odds()
     print_history()
     print_charts()
     print_odds_charts()
+    print_frozen()
     return 0
 
 
