@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QLabel, QScrollArea
 from pytestqt.qtbot import QtBot
 
@@ -479,6 +480,9 @@ def test_enter_resolves_when_the_dice_are_in_and_escape_closes(dialog_for: Dialo
     qtbot.keyClick(dialog.dice.attack_entry.faces_edit, Qt.Key.Key_Return)
     assert len(document.history.entries) == 10
     assert document.state.combatant(ids["Ganger 1"]).boxes("physical") == 6  # 2 net hits: 9M staged to S
+    hint = dialog.status_label  # a hint, not a problem: drawn in the ordinary text colour
+    assert hint.property("error") is False
+    assert hint.palette().color(QPalette.ColorRole.WindowText) == dialog.palette().color(QPalette.ColorRole.WindowText)
     qtbot.keyClick(dialog, Qt.Key.Key_Return)  # once resolved, Enter sets up the next shot
     assert dialog.resolve_button.isEnabled() is False and dialog.weapon.isEnabled()
     with qtbot.waitSignal(dialog.rejected):
