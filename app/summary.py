@@ -124,7 +124,9 @@ def summary_document(history: History, *, date: QDate | None = None, chart_image
 
 def fight_length(summary: Summary) -> str:
     """ "3 rounds · 12 initiative passes · 53 turns" (passes only where a round has more than one)."""
-    parts = [ngettext("{count} round", "{count} rounds", summary.rounds).format(count=number(summary.rounds))]
+    # "Combat turn" in SR3, "round" elsewhere: not the "{count} round" of ammunition the attack dialog counts.
+    parts = [ngettext("{count} round of combat", "{count} rounds of combat", summary.rounds).format(
+        count=number(summary.rounds))]
     if summary.passes > summary.rounds:
         parts.append(ngettext("{count} initiative pass", "{count} initiative passes", summary.passes).format(
             count=number(summary.passes)))

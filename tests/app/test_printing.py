@@ -215,7 +215,7 @@ def test_summary_reads_like_the_fight(qapp: QApplication) -> None:
     for heading in ("Who fought", "Notable moments", "Round by round", "Before the fight"):
         assert heading in text
     assert "Mike attacks Ganger 1 with Ares Predator (9M)." in text and "1.6 %" in text
-    assert fight_length(summarize(history)) == "1 round · 1 turn"  # Mike's turn began with the round
+    assert fight_length(summarize(history)) == "1 round of combat · 1 turn"  # Mike's turn began with the round
 
 
 def test_chances_are_written_in_the_gms_locale(qapp: QApplication) -> None:

@@ -28,7 +28,7 @@ from ui.widgets.clovek_check_form import (
 )
 
 #: Short texts under the bars (the full words are the odds table's rows).
-TICKS: Final[dict[str, str]] = {"critical": N_("Critical"), "failure": N_("Failure"), "basic": N_("Basic"),
+TICKS: Final[dict[str, str]] = {"critical": N_("Crit. failure"), "failure": N_("Failure"), "basic": N_("Basic"),
                                 "full": N_("Full"), "very_good": N_("Very good"), "total": N_("Total")}
 #: Skill kinds as the dock offers them (the same words as the rules', translated when the form is built).
 KIND_WORDS: Final[dict[SkillKind, str]] = {SkillKind.TALENT: N_("talent"), SkillKind.ABILITY: N_("ability"),

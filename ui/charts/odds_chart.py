@@ -26,20 +26,20 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.i18n import _
+from app.i18n import N_, _
 from ui.charts.bar_plot import BarPlot
 from ui.charts.curve_plot import CurvePlot
 from ui.charts.export import ChartExportError, ask_export_path, export_chart
 from ui.charts.odds_data import Curve, OddsData, View
 
 #: View choices in the order the GM sees them.
-VIEW_TEXTS = ((View.EXACTLY, "Exactly"), (View.AT_LEAST, "At least"), (View.AT_MOST, "At most"),
-              (View.BY_POOL, "By pool size"))
+VIEW_TEXTS = ((View.EXACTLY, N_("Exactly")), (View.AT_LEAST, N_("At least")), (View.AT_MOST, N_("At most")),
+              (View.BY_POOL, N_("By pool size")))
 VIEW_TIPS = {
-    View.EXACTLY: "The chance of each outcome.",
-    View.AT_LEAST: "The chance of this outcome or any to its right.",
-    View.AT_MOST: "The chance of this outcome or any to its left.",
-    View.BY_POOL: "How many dice does a result need? One line per result: its chance (or better) by pool size.",
+    View.EXACTLY: N_("The chance of each outcome."),
+    View.AT_LEAST: N_("The chance of this outcome or any to its right."),
+    View.AT_MOST: N_("The chance of this outcome or any to its left."),
+    View.BY_POOL: N_("How many dice does a result need? One line per result: its chance (or better) by pool size."),
 }
 #: The plot's comfortable height (in a dialog, where columns are full, and elsewhere), and the least it gives
 #: up when a column runs short.
