@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from app.i18n import N_, _, ngettext
+from app.i18n import N_, _, ngettext, pgettext
 from rules.odds import Dist
 from rules.systems.sr3.levels import LEVEL_BOXES, LEVELS
 from rules.systems.sr3.odds import OUTCOME_LABELS, attack_outcome_distribution, successes_distribution
@@ -19,11 +19,15 @@ from ui.charts.odds_questions import Field, Question, Values, number, register_q
 
 #: The attack's outcomes along the chart's axis, from best to worst for the target.
 ORDER: Final[tuple[str, ...]] = ("miss", "dodged", "none", *LEVELS)
-#: Short texts under the bars (the full names come from the rules' outcome labels).
-TICKS: Final[dict[str, str]] = {"miss": N_("Miss"), "dodged": N_("Dodged"), "none": N_("None"),
-                                "L": N_("L"), "M": N_("M"), "S": N_("S"), "D": N_("D")}
+#: Short texts under the bars (the full names come from the rules' outcome labels); the damage levels use the
+#: letters of the GM's language (Czech L/M/V/S), which the rules mark in the "sr3 damage level" context.
+TICKS: Final[dict[str, str]] = {"miss": N_("Miss"), "dodged": N_("Dodged"), "none": N_("None")}
 #: The largest pool a sweep shows.
 MAX_SWEEP: Final[int] = 30
+
+
+def _tick(outcome: str) -> str:
+    return pgettext("sr3 damage level", outcome) if outcome in LEVELS else _(TICKS[outcome])
 
 
 @dataclass(frozen=True)
@@ -63,7 +67,7 @@ def attack_chart(question: AttackQuestion, odds: Mapping[str, float] | None = No
     """The attack's outcomes as bars (the odds table's names), boxes of damage as the mean, attack dice swept."""
     chances = odds if odds is not None else dict(zip(ORDER, question.outcomes(question.attack_dice).probs,
                                                      strict=True))
-    rows = [(_(OUTCOME_LABELS[key]), _(TICKS[key]), chances[key]) for key in ORDER]
+    rows = [(_(OUTCOME_LABELS[key]), _tick(key), chances[key]) for key in ORDER]
     sweep = PoolSweep(_("Attack dice"), sweep_sizes(question.attack_dice), question.attack_dice,
                       question.outcomes, tuple(ORDER.index(level) for level in LEVELS), _("{outcome} or worse"))
     return categories(rows, _("Damage to the target"), measure=boxes(chances), measure_name=_("Boxes"),
