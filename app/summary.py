@@ -180,7 +180,8 @@ def _chart(chart_image: QImage | None) -> str:
     width = min(CHART_WIDTH, chart_image.width())
     height = round(chart_image.height() * width / chart_image.width())
     tag = f'<img src="{CHART}" width="{width}" height="{height}">'
-    return f"<h2>{escape(_('Initiative passes'))}</h2><p>{tag}</p>"
+    # Passes in SR3, the order of play elsewhere: the chart's own title says which.
+    return f"<h2>{escape(_('Initiative chart'))}</h2><p>{tag}</p>"
 
 
 def chance_text(probability: float) -> str:

@@ -236,10 +236,10 @@ def test_the_initiative_chart_goes_in_when_there_is_one(qapp: QApplication) -> N
     image = QImage(800, 300, QImage.Format.Format_RGB32)
     image.fill(QColor("#0072B2"))
     with_chart = summary_document(history, chart_image=image)
-    assert "Initiative passes" in with_chart.toPlainText()
+    assert "Initiative chart" in with_chart.toPlainText()
     assert isinstance(with_chart.resource(QTextDocument.ResourceType.ImageResource, "chart:initiative"), QImage)
     without = summary_document(history)
-    assert "Initiative passes" not in without.toPlainText() and "chart:initiative" not in without.toHtml()
+    assert "Initiative chart" not in without.toPlainText() and "chart:initiative" not in without.toHtml()
 
 
 def test_notes_of_the_gm_are_printed(qapp: QApplication) -> None:

@@ -163,8 +163,8 @@ class EffectsModel(EnumTableModel):
             return None
         if role == Qt.ItemDataRole.DisplayRole:
             return self._text(effect, Column(index.column()), state)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return effect.note or None
+        if role == Qt.ItemDataRole.ToolTipRole:  # a game's own note is stored in English; the GM's text passes as is
+            return _(effect.note) if effect.note else None
         if role == Role.EFFECT_ID:
             return effect.id
         if role == Role.TARGET_ID:

@@ -441,7 +441,9 @@ class SuppressionFire(Operation):
             "area": area, "difficulty": difficulty, "round": encounter.clock.round, "weapon": self.weapon,
             "damage": self.damage}))
         state, effect_id = encounter.new_id("suppression")
-        effect = Effect(effect_id, _("Suppression fire: {area} (difficulty {difficulty})").format(
+        # State must not depend on the GM's language (a saved fight is replayed and compared on load): the name is
+        # kept in English.
+        effect = Effect(effect_id, N_("Suppression fire: {area} (difficulty {difficulty})").format(
             area=area, difficulty=difficulty), source=shooter.id, expires=Timing(Hook.ROUND_END.value),
             remaining=1)
         state = replace(state.with_combatant(marked), effects=with_item(state.effects, effect_id, effect))
@@ -564,7 +566,7 @@ class ThrowGrenade(Operation):
         state, effect_id = encounter.new_id("grenade")
         due_round = encounter.clock.round if rounds.round_running(encounter) else encounter.clock.round + 1
         effect = Effect(effect_id, name, source=self.thrower, due=(max(1, due_round), 1, 0),
-                        note=_("explodes at the end of the round"))
+                        note=N_("explodes at the end of the round"))  # English in the state; shown translated
         state = replace(state, effects=with_item(state.effects, effect_id, effect))
         log.append(LogLine("{grenade} will explode at the end of the round.", {"grenade": name}))
         return Applied(state, tuple(log))
