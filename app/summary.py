@@ -47,7 +47,7 @@ td.plain { border-style: none; padding: 1px 6px 1px 0px; vertical-align: middle;
 table.plain { margin: 0px; }
 """
 #: Column widths (percent) of the participants table.
-PARTICIPANT_COLUMNS: Final[tuple[int, ...]] = (14, 13, 30, 12, 12, 19)
+PARTICIPANT_COLUMNS: Final[tuple[int, ...]] = (14, 13, 26, 15, 15, 17)  # room for "Нанесенный", "Způsobené"
 CHART: Final[str] = "chart:initiative"
 #: How wide the initiative chart is shown, in CSS pixels (the width of an A4 or Letter text column).
 CHART_WIDTH: Final[int] = 660
