@@ -1,0 +1,43 @@
+"""Every game's attack dialog fits a 1366-pixel laptop screen in every language (Russian and Polish run longest)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from PySide6.QtWidgets import QApplication, QScrollArea
+from pytestqt.qtbot import QtBot
+
+from app.document import EncounterDocument
+from app.i18n import install_language
+from app.samples import _builders
+from rules.dice import Roller
+from ui.dialogs.attack import attack_dialog_for
+
+pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
+
+LAPTOP_WIDTH = 1366
+#: The dialog is at most 1346 px wide (fit_to_screen); its margins, frame and vertical scroll bar take the rest.
+CHROME = 40 + 20
+GAMES = ("sr3", "walka", "souboj", "institut", "clovek")
+
+
+@pytest.fixture(params=["en", "cs", "pl", "ru"])
+def language(request: pytest.FixtureRequest) -> Iterator[str]:
+    install_language(request.param)
+    yield request.param
+    install_language("en")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_attack_dialog_needs_no_sideways_scrolling(qtbot: QtBot, language: str, game: str) -> None:
+    document = EncounterDocument(_builders()[game]())
+    dialog_class = attack_dialog_for(game)
+    assert dialog_class is not None
+    dialog = dialog_class(document, Roller.seeded(1), None, None, None)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    QApplication.processEvents()
+    scrolled = [area.widget() for area in dialog.findChildren(QScrollArea) if area.widget() is not None]
+    widest = max((widget.minimumSizeHint().width() for widget in scrolled), default=dialog.minimumSizeHint().width())
+    assert widest + CHROME <= LAPTOP_WIDTH, f"{game} in {language}: {widest} px of content"
