@@ -38,6 +38,6 @@ def test_attack_dialog_needs_no_sideways_scrolling(qtbot: QtBot, language: str, 
     qtbot.addWidget(dialog)
     dialog.show()
     QApplication.processEvents()
-    scrolled = [area.widget() for area in dialog.findChildren(QScrollArea) if area.widget() is not None]
+    scrolled = [widget for area in dialog.findChildren(QScrollArea) if (widget := area.widget()) is not None]
     widest = max((widget.minimumSizeHint().width() for widget in scrolled), default=dialog.minimumSizeHint().width())
     assert widest + CHROME <= LAPTOP_WIDTH, f"{game} in {language}: {widest} px of content"
