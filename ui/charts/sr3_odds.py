@@ -26,7 +26,8 @@ TICKS: Final[dict[str, str]] = {"miss": N_("Miss"), "dodged": N_("Dodged"), "non
 MAX_SWEEP: Final[int] = 30
 
 
-def _tick(outcome: str) -> str:
+def tick_text(outcome: str) -> str:
+    """The short text under an outcome's bar, in the GM's language."""
     return pgettext("sr3 damage level", outcome) if outcome in LEVELS else _(TICKS[outcome])
 
 
@@ -67,7 +68,7 @@ def attack_chart(question: AttackQuestion, odds: Mapping[str, float] | None = No
     """The attack's outcomes as bars (the odds table's names), boxes of damage as the mean, attack dice swept."""
     chances = odds if odds is not None else dict(zip(ORDER, question.outcomes(question.attack_dice).probs,
                                                      strict=True))
-    rows = [(_(OUTCOME_LABELS[key]), _tick(key), chances[key]) for key in ORDER]
+    rows = [(_(OUTCOME_LABELS[key]), tick_text(key), chances[key]) for key in ORDER]
     sweep = PoolSweep(_("Attack dice"), sweep_sizes(question.attack_dice), question.attack_dice,
                       question.outcomes, tuple(ORDER.index(level) for level in LEVELS), _("{outcome} or worse"))
     return categories(rows, _("Damage to the target"), measure=boxes(chances), measure_name=_("Boxes"),

@@ -84,7 +84,7 @@ from rules.systems.sr3.tables import (
     label_for,
 )
 from ui.charts.odds_chart import OddsChart
-from ui.charts.sr3_odds import ORDER, TICKS, AttackQuestion, attack_chart
+from ui.charts.sr3_odds import ORDER, AttackQuestion, attack_chart, tick_text
 from ui.dialogs.attack import register_attack_dialog
 from ui.widgets.dice_entry import DiceEntry
 from ui.widgets.layout import column as _column
@@ -869,7 +869,7 @@ class Sr3AttackDialog(QDialog):
             self.tn_lines.setText("")
             self.damage_label.setText("")
             self.dice.odds.set_unknown([_(OUTCOME_LABELS[key]) for key in OUTCOMES])
-            self.chart.set_unknown([_(TICKS[key]) for key in ORDER])
+            self.chart.set_unknown([tick_text(key) for key in ORDER])
             return
         self.tn_label.setText(_("TN {tn}").format(tn=sheet.attack_tn.value))
         self.sheet_tabs.setTabText(1, _("Target number: {tn}").format(tn=sheet.attack_tn.value))
