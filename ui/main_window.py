@@ -145,10 +145,10 @@ class MainWindow(QMainWindow):
             self._dock(_("Effects"), "dock_effects", self.effects, right),
             self._dock(_("Combat log"), "dock_log", self.log_view, bottom),
             self._dock(_("Dice line"), "dock_dice", self.dice_line, bottom),
-            self._dock(_("Undo history"), "dock_undo", self.undo_view, right),
+            # The undo history and the odds join the layout when first opened: Qt drew a stale second tab bar
+            # (over the dice line, over the details) for a dock hidden in a tab group built before the first show.
+            self._dock(_("Undo history"), "dock_undo", self.undo_view, None),
             self._dock(_("Initiative chart"), "dock_initiative_chart", self.initiative_chart, bottom),
-            # Added to the layout when first opened: a hidden dock among the tabbed bottom docks left a second,
-            # stale tab bar over the dice line.
             self._dock(_("Odds"), "dock_odds", self.odds, None),
         ]
         details, effects, log, dice, undo, chart, odds = self.docks
@@ -158,14 +158,24 @@ class MainWindow(QMainWindow):
         self.splitDockWidget(log, dice, Qt.Orientation.Vertical)  # the dice line sits under the log
         self.tabifyDockWidget(log, chart)  # a tab behind the log: it draws nothing until the GM looks at it
         log.raise_()
-        # After the log's tab group: hiding a tabbed dock first made Qt draw that group's tab bar twice.
-        self.tabifyDockWidget(effects, undo)
-        undo.setVisible(False)
-        effects.raise_()
-        odds.setVisible(False)  # opened beside the log when wanted (View → Odds calculator)
+        self._late_places: dict[QDockWidget, Callable[[], None]] = {
+            undo: lambda: self.splitDockWidget(effects, undo, Qt.Orientation.Vertical),
+            odds: lambda: self.splitDockWidget(log, odds, Qt.Orientation.Horizontal),  # beside the log: low and wide
+        }
+        for late in self._late_places:
+            late.toggleViewAction().triggered.connect(lambda shown, dock=late: self._dock_late(dock) if shown else None)
         self.resizeDocks([details, effects], [560, 180], Qt.Orientation.Vertical)
         self.resizeDocks([log, dice], [220, 60], Qt.Orientation.Vertical)
         self.resizeDocks([details], [380], Qt.Orientation.Horizontal)
+
+    def _dock_late(self, dock: QDockWidget) -> bool:
+        """Put a dock kept out of the layout where it belongs; True the first time (it was placed now)."""
+        if self.dockWidgetArea(dock) != Qt.DockWidgetArea.NoDockWidgetArea or dock.isFloating():
+            return False
+        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
+        self._late_places[dock]()
+        dock.show()
+        return True
 
     def _build_actions(self) -> None:
         for spec in ACTIONS:
@@ -347,13 +357,10 @@ class MainWindow(QMainWindow):
 
     def on_odds(self) -> None:
         dock, log = self.odds_dock, self.docks[2]
-        opening = not dock.isVisible()
-        if opening and not dock.isFloating() and self.dockWidgetArea(dock) == self.dockWidgetArea(log):
-            self.splitDockWidget(log, dock, Qt.Orientation.Horizontal)  # beside the log: low and wide
+        placed = self._dock_late(dock)
         dock.show()
         dock.raise_()
-        if opening and not dock.isFloating() and self.dockWidgetArea(dock) == self.dockWidgetArea(log):
-            # Room for the form beside a readable chart; the log keeps the rest.
+        if placed:  # room for the form beside a readable chart; the log keeps the rest
             self.resizeDocks([log, dock], [max(300, self.width() - 640), 640], Qt.Orientation.Horizontal)
         self.odds.question_box.setFocus()
 

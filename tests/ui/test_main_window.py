@@ -211,3 +211,19 @@ def test_the_log_and_chart_share_one_tab_bar(window: MainWindow) -> None:
     bars = [bar for bar in window.findChildren(QTabBar) if bar.isVisible() and bar.geometry().top() >= 0
             and "Combat log" in [bar.tabText(i) for i in range(bar.count())]]
     assert len(bars) == 1
+
+
+def test_late_docks_join_the_layout_when_first_opened(window: MainWindow) -> None:
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QDockWidget
+
+    window.show()
+    undo = window.findChild(QDockWidget, "dock_undo")
+    assert undo is not None and not undo.isVisible()
+    assert window.dockWidgetArea(undo) == Qt.DockWidgetArea.NoDockWidgetArea
+    undo.toggleViewAction().trigger()  # View → Undo history
+    QApplication.processEvents()
+    assert undo.isVisible() and not undo.isFloating()
+    assert window.dockWidgetArea(undo) == Qt.DockWidgetArea.RightDockWidgetArea
+    window.actions_by_name["odds"].trigger()
+    assert window.dockWidgetArea(window.odds_dock) == Qt.DockWidgetArea.BottomDockWidgetArea
