@@ -8,8 +8,6 @@ succeeded), then the damage pool (only on a hit) are rolled or typed; Resolve ap
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import ClassVar
 
 from PySide6.QtCore import Qt
@@ -33,17 +31,19 @@ from PySide6.QtWidgets import (
 from app.document import Change, EncounterDocument
 from app.i18n import _, ngettext
 from rules.dice import DiceExpression, Roller, RollUnderTest, ThresholdCount
-from rules.encounter import Combatant, Side, SlotKind, Status
+from rules.encounter import Combatant, Side, Status
 from rules.errors import RulesError
 from rules.systems.walka import SpendChance, WalkaAttack, WalkaSystem
 from rules.systems.walka import actions as walka_actions
 from rules.systems.walka.contest import HIT_FACE, Outcome, contest, hit_points_removed, succeeds
 from rules.systems.walka.skills import ATTACK_SKILLS
 from rules.systems.walka.system import chances_left, hit_points, max_hit_points
+from rules.turns import current_actor
 from ui.charts.odds_chart import OddsChart
 from ui.charts.walka_odds import attack_chart
 from ui.dialogs.attack import register_attack_dialog
 from ui.widgets.dice_entry import DiceEntry
+from ui.widgets.inputs import Recompute
 from ui.widgets.layout import column as _column
 from ui.widgets.messages import show_message
 from ui.widgets.walka_attack_form import (
@@ -73,7 +73,7 @@ class WalkaAttackDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(_("Attack"))
         self._document = document
-        self._quiet = 0
+        self._edits = Recompute(self._recompute)
         self._applying = False
         self._resolved = False
         self._sheet: AttackSheet | None = None
@@ -89,8 +89,8 @@ class WalkaAttackDialog(QDialog):
         self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
         self._build_layout()
         self._connect()
-        with self._quietly():
-            self._fill_attackers(attacker_id or self._current_actor())
+        with self._edits.quietly():
+            self._fill_attackers(attacker_id or current_actor(document.state))
             self._fill_targets(target_id)
             self._prefill_attacker()
             self._prefill_target()
@@ -159,12 +159,10 @@ class WalkaAttackDialog(QDialog):
         self.resize(width, height)
 
     def _connect(self) -> None:
-        for spin in (self.attack.value, self.attack.weapon_dice, self.attack.modifier, self.defence.value,
-                     self.defence.armor, self.modifiers.attack_bonus, self.modifiers.attack_penalty,
-                     self.modifiers.defence_bonus, self.modifiers.defence_penalty):
-            spin.valueChanged.connect(self._on_edited)
-        for box in (self.modifiers.second, self.modifiers.prepared, self.modifiers.aimed, self.attack.counts):
-            box.toggled.connect(self._on_edited)
+        self._edits.watch(self.attack.value, self.attack.weapon_dice, self.attack.modifier, self.defence.value,
+                          self.defence.armor, self.modifiers.attack_bonus, self.modifiers.attack_penalty,
+                          self.modifiers.defence_bonus, self.modifiers.defence_penalty, self.modifiers.second,
+                          self.modifiers.prepared, self.modifiers.aimed, self.attack.counts)
         self.attack.skill.currentIndexChanged.connect(self._on_skill)
         self.defence.defence.currentIndexChanged.connect(self._on_defence)
         self.attacker.currentIndexChanged.connect(self._on_attacker)
@@ -180,12 +178,6 @@ class WalkaAttackDialog(QDialog):
         self._document.replaced.connect(self.reject)
 
     # --- combatants -----------------------------------------------------------------------------
-    def _current_actor(self) -> str | None:
-        slot = self._document.state.clock.current
-        if slot is None or slot.kind is SlotKind.TIMER or not slot.ids:
-            return None
-        return slot.ids[0]
-
     def _fill_attackers(self, wanted: str | None) -> None:
         state = self._document.state
         able = [c for c in state.combatants.values() if self.walka.can_act(c, state) or c.id == wanted]
@@ -246,22 +238,10 @@ class WalkaAttackDialog(QDialog):
         self.defence.value.setEnabled(bool(key))
 
     # --- reacting to the GM ---------------------------------------------------------------------
-    @contextmanager
-    def _quietly(self) -> Iterator[None]:
-        self._quiet += 1
-        try:
-            yield
-        finally:
-            self._quiet -= 1
-
-    def _on_edited(self) -> None:
-        if not self._quiet:
-            self._recompute()
-
     def _on_skill(self) -> None:
-        if self._quiet:
+        if self._edits.quiet:
             return
-        with self._quietly():
+        with self._edits.quietly():
             attacker = self._attacker()
             if attacker is not None:
                 self.attack.value.setValue(attacker.attribute(self.attack.skill_key()))
@@ -269,32 +249,32 @@ class WalkaAttackDialog(QDialog):
         self._recompute()
 
     def _on_defence(self) -> None:
-        if self._quiet:
+        if self._edits.quiet:
             return
-        with self._quietly():
+        with self._edits.quietly():
             self._prefill_defence_value()
         self._recompute()
 
     def _on_attacker(self) -> None:
-        if self._quiet:
+        if self._edits.quiet:
             return
-        with self._quietly():
+        with self._edits.quietly():
             self._fill_targets(self.target.currentData())
             self._prefill_attacker()
             self._prefill_target()
         self._recompute()
 
     def _on_target(self) -> None:
-        if self._quiet:
+        if self._edits.quiet:
             return
-        with self._quietly():
+        with self._edits.quietly():
             self._prefill_target()
         self._recompute()
 
     def _on_document_changed(self, change: Change) -> None:
         if self._applying:
             return  # our own attack: the result stays on screen until the next attack
-        with self._quietly():
+        with self._edits.quietly():
             if change.roster_changed:
                 self._fill_attackers(self.attacker.currentData())
                 self._fill_targets(self.target.currentData())
@@ -359,9 +339,9 @@ class WalkaAttackDialog(QDialog):
 
     # --- dice -----------------------------------------------------------------------------------
     def _update_dice(self) -> None:
-        if self._quiet:
+        if self._edits.quiet:
             return
-        with self._quietly():
+        with self._edits.quietly():
             self._set_expressions()
         self._update_resolve()
 
@@ -504,7 +484,7 @@ class WalkaAttackDialog(QDialog):
             self._start_next(clear=True)
 
     def _start_next(self, clear: bool) -> None:
-        with self._quietly():
+        with self._edits.quietly():
             if clear:
                 for entry in self.dice.entries():
                     entry.clear()

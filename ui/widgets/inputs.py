@@ -57,8 +57,8 @@ class Choice(QComboBox, Generic[T]):
             self.setCurrentIndex(self._values.index(value))
 
 
-def spin(minimum: int, maximum: int, value: int = 0, *, special: str = "", suffix: str = "",
-         name: str = "") -> QSpinBox:
+def spin_box(minimum: int, maximum: int, value: int = 0, *, special: str = "", suffix: str = "",
+             name: str = "") -> QSpinBox:
     """A spin box with its range and value; ``special`` stands for the minimum, ``name`` is for screen readers."""
     box = QSpinBox()
     box.setRange(minimum, maximum)

@@ -54,7 +54,7 @@ from rules.systems.sr3.tables import (
     label_for,
 )
 from ui.widgets.dice_entry import DiceEntry
-from ui.widgets.inputs import Choice, signed, spin
+from ui.widgets.inputs import Choice, signed, spin_box
 from ui.widgets.layout import row as _row
 from ui.widgets.odds_table import OddsTable
 
@@ -160,16 +160,16 @@ class WeaponBox(QGroupBox):
         self.code_error = QLabel()
         self.code_error.setWordWrap(True)
         self.mode = _choice((f"{_(FIRING_MODE_LABELS[mode])} ({mode.value})", mode) for mode in FiringMode)
-        self.rounds = spin(1, 1, 1)
-        self.fired = spin(0, 99)
+        self.rounds = spin_box(1, 1, 1)
+        self.fired = spin_box(0, 99)
         self.fired.setToolTip(_("Rounds this attacker already fired in this phase (recoil adds up)."))
-        self.compensation = spin(0, 30)
-        self.gyro = spin(0, 10)
+        self.compensation = spin_box(0, 30)
+        self.gyro = spin_box(0, 10)
         classes = sorted((label_for(WEAPON_CLASS_LABELS, key), key) for key in data.weapon_ranges)
         self.weapon_class = _choice([(_("Not given"), None), *classes])
         self.range = _choice([*((_(RANGE_LABELS[c]), c) for c in RangeCategory),
                              (_("From distance and weapon class"), None)])
-        self.distance = spin(0, 99999, special=_("not given"))
+        self.distance = spin_box(0, 99999, special=_("not given"))
         self.distance.setSuffix(_(" m"))
         self.distance.setToolTip(_("Distance to the target: for the range table and the laser sight's reach."))
         self.heavy = QCheckBox(_("Heavy weapon (recoil doubled)"))
@@ -221,23 +221,23 @@ class SituationBox(QGroupBox):
         self.target_movement = _choice((_(label), key) for key, label in TARGET_MOVEMENT_LABELS.items())
         self.cover = QCheckBox(_(MODIFIER_LABELS["partial_cover"]))
         self.blind = QCheckBox(_(MODIFIER_LABELS["blind_fire"]))
-        self.melee = spin(0, 20, special=_("none"))
-        self.target_index = spin(1, 20)
+        self.melee = spin_box(0, 20, special=_("none"))
+        self.target_index = spin_box(1, 20)
         self.target_index.setToolTip(_("1 for the first target of the phase, 2 for the second, …"))
         self.smartlink = QCheckBox(_(MODIFIER_LABELS["smartlink"]))
         self.goggles = QCheckBox(_(MODIFIER_LABELS["smartgoggles"]))
         self.laser = QCheckBox(_(MODIFIER_LABELS["laser_sight"]))
-        self.aim = spin(0, 0)
+        self.aim = spin_box(0, 0)
         self.aim.setToolTip(_("At most half the attack skill counts."))
         self.called = QCheckBox(_(MODIFIER_LABELS["called_shot"]))
         self.called_effect = _choice((_(label), key) for key, label in CALLED_SHOT_LABELS.items())
-        self.spot_armor = spin(0, 30)
+        self.spot_armor = spin_box(0, 30)
         self.spot_armor.setToolTip(_("Armor of the spot hit, or the rating of the vehicle part."))
         self.second = QCheckBox(_(MODIFIER_LABELS["second_firearm"]))
-        self.other_recoil = spin(0, 30)
-        self.wounds = spin(0, 12)
-        self.magnification = spin(0, 3)
-        self.gm = spin(-20, 20)
+        self.other_recoil = spin_box(0, 30)
+        self.wounds = spin_box(0, 12)
+        self.magnification = spin_box(0, 3)
+        self.gm = spin_box(-20, 20)
         self._build_layout()
 
     def _build_layout(self) -> None:
@@ -297,11 +297,11 @@ class DefenceBox(QGroupBox):
 
     def __init__(self) -> None:
         super().__init__(_("Target's defence"))
-        self.ballistic = spin(0, 30)
-        self.impact = spin(0, 30)
-        self.wounds = spin(0, 12)
-        self.spread = spin(0, 10)
-        self.cramped = spin(0, 4)
+        self.ballistic = spin_box(0, 30)
+        self.impact = spin_box(0, 30)
+        self.wounds = spin_box(0, 12)
+        self.spread = spin_box(0, 10)
+        self.cramped = spin_box(0, 4)
         self.area = QCheckBox(_(MODIFIER_LABELS["area_weapon"]))
         grid = QGridLayout(self)
         _two_pairs_a_row(grid, ((_("Ballistic armor"), self.ballistic), (_("Impact armor"), self.impact),
@@ -325,11 +325,11 @@ class DiceBox(QGroupBox):
 
     def __init__(self, roller: Roller) -> None:
         super().__init__(_("Dice and odds"))
-        self.skill = spin(0, 40)
-        self.attack_pool = spin(0, 0)
-        self.dodge = spin(0, 0)
-        self.body = spin(0, 40)
-        self.resist_pool = spin(0, 0)
+        self.skill = spin_box(0, 40)
+        self.attack_pool = spin_box(0, 0)
+        self.dodge = spin_box(0, 0)
+        self.body = spin_box(0, 40)
+        self.resist_pool = spin_box(0, 0)
         self.attacker_pool_note = QLabel()
         self.target_pool_note = QLabel()
         self.target_pool_note.setWordWrap(True)

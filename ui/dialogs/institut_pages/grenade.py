@@ -44,7 +44,7 @@ from ui.dialogs.institut_pages.page import (
     wound_rows,
 )
 from ui.widgets.dice_entry import DiceEntry
-from ui.widgets.inputs import Choice, spin
+from ui.widgets.inputs import Choice, spin_box
 from ui.widgets.layout import column as _column
 
 # --- victims of an explosion -------------------------------------------------------------------------------
@@ -60,7 +60,7 @@ class VictimRow(QWidget):
         self.combatant_id = combatant.id
         self._roller = roller
         self.caught = QCheckBox(combatant.name)
-        self.dice = spin(0, 60)
+        self.dice = spin_box(0, 60)
         self.dice.setAccessibleName(_("{name}: damage dice").format(name=combatant.name))
         self.dice.setToolTip(_("The grenade's dice for this distance, less this creature's cover."))
         self.faces = QLineEdit(placeholderText=_("faces"))
@@ -215,11 +215,11 @@ class GrenadePage(Page):
         self.grenade = QLineEdit(_("F-1"))
         self.timed = Choice([(_("Timed: explodes at the end of the round"), True),
                              (_("Impact: explodes at once"), False)])
-        self.distance = spin(0, 999, 10, suffix=_(" m"))
-        self.athletics = spin(0, 40)
-        self.visibility = spin(-20, 20)
+        self.distance = spin_box(0, 999, 10, suffix=_(" m"))
+        self.athletics = spin_box(0, 40)
+        self.visibility = spin_box(-20, 20)
         self.held = Choice[str]()
-        self.damage = spin(0, 60, 8)
+        self.damage = spin_box(0, 60, 8)
         self.damage.setToolTip(_("The grenade's damage dice at the point of impact."))
         self.sheet_label = text_label(rich=True)
         self.throw_entry = DiceEntry(_("Throw"), roller)
@@ -348,7 +348,7 @@ class BlastPage(Page):
         super().__init__(roller)
         self.source = QLineEdit()
         self.source.setPlaceholderText(_("e.g. F-1"))
-        self.damage = spin(0, 60, 8)
+        self.damage = spin_box(0, 60, 8)
         self.victims = VictimList(roller, self.damage.value())
         explosion = QGroupBox(_("Explosion"))
         form = QFormLayout(explosion)

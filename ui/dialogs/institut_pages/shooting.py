@@ -55,7 +55,7 @@ from ui.dialogs.institut_pages.page import (
     wound_rows,
 )
 from ui.widgets.dice_entry import DiceEntry
-from ui.widgets.inputs import Choice, spin
+from ui.widgets.inputs import Choice, spin_box
 from ui.widgets.layout import column as _column
 from ui.widgets.layout import row as _row
 
@@ -97,8 +97,8 @@ class AttackPage(Page):
         self.name = QLineEdit(placeholderText=_("e.g. AK-74"))
         self.kind = Choice((_(label), kind) for kind, label in WEAPON_KIND_LABELS.items())
         self.skill_name = Choice((_(label), key) for key, label in SKILLS)
-        self.skill = spin(0, 40)
-        self.damage = spin(-40, 40)
+        self.skill = spin_box(0, 40)
+        self.damage = spin_box(-40, 40)
         self.damage_label = QLabel()
         self.mode = Choice((_(label), mode) for mode, label in FIRE_MODE_LABELS.items())
         self.burst = QLineEdit()
@@ -109,7 +109,7 @@ class AttackPage(Page):
         self.point_blank = QCheckBox()
         self.called = Choice[str | None]()
         self.ambush = QCheckBox()
-        self.visibility = spin(-20, 20)
+        self.visibility = spin_box(-20, 20)
         self.visibility.setToolTip(_("Not seeing the target well, or its natural cover: fewer dice to hit."))
         self.attacker_held = Choice[str]()
         self.defence = Choice((_(label), kind) for kind, label in DEFENCE_LABELS.items())
@@ -117,14 +117,14 @@ class AttackPage(Page):
                                   "Fencing need something in hand, and a shot can be blocked only with a "
                                   "suitable object already in hand."))
         self.unseen = QCheckBox(_("The target cannot see the attacker (no dodge)"))
-        self.defence_skill = spin(0, 40)
-        self.difficulty = spin(0, 200)
+        self.defence_skill = spin_box(0, 40)
+        self.difficulty = spin_box(0, 200)
         self.difficulty.setToolTip(_("For an immobile or unaware target: set by its size."))
         self.target_held = Choice[str]()
-        self.armor = spin(0, 40)
+        self.armor = spin_box(0, 40)
         self.armor.setToolTip(_("Not counted for a called shot at a part the armor does not cover (see the "
                                 "called-shot table); put a helmet's dice under Cover then."))
-        self.cover = spin(0, 40)
+        self.cover = spin_box(0, 40)
         self.cover.setToolTip(_("A car door, a tree, a comrade's back: damage dice off."))
         self.sheet_label = text_label(rich=True)
         self.attack_entry = DiceEntry(_("Attack"), roller)

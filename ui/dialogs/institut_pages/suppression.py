@@ -31,7 +31,7 @@ from ui.dialogs.institut_pages.page import (
     wound_rows,
 )
 from ui.widgets.dice_entry import DiceEntry
-from ui.widgets.inputs import Choice, spin
+from ui.widgets.inputs import Choice, spin_box
 from ui.widgets.layout import column as _column
 
 # --- suppression fire --------------------------------------------------------------------------------------
@@ -48,14 +48,14 @@ class SuppressionPage(Page):
         self._prefill_damage = True
         self.opening = Choice([(_("Open fire on an area"), True), (_("Someone crosses or stands in it"), False)])
         self.area = QLineEdit(_("the corridor"))
-        self.squares = spin(1, 100, 1)
-        self.bullets = spin(1, 200, 6)
+        self.squares = spin_box(1, 100, 1)
+        self.bullets = spin_box(1, 200, 6)
         self.bullets.setToolTip(_("One full-auto burst per square: twice the weapon's short burst."))
         self.weapon = QLineEdit(placeholderText=_("e.g. RPK"))
-        self.fire_damage = spin(0, 40, 7)
+        self.fire_damage = spin_box(0, 40, 7)
         self.shooter = Choice[str]()
-        self.dodge = spin(0, 40)
-        self.damage = spin(0, 40)
+        self.dodge = spin_box(0, 40)
+        self.damage = spin_box(0, 40)
         self.sheet_label = text_label(rich=True)
         self.dodge_entry = DiceEntry(_("Dodge"), roller)
         self.damage_entry = DiceEntry(_("Bullet's damage"), roller)
