@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -18,13 +18,10 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
-    QFrame,
     QGroupBox,
     QHBoxLayout,
     QLabel,
-    QLayout,
     QPushButton,
-    QScrollArea,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -67,8 +64,8 @@ from ui.widgets.clovek_check_form import (
 )
 from ui.widgets.dice_entry import DiceEntry
 from ui.widgets.inputs import Recompute
+from ui.widgets.layout import ScrolledContent
 from ui.widgets.layout import column as _column
-from ui.widgets.layout import fit_to_screen
 from ui.widgets.messages import show_message
 from ui.widgets.odds_table import OddsTable
 
@@ -156,17 +153,8 @@ class ClovekCheckDialog(QDialog):
         for column in ((who, self.roll_box, self.power_box), (self.defence_box, self.power_odds_box, result),
                        (odds, dice, self.charts)):
             columns.addLayout(_column(*column), 1)
-        scroll = QScrollArea()
-        scroll.setWidget(content)
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
-        layout = QVBoxLayout(self)
-        layout.setSizeConstraint(QLayout.SizeConstraint.SetNoConstraint)
-        layout.addWidget(scroll, 1)
-        layout.addWidget(self.status_label)
-        layout.addWidget(self.buttons)
         self._content = content
-        self._fitted = False
+        self._body = ScrolledContent(self, content, self.status_label, self.buttons, chrome_height=100)
 
     def entries(self) -> tuple[DiceEntry, ...]:
         """The dice entries in the order they are rolled."""
@@ -175,13 +163,7 @@ class ClovekCheckDialog(QDialog):
     def showEvent(self, event: QShowEvent) -> None:
         """Size the dialog to its content once laid out, within the screen."""
         super().showEvent(event)
-        if not self._fitted:
-            self._fitted = True
-            if not self.testAttribute(Qt.WidgetAttribute.WA_Resized):
-                self._fit_screen(self._content.sizeHint())
-
-    def _fit_screen(self, content: QSize) -> None:
-        fit_to_screen(self, content, 100)
+        self._body.shown()
 
     def _connect(self) -> None:
         self._edits.watch(*self._inputs())

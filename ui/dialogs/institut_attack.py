@@ -9,17 +9,13 @@ document. A refused operation is shown in the status line; nothing raises.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QFrame,
     QGridLayout,
     QLabel,
-    QLayout,
-    QScrollArea,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -39,7 +35,8 @@ from ui.dialogs.institut_pages.grenade import BlastPage, GrenadePage
 from ui.dialogs.institut_pages.page import Context, Page, text_label
 from ui.dialogs.institut_pages.shooting import AttackPage
 from ui.dialogs.institut_pages.suppression import SuppressionPage
-from ui.widgets.layout import fit_to_screen
+from ui.widgets.inputs import fill_combatants
+from ui.widgets.layout import ScrolledContent
 from ui.widgets.messages import show_message
 
 # --- the dialog --------------------------------------------------------------------------------------------
@@ -106,28 +103,13 @@ class InstitutAttackDialog(QDialog):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(who)
         layout.addWidget(self.tabs, 1)
-        scroll = QScrollArea()
-        scroll.setWidget(content)
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
-        outer = QVBoxLayout(self)
-        outer.setSizeConstraint(QLayout.SizeConstraint.SetNoConstraint)
-        outer.addWidget(scroll, 1)
-        outer.addWidget(self.status_label)
-        outer.addWidget(self.buttons)
         self._content = content
-        self._fitted = False
+        self._body = ScrolledContent(self, content, self.status_label, self.buttons, chrome_height=110)
 
     def showEvent(self, event: QShowEvent) -> None:
         """Size the dialog to its content once Qt has laid it out, within the screen."""
         super().showEvent(event)
-        if not self._fitted:
-            self._fitted = True
-            if not self.testAttribute(Qt.WidgetAttribute.WA_Resized):
-                self._fit_screen(self._content.sizeHint())
-
-    def _fit_screen(self, content: QSize) -> None:
-        fit_to_screen(self, content, 110)
+        self._body.shown()
 
     def _connect(self) -> None:
         for page in self.pages():
@@ -165,12 +147,7 @@ class InstitutAttackDialog(QDialog):
             attacker = state.combatants.get(exclude or "")
             foes = [c for c in people if attacker is not None and c.side is not attacker.side]
             wanted = (foes or people)[0].id if people else None
-        combo.blockSignals(True)
-        combo.clear()
-        for combatant in people:
-            combo.addItem(combatant.name, combatant.id)
-        combo.setCurrentIndex(max(0, combo.findData(wanted)) if people else -1)
-        combo.blockSignals(False)
+        fill_combatants(combo, people, wanted, silently=True)
 
     def context(self) -> Context:
         """The fight as the pages read it now."""

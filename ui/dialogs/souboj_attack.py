@@ -42,7 +42,7 @@ from ui.charts.odds_chart import OddsChart
 from ui.charts.souboj_odds import attack_chart
 from ui.dialogs.attack import register_attack_dialog
 from ui.widgets.dice_entry import DiceEntry
-from ui.widgets.inputs import Recompute
+from ui.widgets.inputs import Recompute, fill_combatants
 from ui.widgets.messages import show_message
 from ui.widgets.odds_table import OddsTable
 from ui.widgets.souboj_attack_parts import (
@@ -108,7 +108,8 @@ class SoubojAttackDialog(QDialog):
         self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
         self._build_layout()
         with self._edits.quietly():
-            self._fill(self.attacker, self._able(attacker_id), attacker_id or current_actor(document.state))
+            fill_combatants(self.attacker, self._able(attacker_id), attacker_id or current_actor(document.state),
+                            silently=True)
             self._fill_targets(target_id)
             self._on_kind_changed(prefill=True)
             self._prefill_attacker()
@@ -205,17 +206,7 @@ class SoubojAttackDialog(QDialog):
         if wanted not in {c.id for c in present} and attacker is not None:
             foes = [c for c in present if c.side is not attacker.side] or present
             wanted = foes[0].id if foes else None
-        self._fill(self.target, present, wanted)
-
-    @staticmethod
-    def _fill(combo: QComboBox, combatants: list[Combatant], wanted: str | None) -> None:
-        combo.blockSignals(True)
-        combo.clear()
-        for combatant in combatants:
-            combo.addItem(combatant.name, combatant.id)
-        index = combo.findData(wanted)
-        combo.setCurrentIndex(index if index >= 0 else (0 if combatants else -1))
-        combo.blockSignals(False)
+        fill_combatants(self.target, present, wanted, silently=True)
 
     def _attacker(self) -> Combatant | None:
         return self._document.state.combatants.get(self.attacker.currentData())
@@ -294,7 +285,8 @@ class SoubojAttackDialog(QDialog):
             self._tables = self._load_tables()
         with self._edits.quietly():
             if change.roster_changed:
-                self._fill(self.attacker, self._able(self.attacker.currentData()), self.attacker.currentData())
+                fill_combatants(self.attacker, self._able(self.attacker.currentData()), self.attacker.currentData(),
+                                silently=True)
                 self._fill_targets(self.target.currentData())
             if self._resolved:
                 self._clear_dice()

@@ -11,19 +11,16 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import ClassVar
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
-    QFrame,
     QGroupBox,
     QHBoxLayout,
     QLabel,
-    QLayout,
-    QScrollArea,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -47,9 +44,9 @@ from rules.turns import current_actor
 from ui.charts.odds_chart import OddsChart
 from ui.charts.sr3_odds import ORDER, AttackQuestion, attack_chart, tick_text
 from ui.dialogs.attack import register_attack_dialog
-from ui.widgets.inputs import Recompute
+from ui.widgets.inputs import Recompute, fill_combatants
+from ui.widgets.layout import ScrolledContent
 from ui.widgets.layout import column as _column
-from ui.widgets.layout import fit_to_screen
 from ui.widgets.messages import show_message
 from ui.widgets.sr3_attack_form import DefenceBox, DiceBox, SituationBox, WeaponBox, damage_html, tn_lines_html
 
@@ -144,20 +141,9 @@ class Sr3AttackDialog(QDialog):
         for column in (_column(who, self.weapon, self.defence, damage_box), _column(self.situation, self.sheet_tabs),
                        _column(self.dice, result_box)):
             columns.addLayout(column)  # natural widths: equal stretch would widen every column to the widest
-        # One scroll area for small screens; on a 1366×768 laptop everything fits without scrolling.
-        scroll = QScrollArea()
-        scroll.setWidget(content)
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
-        layout = QVBoxLayout(self)
-        # The scroll area already copes with any size, so no minimum is forced on the window manager
-        # (which also keeps Qt's offscreen test platform from warning that it cannot pass size hints on).
-        layout.setSizeConstraint(QLayout.SizeConstraint.SetNoConstraint)
-        layout.addWidget(scroll, 1)
-        layout.addWidget(self.status_label)
-        layout.addWidget(self.buttons)
         self._content = content
-        self._fitted = False
+        # One scroll area for small screens; on a 1366×768 laptop everything fits without scrolling.
+        self._body = ScrolledContent(self, content, self.status_label, self.buttons, chrome_height=110)
 
     def _sheet_boxes(self) -> tuple[QWidget, QGroupBox, QGroupBox]:
         big = QFont(self.tn_label.font())
@@ -188,13 +174,7 @@ class Sr3AttackDialog(QDialog):
     def showEvent(self, event: QShowEvent) -> None:
         """Size the dialog to its content once Qt has laid it out (earlier, size hints are too small)."""
         super().showEvent(event)
-        if not self._fitted:
-            self._fitted = True
-            if not self.testAttribute(Qt.WidgetAttribute.WA_Resized):  # the caller chose no size itself
-                self._fit_screen(self._content.sizeHint())
-
-    def _fit_screen(self, content: QSize) -> None:
-        fit_to_screen(self, content, 110)
+        self._body.shown()
 
     def _connect(self) -> None:
         self._edits.watch(*self._inputs())
@@ -220,7 +200,7 @@ class Sr3AttackDialog(QDialog):
     def _fill_attackers(self, wanted: str | None) -> None:
         state, system = self._document.state, self._document.system
         able = [c for c in state.combatants.values() if system.can_act(c, state) or c.id == wanted]
-        self._fill(self.attacker, able, wanted)
+        fill_combatants(self.attacker, able, wanted)
 
     def _fill_targets(self, wanted: str | None) -> None:
         state, system = self._document.state, self._document.system
@@ -230,21 +210,13 @@ class Sr3AttackDialog(QDialog):
                    and (system.status(c, state) is not Status.DEAD or c.id == wanted)]
         if wanted not in {c.id for c in present} and attacker is not None:
             wanted = self._default_target(present, attacker, state)
-        self._fill(self.target, present, wanted)
+        fill_combatants(self.target, present, wanted)
 
     @staticmethod
     def _default_target(present: list[Combatant], attacker: Combatant, state: Encounter) -> str | None:
         foes = [c for c in present if c.side is not attacker.side and may_act_against(state, attacker.id, c.id)]
         chosen = foes or present
         return chosen[0].id if chosen else None
-
-    @staticmethod
-    def _fill(combo: QComboBox, combatants: list[Combatant], wanted: str | None) -> None:
-        combo.clear()
-        for combatant in combatants:
-            combo.addItem(combatant.name, combatant.id)
-        index = combo.findData(wanted)
-        combo.setCurrentIndex(index if index >= 0 else (0 if combatants else -1))
 
     def _attacker(self) -> Combatant | None:
         return self._document.state.combatants.get(self.attacker.currentData())

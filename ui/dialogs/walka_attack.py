@@ -17,13 +17,10 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
-    QFrame,
     QGroupBox,
     QHBoxLayout,
     QLabel,
-    QLayout,
     QPushButton,
-    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -43,7 +40,8 @@ from ui.charts.odds_chart import OddsChart
 from ui.charts.walka_odds import attack_chart
 from ui.dialogs.attack import register_attack_dialog
 from ui.widgets.dice_entry import DiceEntry
-from ui.widgets.inputs import Recompute
+from ui.widgets.inputs import Recompute, fill_combatants
+from ui.widgets.layout import ScrolledContent
 from ui.widgets.layout import column as _column
 from ui.widgets.messages import show_message
 from ui.widgets.walka_attack_form import (
@@ -132,15 +130,8 @@ class WalkaAttackDialog(QDialog):
         for column in (_column(who, self.attack, self.defence), _column(self.modifiers, result_box, chart_box),
                        _column(self.dice)):
             columns.addLayout(column)
-        scroll = QScrollArea()
-        scroll.setWidget(content)
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
-        layout = QVBoxLayout(self)
-        layout.setSizeConstraint(QLayout.SizeConstraint.SetNoConstraint)  # the scroll area copes with any size
-        layout.addWidget(scroll, 1)
-        layout.addWidget(self.status_label)
-        layout.addWidget(self.buttons)
+        # Only the scroll area is shared: this dialog still sizes itself on first show without re-centring.
+        self._body = ScrolledContent(self, content, self.status_label, self.buttons, chrome_height=110)
         self._content = content
         self._fitted = False
 
@@ -181,7 +172,7 @@ class WalkaAttackDialog(QDialog):
     def _fill_attackers(self, wanted: str | None) -> None:
         state = self._document.state
         able = [c for c in state.combatants.values() if self.walka.can_act(c, state) or c.id == wanted]
-        _fill(self.attacker, able, wanted)
+        fill_combatants(self.attacker, able, wanted)
 
     def _fill_targets(self, wanted: str | None) -> None:
         attacker = self._attacker()
@@ -191,7 +182,7 @@ class WalkaAttackDialog(QDialog):
             foes = [c for c in present if (c.side is Side.OPPONENT) is not hostile and
                     self.walka.status(c, self._document.state) is Status.ACTIVE]
             wanted = (foes or present)[0].id if present else None
-        _fill(self.target, present, wanted)
+        fill_combatants(self.target, present, wanted)
 
     def _attacker(self) -> Combatant | None:
         return self._document.state.combatants.get(self.attacker.currentData())
@@ -497,14 +488,6 @@ class WalkaAttackDialog(QDialog):
         if clear:
             self._set_resolved(False)
         self._recompute()
-
-
-def _fill(combo: QComboBox, combatants: list[Combatant], wanted: str | None) -> None:
-    combo.clear()
-    for combatant in combatants:
-        combo.addItem(combatant.name, combatant.id)
-    index = combo.findData(wanted)
-    combo.setCurrentIndex(index if index >= 0 else (0 if combatants else -1))
 
 
 def _kept(entry: DiceEntry) -> int | None:

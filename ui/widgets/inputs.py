@@ -1,5 +1,5 @@
-"""Form inputs every attack dialog uses: a combo of Python values, spin boxes, signed numbers, and the guard
-that lets a dialog change several inputs and recompute once."""
+"""Form inputs every attack dialog uses: a combo of Python values, the combatants' combo, spin boxes, signed
+numbers, and the guard that lets a dialog change several inputs and recompute once."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from typing import Generic, TypeVar
 
 from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QSpinBox, QWidget
 
+from rules.encounter import Combatant
 from ui.widgets.dice_entry import DiceEntry
 
 T = TypeVar("T")
@@ -55,6 +56,21 @@ class Choice(QComboBox, Generic[T]):
         """Choose ``value`` (ignored if it is not offered)."""
         if value in self._values:
             self.setCurrentIndex(self._values.index(value))
+
+
+def fill_combatants(combo: QComboBox, combatants: list[Combatant], wanted: str | None, *,
+                    silently: bool = False) -> None:
+    """Offer ``combatants`` by name (their id as the item data) and choose ``wanted``, else the first.
+
+    ``silently``: the combo emits no change signal (the caller updates the form itself afterwards).
+    """
+    was_blocked = combo.blockSignals(silently or combo.signalsBlocked())
+    combo.clear()
+    for combatant in combatants:
+        combo.addItem(combatant.name, combatant.id)
+    index = combo.findData(wanted)
+    combo.setCurrentIndex(index if index >= 0 else (0 if combatants else -1))
+    combo.blockSignals(was_blocked)
 
 
 def spin_box(minimum: int, maximum: int, value: int = 0, *, special: str = "", suffix: str = "",
