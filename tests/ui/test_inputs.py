@@ -3,10 +3,11 @@ the scrolled body that sizes a dialog on its first show."""
 
 from __future__ import annotations
 
+import gc
 from enum import Enum
 
 import pytest
-from PySide6.QtCore import QSize
+from PySide6.QtCore import QSize, QTimer
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -155,3 +156,34 @@ def test_the_body_scrolls_and_sizes_the_window_once_unless_it_was_given_a_size(q
     chosen.resize(320, 260)
     chosen_body.shown()
     assert chosen.size() == QSize(320, 260)
+
+
+class _Owner(QDialog):
+    """A dialog as the attack dialogs use the helpers: it holds them, they call back into it."""
+
+    def __init__(self, parent: QWidget) -> None:
+        super().__init__(parent)
+        self.edits = Recompute(self.refresh)
+        self.spin = spin_box(0, 9)
+        content = QWidget()
+        QVBoxLayout(content).addWidget(self.spin)
+        self.body = ScrolledContent(self, content, chrome_height=50)
+        self.edits.watch(self.spin)
+
+    def refresh(self) -> None:
+        """Nothing to recompute here."""
+
+
+def test_the_helpers_do_not_keep_a_closed_dialog_alive(qtbot: QtBot) -> None:
+    window = QWidget()
+    qtbot.addWidget(window)
+    gc.disable()  # a cycle through the helpers would keep the dialog until the cycle collector came by
+    try:
+        owner = _Owner(window)
+        owner.spin.setValue(3)
+        QTimer.singleShot(0, owner.reject)
+        owner.exec()  # as the window opens an attack dialog
+        del owner
+        assert window.findChildren(QDialog) == []
+    finally:
+        gc.enable()

@@ -3,6 +3,8 @@ numbers, and the guard that lets a dialog change several inputs and recompute on
 
 from __future__ import annotations
 
+import inspect
+import weakref
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Generic, TypeVar
@@ -98,6 +100,13 @@ def term(value: int) -> str:
     return f"+ {value}" if value >= 0 else f"− {-value}"
 
 
+def _weakly(function: Callable[[], object]) -> Callable[[], Callable[[], object] | None]:
+    """A getter for ``function``: a weak one for a bound method (None once its object is gone)."""
+    if inspect.ismethod(function):
+        return weakref.WeakMethod(function)
+    return lambda: function
+
+
 class Recompute:
     """Change several inputs, recompute once.
 
@@ -106,7 +115,10 @@ class Recompute:
     """
 
     def __init__(self, recompute: Callable[[], object]) -> None:
-        self._recompute = recompute
+        # A dialog's own method is held weakly: the dialog holds this guard, and a strong reference back would
+        # keep a closed dialog alive (and recomputing on every change of the fight) until Python's cycle collector
+        # came by.
+        self._recompute = _weakly(recompute)
         self._depth = 0
 
     @property
@@ -125,8 +137,9 @@ class Recompute:
 
     def edited(self) -> None:
         """An input changed: recompute, unless a :meth:`quietly` block runs."""
-        if not self._depth:
-            self._recompute()
+        recompute = self._recompute()
+        if not self._depth and recompute is not None:
+            recompute()
 
     def watch(self, *widgets: QWidget) -> None:
         """Call :meth:`edited` whenever one of ``widgets`` changes."""

@@ -51,7 +51,9 @@ class ScrolledContent:
     """
 
     def __init__(self, window: QWidget, content: QWidget, *below: QWidget, chrome_height: int) -> None:
-        self._window, self._content, self._chrome_height = window, content, chrome_height
+        # Not the window itself: it holds this object, and a reference back would keep a closed dialog alive
+        # until Python's cycle collector came by. The content finds its window.
+        self._content, self._chrome_height = content, chrome_height
         self._fitted = False
         scroll = QScrollArea()
         scroll.setWidget(content)
@@ -70,5 +72,6 @@ class ScrolledContent:
         if self._fitted:
             return
         self._fitted = True
-        if not self._window.testAttribute(Qt.WidgetAttribute.WA_Resized):
-            fit_to_screen(self._window, self._content.sizeHint(), self._chrome_height)
+        window = self._content.window()
+        if not window.testAttribute(Qt.WidgetAttribute.WA_Resized):
+            fit_to_screen(window, self._content.sizeHint(), self._chrome_height)

@@ -139,7 +139,10 @@ class Page(QWidget):
         self.chart = OddsChart(export_name=_("attack-odds"), compact=True)
         self.result = text_label()
         # Inputs the page watches (:meth:`Recompute.watch`) ask the dialog to recompute through ``changed``.
-        self.edits = Recompute(self.changed.emit)
+        self.edits = Recompute(self._ask_to_recompute)
+
+    def _ask_to_recompute(self) -> None:
+        self.changed.emit()
 
     def entries(self) -> list[DiceEntry]:
         """Dice entries in the order the rolls are made."""
