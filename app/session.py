@@ -14,10 +14,9 @@ from app.document import Change, EncounterDocument
 from app.i18n import _
 from rules.combatants import ApplyHarm, RemoveCombatant
 from rules.dice import Roller, parse, read_faces
-from rules.encounter import SlotKind
 from rules.errors import OperationError
 from rules.rolls import RecordRoll
-from rules.turns import DelayAction, NextTurn, TakeDelayedAction, YieldTurn, roll_initiative
+from rules.turns import DelayAction, NextTurn, TakeDelayedAction, YieldTurn, current_actor, roll_initiative
 
 
 class FightSession:
@@ -29,10 +28,7 @@ class FightSession:
 
     def current_actor(self) -> str | None:
         """The id of whoever acts now (first of a simultaneous group), or None."""
-        slot = self.document.state.clock.current
-        if slot is None or slot.kind is SlotKind.TIMER or not slot.ids:
-            return None
-        return slot.ids[0]
+        return current_actor(self.document.state)
 
     def roll_initiative(self, typed: Mapping[str, tuple[int, ...]] | None = None) -> Change:
         """Start the round: typed faces for those the GM gives, rolled dice for everyone else."""

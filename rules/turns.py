@@ -37,6 +37,14 @@ def delayed_slots(encounter: Encounter) -> list[Slot]:
             for delay in encounter.delays.values() if delay_usable(delay, encounter)]
 
 
+def current_actor(encounter: Encounter) -> str | None:
+    """The id of whoever acts now (the first of a simultaneous group), or None (no turn, or a timer's)."""
+    slot = encounter.clock.current
+    if slot is None or slot.kind is SlotKind.TIMER or not slot.ids:
+        return None
+    return slot.ids[0]
+
+
 def names(encounter: Encounter, ids: tuple[str, ...]) -> str:
     """Combatant names joined for a log line (timers and unknown ids are skipped)."""
     return ", ".join(encounter.combatants[i].name for i in ids if i in encounter.combatants)

@@ -11,7 +11,7 @@ from rules.errors import OperationError
 from rules.history import History
 from rules.systems import get_system
 from rules.systems.sr3 import initiative_passes, wound_modifiers
-from rules.turns import DelayAction, NextTurn, RollInitiative, TakeDelayedAction, YieldTurn
+from rules.turns import DelayAction, NextTurn, RollInitiative, TakeDelayedAction, YieldTurn, current_actor
 from tests.rules.sr3_scenes import EIGHT, current_name, eight_characters, play_round, roll_ones
 
 SR3 = get_system("sr3")
@@ -209,3 +209,17 @@ def test_sharons_grenade_goes_off_in_phase_8_of_pass_2() -> None:
     second = [name for p, name, _ph in played if p == 2]
     assert second.index("Sharon's grenade") == second.index("Sharon") - 1
     assert "grenade" not in history.state.effects
+
+
+def test_current_actor_is_the_combatant_acting_now_never_a_timer() -> None:
+    history, ids = eight_characters()
+    assert current_actor(history.state) is None  # initiative not rolled yet
+    roll_ones(history, ids)
+    assert current_actor(history.state) == ids["Mike"]
+    _next_until(history, "Sharon")
+    history.do(AddEffect(Effect("grenade", "Sharon's grenade", source=ids["Sharon"], due=(1, 2, 8))))
+    while current_name(history) != "Sharon's grenade":
+        history.do(NextTurn())
+    assert current_actor(history.state) is None
+    history.do(NextTurn())
+    assert current_actor(history.state) == ids["Sharon"]

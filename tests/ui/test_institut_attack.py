@@ -251,6 +251,21 @@ def test_the_timed_grenade_goes_off_on_the_explosion_page(dialog_for: DialogFact
     assert wounds(document, ids["Vera"]) == [0, 1, 0, 0, 0]
 
 
+def test_blast_rows_follow_the_grenades_dice_unless_the_gm_set_their_own(dialog_for: DialogFactory) -> None:
+    document, ids = fight()
+    dialog = dialog_for(document)
+    for page in (dialog.grenade, dialog.blast):
+        dialog.tabs.setCurrentWidget(page)
+        if page is dialog.grenade:
+            dialog.grenade.timed.select(False)  # an impact grenade: its blast is on this page
+        rows = page.victims.rows
+        assert {row.dice.value() for row in rows.values()} == {8}
+        rows[ids["Vera"]].dice.setValue(5)  # further away, or behind cover
+        page.damage.setValue(6)
+        assert rows[ids["Vera"]].dice.value() == 5
+        assert {row.dice.value() for key, row in rows.items() if key != ids["Vera"]} == {6}
+
+
 def test_suppression_fire_and_someone_crossing_it(dialog_for: DialogFactory) -> None:
     document, ids = fight()
     dialog = dialog_for(document)

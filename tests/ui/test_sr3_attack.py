@@ -18,14 +18,13 @@ from rules.combatants import AddCombatant, ApplyHarm, SetAttribute, SetOption, S
 from rules.dice import Roller, parse
 from rules.encounter import JsonValue, Side, frozen_map
 from rules.history import Operation
-from rules.systems.sr3 import SurpriseTest, initiative
+from rules.systems.sr3 import SurpriseTest, initiative, shot
 from rules.systems.sr3.damage import Ammo
 from rules.systems.sr3.odds import OUTCOME_LABELS, OUTCOMES, attack_outcome_distribution
 from rules.systems.sr3.ops import Sr3Attack
 from rules.systems.sr3.tables import FiringMode, RangeCategory
 from rules.turns import NextTurn
 from tests.rules.sr3_scenes import eight_characters, roll_ones
-from ui.dialogs import sr3_attack
 from ui.dialogs.attack import attack_dialog_for
 from ui.dialogs.sr3_attack import Sr3AttackDialog
 from ui.widgets.odds_table import format_percent
@@ -268,7 +267,7 @@ def test_one_computation_per_change(dialog_for: DialogFactory, monkeypatch: pyte
         calls.append(args)
         return attack_outcome_distribution(*args)
 
-    monkeypatch.setattr(sr3_attack, "attack_outcome_distribution", counting)
+    monkeypatch.setattr(shot, "attack_outcome_distribution", counting)
     changes: list[Callable[[], None]] = [
         lambda: dialog.dice.skill.setValue(5),
         lambda: dialog.weapon.mode.select(FiringMode.FA),

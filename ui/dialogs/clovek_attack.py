@@ -8,11 +8,9 @@ injected roller or typed in; Resolve applies one :class:`~rules.systems.clovek.C
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import ClassVar
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -20,14 +18,10 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
-    QFrame,
     QGroupBox,
     QHBoxLayout,
     QLabel,
-    QLayout,
     QPushButton,
-    QScrollArea,
-    QSpinBox,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -36,7 +30,7 @@ from PySide6.QtWidgets import (
 from app.document import Change, EncounterDocument
 from app.i18n import _
 from rules.dice import Roller, SkillKind
-from rules.encounter import Combatant, Encounter, SlotKind
+from rules.encounter import Combatant, Encounter
 from rules.errors import RulesError
 from rules.systems.clovek import ClovekCheck, PowerRoll
 from rules.systems.clovek.banks import BANKS, CAPACITY, WOUNDS, capacity_name, track_key
@@ -51,6 +45,7 @@ from rules.systems.clovek.rolls import (
     PowerSource,
     evaluate_check,
 )
+from rules.turns import current_actor
 from ui.charts.clovek_odds import TICKS, outcome_chart, power_chart
 from ui.charts.odds_chart import OddsChart
 from ui.dialogs.attack import register_attack_dialog
@@ -68,8 +63,9 @@ from ui.widgets.clovek_check_form import (
     power_rows,
 )
 from ui.widgets.dice_entry import DiceEntry
+from ui.widgets.inputs import Recompute
+from ui.widgets.layout import ScrolledContent
 from ui.widgets.layout import column as _column
-from ui.widgets.layout import fit_to_screen
 from ui.widgets.messages import show_message
 from ui.widgets.odds_table import OddsTable
 
@@ -85,7 +81,7 @@ class ClovekCheckDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(_("Roll"))
         self._document = document
-        self._quiet = 0
+        self._edits = Recompute(self._refresh)
         self._applying = False
         self._resolved = False
         self._problem = ""
@@ -118,8 +114,8 @@ class ClovekCheckDialog(QDialog):
         self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
         self._build_layout()
         self._connect()
-        with self._quietly():
-            self._fill_rollers(attacker_id or self._current_actor())
+        with self._edits.quietly():
+            self._fill_rollers(attacker_id or current_actor(self._state))
             self._fill_targets(target_id)
             self._prefill()
         self._set_resolved(False)
@@ -157,17 +153,8 @@ class ClovekCheckDialog(QDialog):
         for column in ((who, self.roll_box, self.power_box), (self.defence_box, self.power_odds_box, result),
                        (odds, dice, self.charts)):
             columns.addLayout(_column(*column), 1)
-        scroll = QScrollArea()
-        scroll.setWidget(content)
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
-        layout = QVBoxLayout(self)
-        layout.setSizeConstraint(QLayout.SizeConstraint.SetNoConstraint)
-        layout.addWidget(scroll, 1)
-        layout.addWidget(self.status_label)
-        layout.addWidget(self.buttons)
         self._content = content
-        self._fitted = False
+        self._body = ScrolledContent(self, content, self.status_label, self.buttons, chrome_height=100)
 
     def entries(self) -> tuple[DiceEntry, ...]:
         """The dice entries in the order they are rolled."""
@@ -176,22 +163,10 @@ class ClovekCheckDialog(QDialog):
     def showEvent(self, event: QShowEvent) -> None:
         """Size the dialog to its content once laid out, within the screen."""
         super().showEvent(event)
-        if not self._fitted:
-            self._fitted = True
-            if not self.testAttribute(Qt.WidgetAttribute.WA_Resized):
-                self._fit_screen(self._content.sizeHint())
-
-    def _fit_screen(self, content: QSize) -> None:
-        fit_to_screen(self, content, 100)
+        self._body.shown()
 
     def _connect(self) -> None:
-        for widget in self._inputs():
-            if isinstance(widget, QSpinBox):
-                widget.valueChanged.connect(self._on_edited)
-            elif isinstance(widget, QCheckBox):
-                widget.toggled.connect(self._on_edited)
-            elif isinstance(widget, QComboBox):
-                widget.currentIndexChanged.connect(self._on_edited)
+        self._edits.watch(*self._inputs())
         self.roller.currentIndexChanged.connect(self._on_roller)
         self.target.currentIndexChanged.connect(self._on_target)
         self.roll_box.bank.currentIndexChanged.connect(self._on_bank)
@@ -215,12 +190,6 @@ class ClovekCheckDialog(QDialog):
     def _state(self) -> Encounter:
         return self._document.state
 
-    def _current_actor(self) -> str | None:
-        slot = self._state.clock.current
-        if slot is None or slot.kind is SlotKind.TIMER or not slot.ids:
-            return None
-        return slot.ids[0]
-
     def _fill_rollers(self, wanted: str | None) -> None:
         state, system = self._state, self._document.system
         able = [c for c in state.combatants.values() if system.can_act(c, state) or c.id == wanted]
@@ -231,7 +200,7 @@ class ClovekCheckDialog(QDialog):
         others = [c for c in self._state.combatants.values() if roller is None or c.id != roller.id]
         if wanted is None and roller is not None:
             foes = [c for c in others if c.side is not roller.side]
-            wanted = foes[0].id if foes and roller.id == self._current_actor() else None
+            wanted = foes[0].id if foes and roller.id == current_actor(self._state) else None
         fill(self.target, [(_("No target"), None), *((c.name, c.id) for c in others)], wanted)
 
     def _roller(self) -> Combatant | None:
@@ -246,7 +215,7 @@ class ClovekCheckDialog(QDialog):
         roller = self._roller()
         if roller is None:
             return
-        acting = roller.id == self._current_actor()
+        acting = roller.id == current_actor(self._state)
         self.role.setCurrentIndex(0 if acting or not round_running(self._state) else 1)
         chosen = action_type(roller)
         if chosen is not None and acting:
@@ -276,54 +245,42 @@ class ClovekCheckDialog(QDialog):
         fill(self.power_box.track, items, (current or default) if rolled else "")
 
     # --- reacting to the GM ---------------------------------------------------------------------
-    @contextmanager
-    def _quietly(self) -> Iterator[None]:
-        self._quiet += 1
-        try:
-            yield
-        finally:
-            self._quiet -= 1
-
-    def _on_edited(self) -> None:
-        if not self._quiet:
-            self._refresh()
-
     def _on_roller(self) -> None:
-        if self._quiet:
+        if self._edits.quiet:
             return
-        with self._quietly():
+        with self._edits.quietly():
             self._fill_targets(self.target.currentData())
             self._prefill()
         self._refresh()
 
     def _on_target(self) -> None:
-        if self._quiet:
+        if self._edits.quiet:
             return
-        with self._quietly():
+        with self._edits.quietly():
             self._fill_tracks()
         self._refresh()
 
     def _on_bank(self) -> None:
-        if self._quiet:
+        if self._edits.quiet:
             return
-        with self._quietly():
+        with self._edits.quietly():
             self._prefill_power()
             self.power_box.track.setCurrentIndex(max(0, self.power_box.track.findData(
                 track_key(str(self.roll_box.bank.currentData()), WOUNDS))))
         self._refresh()
 
     def _on_source(self) -> None:
-        if self._quiet:
+        if self._edits.quiet:
             return
-        with self._quietly():
+        with self._edits.quietly():
             self._prefill_power()
         self._refresh()
 
     def _on_long_action(self) -> None:
-        if self._quiet:
+        if self._edits.quiet:
             return
         roller, chosen = self._roller(), self.long_action.currentData()
-        with self._quietly():
+        with self._edits.quietly():
             action = next((a for a in long_actions(roller) if a.id == chosen), None) if roller else None
             self.roll_box.bank.setEnabled(action is None)
             if action is not None:
@@ -352,7 +309,7 @@ class ClovekCheckDialog(QDialog):
         return self._target() is not None and self.defends.isChecked()
 
     def _refresh(self) -> None:
-        with self._quietly():
+        with self._edits.quietly():
             self.roll_box.limit(self._roller())
             self.defence_box.limit(self._target())
             self.power_box.sync()
@@ -381,9 +338,9 @@ class ClovekCheckDialog(QDialog):
 
     # --- dice -----------------------------------------------------------------------------------
     def _update_dice(self) -> None:
-        if self._quiet:
+        if self._edits.quiet:
             return
-        with self._quietly():
+        with self._edits.quietly():
             self._set_expressions()
         self._update_resolve()
 
@@ -528,7 +485,7 @@ class ClovekCheckDialog(QDialog):
             self._start_next(roster=False)
 
     def _start_next(self, roster: bool) -> None:
-        with self._quietly():
+        with self._edits.quietly():
             for entry in self.entries():
                 entry.clear()
             for marked in (self.outcome_odds, self.power_odds, self.outcome_chart, self.power_chart):

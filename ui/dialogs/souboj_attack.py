@@ -9,8 +9,6 @@ through the document.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import ClassVar, Final
 
 from PySide6.QtCore import Qt
@@ -25,7 +23,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -33,17 +30,19 @@ from PySide6.QtWidgets import (
 from app.document import Change, EncounterDocument
 from app.i18n import _
 from rules.dice import Roller
-from rules.encounter import Combatant, SlotKind, Status
+from rules.encounter import Combatant, Status
 from rules.errors import RulesError
 from rules.history import Operation
 from rules.systems.souboj import FinishOff, SoubojAttack
 from rules.systems.souboj.model import ARMOR, KIND_LABELS, LEVEL, STRENGTH, Action, Cause, Kind, declaration
 from rules.systems.souboj.system import tables
 from rules.systems.souboj.tables import SoubojTables, load_tables
+from rules.turns import current_actor
 from ui.charts.odds_chart import OddsChart
 from ui.charts.souboj_odds import attack_chart
 from ui.dialogs.attack import register_attack_dialog
 from ui.widgets.dice_entry import DiceEntry
+from ui.widgets.inputs import Recompute, fill_combatants
 from ui.widgets.messages import show_message
 from ui.widgets.odds_table import OddsTable
 from ui.widgets.souboj_attack_parts import (
@@ -76,7 +75,7 @@ class SoubojAttackDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(_("Attack"))
         self._document = document
-        self._quiet = 0
+        self._edits = Recompute(self._refresh)
         self._applying = False
         self._resolved = False
         self._outcomes: list[Outcome] = []
@@ -108,8 +107,9 @@ class SoubojAttackDialog(QDialog):
         self.next_button = self.buttons.addButton(_("Next attack"), QDialogButtonBox.ButtonRole.ActionRole)
         self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
         self._build_layout()
-        with self._quietly():
-            self._fill(self.attacker, self._able(attacker_id), attacker_id or self._current_actor())
+        with self._edits.quietly():
+            fill_combatants(self.attacker, self._able(attacker_id), attacker_id or current_actor(document.state),
+                            silently=True)
             self._fill_targets(target_id)
             self._on_kind_changed(prefill=True)
             self._prefill_attacker()
@@ -173,8 +173,7 @@ class SoubojAttackDialog(QDialog):
         layout.addWidget(self.buttons)
 
     def _connect(self) -> None:
-        for widget in self._inputs():
-            self._watch(widget)
+        self._edits.watch(*self._inputs())
         self.attacker.currentIndexChanged.connect(self._on_attacker)
         self.target.currentIndexChanged.connect(self._on_target)
         self.kind.currentIndexChanged.connect(lambda _index: self._on_kind_changed(prefill=True))
@@ -187,23 +186,11 @@ class SoubojAttackDialog(QDialog):
         self._document.changed.connect(self._on_document_changed)
         self._document.replaced.connect(self.reject)  # another fight was loaded: this attack is moot
 
-    def _watch(self, widget: QWidget) -> None:
-        if isinstance(widget, QSpinBox):
-            widget.valueChanged.connect(self._on_edited)
-        elif isinstance(widget, QCheckBox):
-            widget.toggled.connect(self._on_edited)
-
     def _inputs(self) -> list[QWidget]:
         return [*self.attack_box.spins.values(), self.attack_box.other, *self.defence_box.spins.values(),
                 self.defence_box.other, *self.damage.inputs(), *self.critical.inputs(), self.finish]
 
     # --- combatants -----------------------------------------------------------------------------
-    def _current_actor(self) -> str | None:
-        slot = self._document.state.clock.current
-        if slot is None or slot.kind is SlotKind.TIMER or not slot.ids:
-            return None
-        return slot.ids[0]
-
     def _able(self, wanted: str | None) -> list[Combatant]:
         """Who may attack: the able, and everyone in the group acting now (their blows are simultaneous)."""
         state, system = self._document.state, self._document.system
@@ -219,17 +206,7 @@ class SoubojAttackDialog(QDialog):
         if wanted not in {c.id for c in present} and attacker is not None:
             foes = [c for c in present if c.side is not attacker.side] or present
             wanted = foes[0].id if foes else None
-        self._fill(self.target, present, wanted)
-
-    @staticmethod
-    def _fill(combo: QComboBox, combatants: list[Combatant], wanted: str | None) -> None:
-        combo.blockSignals(True)
-        combo.clear()
-        for combatant in combatants:
-            combo.addItem(combatant.name, combatant.id)
-        index = combo.findData(wanted)
-        combo.setCurrentIndex(index if index >= 0 else (0 if combatants else -1))
-        combo.blockSignals(False)
+        fill_combatants(self.target, present, wanted, silently=True)
 
     def _attacker(self) -> Combatant | None:
         return self._document.state.combatants.get(self.attacker.currentData())
@@ -272,38 +249,26 @@ class SoubojAttackDialog(QDialog):
         self.finish.setChecked(status is Status.DYING)
 
     # --- reacting to the GM ---------------------------------------------------------------------
-    @contextmanager
-    def _quietly(self) -> Iterator[None]:
-        self._quiet += 1
-        try:
-            yield
-        finally:
-            self._quiet -= 1
-
-    def _on_edited(self) -> None:
-        if not self._quiet:
-            self._refresh()
-
     def _on_attacker(self) -> None:
-        with self._quietly():
+        with self._edits.quietly():
             self._fill_targets(self.target.currentData())
             self._prefill_attacker()
             self._prefill_target()
         self._refresh()
 
     def _on_target(self) -> None:
-        with self._quietly():
+        with self._edits.quietly():
             self._prefill_target()
         self._refresh()
 
     def _on_kind_changed(self, prefill: bool) -> None:
         kind = self._kind()
         rule = None if kind is Kind.MAGIC else self._tables.rule(kind)
-        with self._quietly():
+        with self._edits.quietly():
             for box, parts in ((self.attack_box, rule.attack if rule else ()),
                                (self.defence_box, rule.defence if rule else ())):
                 for spin in box.set_parts(parts):
-                    self._watch(spin)
+                    self._edits.watch(spin)
                 box.setVisible(rule is not None)
             if prefill:
                 attacker, target = self._attacker(), self._target()
@@ -311,17 +276,17 @@ class SoubojAttackDialog(QDialog):
                     self.attack_box.prefill(attacker)
                 if target is not None:
                     self.defence_box.prefill(target)
-        if not self._quiet:
-            self._refresh()
+        self._edits.edited()
 
     def _on_document_changed(self, change: Change) -> None:
         if self._applying:
             return  # our own attack: the result stays on screen until the next attack
         if "tables" in change.delta.changed_items("options"):
             self._tables = self._load_tables()
-        with self._quietly():
+        with self._edits.quietly():
             if change.roster_changed:
-                self._fill(self.attacker, self._able(self.attacker.currentData()), self.attacker.currentData())
+                fill_combatants(self.attacker, self._able(self.attacker.currentData()), self.attacker.currentData(),
+                                silently=True)
                 self._fill_targets(self.target.currentData())
             if self._resolved:
                 self._clear_dice()
@@ -474,7 +439,7 @@ class SoubojAttackDialog(QDialog):
         """Set up the next attack: same attacker and numbers, fresh dice, the target's new state."""
         if not self._resolved:
             return
-        with self._quietly():
+        with self._edits.quietly():
             self._clear_dice()
             self._fill_targets(self.target.currentData())
             self._prefill_target()

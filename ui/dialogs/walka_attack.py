@@ -8,8 +8,6 @@ succeeded), then the damage pool (only on a hit) are rolled or typed; Resolve ap
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import ClassVar
 
 from PySide6.QtCore import Qt
@@ -19,13 +17,10 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
-    QFrame,
     QGroupBox,
     QHBoxLayout,
     QLabel,
-    QLayout,
     QPushButton,
-    QScrollArea,
     QVBoxLayout,
     QWidget,
 )
@@ -33,17 +28,20 @@ from PySide6.QtWidgets import (
 from app.document import Change, EncounterDocument
 from app.i18n import _, ngettext
 from rules.dice import DiceExpression, Roller, RollUnderTest, ThresholdCount
-from rules.encounter import Combatant, Side, SlotKind, Status
+from rules.encounter import Combatant, Side, Status
 from rules.errors import RulesError
 from rules.systems.walka import SpendChance, WalkaAttack, WalkaSystem
 from rules.systems.walka import actions as walka_actions
 from rules.systems.walka.contest import HIT_FACE, Outcome, contest, hit_points_removed, succeeds
 from rules.systems.walka.skills import ATTACK_SKILLS
 from rules.systems.walka.system import chances_left, hit_points, max_hit_points
+from rules.turns import current_actor
 from ui.charts.odds_chart import OddsChart
 from ui.charts.walka_odds import attack_chart
 from ui.dialogs.attack import register_attack_dialog
 from ui.widgets.dice_entry import DiceEntry
+from ui.widgets.inputs import Recompute, fill_combatants
+from ui.widgets.layout import ScrolledContent
 from ui.widgets.layout import column as _column
 from ui.widgets.messages import show_message
 from ui.widgets.walka_attack_form import (
@@ -73,7 +71,7 @@ class WalkaAttackDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(_("Attack"))
         self._document = document
-        self._quiet = 0
+        self._edits = Recompute(self._recompute)
         self._applying = False
         self._resolved = False
         self._sheet: AttackSheet | None = None
@@ -89,8 +87,8 @@ class WalkaAttackDialog(QDialog):
         self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
         self._build_layout()
         self._connect()
-        with self._quietly():
-            self._fill_attackers(attacker_id or self._current_actor())
+        with self._edits.quietly():
+            self._fill_attackers(attacker_id or current_actor(document.state))
             self._fill_targets(target_id)
             self._prefill_attacker()
             self._prefill_target()
@@ -132,15 +130,8 @@ class WalkaAttackDialog(QDialog):
         for column in (_column(who, self.attack, self.defence), _column(self.modifiers, result_box, chart_box),
                        _column(self.dice)):
             columns.addLayout(column)
-        scroll = QScrollArea()
-        scroll.setWidget(content)
-        scroll.setWidgetResizable(True)
-        scroll.setFrameShape(QFrame.Shape.NoFrame)
-        layout = QVBoxLayout(self)
-        layout.setSizeConstraint(QLayout.SizeConstraint.SetNoConstraint)  # the scroll area copes with any size
-        layout.addWidget(scroll, 1)
-        layout.addWidget(self.status_label)
-        layout.addWidget(self.buttons)
+        # Only the scroll area is shared: this dialog still sizes itself on first show without re-centring.
+        self._body = ScrolledContent(self, content, self.status_label, self.buttons, chrome_height=110)
         self._content = content
         self._fitted = False
 
@@ -159,12 +150,10 @@ class WalkaAttackDialog(QDialog):
         self.resize(width, height)
 
     def _connect(self) -> None:
-        for spin in (self.attack.value, self.attack.weapon_dice, self.attack.modifier, self.defence.value,
-                     self.defence.armor, self.modifiers.attack_bonus, self.modifiers.attack_penalty,
-                     self.modifiers.defence_bonus, self.modifiers.defence_penalty):
-            spin.valueChanged.connect(self._on_edited)
-        for box in (self.modifiers.second, self.modifiers.prepared, self.modifiers.aimed, self.attack.counts):
-            box.toggled.connect(self._on_edited)
+        self._edits.watch(self.attack.value, self.attack.weapon_dice, self.attack.modifier, self.defence.value,
+                          self.defence.armor, self.modifiers.attack_bonus, self.modifiers.attack_penalty,
+                          self.modifiers.defence_bonus, self.modifiers.defence_penalty, self.modifiers.second,
+                          self.modifiers.prepared, self.modifiers.aimed, self.attack.counts)
         self.attack.skill.currentIndexChanged.connect(self._on_skill)
         self.defence.defence.currentIndexChanged.connect(self._on_defence)
         self.attacker.currentIndexChanged.connect(self._on_attacker)
@@ -180,16 +169,10 @@ class WalkaAttackDialog(QDialog):
         self._document.replaced.connect(self.reject)
 
     # --- combatants -----------------------------------------------------------------------------
-    def _current_actor(self) -> str | None:
-        slot = self._document.state.clock.current
-        if slot is None or slot.kind is SlotKind.TIMER or not slot.ids:
-            return None
-        return slot.ids[0]
-
     def _fill_attackers(self, wanted: str | None) -> None:
         state = self._document.state
         able = [c for c in state.combatants.values() if self.walka.can_act(c, state) or c.id == wanted]
-        _fill(self.attacker, able, wanted)
+        fill_combatants(self.attacker, able, wanted)
 
     def _fill_targets(self, wanted: str | None) -> None:
         attacker = self._attacker()
@@ -199,7 +182,7 @@ class WalkaAttackDialog(QDialog):
             foes = [c for c in present if (c.side is Side.OPPONENT) is not hostile and
                     self.walka.status(c, self._document.state) is Status.ACTIVE]
             wanted = (foes or present)[0].id if present else None
-        _fill(self.target, present, wanted)
+        fill_combatants(self.target, present, wanted)
 
     def _attacker(self) -> Combatant | None:
         return self._document.state.combatants.get(self.attacker.currentData())
@@ -246,22 +229,10 @@ class WalkaAttackDialog(QDialog):
         self.defence.value.setEnabled(bool(key))
 
     # --- reacting to the GM ---------------------------------------------------------------------
-    @contextmanager
-    def _quietly(self) -> Iterator[None]:
-        self._quiet += 1
-        try:
-            yield
-        finally:
-            self._quiet -= 1
-
-    def _on_edited(self) -> None:
-        if not self._quiet:
-            self._recompute()
-
     def _on_skill(self) -> None:
-        if self._quiet:
+        if self._edits.quiet:
             return
-        with self._quietly():
+        with self._edits.quietly():
             attacker = self._attacker()
             if attacker is not None:
                 self.attack.value.setValue(attacker.attribute(self.attack.skill_key()))
@@ -269,32 +240,32 @@ class WalkaAttackDialog(QDialog):
         self._recompute()
 
     def _on_defence(self) -> None:
-        if self._quiet:
+        if self._edits.quiet:
             return
-        with self._quietly():
+        with self._edits.quietly():
             self._prefill_defence_value()
         self._recompute()
 
     def _on_attacker(self) -> None:
-        if self._quiet:
+        if self._edits.quiet:
             return
-        with self._quietly():
+        with self._edits.quietly():
             self._fill_targets(self.target.currentData())
             self._prefill_attacker()
             self._prefill_target()
         self._recompute()
 
     def _on_target(self) -> None:
-        if self._quiet:
+        if self._edits.quiet:
             return
-        with self._quietly():
+        with self._edits.quietly():
             self._prefill_target()
         self._recompute()
 
     def _on_document_changed(self, change: Change) -> None:
         if self._applying:
             return  # our own attack: the result stays on screen until the next attack
-        with self._quietly():
+        with self._edits.quietly():
             if change.roster_changed:
                 self._fill_attackers(self.attacker.currentData())
                 self._fill_targets(self.target.currentData())
@@ -359,9 +330,9 @@ class WalkaAttackDialog(QDialog):
 
     # --- dice -----------------------------------------------------------------------------------
     def _update_dice(self) -> None:
-        if self._quiet:
+        if self._edits.quiet:
             return
-        with self._quietly():
+        with self._edits.quietly():
             self._set_expressions()
         self._update_resolve()
 
@@ -504,7 +475,7 @@ class WalkaAttackDialog(QDialog):
             self._start_next(clear=True)
 
     def _start_next(self, clear: bool) -> None:
-        with self._quietly():
+        with self._edits.quietly():
             if clear:
                 for entry in self.dice.entries():
                     entry.clear()
@@ -517,14 +488,6 @@ class WalkaAttackDialog(QDialog):
         if clear:
             self._set_resolved(False)
         self._recompute()
-
-
-def _fill(combo: QComboBox, combatants: list[Combatant], wanted: str | None) -> None:
-    combo.clear()
-    for combatant in combatants:
-        combo.addItem(combatant.name, combatant.id)
-    index = combo.findData(wanted)
-    combo.setCurrentIndex(index if index >= 0 else (0 if combatants else -1))
 
 
 def _kept(entry: DiceEntry) -> int | None:

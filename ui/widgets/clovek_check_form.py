@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
-    QSpinBox,
     QWidget,
 )
 
@@ -40,6 +39,7 @@ from rules.systems.clovek.odds import (
     roll_odds,
 )
 from rules.systems.clovek.rolls import POWER_SOURCE_LABELS, PowerSource, base_power, reroll_number, success_number
+from ui.widgets.inputs import spin_box
 
 #: Power rows at most in the odds: each likely power, then the rest summed in an "or more" row.
 POWER_ROWS = 8
@@ -147,14 +147,6 @@ def power_row_label(power: int, labels: list[str]) -> str | None:
     return None
 
 
-def spin(minimum: int, maximum: int, value: int = 0) -> QSpinBox:
-    """A spin box with its range and value set."""
-    box = QSpinBox()
-    box.setRange(minimum, maximum)
-    box.setValue(value)
-    return box
-
-
 def pair(first: QWidget, label: str, second: QWidget) -> QWidget:
     """Two fields side by side in one form row, with a small label between them."""
     holder = QWidget()
@@ -183,14 +175,14 @@ class RollBox(QGroupBox):
         self.bank = combo([(_(BANK_TITLES[key]), key) for key in BANKS])
         self.skill_name = QLineEdit(placeholderText=_("e.g. Fencing"))
         self.skill_name.setMaxLength(200)
-        self.skill = spin(0, 20, 1)
+        self.skill = spin_box(0, 20, 1)
         self.kind = combo([(kind.label(), kind.value) for kind in SkillKind])
         self.kind.setCurrentIndex(1)
         self.supernatural = QCheckBox(_("Supernatural"))
-        self.dice = spin(0, 0)
+        self.dice = spin_box(0, 0)
         self.dice_note = QLabel()
-        self.bonus = spin(0, 50)
-        self.penalty = spin(0, 50)
+        self.bonus = spin_box(0, 50)
+        self.penalty = spin_box(0, 50)
         self.info = QLabel()
         self.info.setWordWrap(True)
         self.form = QFormLayout(self)
@@ -240,11 +232,11 @@ class PowerBox(QGroupBox):
         super().__init__(_("Power"))
         self.source = combo([(_("No power roll"), self.NONE),
                               *((_(label), source.value) for source, label in POWER_SOURCE_LABELS.items())])
-        self.value = spin(0, 20)
+        self.value = spin_box(0, 20)
         self.item = QLineEdit(placeholderText=_("e.g. heavy pistol"))
         self.item.setMaxLength(200)
-        self.bonus = spin(0, 50)
-        self.penalty = spin(0, 50)
+        self.bonus = spin_box(0, 50)
+        self.penalty = spin_box(0, 50)
         self.drop_base = QCheckBox(_("Hold back: drop the base power"))
         self.track = QComboBox()
         self.info = QLabel()

@@ -52,6 +52,7 @@ from rules.systems.institut.pyramid import CLASS_LABELS, CLASSES, MAX_BOXES, MAX
 from rules.systems.institut.system import pyramid_for, tables
 from ui.game_parts import Apply, register_section
 from ui.widgets.condition_track import MARK_WHITE, TrackColors
+from ui.widgets.inputs import spin_box
 
 BOX: Final[int] = 24
 GAP: Final[int] = 5
@@ -373,9 +374,9 @@ class PyramidEditor(QFrame):
         self.spins: dict[str, tuple[QSpinBox, QSpinBox, QSpinBox]] = {}
         for row, key in enumerate(CLASSES, start=1):
             label = _(CLASS_LABELS[key])
-            spins = (self._spin(1, MAX_THRESHOLD, _("{wound}: damage that enters it").format(wound=label)),
-                     self._spin(1, MAX_BOXES, _("{wound}: boxes").format(wound=label)),
-                     self._spin(0, MAX_PENALTY, _("{wound}: penalty dice").format(wound=label)))
+            spins = (spin_box(1, MAX_THRESHOLD, name=_("{wound}: damage that enters it").format(wound=label)),
+                     spin_box(1, MAX_BOXES, name=_("{wound}: boxes").format(wound=label)),
+                     spin_box(0, MAX_PENALTY, name=_("{wound}: penalty dice").format(wound=label)))
             grid.addWidget(QLabel(label), row, 0)
             for column, spin in enumerate(spins, start=1):
                 grid.addWidget(spin, row, column)
@@ -387,13 +388,6 @@ class PyramidEditor(QFrame):
         buttons.addWidget(self.default_button)
         buttons.addStretch(1)
         grid.addLayout(buttons, len(CLASSES) + 1, 0, 1, 4)
-
-    @staticmethod
-    def _spin(low: int, high: int, name: str) -> QSpinBox:
-        spin = QSpinBox()
-        spin.setRange(low, high)
-        spin.setAccessibleName(name)
-        return spin
 
     def show_pyramid(self, pyramid: Pyramid) -> None:
         """Fill the fields from a pyramid."""

@@ -1,10 +1,11 @@
-"""Layout helpers every dialog uses: form rows, stacked columns, and a first size that fits the screen."""
+"""Layout helpers every dialog uses: form rows, stacked columns, a scrolled body and a first size that fits the
+screen."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QLayout, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLayout, QScrollArea, QVBoxLayout, QWidget
 
 
 def row(*parts: QWidget | str) -> QWidget:
@@ -39,3 +40,38 @@ def fit_to_screen(window: QWidget, content: QSize, chrome_height: int) -> None:
     available = screen.availableGeometry()
     window.resize(min(width, available.width() - 20), min(height, available.height() - 40))
     window.move(available.center() - window.rect().center())  # placed before it grew: centre it again
+
+
+class ScrolledContent:
+    """``content`` in a frameless scroll area filling ``window``, with ``below`` (status line, buttons) under it.
+
+    The window calls :meth:`shown` from its ``showEvent``: the first time, once Qt has laid the content out
+    (earlier, size hints are too small), the window is sized for it within the screen, unless whoever opened
+    it already chose a size.
+    """
+
+    def __init__(self, window: QWidget, content: QWidget, *below: QWidget, chrome_height: int) -> None:
+        # Not the window itself: it holds this object, and a reference back would keep a closed dialog alive
+        # until Python's cycle collector came by. The content finds its window.
+        self._content, self._chrome_height = content, chrome_height
+        self._fitted = False
+        scroll = QScrollArea()
+        scroll.setWidget(content)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        layout = QVBoxLayout(window)
+        # The scroll area already copes with any size, so no minimum is forced on the window manager
+        # (which also keeps Qt's offscreen test platform from warning that it cannot pass size hints on).
+        layout.setSizeConstraint(QLayout.SizeConstraint.SetNoConstraint)
+        layout.addWidget(scroll, 1)
+        for widget in below:
+            layout.addWidget(widget)
+
+    def shown(self) -> None:
+        """Size the window for the content, the first time it is shown."""
+        if self._fitted:
+            return
+        self._fitted = True
+        window = self._content.window()
+        if not window.testAttribute(Qt.WidgetAttribute.WA_Resized):
+            fit_to_screen(window, self._content.sizeHint(), self._chrome_height)

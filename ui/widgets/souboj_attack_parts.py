@@ -27,6 +27,7 @@ from rules.systems.souboj import SoubojAttack, attack_odds, critical_multiplier
 from rules.systems.souboj.combat import base_damage, damage_from_base, roll_bonus
 from rules.systems.souboj.model import CAUSE_LABELS, SHADOW, WOUNDS, Cause, Kind
 from rules.systems.souboj.tables import SoubojTables
+from ui.widgets.inputs import spin_box, term
 
 # --- the rules' view of the form ---------------------------------------------------------------------------
 
@@ -105,17 +106,6 @@ def outcome_label(outcomes: list[Outcome], attack: SoubojAttack, data: SoubojTab
 # --- small widget helpers ----------------------------------------------------------------------------------
 
 
-def spin_box(minimum: int, maximum: int, value: int = 0) -> QSpinBox:
-    box = QSpinBox()
-    box.setRange(minimum, maximum)
-    box.setValue(value)
-    return box
-
-
-def _signed(value: int) -> str:
-    return f"+ {value}" if value >= 0 else f"− {-value}"
-
-
 def d6_plus(bonus: int) -> DiceExpression:
     """1d6 plus ``bonus`` as the dice line writes it."""
     return parse(f"1d6{bonus:+d}" if bonus else "1d6")
@@ -157,7 +147,7 @@ class PartsBox(QGroupBox):
 
     def show_total(self) -> None:
         """E.g. "1d6 + 14"."""
-        self.total_label.setText(_("1d6 {bonus}").format(bonus=_signed(self.bonus())))
+        self.total_label.setText(_("1d6 {bonus}").format(bonus=term(self.bonus())))
 
 
 class DamageBox(QGroupBox):

@@ -54,6 +54,7 @@ from rules.systems.souboj.model import (
 from rules.systems.souboj.system import SURPRISE, SURPRISE_ATTACKERS
 from ui.game_parts import register_section
 from ui.widgets.effects_list import next_effect_id
+from ui.widgets.inputs import signed
 
 Apply = Callable[[Operation], bool]
 NOT_DECLARED: Final = ""
@@ -159,7 +160,7 @@ class RoundSection(QGroupBox):
 
     def _add_modifier(self) -> None:
         value = self.modifier.value()
-        name = _("Initiative {modifier}").format(modifier=f"+{value}" if value > 0 else _signed(value))
+        name = _("Initiative {modifier}").format(modifier=signed(value))
         effect = Effect(self._effect_id, name, target=self._id, expires=Timing(Hook.ROUND_END.value),
                         remaining=self.modifier_rounds.value())
         self._apply(AddInitiativeEffect(effect, value))

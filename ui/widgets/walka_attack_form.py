@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -30,6 +29,7 @@ from rules.systems.walka.contest import Outcome, damage_pool
 from rules.systems.walka.odds import hit_points_lost, outcome_chances
 from rules.systems.walka.skills import ATTACK_SKILLS, DEFENCE_SKILLS
 from ui.widgets.dice_entry import DiceEntry
+from ui.widgets.inputs import spin_box, term
 from ui.widgets.odds_table import OddsTable
 
 NO_DEFENCE: Final[str] = ""
@@ -132,24 +132,13 @@ def work_out(inputs: AttackInputs) -> AttackSheet:
     return AttackSheet(pool, tuple(rows + _hit_rows(chances[Outcome.HIT], pool, inputs.hp_left)))
 
 
-def _signed(value: int) -> str:
-    return f"+ {value}" if value >= 0 else f"− {-value}"
-
-
 def pool_text(inputs: AttackInputs, pool: int) -> str:
     """"(3 + 1 − armor 2) × 2 = 4d6": how the pool was made."""
-    weapon = f"{inputs.weapon_dice} {_signed(inputs.modifier)}" if inputs.modifier else str(inputs.weapon_dice)
+    weapon = f"{inputs.weapon_dice} {term(inputs.modifier)}" if inputs.modifier else str(inputs.weapon_dice)
     base = _("{weapon} − armor {armor}").format(weapon=weapon, armor=inputs.armor)
     if inputs.aimed:
         return _("({base}) × 2 = {pool}d6").format(base=base, pool=pool)
     return _("{base} = {pool}d6").format(base=base, pool=pool)
-
-
-def _spin(minimum: int, maximum: int, value: int = 0) -> QSpinBox:
-    box = QSpinBox()
-    box.setRange(minimum, maximum)
-    box.setValue(value)
-    return box
 
 
 # --- the form's group boxes ----------------------------------------------------------------------------
@@ -163,10 +152,10 @@ class AttackBox(QGroupBox):
         self.skill = QComboBox()
         for key, label in ATTACK_SKILLS.items():
             self.skill.addItem(_(label), key)
-        self.value = _spin(0, 999)
+        self.value = spin_box(0, 999)
         self.weapon = QLineEdit(placeholderText=_("e.g. Heavy pistol"))
-        self.weapon_dice = _spin(0, 100)
-        self.modifier = _spin(-100, 100)
+        self.weapon_dice = spin_box(0, 100)
+        self.modifier = spin_box(-100, 100)
         self.modifier.setToolTip(_("Damage modifiers: dice added to or taken from the pool."))
         self.counts = QCheckBox(_("Counts as one of the attacker's two actions"))
         form = QFormLayout(self)
@@ -187,8 +176,8 @@ class DefenceBox(QGroupBox):
     def __init__(self) -> None:
         super().__init__(_("Defence"))
         self.defence = QComboBox()
-        self.value = _spin(0, 999)
-        self.armor = _spin(0, 100)
+        self.value = spin_box(0, 999)
+        self.armor = spin_box(0, 100)
         self.hp = QLabel()
         self.hp.setWordWrap(True)
         form = QFormLayout(self)
@@ -215,8 +204,8 @@ class ModifiersBox(QGroupBox):
 
     def __init__(self) -> None:
         super().__init__(_("Bonus and penalty dice"))
-        self.attack_bonus, self.attack_penalty = _spin(0, EXTRA_DICE), _spin(0, EXTRA_DICE)
-        self.defence_bonus, self.defence_penalty = _spin(0, EXTRA_DICE), _spin(0, EXTRA_DICE)
+        self.attack_bonus, self.attack_penalty = spin_box(0, EXTRA_DICE), spin_box(0, EXTRA_DICE)
+        self.defence_bonus, self.defence_penalty = spin_box(0, EXTRA_DICE), spin_box(0, EXTRA_DICE)
         self.second = QCheckBox(_("Second attack, or after a weapon change: +1 penalty die"))
         self.prepared = QCheckBox(_("Prepared last round: +1 advantage die"))
         self.aimed = QCheckBox(_("Aimed: the damage pool is doubled"))

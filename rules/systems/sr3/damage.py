@@ -30,6 +30,10 @@ class Ammo(StrEnum):
     FLECHETTE = "flechette"
 
 
+#: Explosive rounds: all ones on the attack dice and the round detonates in the weapon.
+EXPLOSIVE_AMMO: Final[frozenset[Ammo]] = frozenset({Ammo.EX, Ammo.HE})
+
+
 class TargetKind(StrEnum):
     """What is hit: a character (body armor), a vehicle or a barrier (one armor rating)."""
 
@@ -266,7 +270,7 @@ def explosive_misfire(
     ``power``/``level`` are the weapon's standard code (no EX bonus); ``staging_roll`` is the 1d6 that stands
     in for the attacker's successes (rolled or typed in by the GM).
     """
-    if ammo not in (Ammo.EX, Ammo.HE) or not attack_faces or any(face != 1 for face in attack_faces):
+    if ammo not in EXPLOSIVE_AMMO or not attack_faces or any(face != 1 for face in attack_faces):
         return None
     require(1 <= staging_roll <= 6, _("The misfire staging roll is one d6 (1–6)."))
     return Misfire(power, check_level(level), staging_roll)

@@ -15,7 +15,7 @@ from rules.encounter import Encounter
 from rules.history import Operation
 from rules.odds import extreme_tail
 from rules.systems.base import RuleSystem
-from rules.systems.sr3.damage import Ammo, resolve_hit
+from rules.systems.sr3.damage import EXPLOSIVE_AMMO, Ammo, resolve_hit
 from rules.systems.sr3.levels import LEVELS
 from rules.systems.sr3.odds import attack_outcome_distribution
 from rules.systems.sr3.ops import Sr3Attack
@@ -39,7 +39,7 @@ def outcome_key(attack: Sr3Attack) -> str:
 
 def misfired(attack: Sr3Attack) -> bool:
     """Whether explosive ammunition rolled all ones and detonated in the weapon."""
-    return Ammo(attack.ammo) in (Ammo.EX, Ammo.HE) and rule_of_one(attack.attack_faces)
+    return Ammo(attack.ammo) in EXPLOSIVE_AMMO and rule_of_one(attack.attack_faces)
 
 
 def attack_probability(attack: Sr3Attack) -> float:

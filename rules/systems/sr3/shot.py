@@ -1,0 +1,115 @@
+"""One SR3 ranged shot worked out before the dice: target numbers, damage codes and the odds of each outcome.
+
+The attack dialog turns its form into a :class:`ShotInputs`; :func:`work_out` asks the rules (``ranged_tn``,
+``damage_code``, ``ammo_damage_code``, ``resistance_tn``, ``dodge_tn``, ``attack_outcome_distribution``) for
+the :class:`ShotSheet` it shows, and the resolved :class:`~rules.systems.sr3.ops.Sr3Attack` is built from it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from rules.systems.sr3.damage import (
+    Ammo,
+    CalledShotEffect,
+    DamageCode,
+    ammo_damage_code,
+    called_shot,
+    damage_code,
+    dodge_tn,
+    parse_damage_code,
+    relevant_armor,
+    resistance_tn,
+)
+from rules.systems.sr3.monitor import PHYSICAL, STUN
+from rules.systems.sr3.odds import attack_outcome_distribution
+from rules.systems.sr3.ranged import RangedAttack, TargetNumber, ranged_tn
+from rules.systems.sr3.tables import FiringMode, Sr3Tables, WeaponKind
+
+#: Rounds a mode fires count as "already fired" for the next shot's recoil (a single shot never recoils).
+RECOILING_MODES: Final[frozenset[FiringMode]] = frozenset({FiringMode.SA, FiringMode.SB, FiringMode.BF,
+                                                           FiringMode.FA})
+
+
+@dataclass(frozen=True)
+class Defence:
+    """The target's side of the shot: armor worn and what makes dodging harder."""
+
+    ballistic: int = 0
+    impact: int = 0
+    wound_modifier: int = 0
+    shotgun_spread: int = 0
+    cramped: int = 0
+    area_weapon: bool = False
+
+
+@dataclass(frozen=True)
+class ShotInputs:
+    """Everything the GM set for one shot, as plain values."""
+
+    code_text: str
+    strength: int
+    kind: WeaponKind
+    ammo: Ammo
+    attack: RangedAttack
+    defence: Defence
+    called_effect: CalledShotEffect
+    spot_armor: int
+    attack_dice: int
+    dodge_dice: int
+    resist_dice: int
+    shooter_armor: tuple[int, int] = (0, 0)
+
+
+@dataclass(frozen=True)
+class ShotSheet:
+    """What the rules make of a :class:`ShotInputs`: target numbers, damage codes and the odds."""
+
+    attack_tn: TargetNumber
+    base: DamageCode
+    mode_code: tuple[int, str]
+    power: int
+    level: str
+    armor: int
+    resist_tn: int
+    dodge_tn: TargetNumber
+    misfire_resist_tn: int
+    odds: dict[str, float]
+
+    @property
+    def track(self) -> str:
+        """Stun codes go on the stun track."""
+        return STUN if self.base.stun else PHYSICAL
+
+
+def _armor_after_called_shot(inputs: ShotInputs) -> tuple[int, int]:
+    """(ballistic, impact) the resistance test uses: a called shot at a spot or part replaces the armor."""
+    ballistic, impact = inputs.defence.ballistic, inputs.defence.impact
+    if not inputs.attack.called_shot or inputs.called_effect is CalledShotEffect.EXTRA_LEVEL:
+        return ballistic, impact
+    if inputs.called_effect is CalledShotEffect.UNARMORED_SPOT:
+        return min(ballistic, inputs.spot_armor), min(impact, inputs.spot_armor)
+    return inputs.spot_armor, inputs.spot_armor  # a vehicle part: its own rating, whatever the weapon
+
+
+def work_out(inputs: ShotInputs, data: Sr3Tables) -> ShotSheet:
+    """Ask the rules for the shot's TNs, damage and odds; RulesError names what the GM must fix."""
+    base = parse_damage_code(inputs.code_text).for_strength(inputs.strength)
+    attack_tn = ranged_tn(inputs.attack, data)
+    rounds = inputs.attack.rounds
+    mode_power, mode_level = damage_code(base.power, base.level, inputs.attack.mode, rounds, data)
+    defence = inputs.defence
+    power, level = ammo_damage_code(mode_power, mode_level, inputs.ammo, defence.ballistic, defence.impact,
+                                    tables=data)
+    if inputs.attack.called_shot and inputs.called_effect is CalledShotEffect.EXTRA_LEVEL:
+        level = called_shot(inputs.called_effect, level, 0, tables=data).level
+    ballistic, impact = _armor_after_called_shot(inputs)
+    armor = relevant_armor(ballistic, impact, inputs.kind, inputs.ammo, tables=data)
+    resist = resistance_tn(mode_power, ballistic, impact, inputs.kind, inputs.ammo, tables=data)
+    dodge = dodge_tn(rounds or 1, shotgun_spread=defence.shotgun_spread, wound_modifier=defence.wound_modifier,
+                     cramped=defence.cramped, area_weapon=defence.area_weapon, tables=data)
+    misfire = resistance_tn(base.power, *inputs.shooter_armor, inputs.kind, Ammo.NORMAL, tables=data)
+    odds = attack_outcome_distribution(inputs.attack_dice, attack_tn.value, inputs.dodge_dice, dodge.value,
+                                       inputs.resist_dice, resist, level)
+    return ShotSheet(attack_tn, base, (mode_power, mode_level), power, level, armor, resist, dodge, misfire, odds)

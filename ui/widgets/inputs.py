@@ -1,0 +1,158 @@
+"""Form inputs every attack dialog uses: a combo of Python values, the combatants' combo, spin boxes, signed
+numbers, and the guard that lets a dialog change several inputs and recompute once."""
+
+from __future__ import annotations
+
+import inspect
+import weakref
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from typing import Generic, TypeVar
+
+from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QSpinBox, QWidget
+
+from rules.encounter import Combatant
+from ui.widgets.dice_entry import DiceEntry
+
+T = TypeVar("T")
+
+
+class Choice(QComboBox, Generic[T]):
+    """A combo box of Python values (Qt would turn enum members into plain strings).
+
+    ``min_length`` is how many characters the closed box shows: long item texts must not widen the whole
+    column, and the popup still shows them in full.
+    """
+
+    def __init__(self, items: Iterable[tuple[str, T]] = (), min_length: int = 10) -> None:
+        super().__init__()
+        self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.setMinimumContentsLength(min_length)
+        self._values: list[T] = []
+        self.set_items(items)
+
+    def set_items(self, items: Iterable[tuple[str, T]]) -> None:
+        """Replace the items, keeping the chosen value when it is still offered."""
+        kept = self._values[self.currentIndex()] if 0 <= self.currentIndex() < len(self._values) else None
+        self.blockSignals(True)
+        self.clear()
+        self._values = []
+        for text, value in items:
+            self.addItem(text)
+            self._values.append(value)
+        self.blockSignals(False)
+        if kept is not None and kept in self._values:
+            self.setCurrentIndex(self._values.index(kept))
+        elif self._values:
+            self.setCurrentIndex(0)
+
+    def value(self) -> T:
+        """The chosen value."""
+        return self._values[max(0, self.currentIndex())]
+
+    def values(self) -> list[T]:
+        """Every value offered."""
+        return list(self._values)
+
+    def select(self, value: T) -> None:
+        """Choose ``value`` (ignored if it is not offered)."""
+        if value in self._values:
+            self.setCurrentIndex(self._values.index(value))
+
+
+def fill_combatants(combo: QComboBox, combatants: list[Combatant], wanted: str | None, *,
+                    silently: bool = False) -> None:
+    """Offer ``combatants`` by name (their id as the item data) and choose ``wanted``, else the first.
+
+    ``silently``: the combo emits no change signal (the caller updates the form itself afterwards).
+    """
+    was_blocked = combo.blockSignals(silently or combo.signalsBlocked())
+    combo.clear()
+    for combatant in combatants:
+        combo.addItem(combatant.name, combatant.id)
+    index = combo.findData(wanted)
+    combo.setCurrentIndex(index if index >= 0 else (0 if combatants else -1))
+    combo.blockSignals(was_blocked)
+
+
+def spin_box(minimum: int, maximum: int, value: int = 0, *, special: str = "", suffix: str = "",
+             name: str = "") -> QSpinBox:
+    """A spin box with its range and value; ``special`` stands for the minimum, ``name`` is for screen readers."""
+    box = QSpinBox()
+    box.setRange(minimum, maximum)
+    box.setValue(value)
+    if special:
+        box.setSpecialValueText(special)
+    if suffix:
+        box.setSuffix(suffix)
+    if name:
+        box.setAccessibleName(name)
+    return box
+
+
+def signed(value: int) -> str:
+    """A modifier: +4, −1 (a real minus sign), 0."""
+    return f"+{value}" if value > 0 else (f"−{-value}" if value < 0 else "0")
+
+
+def term(value: int) -> str:
+    """A number added to a sum, with its operator: "+ 4", "− 1", "+ 0"."""
+    return f"+ {value}" if value >= 0 else f"− {-value}"
+
+
+def _weakly(function: Callable[[], object]) -> Callable[[], Callable[[], object] | None]:
+    """A getter for ``function``: a weak one for a bound method (None once its object is gone)."""
+    if inspect.ismethod(function):
+        return weakref.WeakMethod(function)
+    return lambda: function
+
+
+class Recompute:
+    """Change several inputs, recompute once.
+
+    The inputs' change signals go to :meth:`edited`, which recomputes at once, except inside a
+    :meth:`quietly` block: code that sets several inputs runs there and recomputes itself at the end.
+    """
+
+    def __init__(self, recompute: Callable[[], object]) -> None:
+        # A dialog's own method is held weakly: the dialog holds this guard, and a strong reference back would
+        # keep a closed dialog alive (and recomputing on every change of the fight) until Python's cycle collector
+        # came by.
+        self._recompute = _weakly(recompute)
+        self._depth = 0
+
+    @property
+    def quiet(self) -> bool:
+        """Whether a :meth:`quietly` block is running (a reaction to an input should wait for its end)."""
+        return self._depth > 0
+
+    @contextmanager
+    def quietly(self) -> Iterator[None]:
+        """Inputs changed in this block do not recompute (blocks nest)."""
+        self._depth += 1
+        try:
+            yield
+        finally:
+            self._depth -= 1
+
+    def edited(self) -> None:
+        """An input changed: recompute, unless a :meth:`quietly` block runs."""
+        recompute = self._recompute()
+        if not self._depth and recompute is not None:
+            recompute()
+
+    def watch(self, *widgets: QWidget) -> None:
+        """Call :meth:`edited` whenever one of ``widgets`` changes."""
+        for widget in widgets:
+            if isinstance(widget, QSpinBox):
+                widget.valueChanged.connect(self.edited)
+            elif isinstance(widget, QCheckBox):
+                widget.toggled.connect(self.edited)
+            elif isinstance(widget, QComboBox):
+                widget.currentIndexChanged.connect(self.edited)
+            elif isinstance(widget, QLineEdit):
+                widget.textChanged.connect(self.edited)
+            elif isinstance(widget, DiceEntry):
+                widget.changed.connect(self.edited)
+            else:
+                raise TypeError(f"no change signal known for {type(widget).__name__}")

@@ -1,0 +1,404 @@
+"""The SR3 attack dialog's form: weapon, situation, the target's defence, the dice, and the sheet as text.
+
+Each group box hands the dialog its inputs (every change recomputes the sheet) and reads back as plain values;
+:class:`DiceBox` also decides which tests the dice entries need once the attack's dice are in.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterable
+from typing import Final, TypeVar
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QFormLayout,
+    QGridLayout,
+    QGroupBox,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.i18n import N_, _, ngettext
+from rules.dice import DiceExpression, Roller, parse
+from rules.systems.sr3.damage import (
+    AMMO_LABELS,
+    CALLED_SHOT_LABELS,
+    FIRING_MODE_LABELS,
+    Ammo,
+    CalledShotEffect,
+    DamageCode,
+    describe_damage_code,
+)
+from rules.systems.sr3.monitor import STUN
+from rules.systems.sr3.ranged import (
+    MODIFIER_LABELS,
+    RANGE_LABELS,
+    VISION_LABELS,
+    AttackerMovement,
+    TargetMovement,
+    TargetNumber,
+)
+from rules.systems.sr3.shot import Defence, ShotInputs, ShotSheet
+from rules.systems.sr3.tables import (
+    VISIBILITY_LABELS,
+    WEAPON_CLASS_LABELS,
+    FiringMode,
+    RangeCategory,
+    Sr3Tables,
+    WeaponKind,
+    label_for,
+)
+from ui.widgets.dice_entry import DiceEntry
+from ui.widgets.inputs import Choice, signed, spin_box
+from ui.widgets.layout import row as _row
+from ui.widgets.odds_table import OddsTable
+
+WEAPON_KIND_LABELS: Final[dict[WeaponKind, str]] = {
+    WeaponKind.FIREARM: N_("Firearm (ballistic armor)"),
+    WeaponKind.PROJECTILE: N_("Bow or crossbow (ballistic armor)"),
+    WeaponKind.THROWN: N_("Thrown weapon (impact armor)"),
+    WeaponKind.BLAST: N_("Blast (impact armor)"),
+}
+ATTACKER_MOVEMENT_LABELS: Final[dict[AttackerMovement, str]] = {
+    AttackerMovement.STILL: N_("Standing still"),
+    AttackerMovement.WALKING: N_("Walking"),
+    AttackerMovement.RUNNING: N_("Running"),
+}
+TARGET_MOVEMENT_LABELS: Final[dict[TargetMovement, str]] = {
+    TargetMovement.NORMAL: N_("Moving normally"),
+    TargetMovement.RUNNING: N_("Running"),
+    TargetMovement.STATIONARY: N_("Stationary"),
+}
+T = TypeVar("T")
+#: Characters a closed combo shows: the SR3 form's columns are a little wider than other games'.
+COMBO_LENGTH: Final[int] = 12
+
+
+def _choice(items: Iterable[tuple[str, T]]) -> Choice[T]:
+    return Choice(items, min_length=COMBO_LENGTH)
+
+
+def _two_pairs_a_row(grid: QGridLayout, fields: Iterable[tuple[str, QWidget]]) -> None:
+    """Label + field pairs into ``grid``, two pairs per row."""
+    for index, (label, field) in enumerate(fields):
+        row, column = divmod(index, 2)
+        grid.addWidget(QLabel(label), row, column * 2)
+        grid.addWidget(field, row, column * 2 + 1)
+
+
+def _test(dice: int, tn: int) -> DiceExpression | None:
+    """``dice``d6 against ``tn`` (None for no dice: the test is skipped)."""
+    return parse(f"{dice}d6 tn {tn}") if dice > 0 else None
+
+
+def _hits(entry: DiceEntry, no_dice: int | None = 0) -> int | None:
+    """Successes of an entered test: None while its dice are missing, ``no_dice`` when it has none."""
+    if entry.expression() is None:
+        return no_dice
+    result = entry.result()
+    return None if result is None else (result.successes or 0)
+
+
+# --- the sheet as text ---------------------------------------------------------------------------------------
+
+
+def _code_text(power: int, level: str) -> str:
+    return describe_damage_code(DamageCode(power, level))
+
+
+def tn_lines_html(tn: TargetNumber) -> str:
+    """The modifiers that make a target number, one per line with its value."""
+    rows = "".join(f"<tr><td>{html.escape(line.label)}</td><td align='right'>&nbsp;&nbsp;{signed(line.value)}</td>"
+                   f"</tr>" for line in tn.lines)
+    notes = "".join(f"<br><i>{html.escape(note)}</i>" for note in tn.notes)
+    return f"<table cellspacing='0'>{rows}</table>{notes}"
+
+
+def damage_html(sheet: ShotSheet, inputs: ShotInputs) -> str:
+    """The damage code step by step (mode, ammunition, called shot), the resistance and dodge TNs."""
+    mode = inputs.attack.mode
+    codes = [describe_damage_code(sheet.base)]
+    if sheet.mode_code != (sheet.base.power, sheet.base.level):
+        codes.append(_("{code} ({mode}, {rounds})").format(
+            code=_code_text(*sheet.mode_code), mode=mode.value,
+            rounds=ngettext("{count} round", "{count} rounds", inputs.attack.rounds or 1).format(
+                count=inputs.attack.rounds or 1)))
+    if (sheet.power, sheet.level) != sheet.mode_code:
+        codes.append(_("{code} (ammunition, called shot)").format(code=_code_text(sheet.power, sheet.level)))
+    base, *extra = sheet.dodge_tn.lines
+    dodge = _("Dodge TN {tn}").format(tn=sheet.dodge_tn.value)
+    if extra:
+        parts = [str(base.value), *(f"{html.escape(line.label)} {signed(line.value)}" for line in extra)]
+        dodge = _("Dodge TN {tn}: {parts}").format(tn=sheet.dodge_tn.value, parts=", ".join(parts))
+    lines = [
+        "<b>{}</b>".format(" → ".join(codes)),
+        _("Resistance TN {tn}: Power {power} − armor {armor}").format(
+            tn=sheet.resist_tn, power=sheet.power, armor=sheet.armor),
+        dodge,
+    ]
+    if sheet.track == STUN:
+        lines.append(_("Stun damage: it goes on the stun track."))
+    return "<br>".join(lines)
+
+
+# --- the form's group boxes --------------------------------------------------------------------------------
+
+
+class WeaponBox(QGroupBox):
+    """Weapon: name, damage code, firing mode and rounds, recoil, range, ammunition."""
+
+    def __init__(self, data: Sr3Tables) -> None:
+        super().__init__(_("Weapon"))
+        self.name = QLineEdit(placeholderText=_("e.g. Ares Predator"))
+        self.code = QLineEdit("9M")
+        self.code.setToolTip(_("Power and level, e.g. 9M, 8M Stun or (STR+2)M."))
+        self.code_error = QLabel()
+        self.code_error.setWordWrap(True)
+        self.mode = _choice((f"{_(FIRING_MODE_LABELS[mode])} ({mode.value})", mode) for mode in FiringMode)
+        self.rounds = spin_box(1, 1, 1)
+        self.fired = spin_box(0, 99)
+        self.fired.setToolTip(_("Rounds this attacker already fired in this phase (recoil adds up)."))
+        self.compensation = spin_box(0, 30)
+        self.gyro = spin_box(0, 10)
+        classes = sorted((label_for(WEAPON_CLASS_LABELS, key), key) for key in data.weapon_ranges)
+        self.weapon_class = _choice([(_("Not given"), None), *classes])
+        self.range = _choice([*((_(RANGE_LABELS[c]), c) for c in RangeCategory),
+                             (_("From distance and weapon class"), None)])
+        self.distance = spin_box(0, 99999, special=_("not given"))
+        self.distance.setSuffix(_(" m"))
+        self.distance.setToolTip(_("Distance to the target: for the range table and the laser sight's reach."))
+        self.heavy = QCheckBox(_("Heavy weapon (recoil doubled)"))
+        self.ammo = _choice((_(AMMO_LABELS[ammo]), ammo) for ammo in Ammo)
+        self.kind = _choice((_(label), kind) for kind, label in WEAPON_KIND_LABELS.items())
+        self.smartgun = QCheckBox(_("Smartgun"))
+        self._build_layout()
+
+    def _build_layout(self) -> None:
+        form = QFormLayout(self)
+        form.addRow(_("Name"), self.name)
+        form.addRow(_("Damage code"), self.code)
+        form.addRow("", self.code_error)
+        form.addRow(_("Firing mode"), _row(self.mode, _("rounds"), self.rounds))
+        form.addRow(_("Rounds fired this phase"), self.fired)
+        form.addRow(_("Recoil compensation"), _row(self.compensation, _("gyro"), self.gyro))
+        form.addRow(_("Weapon class"), self.weapon_class)
+        form.addRow(_("Range"), _row(self.range, self.distance))
+        form.addRow(_("Ammunition"), self.ammo)
+        form.addRow(_("Weapon kind"), self.kind)
+        form.addRow(_row(self.heavy, self.smartgun))
+
+    def inputs(self) -> list[QWidget]:
+        """Inputs whose every change recomputes the sheet (mode and class have their own slot)."""
+        return [self.name, self.code, self.rounds, self.fired, self.compensation, self.gyro, self.range,
+                self.distance, self.heavy, self.ammo, self.kind, self.smartgun]
+
+    def firing_mode(self) -> FiringMode:
+        """The chosen firing mode."""
+        return self.mode.value()
+
+    def limit_rounds(self, data: Sr3Tables) -> None:
+        """Rounds within what the mode fires; only full auto lets the GM choose."""
+        rule = data.firing_modes[self.firing_mode()]
+        self.rounds.setRange(rule.min_rounds, rule.max_rounds)
+        self.rounds.setEnabled(rule.max_rounds > rule.min_rounds)
+
+
+class SituationBox(QGroupBox):
+    """Every situational modifier of the ranged-combat table."""
+
+    def __init__(self, data: Sr3Tables) -> None:
+        super().__init__(_("Situation"))
+        rows = sorted((label_for(VISIBILITY_LABELS, key), key) for key in data.visibility)
+        self.visibility = _choice([(_("Clear visibility"), None), *rows])
+        self.vision = _choice((_(label), vision) for vision, label in VISION_LABELS.items())
+        self.attacker_movement = _choice((_(label), key) for key, label in ATTACKER_MOVEMENT_LABELS.items())
+        self.difficult = QCheckBox(_("Difficult terrain"))
+        self.target_movement = _choice((_(label), key) for key, label in TARGET_MOVEMENT_LABELS.items())
+        self.cover = QCheckBox(_(MODIFIER_LABELS["partial_cover"]))
+        self.blind = QCheckBox(_(MODIFIER_LABELS["blind_fire"]))
+        self.melee = spin_box(0, 20, special=_("none"))
+        self.target_index = spin_box(1, 20)
+        self.target_index.setToolTip(_("1 for the first target of the phase, 2 for the second, …"))
+        self.smartlink = QCheckBox(_(MODIFIER_LABELS["smartlink"]))
+        self.goggles = QCheckBox(_(MODIFIER_LABELS["smartgoggles"]))
+        self.laser = QCheckBox(_(MODIFIER_LABELS["laser_sight"]))
+        self.aim = spin_box(0, 0)
+        self.aim.setToolTip(_("At most half the attack skill counts."))
+        self.called = QCheckBox(_(MODIFIER_LABELS["called_shot"]))
+        self.called_effect = _choice((_(label), key) for key, label in CALLED_SHOT_LABELS.items())
+        self.spot_armor = spin_box(0, 30)
+        self.spot_armor.setToolTip(_("Armor of the spot hit, or the rating of the vehicle part."))
+        self.second = QCheckBox(_(MODIFIER_LABELS["second_firearm"]))
+        self.other_recoil = spin_box(0, 30)
+        self.wounds = spin_box(0, 12)
+        self.magnification = spin_box(0, 3)
+        self.gm = spin_box(-20, 20)
+        self._build_layout()
+
+    def _build_layout(self) -> None:
+        form = QFormLayout(self)
+        form.addRow(_("Visibility"), self.visibility)
+        form.addRow(_("Vision"), self.vision)
+        form.addRow(_("Attacker"), self.attacker_movement)
+        form.addRow("", self.difficult)
+        form.addRow(_("Target"), self.target_movement)
+        form.addRow(self._grid((self.cover, self.blind), (self.smartlink, self.goggles), (self.laser, self.second)))
+        form.addRow(_row(self.called, self.called_effect))
+        # Small number fields two to a row: the dialog must fit a 768-pixel laptop screen.
+        form.addRow(self._numbers(
+            (_("Target no. this phase"), self.target_index), (_("Aim actions"), self.aim),
+            (_("Melee opponents"), self.melee), (_("Wound modifier"), self.wounds),
+            (_("Magnification"), self.magnification), (_("GM modifier"), self.gm),
+            (_("Spot or part armor"), self.spot_armor), (_("Other firearm's recoil"), self.other_recoil)))
+
+    def inputs(self) -> list[QWidget]:
+        """Inputs whose every change recomputes the sheet."""
+        return [self.visibility, self.vision, self.attacker_movement, self.difficult, self.target_movement,
+                self.cover, self.blind, self.melee, self.target_index, self.smartlink, self.goggles, self.laser,
+                self.aim, self.called, self.called_effect, self.spot_armor, self.second, self.other_recoil,
+                self.wounds, self.magnification, self.gm]
+
+    def sync(self) -> None:
+        """Enable only the details that matter for what is ticked."""
+        self.vision.setEnabled(self.visibility.value() is not None and not self.blind.isChecked())
+        self.difficult.setEnabled(self.attacker_movement.value() is not AttackerMovement.STILL)
+        self.called_effect.setEnabled(self.called.isChecked())
+        self.spot_armor.setEnabled(self.called.isChecked()
+                                   and self.called_effect.value() is not CalledShotEffect.EXTRA_LEVEL)
+        self.other_recoil.setEnabled(self.second.isChecked())
+
+    @staticmethod
+    def _numbers(*fields: tuple[str, QWidget]) -> QWidget:
+        """Label + field pairs, two pairs per row."""
+        holder = QWidget()
+        grid = QGridLayout(holder)
+        grid.setContentsMargins(0, 0, 0, 0)
+        _two_pairs_a_row(grid, fields)
+        return holder
+
+    @staticmethod
+    def _grid(*rows: tuple[QWidget, QWidget]) -> QWidget:
+        holder = QWidget()
+        grid = QGridLayout(holder)
+        grid.setContentsMargins(0, 0, 0, 0)
+        for index, (left, right) in enumerate(rows):
+            grid.addWidget(left, index, 0)
+            grid.addWidget(right, index, 1)
+        return holder
+
+
+class DefenceBox(QGroupBox):
+    """The target's armor and dodge modifiers, prefilled from the target and editable."""
+
+    def __init__(self) -> None:
+        super().__init__(_("Target's defence"))
+        self.ballistic = spin_box(0, 30)
+        self.impact = spin_box(0, 30)
+        self.wounds = spin_box(0, 12)
+        self.spread = spin_box(0, 10)
+        self.cramped = spin_box(0, 4)
+        self.area = QCheckBox(_(MODIFIER_LABELS["area_weapon"]))
+        grid = QGridLayout(self)
+        _two_pairs_a_row(grid, ((_("Ballistic armor"), self.ballistic), (_("Impact armor"), self.impact),
+                                (_("Wound modifier"), self.wounds),
+                                (_(MODIFIER_LABELS["shotgun_spread"]), self.spread),
+                                (_(MODIFIER_LABELS["cramped"]), self.cramped)))
+        grid.addWidget(self.area, 2, 2, 1, 2)
+
+    def inputs(self) -> list[QWidget]:
+        """Inputs whose every change recomputes the sheet."""
+        return [self.ballistic, self.impact, self.wounds, self.spread, self.cramped, self.area]
+
+    def values(self) -> Defence:
+        """The defence as the rules take it."""
+        return Defence(self.ballistic.value(), self.impact.value(), self.wounds.value(), self.spread.value(),
+                       self.cramped.value(), self.area.isChecked())
+
+
+class DiceBox(QGroupBox):
+    """How many dice each side rolls, within the combat pools left; the odds; then the dice themselves."""
+
+    def __init__(self, roller: Roller) -> None:
+        super().__init__(_("Dice and odds"))
+        self.skill = spin_box(0, 40)
+        self.attack_pool = spin_box(0, 0)
+        self.dodge = spin_box(0, 0)
+        self.body = spin_box(0, 40)
+        self.resist_pool = spin_box(0, 0)
+        self.attacker_pool_note = QLabel()
+        self.target_pool_note = QLabel()
+        self.target_pool_note.setWordWrap(True)
+        self.odds = OddsTable()
+        self.attack_entry = DiceEntry(_("Attack"), roller)
+        self.dodge_entry = DiceEntry(_("Dodge"), roller)
+        self.resist_entry = DiceEntry(_("Resistance"), roller)
+        self.misfire_entry = DiceEntry(_("Misfire staging"), roller)
+        self.misfire_entry.setVisible(False)
+        self.roll_all = QPushButton(_("Roll the rest"))
+        self.roll_all.setAutoDefault(False)
+        self.roll_all.setToolTip(_("Roll every test still missing, in order: attack, dodge, resistance."))
+        self._build_layout()
+
+    def entries(self) -> tuple[DiceEntry, ...]:
+        """The dice entries in the order the tests are made."""
+        return (self.attack_entry, self.dodge_entry, self.resist_entry, self.misfire_entry)
+
+    def misfired(self, explosive: bool) -> bool:
+        """Whether an ``explosive`` round rolled all ones on the attack dice: it detonated in the weapon."""
+        result = self.attack_entry.result()
+        return result is not None and result.rule_of_one and explosive
+
+    def set_tests(self, sheet: ShotSheet | None, explosive: bool, shooter_body: int) -> None:
+        """Give each entry the test it needs now; the attack's result decides what follows."""
+        if sheet is None:
+            for entry in self.entries():
+                entry.set_expression(None, _("Fix the attack first."))
+            return
+        attack_dice = self.skill.value() + self.attack_pool.value()
+        self.attack_entry.set_expression(_test(attack_dice, sheet.attack_tn.value), _("Enter the skill dice."))
+        misfired = self.misfired(explosive)
+        self.misfire_entry.setVisible(misfired)
+        self.misfire_entry.set_expression(parse("1d6") if misfired else None)
+        if misfired:
+            self.dodge_entry.set_expression(None, _("Not needed: the round detonated in the weapon."))
+            self.resist_entry.title_label.setText(_("Shooter's resistance"))
+            self.resist_entry.set_expression(_test(shooter_body, sheet.misfire_resist_tn), _("No Body dice."))
+        else:
+            self._set_defence_tests(sheet)
+
+    def _set_defence_tests(self, sheet: ShotSheet) -> None:
+        """The target's dodge and resistance, each needed only if the attack is still on."""
+        hits = _hits(self.attack_entry, no_dice=None)  # no attack dice yet: the rest still to come
+        self.resist_entry.title_label.setText(_("Resistance"))
+        missed = _("Not needed: the attack missed.")
+        dodge = _test(self.dodge.value(), sheet.dodge_tn.value) if hits != 0 else None
+        self.dodge_entry.set_expression(dodge, missed if hits == 0 else _("No dodge."))
+        dodged = hits is not None and _hits(self.dodge_entry) is not None and (_hits(self.dodge_entry) or 0) > hits
+        needed = hits != 0 and not dodged
+        resist = _test(self.body.value() + self.resist_pool.value(), sheet.resist_tn) if needed else None
+        reason = missed if hits == 0 else (_("Not needed: the attack was dodged.") if dodged else _("No dice."))
+        self.resist_entry.set_expression(resist, reason)
+
+    def _build_layout(self) -> None:
+        grid = QGridLayout()
+        cells = ((_("Attack skill"), self.skill, 0, 0), (_("+ combat pool"), self.attack_pool, 0, 2),
+                 (_("Dodge (pool)"), self.dodge, 1, 0), (_("Body"), self.body, 2, 0),
+                 (_("+ combat pool"), self.resist_pool, 2, 2))
+        for text, widget, row, column in cells:
+            grid.addWidget(QLabel(text), row, column)
+            grid.addWidget(widget, row, column + 1)
+        grid.addWidget(self.attacker_pool_note, 0, 4)
+        grid.addWidget(self.target_pool_note, 1, 2, 1, 3)
+        grid.setColumnStretch(4, 1)
+        layout = QVBoxLayout(self)
+        layout.addLayout(grid)
+        layout.addWidget(self.odds)
+        for entry in self.entries():
+            layout.addWidget(entry)
+        layout.addWidget(self.roll_all, 0, Qt.AlignmentFlag.AlignRight)
+
