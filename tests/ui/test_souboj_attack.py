@@ -165,3 +165,39 @@ def test_it_fits_a_laptop_screen_in_light_and_dark(qtbot: QtBot, document: Encou
             assert dialog.grab().save(str(Path(folder) / f"souboj_attack_{theme}.png"))
         dialog.close()
     apply_theme(application, "light")
+
+
+def test_a_closed_dialog_is_freed_at_once(qtbot: QtBot, document: EncounterDocument) -> None:
+    # A lambda holding the dialog kept closed dialogs alive, refreshing on every change to the fight.
+    import gc
+
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QDialog, QWidget
+
+    window = QWidget()
+    qtbot.addWidget(window)
+    gc.disable()
+    try:
+        dialog = SoubojAttackDialog(document, Roller.seeded(1), ALES, BANDIT_1, window)
+        QTimer.singleShot(0, dialog.reject)
+        dialog.exec()
+        del dialog
+        assert window.findChildren(QDialog) == []
+    finally:
+        gc.enable()
+
+
+def test_one_edit_recomputes_once(qtbot: QtBot, document: EncounterDocument, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[None] = []
+    original = SoubojAttackDialog._refresh
+
+    def counted(self: SoubojAttackDialog) -> None:
+        calls.append(None)
+        original(self)
+
+    monkeypatch.setattr(SoubojAttackDialog, "_refresh", counted)
+    dialog = _dialog(qtbot, document)
+    calls.clear()
+    spin = next(iter(dialog.attack_box.spins.values()))
+    spin.setValue(spin.value() + 1)
+    assert len(calls) == 1

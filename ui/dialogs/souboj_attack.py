@@ -176,7 +176,9 @@ class SoubojAttackDialog(QDialog):
         self._edits.watch(*self._inputs())
         self.attacker.currentIndexChanged.connect(self._on_attacker)
         self.target.currentIndexChanged.connect(self._on_target)
-        self.kind.currentIndexChanged.connect(lambda _index: self._on_kind_changed(prefill=True))
+        # A bound method, not a lambda: a lambda holding the dialog kept closed dialogs alive, refreshing on every
+        # change to the fight until the garbage collector ran.
+        self.kind.currentIndexChanged.connect(self._on_kind_index)
         for entry in (self.attack_entry, self.defence_entry):
             entry.changed.connect(self._update_resolve)
         self.roll_all.clicked.connect(self.roll_remaining)
@@ -187,8 +189,10 @@ class SoubojAttackDialog(QDialog):
         self._document.replaced.connect(self.reject)  # another fight was loaded: this attack is moot
 
     def _inputs(self) -> list[QWidget]:
-        return [*self.attack_box.spins.values(), self.attack_box.other, *self.defence_box.spins.values(),
-                self.defence_box.other, *self.damage.inputs(), *self.critical.inputs(), self.finish]
+        # The parts' spin boxes are watched where they are made (_on_kind_changed): watching them here too
+        # recomputed everything twice per edit.
+        return [self.attack_box.other, self.defence_box.other, *self.damage.inputs(), *self.critical.inputs(),
+                self.finish]
 
     # --- combatants -----------------------------------------------------------------------------
     def _able(self, wanted: str | None) -> list[Combatant]:
@@ -260,6 +264,9 @@ class SoubojAttackDialog(QDialog):
         with self._edits.quietly():
             self._prefill_target()
         self._refresh()
+
+    def _on_kind_index(self, _index: int) -> None:
+        self._on_kind_changed(prefill=True)
 
     def _on_kind_changed(self, prefill: bool) -> None:
         kind = self._kind()
