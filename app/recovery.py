@@ -35,8 +35,10 @@ from app.storage import (
     app_version,
     atomic_write_text,
     dump_json,
+    is_sealed,
     os_reason,
     read_limited,
+    sealed_json,
     write_all,
 )
 from rules.errors import RulesError
@@ -340,7 +342,7 @@ class Journal:
             "document": history_to_document(history),
             "redo": [to_data(operation) for operation in _redo_operations(history)],
         }
-        atomic_write_text(self.path, dump_json(header) + "\n")
+        atomic_write_text(self.path, sealed_json(header) + "\n")
         try:
             self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_BINARY", 0))
             self._size = os.fstat(self._fd).st_size
@@ -554,7 +556,7 @@ def recover(candidate: RecoveryCandidate) -> History:
     lines = _journal_lines(path)
     header = _header(path, lines)
     try:
-        history = history_from_document(header.get("document"))
+        history = history_from_document(header.get("document"), trusted=is_sealed(lines[0]))
     except RecursionError:
         raise _damaged(path, 1, _("the data is nested too deeply")) from None
     except RulesError as error:

@@ -68,6 +68,7 @@ class MainWindow(QMainWindow):
         self.document.path_changed.connect(self._update_title)
         self.initiative_model.error.connect(self.show_error)
         self.document.journal_failed.connect(self._warn_journal)
+        self.document.history_damaged.connect(self._warn_history)
         QGuiApplication.styleHints().colorSchemeChanged.connect(self._on_scheme_changed)
         self._restore_layout()
         self._on_replaced()
@@ -213,6 +214,10 @@ class MainWindow(QMainWindow):
         QMessageBox.warning(self, _("Autosave failed"), _(
             "{problem}\n\nThe fight is still here, but a crash now could lose the latest changes. "
             "Save it to another disk with File → Save as.").format(problem=problem))
+
+    def _warn_history(self, problem: str) -> None:
+        # Raised from inside Qt's undo stack: show the box once the stack has finished its step.
+        QTimer.singleShot(0, lambda: QMessageBox.warning(self, _("Cannot undo further"), problem))
 
     def show_fight(self) -> None:
         """Switch from the welcome page to the fight."""
