@@ -42,7 +42,7 @@ from rules.serialize import (
     to_data,
     type_hints,
 )
-from rules.systems import all_systems
+from rules.systems import get_system
 from rules.systems.base import Reminder, RuleSystem
 from rules.text import _
 
@@ -236,7 +236,6 @@ def encode_history(history: History) -> dict[str, Any]:
 
 def decode_history(document: Any, trusted: bool = False) -> History:
     """Rebuild the fight from a document; ``trusted``: its bytes are as Bojovka wrote them (see above)."""
-    all_systems()  # games register their own operations when imported
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise SchemaError(_("This is not a Bojovka encounter file."))
     document = migrate(dict(document))
@@ -244,6 +243,7 @@ def decode_history(document: Any, trusted: bool = False) -> History:
     if not isinstance(operations, list) or len(operations) > MAX_OPERATIONS:
         raise _fail("operations", _("expected a list"))
     initial = encounter_from_data(document.get("initial"), "initial")
+    get_system(initial.system_id)  # the game registers its own operations when imported
     if trusted and operations and "log" in document:
         return _resume(document, initial, operations)
     return _replay_all(document, initial, operations)
@@ -321,7 +321,7 @@ class Archive:
 
     def __init__(self, initial: Encounter, state: Encounter, operations: list[Any], log: list[Any],
                  positions: list[int], patches: dict[int, Any]) -> None:
-        self.system: RuleSystem = all_systems()[initial.system_id]
+        self.system: RuleSystem = get_system(initial.system_id)
         self._operations, self._log, self._patches = operations, log, patches
         self._positions = [0, *positions, len(operations)]
         self._states: dict[int, Encounter] = {0: initial, len(operations): state}
