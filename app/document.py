@@ -19,7 +19,7 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from rules.encounter import Encounter, frozen_map
 from rules.errors import RulesError
-from rules.history import Batch, Delta, Entry, History, HistoryDamaged, Operation
+from rules.history import Delta, Entry, History, HistoryDamaged, Operation
 from rules.systems import get_system
 from rules.systems.base import Reminder, RuleSystem
 from rules.text import _
@@ -70,9 +70,7 @@ class Change:
 
 def _command_text(entry: Entry) -> str:
     """What Edit → Undo says: a batch's own label ("Ganger ×3"), else the entry's first log line."""
-    if isinstance(entry.operation, Batch) and entry.operation.label:
-        return entry.operation.label
-    return entry.log[0].render() if entry.log else _("Change")
+    return entry.label or (entry.log[0].render() if entry.log else _("Change"))
 
 
 class _HistoryCommand(QUndoCommand):

@@ -24,6 +24,7 @@ from __future__ import annotations
 import typing
 from collections.abc import Mapping, Sequence
 from dataclasses import fields, replace
+from types import MappingProxyType
 from typing import Any, Final
 
 from rules.encounter import Encounter, frozen_map
@@ -175,13 +176,14 @@ def decode_line(data: Any, place: str) -> LogLine:
             _number(value, f"{place}.{key}")
         elif len(value) > MAX_TEXT:
             raise _fail(f"{place}.{key}", _("expected text"))
+    # The dict was made by the JSON parser for this line alone: wrap it read-only rather than copy it.
     if len(data) == 2:
-        return LogLine(text, frozen_map(args))
+        return LogLine(text, MappingProxyType(args))
     plural = None if data[2] is None else _text(data[2], place)
     translate = data[4]
     if not isinstance(translate, list) or not all(isinstance(name, str) for name in translate):
         raise _fail(place, _("expected a list"))
-    return LogLine(text, frozen_map(args), plural, _number(data[3], place), tuple(translate))
+    return LogLine(text, MappingProxyType(args), plural, _number(data[3], place), tuple(translate))
 
 
 def encode_entry(entry: Entry) -> tuple[Any, list[Any]]:

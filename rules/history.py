@@ -252,6 +252,15 @@ class Entry:
         return self._reminders
 
     @property
+    def label(self) -> str:
+        """A batch's own label ("Ganger ×3"), else ""; read from a loaded entry without decoding it."""
+        if self._operation is not None:
+            return self._operation.label if isinstance(self._operation, Batch) else ""
+        data = self.encoded[0] if self.encoded else None
+        label = data.get("label") if isinstance(data, dict) and data.get("op") == Batch.kind else None
+        return label[:200] if isinstance(label, str) else ""
+
+    @property
     def complete(self) -> bool:
         """Whether the delta is known (always, except for entries of a loaded fight not yet replayed)."""
         return self._delta is not None
