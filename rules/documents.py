@@ -213,7 +213,8 @@ def _encode_checkpoints(history: History, count: int) -> list[dict[str, Any]]:
 
     encoded = []
     for (position, state), successor in zip(kept, successors, strict=True):
-        saved = history.source.saved_patch(position, successor) if state is None and history.source else None
+        saved = (history.source.saved_patch(position, successor, known.get(successor))
+                 if state is None and history.source else None)
         patch = saved if saved is not None else encode_patch(state_at(position), state_at(successor))
         encoded.append({"at": position, "patch": patch})
     return encoded
@@ -359,10 +360,17 @@ class Archive:
                                             f"checkpoints[at={at}]")
         return self._states[position]
 
-    def saved_patch(self, position: int, successor: int) -> Any:
-        """The patch saved for a checkpoint, if it is still relative to the same next checkpoint (else None)."""
+    def saved_patch(self, position: int, successor: int, successor_state: Encounter | None) -> Any:
+        """The patch saved for a checkpoint, if the next checkpoint is still the saved one (else None).
+
+        The next one must be the same position *and* the same state: still pending (``None``), or the very
+        object this archive decoded (after an undo and a new operation the position may hold another state).
+        """
         following = self._positions[self._positions.index(position) + 1]
-        return self._patches[position] if following == successor else None
+        if following != successor or (successor_state is not None
+                                       and successor_state is not self._states.get(successor)):
+            return None
+        return self._patches[position]
 
     def complete(self, index: int) -> None:
         """Fill in the entries of the segment holding ``index``, after checking it and the segment before."""

@@ -186,8 +186,8 @@ class EntrySource(Protocol):
     def checkpoint(self, position: int) -> Encounter:
         """The saved state after ``position`` operations."""
 
-    def saved_patch(self, position: int, successor: int) -> Any:
-        """The checkpoint's saved form, if still valid next to ``successor`` (None: encode it again)."""
+    def saved_patch(self, position: int, successor: int, successor_state: Encounter | None) -> Any:
+        """The checkpoint's saved form, if still valid before ``successor`` (None: encode it again)."""
 
 
 class Entry:

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from rules.combatants import AddCombatant
+from rules.combatants import AddCombatant, EditEncounter
 from rules.documents import Archive, decode_patch, encode_patch, fight_data
 from rules.encounter import Encounter, Side, frozen_map
 from rules.errors import RulesError
@@ -209,3 +209,15 @@ def test_the_archive_is_the_source_of_every_pending_entry() -> None:
     assert isinstance(loaded.source, Archive)
     assert loaded.entries[3].operation == HISTORY.entries[3].operation  # decoded on demand, not replayed
     assert not loaded.entries[3].complete
+
+
+def test_a_saved_patch_is_not_reused_when_its_next_state_changed_at_the_same_position() -> None:
+    """Found by the fuzzer: after undoing the last operation and doing another, the position after the last
+    checkpoint is the same but its state is not, so the checkpoint's saved patch no longer describes it."""
+    loaded = history_from_document(copy.deepcopy(DOCUMENT), trusted=True)
+    reference = long_fight()
+    for history in (loaded, reference):
+        history.undo()
+        history.do(EditEncounter("name", "Another ending"))
+    resaved = json.loads(json.dumps(history_to_document(loaded)))
+    assert states_back_to_start(history_from_document(resaved, trusted=True)) == states_back_to_start(reference)
