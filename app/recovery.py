@@ -41,7 +41,7 @@ from app.storage import (
     sealed_json,
     write_all,
 )
-from rules.errors import RulesError
+from rules.errors import RulesError, clipped
 from rules.history import History, Operation
 from rules.serialize import history_from_document, history_to_document, operation_from_data, to_data
 
@@ -429,7 +429,7 @@ def _journal_lines(path: Path) -> list[bytes]:
 
 def _damaged(path: Path, line: int, problem: str) -> StorageError:
     return StorageError(_("The recovery journal “{file}” is damaged at line {line}: {problem}").format(
-        file=path, line=line, problem=problem), path)
+        file=path, line=line, problem=clipped(problem)), path)
 
 
 def _json_line(path: Path, raw: bytes, number: int) -> dict[str, Any]:

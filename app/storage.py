@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from app.i18n import _
-from rules.errors import RulesError
+from rules.errors import RulesError, clipped
 from rules.history import History
 from rules.serialize import history_from_document, history_to_document
 
@@ -77,7 +77,7 @@ def _write_failed(path: Path, error: OSError) -> StorageError:
 
 
 def _read_failed(path: Path, problem: str) -> StorageError:
-    return StorageError(_("Cannot open “{file}”: {problem}").format(file=path, problem=problem), path)
+    return StorageError(_("Cannot open “{file}”: {problem}").format(file=path, problem=clipped(problem)), path)
 
 
 # --- writing ------------------------------------------------------------------------------------

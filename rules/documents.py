@@ -28,7 +28,7 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from rules.encounter import Encounter, frozen_map
-from rules.errors import RulesError
+from rules.errors import RulesError, clipped
 from rules.history import Checkpoint, Entry, History, HistoryDamaged, LogLine, Operation, diff
 from rules.serialize import (
     FORMAT,
@@ -257,7 +257,8 @@ def _replay_all(document: dict[str, Any], initial: Encounter, operations: list[A
     try:
         history = History.replay(initial, decoded)
     except RulesError as error:
-        raise SchemaError(_("The fight's history cannot be replayed: {problem}").format(problem=error)) from None
+        raise SchemaError(_("The fight's history cannot be replayed: {problem}").format(
+            problem=clipped(str(error)))) from None
     if "state" in document and to_data(history.state) != document["state"]:
         raise SchemaError(_("The saved state does not match the fight's history; the file was changed "
                             "or damaged."))
@@ -431,7 +432,7 @@ class Archive:
     def _damaged(index: int, problem: str) -> HistoryDamaged:
         return HistoryDamaged(_("The saved history of this fight is damaged at operation {number} ({problem}); "
                                 "undo cannot go back past it. Everything after it is intact.").format(
-            number=index + 1, problem=problem))
+            number=index + 1, problem=clipped(problem)))
 
 
 def fight_data(history: History) -> dict[str, Any]:
