@@ -122,8 +122,14 @@ def _keep_backup(path: Path) -> None:
             _write_temp(staged, path.read_bytes(), path)  # file systems without hard links (FAT, some shares)
         os.replace(staged, backup)
     except BaseException:
-        staged.unlink(missing_ok=True)
+        _remove(staged)
         raise
+
+
+def _remove(temp: Path) -> None:
+    """Tidy a temp file away; on a read-only disk even that fails (EROFS), and there is nothing to tidy."""
+    with contextlib.suppress(OSError):
+        temp.unlink(missing_ok=True)
 
 
 def _sync_directory(directory: Path) -> None:
@@ -154,10 +160,10 @@ def atomic_write_bytes(path: Path, data: bytes, backup: bool = False) -> None:
             _keep_backup(path)
         os.replace(temp, path)
     except OSError as error:
-        temp.unlink(missing_ok=True)
+        _remove(temp)
         raise _write_failed(path, error) from error
     except BaseException:
-        temp.unlink(missing_ok=True)
+        _remove(temp)
         raise
     _sync_directory(path.parent)
 
