@@ -69,7 +69,10 @@ package-deps: system-deps
 package: $(BUILD_STAMP) catalogs package-deps
 	PYTHON=$(BIN)/python packaging/linux/package.sh
 
+# Bytecode caches (__pycache__, ignored by git) are kept for the app: compiling every module again on every
+# start costs about a fifth of the start-up (the Quality section of the README).
 run: export QT_QPA_PLATFORM :=
+run: export PYTHONDONTWRITEBYTECODE :=
 run: $(STAMP) catalogs system-deps
 	$(BIN)/python -m app.main
 
@@ -87,6 +90,7 @@ unit: $(STAMP) catalogs print-deps
 
 test: lint typecheck contracts unit
 
+bench: export PYTHONDONTWRITEBYTECODE :=
 bench: $(STAMP) catalogs
 	$(BIN)/python -m tests.bench
 

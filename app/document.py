@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from rules.encounter import Encounter, frozen_map
 from rules.errors import RulesError
-from rules.history import Batch, Delta, Entry, History, Operation
+from rules.history import Delta, Entry, History, HistoryDamaged, Operation
 from rules.systems import get_system
 from rules.systems.base import Reminder, RuleSystem
 from rules.text import _
@@ -70,9 +70,7 @@ class Change:
 
 def _command_text(entry: Entry) -> str:
     """What Edit → Undo says: a batch's own label ("Ganger ×3"), else the entry's first log line."""
-    if isinstance(entry.operation, Batch) and entry.operation.label:
-        return entry.operation.label
-    return entry.log[0].render() if entry.log else _("Change")
+    return entry.label or (entry.log[0].render() if entry.log else _("Change"))
 
 
 class _HistoryCommand(QUndoCommand):
@@ -84,10 +82,11 @@ class _HistoryCommand(QUndoCommand):
         # the garbage collector tears down in an order Qt's undo stack does not survive.
         self._document = weakref.ref(document)
         self._pushed = False
+        self._refused = False
 
     def redo(self) -> None:
-        if not self._pushed:  # QUndoStack.push calls redo(): the change is already in the history
-            self._pushed = True
+        if not self._pushed or self._refused:  # pushed: already in the history; refused: it never left it
+            self._pushed, self._refused = True, False
             return
         document = self._document()
         if document is not None:
@@ -95,8 +94,10 @@ class _HistoryCommand(QUndoCommand):
 
     def undo(self) -> None:
         document = self._document()
-        if document is not None:
-            document._undo()
+        if document is not None and not document._undo():
+            # Qt's stack cannot refuse an undo: step it forward again once it has finished this one.
+            self._refused = True
+            QTimer.singleShot(0, document.undo_stack.redo)
 
 
 class EncounterDocument(QObject):
@@ -106,6 +107,7 @@ class EncounterDocument(QObject):
     replaced = Signal()  # a whole new history (new, open, recover)
     path_changed = Signal()
     journal_failed = Signal(str)  # the autosave journal could not be written (disk full…): warn the GM
+    history_damaged = Signal(str)  # undo reached a part of a loaded fight's history that does not replay
 
     def __init__(self, history: History, path: Path | None = None, journal: Journal | None = None,
                  parent: QObject | None = None) -> None:
@@ -172,12 +174,18 @@ class EncounterDocument(QObject):
         self.changed.emit(change)
         return change
 
-    def _undo(self) -> None:
-        entry = self._history.undo()
+    def _undo(self) -> bool:
+        """Undo in the history; False when a loaded fight's saved history refuses (it is damaged there)."""
+        try:
+            entry = self._history.undo()
+        except HistoryDamaged as damage:
+            self.history_damaged.emit(str(damage))
+            return False
         if entry is None:
-            return
+            return True
         self._journal_step(lambda journal: journal.record_undo())
         self.changed.emit(Change(entry.delta, entry, undone=True))
+        return True
 
     def _redo(self) -> None:
         entry = self._history.redo()

@@ -10,6 +10,7 @@ on the way in like any file from outside: only data is read, nothing is evaluate
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -514,7 +515,8 @@ def _write_atomically(path: Path, text: str) -> None:
             os.fsync(stream.fileno())
         os.replace(temporary, path)
     except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        with contextlib.suppress(OSError):  # a read-only disk refuses even this
+            Path(temporary).unlink(missing_ok=True)
         raise
 
 

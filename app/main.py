@@ -12,13 +12,14 @@ import logging
 import os
 import sys
 import tempfile
+import time
 import traceback
 from pathlib import Path
 from types import TracebackType
 
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")  # pyqtgraph must not pick another Qt binding
 
-from PySide6.QtCore import QDateTime, QEvent, QLocale
+from PySide6.QtCore import QDateTime, QEvent, QLocale, QObject, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
 from app.i18n import _, install_language, ngettext
@@ -45,6 +46,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
                         help=_("write the prep sheet of the encounter FILE as a PDF and exit (no window)"))
     parser.add_argument("--paper", choices=("a4", "letter"),
                         help=_("paper for --print-summary and --print-prep-sheet (default: your settings)"))
+    # For `make bench`: start as usual, print the wall-clock time of the first paint of the window, quit.
+    parser.add_argument("--startup-probe", action="store_true", help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
 
@@ -137,8 +140,33 @@ def run(args: argparse.Namespace) -> int:
         window.on_welcome()
     else:
         window.show_fight()
+    if args.startup_probe:
+        _probe_first_paint(window)
     window.show()
     return application.exec()
+
+
+class _FirstPaint(QObject):
+    """Prints ``startup-probe <epoch seconds>`` once the window has painted for the first time, then closes it."""
+
+    def __init__(self, window: QWidget) -> None:
+        super().__init__(window)
+        self._window = window
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            watched.removeEventFilter(self)
+            QTimer.singleShot(0, self._report)  # after this paint has finished
+        return False
+
+    def _report(self) -> None:
+        print(f"startup-probe {time.time():.6f}", flush=True)
+        self._window.close()  # a normal close: settings saved, journal removed
+
+
+def _probe_first_paint(window: QWidget) -> None:
+    probe = _FirstPaint(window)
+    window.installEventFilter(probe)
 
 
 def _open_start(window: object, workspace: object, file: Path | None) -> None:

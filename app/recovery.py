@@ -35,11 +35,13 @@ from app.storage import (
     app_version,
     atomic_write_text,
     dump_json,
+    is_sealed,
     os_reason,
     read_limited,
+    sealed_json,
     write_all,
 )
-from rules.errors import RulesError
+from rules.errors import RulesError, clipped
 from rules.history import History, Operation
 from rules.serialize import history_from_document, history_to_document, operation_from_data, to_data
 
@@ -340,7 +342,7 @@ class Journal:
             "document": history_to_document(history),
             "redo": [to_data(operation) for operation in _redo_operations(history)],
         }
-        atomic_write_text(self.path, dump_json(header) + "\n")
+        atomic_write_text(self.path, sealed_json(header) + "\n")
         try:
             self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_BINARY", 0))
             self._size = os.fstat(self._fd).st_size
@@ -427,7 +429,7 @@ def _journal_lines(path: Path) -> list[bytes]:
 
 def _damaged(path: Path, line: int, problem: str) -> StorageError:
     return StorageError(_("The recovery journal “{file}” is damaged at line {line}: {problem}").format(
-        file=path, line=line, problem=problem), path)
+        file=path, line=line, problem=clipped(problem)), path)
 
 
 def _json_line(path: Path, raw: bytes, number: int) -> dict[str, Any]:
@@ -554,7 +556,7 @@ def recover(candidate: RecoveryCandidate) -> History:
     lines = _journal_lines(path)
     header = _header(path, lines)
     try:
-        history = history_from_document(header.get("document"))
+        history = history_from_document(header.get("document"), trusted=is_sealed(lines[0]))
     except RecursionError:
         raise _damaged(path, 1, _("the data is nested too deeply")) from None
     except RulesError as error:

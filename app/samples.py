@@ -13,7 +13,9 @@ import importlib.util
 import json
 import sys
 from collections.abc import Callable
+from functools import cache
 from pathlib import Path
+from typing import Any
 
 from app.paths import resource
 from rules.history import History
@@ -32,7 +34,17 @@ def _builders() -> dict[str, Callable[[], History]]:
     return found
 
 
-SAMPLES: dict[str, Callable[[], History]] = _builders()
+def __getattr__(name: str) -> Any:
+    """``SAMPLES`` (game id → builder) is built on first use: start-up needs only :func:`sample_path`."""
+    if name == "SAMPLES":
+        return samples()
+    raise AttributeError(name)
+
+
+@cache
+def samples() -> dict[str, Callable[[], History]]:
+    """Game id → the function that builds its sample fight (imports every game and sample module)."""
+    return _builders()
 
 
 def sample_path(system_id: str) -> Path:
@@ -51,12 +63,12 @@ def sample_title(system_id: str) -> str:
 
 def sample_text(system_id: str) -> str:
     """The sample file's exact content."""
-    return json.dumps(history_to_document(SAMPLES[system_id]()), ensure_ascii=False, indent=1) + "\n"
+    return json.dumps(history_to_document(samples()[system_id]()), ensure_ascii=False, indent=1) + "\n"
 
 
 def main() -> int:
     """Write every sample into resources/samples."""
-    for system_id in SAMPLES:
+    for system_id in samples():
         path = sample_path(system_id)
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(sample_text(system_id), encoding="utf-8")

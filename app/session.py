@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from app.document import Change, EncounterDocument
 from app.i18n import _
 from rules.combatants import ApplyHarm, RemoveCombatant
-from rules.dice import Roller, parse, read_faces
+from rules.dice import Roller, parse
 from rules.errors import OperationError
 from rules.rolls import RecordRoll
 from rules.turns import DelayAction, NextTurn, TakeDelayedAction, YieldTurn, current_actor, roll_initiative
@@ -69,5 +69,5 @@ class FightSession:
         """Roll (or record typed faces of) a dice-line expression; the result goes into the log."""
         parsed = parse(expression)
         typed = typed_faces.strip()
-        result = parsed.from_chains(read_faces(typed)) if typed else parsed.roll(self.roller)
+        result = parsed.from_faces(typed) if typed else parsed.roll(self.roller)
         return self.document.apply(RecordRoll(parsed.text, result.faces, who))

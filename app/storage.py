@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
+import hmac
 import json
 import os
 import uuid
@@ -22,7 +24,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from app.i18n import _
-from rules.errors import RulesError
+from rules.errors import RulesError, clipped
 from rules.history import History
 from rules.serialize import history_from_document, history_to_document
 
@@ -75,7 +77,7 @@ def _write_failed(path: Path, error: OSError) -> StorageError:
 
 
 def _read_failed(path: Path, problem: str) -> StorageError:
-    return StorageError(_("Cannot open “{file}”: {problem}").format(file=path, problem=problem), path)
+    return StorageError(_("Cannot open “{file}”: {problem}").format(file=path, problem=clipped(problem)), path)
 
 
 # --- writing ------------------------------------------------------------------------------------
@@ -120,8 +122,14 @@ def _keep_backup(path: Path) -> None:
             _write_temp(staged, path.read_bytes(), path)  # file systems without hard links (FAT, some shares)
         os.replace(staged, backup)
     except BaseException:
-        staged.unlink(missing_ok=True)
+        _remove(staged)
         raise
+
+
+def _remove(temp: Path) -> None:
+    """Tidy a temp file away; on a read-only disk even that fails (EROFS), and there is nothing to tidy."""
+    with contextlib.suppress(OSError):
+        temp.unlink(missing_ok=True)
 
 
 def _sync_directory(directory: Path) -> None:
@@ -152,10 +160,10 @@ def atomic_write_bytes(path: Path, data: bytes, backup: bool = False) -> None:
             _keep_backup(path)
         os.replace(temp, path)
     except OSError as error:
-        temp.unlink(missing_ok=True)
+        _remove(temp)
         raise _write_failed(path, error) from error
     except BaseException:
-        temp.unlink(missing_ok=True)
+        _remove(temp)
         raise
     _sync_directory(path.parent)
 
@@ -178,9 +186,34 @@ def dump_json(document: Any) -> str:
     return json.dumps(document, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
+#: The last member of a sealed document: a SHA-256 of every byte before it.
+_SEAL: Final[bytes] = b',"checksum":"sha256:'
+
+
+def sealed_json(document: dict[str, Any]) -> str:
+    """Compact JSON of a (non-empty) object, with a checksum of its own bytes as the last member.
+
+    A sealed file is known to be exactly as Bojovka wrote it, so it may open from its saved state without
+    replaying its history (rules.documents); an edited or damaged one is replayed and checked in full.
+    """
+    body = dump_json(document)[:-1]
+    digest = hashlib.sha256(body.encode("utf-8")).hexdigest()
+    return f'{body}{_SEAL.decode()}{digest}"}}'
+
+
+def is_sealed(data: bytes) -> bool:
+    """Whether ``data`` ends with a checksum that matches the bytes before it."""
+    data = data.rstrip()
+    position = data.rfind(_SEAL)
+    if position < 0 or not data.endswith(b'"}'):
+        return False
+    digest = hashlib.sha256(data[:position]).hexdigest().encode("ascii")
+    return hmac.compare_digest(digest, data[position + len(_SEAL):-2])
+
+
 def save_encounter(history: History, path: Path) -> None:
     """Write the fight to ``path`` atomically, keeping the previous file as ``path.bak``."""
-    data = dump_json(encounter_document(history)).encode("utf-8")
+    data = sealed_json(encounter_document(history)).encode("utf-8")
     if len(data) > MAX_FILE_BYTES:  # it could never be opened again: say so now, while the fight is in memory
         raise StorageError(_("Could not save “{file}”: the fight is too large for one file ({size} MB; the limit "
                              "is {limit} MB).").format(file=path, size=-(-len(data) // 2**20),
@@ -236,9 +269,10 @@ def parse_json(path: Path, data: bytes) -> Any:
 
 def load_encounter(path: Path) -> History:
     """Read and validate a ``.bojovka`` file; every problem is a StorageError naming the file and the place."""
-    document = parse_json(path, read_limited(path, MAX_FILE_BYTES))
+    data = read_limited(path, MAX_FILE_BYTES)
+    document = parse_json(path, data)
     try:
-        return history_from_document(document)
+        return history_from_document(document, trusted=is_sealed(data))
     except RulesError as error:
         raise _read_failed(path, str(error)) from None
     except RecursionError:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from rules.dice_faces import Chains, format_faces, read_face, read_faces
+from rules.dice_faces import MAX_FACES_TEXT_LENGTH, Chains, format_faces, read_face, read_faces
 from rules.dice_rules import (
     CRITICAL_FAILURE,
     FAILURE,
@@ -39,6 +39,8 @@ from rules.text import _, ngettext
 
 #: describe() lists at most this many dice, then an ellipsis, so one huge roll cannot flood the log.
 DESCRIBE_MAX_DICE: Final[int] = 40
+#: Typed faces longer than this are counted before they are read.
+_LONG_FACES: Final[int] = 1000
 
 
 class Roller:
@@ -161,21 +163,32 @@ class DiceExpression(ABC):
 
     def from_faces(self, text: str) -> RollResult:
         """Evaluate faces typed in as text, e.g. ``"3,4,6,6+2,1"``; raises DiceError with a clear message."""
+        # A long paste with too many dice is refused before it is read: every comma starts another die, and
+        # so does every space, except where a plus (a standalone "+" joins up to three words) glues them.
+        if _LONG_FACES < len(text) <= MAX_FACES_TEXT_LENGTH:
+            words = len(text.replace(",", " ").replace(";", " ").split())
+            least = max(text.count(",") + text.count(";") + 1, words - 2 * text.count("+"))
+            if least > len(self.die_sides()):
+                raise self._count_error(least)
         return self.from_chains(read_faces(text))
 
     def from_chains(self, chains: Sequence[Sequence[int]]) -> RollResult:
         """Check faces given as numbers (one chain per die, 0 allowed on a d10) and evaluate them."""
         sides = self.die_sides()
         if len(chains) != len(sides):
-            message = ngettext(
-                "{expression} needs {needed} face, you typed {typed}.",
-                "{expression} needs {needed} faces, you typed {typed}.",
-                len(sides),
-            )
-            raise DiceError(message.format(expression=self.label(), needed=len(sides), typed=len(chains)))
+            raise self._count_error(len(chains))
         return self.evaluate(
             tuple(self._check_chain(chain, size) for chain, size in zip(chains, sides, strict=True))
         )
+
+    def _count_error(self, typed: int) -> DiceError:
+        needed = len(self.die_sides())
+        message = ngettext(
+            "{expression} needs {needed} face, you typed {typed}.",
+            "{expression} needs {needed} faces, you typed {typed}.",
+            needed,
+        )
+        return DiceError(message.format(expression=self.label(), needed=needed, typed=typed))
 
     def _check_chain(self, chain: Sequence[int], sides: int) -> tuple[int, ...]:
         if not chain:

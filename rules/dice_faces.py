@@ -53,7 +53,7 @@ def _read_chain(word: str) -> tuple[int, ...]:
         raise DiceError(_("A die can be rolled again at most {limit} times.").format(limit=MAX_REROLLS))
     if "" in parts and len(parts) > 1:
         raise DiceError(
-            _("A plus joins a die to its reroll, e.g. 6+2; “{word}” is incomplete.").format(word=word)
+            _("A plus joins a die to its reroll, e.g. 6+2; “{word}” is incomplete.").format(word=_shown(word))
         )
     return tuple(_read_number(part) for part in parts)
 
@@ -62,11 +62,16 @@ def _read_number(part: str) -> int:
     # isdigit() alone accepts "²" and other digits int() rejects, hence the isascii() check.
     if not (part.isascii() and part.isdigit()):
         raise DiceError(
-            _("“{word}” is not a face: type numbers separated by commas, e.g. 3, 4, 6+2.").format(word=part)
+            _("“{word}” is not a face: type numbers separated by commas, e.g. 3, 4, 6+2.").format(word=_shown(part))
         )
     if len(part) > _MAX_FACE_DIGITS:
-        raise DiceError(_("{face} is too large for a die face.").format(face=part))
+        raise DiceError(_("{face} is too large for a die face.").format(face=_shown(part)))
     return int(part)
+
+
+def _shown(word: str) -> str:
+    """A typed word as a message quotes it: a 40,000-character paste would drown the message."""
+    return word if len(word) <= 16 else word[:16] + "…"
 
 
 def read_face(face: int, sides: int) -> int:

@@ -13,3 +13,12 @@ class DiceError(RulesError):
 
 class OperationError(RulesError):
     """An operation cannot be applied to the encounter in its current state."""
+
+
+#: Longest quote of a problem inside a message: a value from a hostile file may be 100,000 characters.
+MESSAGE_LIMIT = 300
+
+
+def clipped(problem: str, limit: int = MESSAGE_LIMIT) -> str:
+    """``problem`` cut to ``limit`` characters (with an ellipsis), for quoting inside a message."""
+    return problem if len(problem) <= limit else problem[: limit - 1] + "…"

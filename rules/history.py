@@ -11,10 +11,10 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from rules.encounter import Combatant, Encounter, frozen_map
-from rules.errors import OperationError
+from rules.errors import OperationError, RulesError
 from rules.systems import get_system
 from rules.systems.base import Reminder, RuleSystem
 from rules.text import _, ngettext
@@ -174,24 +174,129 @@ def reapply(state: Encounter, delta: Delta) -> Encounter:
 # --- the history --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Entry:
-    """One recorded operation, what it changed, and the round and pass the fight stood at after it."""
+class HistoryDamaged(RulesError):
+    """Part of a loaded fight's history cannot be replayed to the states that were saved with it."""
 
-    operation: Operation
-    delta: Delta
-    log: tuple[LogLine, ...]
-    reminders: tuple[Reminder, ...]
-    round: int
-    pass_no: int
+
+class EntrySource(Protocol):
+    """Completes the entries of a loaded fight on demand (implemented by rules.documents)."""
+
+    def operation(self, index: int) -> Operation:
+        """Decode the operation of entry ``index``."""
+
+    def log(self, index: int) -> tuple[LogLine, ...]:
+        """Decode the saved log lines of entry ``index``."""
+
+    def complete(self, index: int) -> None:
+        """Replay the segment holding entry ``index`` and fill in its entries; HistoryDamaged if it disagrees."""
+
+    def checkpoint(self, position: int) -> Encounter:
+        """The saved state after ``position`` operations."""
+
+    def saved_patch(self, position: int, successor: int, successor_state: Encounter | None) -> Any:
+        """The checkpoint's saved form, if still valid before ``successor`` (None: encode it again)."""
+
+
+class Entry:
+    """One recorded operation, what it changed, and the round and pass the fight stood at after it.
+
+    An entry of a loaded fight starts *pending*: its round, pass and log come from the file, its operation
+    is decoded on first use, and its delta and reminders are filled in when its segment is replayed (the
+    first time undo reaches it), so opening a long fight does not replay it. ``encoded`` caches the
+    entry's serialised form for the next save.
+    """
+
+    __slots__ = ("_delta", "_log", "_operation", "_reminders", "_source", "encoded", "index", "pass_no", "round")
+
+    def __init__(self, operation: Operation | None, delta: Delta | None, log: tuple[LogLine, ...] | None,
+                 reminders: tuple[Reminder, ...] | None, round: int, pass_no: int) -> None:
+        self._operation, self._delta, self._log, self._reminders = operation, delta, log, reminders
+        self.round, self.pass_no = round, pass_no
+        self._source: EntrySource | None = None
+        self.index = -1
+        self.encoded: Any = None
+
+    @classmethod
+    def pending(cls, source: EntrySource, index: int, round: int, pass_no: int,
+                encoded: Any) -> Entry:
+        """An entry of a loaded fight, completed on demand by ``source``."""
+        entry = cls(None, None, None, None, round, pass_no)
+        entry._source, entry.index, entry.encoded = source, index, encoded
+        return entry
+
+    def _need(self) -> EntrySource:
+        assert self._source is not None, "a pending entry always has a source"
+        return self._source
+
+    @property
+    def operation(self) -> Operation:
+        """The operation (decoded on first use for a loaded entry)."""
+        if self._operation is None:
+            self._operation = self._need().operation(self.index)
+        return self._operation
+
+    @property
+    def log(self) -> tuple[LogLine, ...]:
+        """What the operation wrote to the combat log."""
+        if self._log is None:
+            self._log = self._need().log(self.index)
+        return self._log
+
+    @property
+    def delta(self) -> Delta:
+        """What the operation changed (a loaded entry's segment is replayed the first time)."""
+        if self._delta is None:
+            self._need().complete(self.index)
+        assert self._delta is not None
+        return self._delta
+
+    @property
+    def reminders(self) -> tuple[Reminder, ...]:
+        """What the GM was told when the operation was applied."""
+        if self._reminders is None:
+            self._need().complete(self.index)
+        assert self._reminders is not None
+        return self._reminders
+
+    @property
+    def label(self) -> str:
+        """A batch's own label ("Ganger ×3"), else ""; read from a loaded entry without decoding it."""
+        if self._operation is not None:
+            return self._operation.label if isinstance(self._operation, Batch) else ""
+        data = self.encoded[0] if self.encoded else None
+        label = data.get("label") if isinstance(data, dict) and data.get("op") == Batch.kind else None
+        return label[:200] if isinstance(label, str) else ""
+
+    @property
+    def complete(self) -> bool:
+        """Whether the delta is known (always, except for entries of a loaded fight not yet replayed)."""
+        return self._delta is not None
+
+    def fill(self, operation: Operation, delta: Delta, reminders: tuple[Reminder, ...]) -> None:
+        """Complete a pending entry from its replay (called by its source)."""
+        self._operation, self._delta, self._reminders = operation, delta, reminders
 
     def text(self) -> str:
         """The log lines in the GM's language, one per line."""
         return "\n".join(line.render() for line in self.log)
 
 
+#: A checkpoint: the state after ``position`` entries, or None while a loaded one is not yet decoded.
+Checkpoint = tuple[int, Encounter | None]
+
+
+def checkpoint_gap(combatants: int) -> int:
+    """Entries between checkpoints: replaying one segment costs about the same in any fight (~10 ms)."""
+    return max(8, min(128, 2048 // max(1, combatants)))
+
+
 class History:
-    """The operations applied to an encounter, with undo and redo."""
+    """The operations applied to an encounter, with undo and redo.
+
+    Every few entries (:func:`checkpoint_gap`) the history remembers the state as a checkpoint (a shared
+    reference, nearly free); saved files keep them, so a long fight opens from its last state and replays
+    only the segment that undo reaches.
+    """
 
     def __init__(self, initial: Encounter) -> None:
         self.initial = initial
@@ -199,11 +304,27 @@ class History:
         self.system: RuleSystem = get_system(initial.system_id)
         self._done: list[Entry] = []
         self._undone: list[Entry] = []
+        self.checkpoints: list[Checkpoint] = [(0, initial)]
+        self.source: EntrySource | None = None  # completes the pending entries of a loaded fight
+        self._entries: tuple[Entry, ...] | None = ()
+
+    @classmethod
+    def resumed(cls, initial: Encounter, state: Encounter, entries: list[Entry],
+                checkpoints: list[Checkpoint]) -> History:
+        """A loaded fight at ``state`` whose ``entries`` are pending (see :class:`Entry`)."""
+        history = cls(initial)
+        history.state = state
+        history._done = entries
+        history.checkpoints = checkpoints
+        history._entries = None
+        return history
 
     @property
     def entries(self) -> Sequence[Entry]:
         """Operations currently in effect, oldest first."""
-        return tuple(self._done)
+        if self._entries is None:
+            self._entries = tuple(self._done)
+        return self._entries
 
     @property
     def redo_entries(self) -> Sequence[Entry]:
@@ -228,17 +349,34 @@ class History:
         entry = Entry(operation, diff(before, applied.encounter), applied.log, applied.reminders,
                       after.round, after.pass_no)
         self.state = applied.encounter
-        self._done.append(entry)
         self._undone.clear()
+        self._forget_checkpoints_after(len(self._done))
+        self._done.append(entry)
+        self._entries = None
+        self._maybe_checkpoint()
         return entry
 
+    def _forget_checkpoints_after(self, position: int) -> None:
+        while self.checkpoints[-1][0] > position:
+            self.checkpoints.pop()
+
+    def _maybe_checkpoint(self) -> None:
+        position = len(self._done)
+        if position - self.checkpoints[-1][0] >= checkpoint_gap(len(self.state.combatants)):
+            self.checkpoints.append((position, self.state))
+
     def undo(self) -> Entry | None:
-        """Undo the last operation and return it (None when there is nothing to undo)."""
+        """Undo the last operation and return it (None when there is nothing to undo).
+
+        HistoryDamaged (nothing changed) when a loaded fight's history cannot be replayed back to here.
+        """
         if not self._done:
             return None
-        entry = self._done.pop()
-        self.state = revert(self.state, entry.delta)
+        entry = self._done[-1]
+        self.state = revert(self.state, entry.delta)  # a pending entry is replayed first, and may refuse
+        self._done.pop()
         self._undone.append(entry)
+        self._entries = None
         return entry
 
     def redo(self) -> Entry | None:
@@ -248,6 +386,7 @@ class History:
         entry = self._undone.pop()
         self.state = reapply(self.state, entry.delta)
         self._done.append(entry)
+        self._entries = None
         return entry
 
     def retract(self) -> Entry | None:
@@ -255,6 +394,7 @@ class History:
         entry = self.undo()
         if entry is not None:
             self._undone.pop()
+            self._forget_checkpoints_after(len(self._done))
         return entry
 
     @classmethod

@@ -24,10 +24,9 @@ import rules.turns  # noqa: F401
 from rules.encounter import Encounter, frozen_map
 from rules.errors import RulesError
 from rules.history import History, Operation
-from rules.systems import all_systems
 from rules.text import _
 
-SCHEMA_VERSION: Final[int] = 1
+SCHEMA_VERSION: Final[int] = 2
 FORMAT: Final[str] = "bojovka-encounter"
 MAX_INT: Final[int] = 10**9
 MAX_TEXT: Final[int] = 100_000
@@ -35,8 +34,17 @@ MAX_ITEMS: Final[int] = 100_000
 MAX_DEPTH: Final[int] = 24
 MAX_OPERATIONS: Final[int] = 1_000_000
 
+
+
+def _from_version_1(document: dict[str, Any]) -> dict[str, Any]:
+    """Schema 2 adds derived data (log records, checkpoints); a schema 1 fight is replayed to rebuild it."""
+    document.pop("log", None)
+    document.pop("checkpoints", None)
+    return document
+
+
 #: Migrations: version n → n + 1, applied in order to documents older than SCHEMA_VERSION.
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _from_version_1}
 
 
 class SchemaError(RulesError):
@@ -76,7 +84,8 @@ def _fail(path: str, problem: str) -> SchemaError:
 
 
 @cache
-def _hints(cls: type) -> dict[str, Any]:
+def type_hints(cls: type) -> dict[str, Any]:
+    """A dataclass's resolved field types (``JsonValue`` stands for free-form data)."""
     # Each class's own module resolves its annotations; JsonValue is swapped for a marker because it
     # is a recursive alias written as a string, which typing cannot evaluate on Python 3.11.
     return typing.get_type_hints(cls, localns={"JsonValue": _JsonMarker})
@@ -201,7 +210,7 @@ def _check_size(data: dict[str, Any] | list[Any], path: str) -> None:
 def _object(cls: Any, data: Any, path: str) -> Any:
     if not isinstance(data, dict):
         raise _fail(path, _("expected an object"))
-    hints = _hints(cls)
+    hints = type_hints(cls)
     values: dict[str, Any] = {}
     for spec in dataclasses.fields(cls):
         if spec.name in data:
@@ -252,17 +261,6 @@ def encounter_from_data(data: Any, path: str = "encounter") -> Encounter:
     return encounter
 
 
-def history_to_document(history: History) -> dict[str, Any]:
-    """The whole fight as a document: the starting state, every operation, and the current state."""
-    return {
-        "format": FORMAT,
-        "schema_version": SCHEMA_VERSION,
-        "initial": to_data(history.initial),
-        "operations": [to_data(entry.operation) for entry in history.entries],
-        "state": to_data(history.state),
-    }
-
-
 def migrate(document: dict[str, Any]) -> dict[str, Any]:
     """Bring an older document up to SCHEMA_VERSION; refuse newer ones politely."""
     version = document.get("schema_version")
@@ -279,22 +277,15 @@ def migrate(document: dict[str, Any]) -> dict[str, Any]:
     return document
 
 
-def history_from_document(document: Any) -> History:
-    """Rebuild the fight from a document: validate, migrate, replay, and check the replay's result."""
-    all_systems()  # games register their own operations when imported
-    if not isinstance(document, dict) or document.get("format") != FORMAT:
-        raise SchemaError(_("This is not a Bojovka encounter file."))
-    document = migrate(dict(document))
-    operations = document.get("operations")
-    if not isinstance(operations, list) or len(operations) > MAX_OPERATIONS:
-        raise _fail("operations", _("expected a list"))
-    initial = encounter_from_data(document.get("initial"), "initial")
-    decoded = [operation_from_data(item, f"operations[{i}]") for i, item in enumerate(operations)]
-    try:
-        history = History.replay(initial, decoded)
-    except RulesError as error:
-        raise SchemaError(_("The fight's history cannot be replayed: {problem}").format(problem=error)) from None
-    if "state" in document and to_data(history.state) != document["state"]:
-        raise SchemaError(_("The saved state does not match the fight's history; the file was changed "
-                            "or damaged."))
-    return history
+def history_to_document(history: History) -> dict[str, Any]:
+    """The whole fight as a document (see :mod:`rules.documents`)."""
+    from rules.documents import encode_history  # documents builds on this codec
+
+    return encode_history(history)
+
+
+def history_from_document(document: Any, trusted: bool = False) -> History:
+    """Rebuild the fight from a document; ``trusted`` documents open without replaying (rules.documents)."""
+    from rules.documents import decode_history
+
+    return decode_history(document, trusted)

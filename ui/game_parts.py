@@ -4,8 +4,8 @@ A game may ship, by convention, ``ui/dialogs/<game id>_attack.py`` (its attack d
 ``ui.dialogs.attack.register_attack_dialog``) and ``ui/widgets/<game id>_panel.py`` (extra sections of the
 combatant details panel: Člověk's dice banks, Institute's life pyramid, …, registered with
 :func:`register_section`) and ``ui/charts/<game id>_odds.py`` (its charts' data and the odds dock's questions,
-registered with ``ui.charts.odds_questions.register_question``). This module imports whichever of those exist
-for the games the rules know.
+registered with ``ui.charts.odds_questions.register_question``). This module imports a game's part the first
+time it is asked for, so start-up imports only what the fight on screen needs (see :func:`load_game_part`).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QWidget
 
 from rules.encounter import Combatant, Encounter
 from rules.history import Operation
-from rules.systems import all_systems
+from rules.systems import system_ids
 from rules.systems.base import RuleSystem
 
 Apply = Callable[[Operation], bool]  # applies an operation; False (with a message shown) if refused
@@ -37,7 +37,9 @@ SectionFactory = Callable[[Apply], QWidget]
 FactoryT = TypeVar("FactoryT", bound=SectionFactory)
 
 _SECTIONS: dict[str, list[SectionFactory]] = {}
-_KINDS = ("ui.dialogs.{game}_attack", "ui.widgets.{game}_panel", "ui.charts.{game}_odds")
+ATTACK = "ui.dialogs.{game}_attack"
+PANEL = "ui.widgets.{game}_panel"
+ODDS = "ui.charts.{game}_odds"
 
 
 def register_section(system_id: str) -> Callable[[FactoryT], FactoryT]:
@@ -51,16 +53,16 @@ def register_section(system_id: str) -> Callable[[FactoryT], FactoryT]:
 
 
 @cache
-def load_game_parts() -> None:
-    """Import every game's window parts that exist (once)."""
-    for system_id in all_systems():
-        for pattern in _KINDS:
-            name = pattern.format(game=system_id)
-            if importlib.util.find_spec(name) is not None:
-                importlib.import_module(name)
+def load_game_part(kind: str, system_id: str) -> None:
+    """Import one part (:data:`ATTACK` or :data:`PANEL`) of one game, if the game has it (once)."""
+    if system_id not in system_ids():
+        return
+    name = kind.format(game=system_id)
+    if importlib.util.find_spec(name) is not None:
+        importlib.import_module(name)
 
 
 def sections_for(system_id: str) -> list[SectionFactory]:
     """The extra details-panel sections of a game, in registration order."""
-    load_game_parts()
+    load_game_part(PANEL, system_id)
     return list(_SECTIONS.get(system_id, []))

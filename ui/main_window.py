@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence
@@ -28,7 +29,7 @@ from app.i18n import _, ngettext
 from app.paths import ENCOUNTER_SUFFIX, documents_dir
 from app.workspace import Workspace
 from rules.errors import RulesError
-from rules.systems import all_systems
+from rules.systems import all_systems, system_ids
 from ui.actions import ACTIONS, Menu, build_action
 from ui.charts.initiative_chart import InitiativeChart
 from ui.charts.odds_dock import OddsDock
@@ -38,12 +39,14 @@ from ui.models.log_model import LogModel
 from ui.printing.dialogs import Printing
 from ui.status import fight_status
 from ui.theme import STYLE_SHEET, apply_theme
-from ui.welcome import WelcomePage
 from ui.widgets.details import CombatantDetails
 from ui.widgets.dice_line import DiceLine
 from ui.widgets.effects_list import EffectsPanel
 from ui.widgets.initiative_table import InitiativeTable
 from ui.widgets.log_view import LogView
+
+if TYPE_CHECKING:
+    from ui.welcome import WelcomePage
 
 FILE_FILTER = "Bojovka (*.bojovka)"
 LIBRARY_FILTER = "JSON (*.json)"
@@ -77,6 +80,7 @@ class MainWindow(QMainWindow):
         self.document.path_changed.connect(self._update_title)
         self.initiative_model.error.connect(self.show_error)
         self.document.journal_failed.connect(self._warn_journal)
+        self.document.history_damaged.connect(self._warn_history)
         QGuiApplication.styleHints().colorSchemeChanged.connect(self._on_scheme_changed)
         self._restore_layout()
         self._on_replaced()
@@ -105,13 +109,9 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.round_label)
         layout.addWidget(self.reminder)
         layout.addWidget(self.table, 1)
-        self.welcome = WelcomePage(list(self.workspace.settings.recent_files))
-        self.welcome.new_requested.connect(self.new_encounter)
-        self.welcome.open_requested.connect(self.open_file)
-        self.welcome.browse_requested.connect(self.on_open)
-        self.welcome.continue_requested.connect(self.show_fight)
+        self.welcome: WelcomePage | None = None  # built the first time it is shown (start-up need not wait)
+        self.fight_page = fight
         self.pages = QStackedWidget()
-        self.pages.addWidget(self.welcome)
         self.pages.addWidget(fight)
         self.setCentralWidget(self.pages)
         self._reminder_timer = QTimer(self, singleShot=True, interval=REMINDER_MS)
@@ -213,11 +213,17 @@ class MainWindow(QMainWindow):
 
     def _new_menu(self, file_menu: QMenu) -> None:
         new = file_menu.addMenu(_("&New encounter"))
-        for number, system in enumerate(all_systems().values()):
-            action = new.addAction(_(system.title))
+        for number, system_id in enumerate(system_ids()):
+            action = new.addAction(system_id)  # the game's title once the menu opens: no game imported before
             if number == 0:
                 action.setShortcut(QKeySequence.StandardKey.New)
-            action.triggered.connect(lambda _checked=False, sid=system.id: self.new_encounter(sid))
+            action.triggered.connect(lambda _checked=False, sid=system_id: self.new_encounter(sid))
+        new.aboutToShow.connect(lambda: self._name_games(new))
+
+    @staticmethod
+    def _name_games(menu: QMenu) -> None:
+        for action, system in zip(menu.actions(), all_systems().values(), strict=True):
+            action.setText(_(system.title))
 
     # --- keeping up with the document ----------------------------------------------------------
     def _on_changed(self, change: Change) -> None:
@@ -250,10 +256,27 @@ class MainWindow(QMainWindow):
             "{problem}\n\nThe fight is still here, but a crash now could lose the latest changes. "
             "Save it to another disk with File → Save as.").format(problem=problem))
 
+    def _warn_history(self, problem: str) -> None:
+        # Raised from inside Qt's undo stack: show the box once the stack has finished its step.
+        QTimer.singleShot(0, lambda: QMessageBox.warning(self, _("Cannot undo further"), problem))
+
     def show_fight(self) -> None:
         """Switch from the welcome page to the fight."""
-        self.pages.setCurrentIndex(1)
+        self.pages.setCurrentWidget(self.fight_page)
         self.table.setFocus()
+
+    def welcome_page(self) -> WelcomePage:
+        """The welcome page (built on first use)."""
+        if self.welcome is None:
+            from ui.welcome import WelcomePage
+
+            self.welcome = WelcomePage(list(self.workspace.settings.recent_files))
+            self.welcome.new_requested.connect(self.new_encounter)
+            self.welcome.open_requested.connect(self.open_file)
+            self.welcome.browse_requested.connect(self.on_open)
+            self.welcome.continue_requested.connect(self.show_fight)
+            self.pages.addWidget(self.welcome)
+        return self.welcome
 
     def _guarded(self, run: Callable[[], None]) -> None:
         try:
@@ -440,9 +463,9 @@ class MainWindow(QMainWindow):
 
     def on_welcome(self) -> None:
         state = self.document.state
-        self.welcome.offer_continue(state.name or self.document.title().replace("[*]", "")
-                                    if state.combatants else None)
-        self.pages.setCurrentIndex(0)
+        page = self.welcome_page()
+        page.offer_continue(state.name or self.document.title().replace("[*]", "") if state.combatants else None)
+        self.pages.setCurrentWidget(page)
 
     def on_quit(self) -> None:
         self.close()

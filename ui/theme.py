@@ -51,7 +51,10 @@ def system_prefers_dark() -> bool:
 
 def apply_theme(application: QApplication, theme: str) -> str:
     """Apply ``theme`` ("system", "light" or "dark"); returns the theme actually shown ("light"/"dark")."""
-    application.setStyle("Fusion")
+    if application.style().name().lower() != "fusion":
+        # Only once: setting a style again deletes the old QStyle while widgets still hold it (the GUI monkey
+        # crashed switching themes after a few thousand steps).
+        application.setStyle("Fusion")
     dark = theme == "dark" or (theme == "system" and system_prefers_dark())
     application.setPalette(dark_palette() if dark else application.style().standardPalette())
     return "dark" if dark else "light"

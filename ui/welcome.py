@@ -18,8 +18,8 @@ from PySide6.QtWidgets import (
 )
 
 from app.i18n import _
-from app.samples import SAMPLES, sample_path, sample_title
-from rules.systems import all_systems, get_system
+from app.samples import sample_path, sample_title
+from rules.systems import all_systems, get_system, system_ids
 
 PathRole = Qt.ItemDataRole.UserRole + 1
 
@@ -49,7 +49,8 @@ class WelcomePage(QScrollArea):
         layout.addWidget(self._new_box())
         recent = [(f"{Path(p).stem}  —  {Path(p).parent}", Path(p)) for p in recent_files]
         self.recent = self._file_list(_("Recent encounters"), recent, _("No recent encounters yet."), layout)
-        samples = [(f"{sample_title(s)}  —  {_(get_system(s).title)}", sample_path(s)) for s in SAMPLES]
+        shipped = [s for s in system_ids() if sample_path(s).is_file()]
+        samples = [(f"{sample_title(s)}  —  {_(get_system(s).title)}", sample_path(s)) for s in shipped]
         self.samples = self._file_list(_("Sample encounters"), samples, _("No samples found."), layout)
         open_button = QPushButton(_("Open an encounter file…"))
         open_button.clicked.connect(self.browse_requested)

@@ -1,6 +1,8 @@
 """The registry of games. Each game is a module (or package) here that defines ``SYSTEM``.
 
-Adding a sixth game means adding one module: the registry discovers it, nothing else names it.
+Adding a sixth game means adding one module: the registry discovers it, nothing else names it. A game is
+imported the first time it is asked for (its module name is its id), so opening an SR3 fight imports SR3
+only; :func:`all_systems` imports them all.
 """
 
 from __future__ import annotations
@@ -17,22 +19,26 @@ _NOT_GAMES = frozenset({"base"})
 
 
 @cache
+def system_ids() -> tuple[str, ...]:
+    """The ids of every game in this package, in a stable order, without importing any of them."""
+    return tuple(sorted(info.name for info in pkgutil.iter_modules(__path__) if info.name not in _NOT_GAMES))
+
+
+@cache
+def _load(system_id: str) -> RuleSystem | None:
+    system = getattr(importlib.import_module(f"{__name__}.{system_id}"), "SYSTEM", None)
+    return system if isinstance(system, RuleSystem) and system.id == system_id else None
+
+
+@cache
 def all_systems() -> dict[str, RuleSystem]:
-    """Every game found in this package, by id, in a stable order."""
-    found: dict[str, RuleSystem] = {}
-    for module_info in sorted(pkgutil.iter_modules(__path__), key=lambda info: info.name):
-        if module_info.name in _NOT_GAMES:
-            continue
-        module = importlib.import_module(f"{__name__}.{module_info.name}")
-        system = getattr(module, "SYSTEM", None)
-        if isinstance(system, RuleSystem):
-            found[system.id] = system
-    return found
+    """Every game found in this package, by id, in a stable order (imports them all)."""
+    return {system_id: system for system_id in system_ids() if (system := _load(system_id)) is not None}
 
 
 def get_system(system_id: str) -> RuleSystem:
-    """The game with that id, or a clear error naming it."""
-    try:
-        return all_systems()[system_id]
-    except KeyError:
-        raise RulesError(_("Unknown game {game!r}.").format(game=system_id)) from None
+    """The game with that id (imported on first use), or a clear error naming it."""
+    system = _load(system_id) if system_id in system_ids() else None
+    if system is None:
+        raise RulesError(_("Unknown game {game!r}.").format(game=system_id))
+    return system

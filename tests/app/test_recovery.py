@@ -36,6 +36,7 @@ from app.recovery import (
 )
 from app.storage import StorageError, load_encounter, save_encounter
 from rules.combatants import ApplyHarm, EditCombatant
+from rules.documents import fight_data
 from rules.history import History, Operation
 from rules.serialize import history_to_document, to_data
 from rules.turns import NextTurn
@@ -70,7 +71,7 @@ def only_candidate() -> RecoveryCandidate:
 
 
 def same(a: History, b: History) -> bool:
-    return (history_to_document(a) == history_to_document(b)
+    return (fight_data(a) == fight_data(b)
             and [to_data(op) for op in _redo_operations(a)] == [to_data(op) for op in _redo_operations(b)])
 
 
@@ -164,12 +165,12 @@ def test_record_before_start_is_a_programming_error() -> None:
 def test_torn_last_line_is_ignored() -> None:
     document, journal, _ids = open_document()
     document.apply(NextTurn())
-    expected = history_to_document(document.history)
+    expected = fight_data(document.history)
     abandon(journal)
     with journal.path.open("ab") as stream:
         stream.write(b'{"op":{"op":"next_tu')  # the process died in the middle of this write
     recovered = recover(only_candidate())
-    assert history_to_document(recovered) == expected
+    assert fight_data(recovered) == expected
 
 
 @pytest.mark.parametrize(("line", "problem"), [
@@ -492,7 +493,7 @@ def _check_recovery(home: Path, file: Path, report: KillReport, script: list[Ste
             load_encounter(saved)
     round_trip = home / "round-trip.bojovka"
     save_encounter(history, round_trip)
-    assert history_to_document(load_encounter(round_trip)) == history_to_document(history)
+    assert fight_data(load_encounter(round_trip)) == fight_data(history)
     discard(candidates[0])
     return len(recovered), in_flight.kind if in_flight else "end"
 

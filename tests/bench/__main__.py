@@ -1,32 +1,92 @@
-"""`make bench`: run every benchmark and print its tables (odds vs icepool, history, frozen vs source start-up)."""
+"""`make bench`: every performance figure of the README's "Quality" section, each with its goal.
+
+``python -m tests.bench [p1 p2 p3 p4 dice]`` runs the named parts (all by default). Every figure is a
+median of several runs measured in this one invocation; ratios compare figures taken in the same run.
+"""
 
 from __future__ import annotations
 
+import platform
 import sys
+from collections.abc import Callable
 
-from tests.bench import bench_charts, bench_frozen, bench_history, bench_odds, bench_odds_charts
+from tests.bench import (
+    bench_actions,
+    bench_charts,
+    bench_dice,
+    bench_frozen,
+    bench_load,
+    bench_odds,
+    bench_odds_charts,
+    bench_startup,
+)
 
 
 def _format_seconds(seconds: float) -> str:
-    if seconds < 1e-3:
-        return f"{seconds * 1e6:9.1f} µs"
-    return f"{seconds * 1e3:9.2f} ms"
+    return f"{seconds * 1e3:.2f} ms" if seconds >= 1e-3 else f"{seconds * 1e6:.1f} µs"
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1e3:8.1f} ms"
+
+
+def _us(seconds: float) -> str:
+    return f"{seconds * 1e6:9.1f} µs"
+
+
+def _verdict(met: bool) -> str:
+    return "goal met" if met else "GOAL MISSED"
+
+
+def print_startup() -> None:
+    """P1."""
+    figures = bench_startup.run()
+    ratio = figures.source / figures.bare
+    print(f"P1 start-up to the first paint, last encounter restored (median of {bench_startup.RUNS} runs, "
+          f"QT_QPA_PLATFORM={figures.platform})")
+    print(f"  bare QMainWindow + pyqtgraph   {_ms(figures.bare)}")
+    print(f"  Bojovka from source            {_ms(figures.source)}   {ratio:4.2f}×   goal ≤ 1.3×: "
+          f"{_verdict(ratio <= 1.3)}")
+    if figures.frozen is not None:
+        frozen = figures.frozen / figures.bare
+        print(f"  Bojovka frozen bundle          {_ms(figures.frozen)}   {frozen:4.2f}×   goal ≤ 1.3×: "
+              f"{_verdict(frozen <= 1.3)}")
+    else:
+        print(f"  (frozen bundle: set {bench_startup.FROZEN_VARIABLE}=path/to/bojovka to measure it)")
 
 
 def print_odds() -> None:
-    """Our odds engine against icepool, one row per query the UI makes."""
-    print("Odds engine vs icepool (per call; ratio = icepool / ours)")
-    print(f"{'query':48} {'ours':>12} {'icepool':>12} {'ratio':>9}")
-    for name, ours, theirs in bench_odds.run():
-        print(f"{name:48} {_format_seconds(ours):>12} {_format_seconds(theirs):>12} {theirs / ours:8.1f}×")
+    """P2."""
+    print("\nP2 odds: every query the dialogs make, ours (cold caches) vs the same query in icepool")
+    print(f"  {'query':56} {'ours':>12} {'warm':>12} {'icepool':>12} {'ratio':>8} {'max diff':>9}")
+    rows = bench_odds.run()
+    for row in rows:
+        print(f"  {row.name:56} {_us(row.ours_cold):>12} {_us(row.ours_warm):>12} {_us(row.icepool):>12} "
+              f"{row.ratio:7.0f}× {row.difference:9.1e}")
+    fastest = min(row.ratio for row in rows)
+    worst = max(row.difference for row in rows)
+    print(f"  slowest ratio {fastest:.0f}× (goal ≥ 10×), largest difference {worst:.1e} (goal ≤ 1e-12): "
+          f"{_verdict(fastest >= 10 and worst <= bench_odds.TOLERANCE)}")
 
 
-def print_history() -> None:
-    """GM actions through the history API (no window yet), per action."""
-    print("\nHistory operations (median per action)")
-    print(f"{'action':48} {'time':>12}")
-    for name, seconds in bench_history.run():
-        print(f"{name:48} {_format_seconds(seconds):>12}")
+def print_actions() -> None:
+    """P3."""
+    print(f"\nP3 GM actions in the real window, {bench_actions.HISTORY:,} operations of history "
+          "(median ms per action, including the Qt models, the views' repaint and the fsynced journal)")
+    results = bench_actions.run()
+    print(f"  {'combatants':>10} " + " ".join(f"{name:>9}" for name in bench_actions.ACTIONS)
+          + "   rules' share of next   peak RSS")
+    for result in results:
+        print(f"  {result.size:>10} " + " ".join(f"{result.milliseconds[name]:9.2f}" for name in bench_actions.ACTIONS)
+              + f"   {result.rules_milliseconds['next']:9.2f} ms         {result.peak_rss_mb:6.0f} MB")
+    at_300 = next(result for result in results if result.size == 300)
+    slowest = max(at_300.milliseconds.values())
+    small, large = results[1], results[-1]
+    growth = max(large.milliseconds[name] / small.milliseconds[name] for name in bench_actions.ACTIONS)
+    linear = large.size / small.size
+    print(f"  slowest action at 300: {slowest:.1f} ms (goal ≤ 16 ms): {_verdict(slowest <= 16)}; "
+          f"{small.size}→{large.size} combatants ({linear:.0f}× as many): at most {growth:.1f}× the time "
+          f"(goal ≤ {linear:.0f}×, linear): {_verdict(growth <= linear)}")
 
 
 def print_charts() -> None:
@@ -65,15 +125,45 @@ def print_frozen() -> None:
         print(f"{'size ratio (goal: at most 1.30)':48} {sizes[0][1] / sizes[1][1]:11.2f}×")
 
 
-def main() -> int:
-    """Print every table."""
-    print_odds()
-    print_history()
-    print_charts()
-    print_odds_charts()
-    print_frozen()
+def print_load() -> None:
+    """P4."""
+    figures = bench_load.run()
+    print(f"\nP4 a {bench_load.OPERATIONS:,}-operation fight ({figures['bytes'] / 2**20:.1f} MB), median of "
+          f"{bench_load.RUNS} runs")
+    opened = figures["open"] / figures["json_file"]
+    recovered = figures["recover"] / figures["json_journal"]
+    print(f"  json.load of the file          {_ms(figures['json_file'])}")
+    print(f"  open (load_encounter)          {_ms(figures['open'])}   {opened:4.2f}×   goal ≤ 3×: "
+          f"{_verdict(opened <= 3)}")
+    print(f"  json.loads of the journal      {_ms(figures['json_journal'])}")
+    print(f"  recover (journal + 50 changes) {_ms(figures['recover'])}   {recovered:4.2f}×   goal ≤ 3×: "
+          f"{_verdict(recovered <= 3)}")
+    print(f"  replayed in full (as schema 1) {_ms(figures['replay'])}   "
+          f"{figures['replay'] / figures['json_file']:4.1f}×   (for comparison)")
+    print(f"  opened into the main window    {_ms(figures['window'])}   (for comparison: undo stack and log "
+          "filled, journal restarted, repainted)")
+
+
+def print_dice() -> None:
+    """The dice line's refusals, as a figure (the test only checks them against a generous bound)."""
+    rows = bench_dice.run()
+    slowest = max(seconds for _text, seconds in rows)
+    print(f"\nDice line abuse: {len(rows)} hostile inputs refused, slowest {_ms(slowest)} (goal < 10 ms): "
+          f"{_verdict(slowest < 0.010)}")
+
+
+PARTS: dict[str, Callable[[], None]] = {"p1": print_startup, "p2": print_odds, "p3": print_actions,
+                                        "p4": print_load, "dice": print_dice, "charts": print_charts,
+                                        "odds-charts": print_odds_charts, "frozen": print_frozen}
+
+
+def main(argv: list[str]) -> int:
+    """Print the chosen parts (all by default)."""
+    print(f"Bojovka benchmarks — Python {platform.python_version()}, {platform.platform()}\n")
+    for name in argv or list(PARTS):
+        PARTS[name]()
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

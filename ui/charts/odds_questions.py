@@ -54,9 +54,9 @@ def register_question(system_id: str, question: Question) -> Question:
 
 def questions_for(system_id: str) -> list[Question]:
     """The questions of a game (none for a game without an odds module)."""
-    from ui.game_parts import load_game_parts  # on first use: each game's module imports this one
+    from ui.game_parts import ODDS, load_game_part  # on first use: each game's module imports this one
 
-    load_game_parts()
+    load_game_part(ODDS, system_id)
     return list(_QUESTIONS.get(system_id, []))
 
 

@@ -46,7 +46,7 @@ def register_attack_dialog(system_id: str) -> Callable[[DialogT], DialogT]:
 
 def attack_dialog_for(system_id: str) -> AttackDialogClass | None:
     """The attack dialog class of the game ``system_id``, or None if that game has none yet."""
-    from ui.game_parts import load_game_parts  # on first use: each game's module imports this one
+    from ui.game_parts import ATTACK, load_game_part  # on first use: each game's module imports this one
 
-    load_game_parts()
+    load_game_part(ATTACK, system_id)
     return _DIALOGS.get(system_id)

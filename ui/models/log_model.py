@@ -6,9 +6,8 @@ only when a different fight is loaded. Text is rendered on demand, so a language
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from PySide6.QtCore import QAbstractListModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QFont
@@ -27,8 +26,7 @@ class LogRole(IntEnum):
     ENTRY_NUMBER = Qt.ItemDataRole.UserRole + 2  # 1-based position in the history
 
 
-@dataclass(frozen=True)
-class _Row:
+class _Row(NamedTuple):  # a tuple: a long fight's log has tens of thousands of rows, built on every load
     entry_number: int  # 0 for headings
     line: int  # index into the entry's log lines; -1 for a heading
     round: int

@@ -1,0 +1,181 @@
+"""P3: what a GM action costs in the real window, on fights of 10 to 1,000 combatants with 5,000 operations.
+
+Each size runs in its own process (``python -m tests.bench.bench_actions SIZE`` prints one JSON line), so its
+peak RSS is its own. The process builds the fight in the rules layer, loads it into the real ``MainWindow``
+(offscreen, every dock it has: initiative table, details, effects, log, undo view, and any chart dock a
+later branch adds), then times each action through the path the window uses, up to and including the
+repaint that follows (``processEvents``): Next (the action), Damage (what the damage dialog's OK does),
+Undo and Redo (the Edit actions), and Add ×10 (what the add-combatants dialog's OK does). Every action is
+journaled and fsynced, as at the table; the journal lives in a temporary folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SIZES = (10, 100, 300, 1000)
+HISTORY = 5_000
+REPEATS = 30
+ADD_REPEATS = 10
+ACTIONS = ("next", "damage", "undo", "redo", "add ×10")
+
+
+@dataclass(frozen=True)
+class SizeResult:
+    """Median milliseconds per action for one fight size, the window's own share, and the peak RSS."""
+
+    size: int
+    milliseconds: dict[str, float]
+    rules_milliseconds: dict[str, float]
+    peak_rss_mb: float
+    build_seconds: float
+
+
+def build_history(size: int) -> Any:
+    """``size`` combatants, initiative rolled, then Next and damage until the history holds HISTORY operations."""
+    from rules.combatants import AddCombatant, ApplyHarm
+    from rules.dice import Roller
+    from rules.encounter import Encounter, Side, frozen_map
+    from rules.history import History
+    from rules.systems import get_system
+    from rules.turns import NextTurn, roll_initiative
+
+    history = History(Encounter("sr3", f"{size} combatants"))
+    roller = Roller.seeded(size)
+    for index in range(size):
+        side = Side.PLAYER if index % 4 == 0 else Side.OPPONENT
+        attributes = {"reaction": 3 + roller.die(9), "initiative_dice": 1 + roller.die(2), "body": 4}
+        history.do(AddCombatant(f"c{index + 1}", f"Fighter {index + 1}", side, frozen_map(attributes)))
+    system = get_system("sr3")
+    ids = list(history.state.combatants)
+    while len(history.entries) < HISTORY:
+        if history.state.clock.current is None:
+            history.do(roll_initiative(history.state, system, roller))
+        elif len(history.entries) % 5 == 0:  # wounds and first aid: everyone stays in the fight
+            target = ids[roller.die(size) - 1]
+            history.do(ApplyHarm(target, "stun", 1 if history.state.combatant(target).boxes("stun") < 4 else -2))
+        else:
+            history.do(NextTurn())
+    return history
+
+
+def _timed(action: Callable[[], object], settle: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    action()
+    settle()
+    return (time.perf_counter() - start) * 1000
+
+
+def _window_figures(window: Any, settle: Callable[[], object]) -> dict[str, float]:
+    from app.library import EntryKind, LibraryEntry, to_operations
+    from rules.history import Batch
+
+    session, document = window.session, window.document
+    undo, redo = window.actions_by_name["undo"], window.actions_by_name["redo"]
+    targets = list(document.state.combatants)
+    ganger = LibraryEntry(kind=EntryKind.NPC, system_id="sr3", name="Ganger", attributes={"reaction": 4, "body": 4})
+
+    def add_ten() -> None:
+        document.apply(Batch(tuple(to_operations(ganger, 10, document.state, document.system)), "Ganger ×10"))
+
+    samples: dict[str, list[float]] = {name: [] for name in ACTIONS}
+    for index in range(REPEATS):
+        if document.state.clock.current is None:  # the round is over: roll (not timed), as the GM would
+            session.roll_initiative()
+            settle()
+        samples["next"].append(_timed(window.on_next_turn, settle))
+        target = targets[index * 7 % len(targets)]
+        samples["damage"].append(_timed(lambda: session.harm(target, "physical", 1), settle))  # noqa: B023
+    for _index in range(REPEATS):
+        samples["undo"].append(_timed(undo.trigger, settle))
+    for _index in range(REPEATS):
+        samples["redo"].append(_timed(redo.trigger, settle))
+    for _index in range(ADD_REPEATS):
+        samples["add ×10"].append(_timed(add_ten, settle))
+    return {name: statistics.median(values) for name, values in samples.items()}
+
+
+def _rules_figures(history: Any) -> dict[str, float]:
+    """The same actions on the bare history: what the rules layer takes of the window's time."""
+    from rules.combatants import ApplyHarm
+    from rules.dice import Roller
+    from rules.systems import get_system
+    from rules.turns import NextTurn, roll_initiative
+
+    target = next(iter(history.state.combatants))
+    if history.state.clock.current is None:
+        history.do(roll_initiative(history.state, get_system("sr3"), Roller.seeded(1)))
+    figures = {}
+    for name, action, after in (("next", lambda: history.do(NextTurn()), history.undo),
+                                ("damage", lambda: history.do(ApplyHarm(target, "physical", 1)), history.undo),
+                                ("undo", history.undo, history.redo), ("redo", history.redo, history.undo)):
+        if name == "redo":
+            history.undo()
+        times = []
+        for _index in range(REPEATS):
+            times.append(_timed(action, lambda: None))
+            after()
+        figures[name] = statistics.median(times)
+    return figures
+
+
+def measure(size: int) -> SizeResult:
+    """Build the fight, load it into the window, time every action (run this in a process of its own)."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    os.environ["BOJOVKA_HOME"] = tempfile.mkdtemp(prefix="bojovka-bench-")
+    from PySide6.QtWidgets import QApplication
+
+    from app.library import Library
+    from app.workspace import Workspace
+    from ui.main_window import MainWindow
+
+    application = QApplication.instance() or QApplication(sys.argv[:1])
+    started = time.perf_counter()
+    history = build_history(size)
+    build = time.perf_counter() - started
+    rules = _rules_figures(history)
+    workspace = Workspace(library=Library(Path(os.environ["BOJOVKA_HOME"]) / "library.sqlite3"))
+    window = MainWindow(workspace)
+    window.show()
+    workspace.document.replace_history(history, None)
+    window.show_fight()
+    application.processEvents()
+    figures = _window_figures(window, application.processEvents)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kilobytes on Linux
+    workspace.document.undo_stack.setClean()  # nothing to ask about on closing
+    window.close()
+    return SizeResult(size, figures, rules, peak, build)
+
+
+def run(sizes: tuple[int, ...] = SIZES) -> list[SizeResult]:
+    """Every size, each in a fresh process."""
+    results = []
+    root = Path(__file__).resolve().parents[2]
+    for size in sizes:
+        output = subprocess.run([sys.executable, "-m", "tests.bench.bench_actions", str(size)], cwd=root,
+                                capture_output=True, text=True, check=True, timeout=1800).stdout
+        data = json.loads(output.strip().splitlines()[-1])
+        results.append(SizeResult(**data))
+    return results
+
+
+def main(argv: list[str]) -> int:
+    """Measure one size and print it as JSON (the parent process collects it)."""
+    result = measure(int(argv[0]))
+    print(json.dumps(result.__dict__))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

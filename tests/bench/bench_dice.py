@@ -1,0 +1,15 @@
+"""The dice line's refusals, timed: the corpus of hostile inputs from tests/rules/test_dice_abuse.py."""
+
+from __future__ import annotations
+
+import statistics
+
+from tests.rules.test_dice_abuse import HOSTILE, refuse
+
+REPEATS = 5
+
+
+def run() -> list[tuple[str, float]]:
+    """(input, median seconds to refuse it) for every hostile input."""
+    return [(f"{line[:30]!r} / {faces[:30]!r}", statistics.median(refuse(line, faces)[1] for _ in range(REPEATS)))
+            for line, faces in HOSTILE]

@@ -1,0 +1,223 @@
+"""Schema 2 documents: a trusted fight opens from its last state, replays lazily, and never shows an unchecked state."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+
+from rules.combatants import AddCombatant, EditEncounter
+from rules.documents import Archive, decode_patch, encode_patch, fight_data
+from rules.encounter import Encounter, Side, frozen_map
+from rules.errors import RulesError
+from rules.history import History, HistoryDamaged, checkpoint_gap
+from rules.serialize import SCHEMA_VERSION, SchemaError, history_from_document, history_to_document, to_data
+from rules.turns import NextTurn, RollInitiative
+from tests.app.crash_worker import build_script
+from tests.rules.sr3_scenes import eight_characters
+
+OPERATIONS = 600
+
+
+def long_fight(operations: int = OPERATIONS, seed: int = 7) -> History:
+    """The seed's eight characters, then a scripted fight of ``operations`` operations."""
+    history, _ids = eight_characters()
+    for step in build_script(seed, operations, only_operations=True):
+        assert step.operation is not None
+        history.do(step.operation)
+    return history
+
+
+HISTORY = long_fight()
+DOCUMENT: dict[str, Any] = json.loads(json.dumps(history_to_document(HISTORY)))
+
+
+def states_back_to_start(history: History) -> list[Any]:
+    """to_data of every state from the last to the first, undoing (the history is left at the start)."""
+    states = [to_data(history.state)]
+    while history.undo() is not None:
+        states.append(to_data(history.state))
+    return states
+
+
+EXPECTED = states_back_to_start(long_fight())
+
+
+def test_a_trusted_document_opens_from_its_state_without_replaying_it() -> None:
+    loaded = history_from_document(copy.deepcopy(DOCUMENT), trusted=True)
+    assert to_data(loaded.state) == DOCUMENT["state"]
+    completed = sum(entry.complete for entry in loaded.entries)
+    assert 0 < completed <= 2 * checkpoint_gap(8)  # the last two segments were checked, nothing else
+    assert fight_data(loaded) == fight_data(HISTORY)
+    assert [entry.text() for entry in loaded.entries] == [entry.text() for entry in HISTORY.entries]
+
+
+def test_undo_and_redo_through_a_loaded_fight_are_exact() -> None:
+    loaded = history_from_document(copy.deepcopy(DOCUMENT), trusted=True)
+    assert states_back_to_start(loaded) == EXPECTED
+    assert all(entry.complete for entry in loaded.redo_entries)
+    while loaded.redo() is not None:
+        pass
+    assert to_data(loaded.state) == DOCUMENT["state"]
+    assert [entry.reminders for entry in loaded.entries] == [entry.reminders for entry in HISTORY.entries]
+
+
+def test_the_document_keeps_checkpoints_as_small_patches() -> None:
+    positions = [item["at"] for item in DOCUMENT["checkpoints"]]
+    assert positions == sorted(positions) and len(positions) >= OPERATIONS // checkpoint_gap(8)
+    history = History(Encounter("sr3", "Crowd"))
+    for number in range(200):
+        history.do(AddCombatant(f"c{number}", f"Ganger {number}", Side.OPPONENT, frozen_map({"reaction": number})))
+    ids = [f"c{number}" for number in range(200)]
+    history.do(RollInitiative(frozen_map(dict.fromkeys(ids, (3,))), frozen_map(dict.fromkeys(ids, (1, 2)))))
+    for _step in range(150):
+        history.do(NextTurn())
+    document = history_to_document(history)
+    state_bytes = len(json.dumps(document["state"]))
+    # After the initiative roll (which changes everyone) a patch holds what changed, not a whole fight.
+    patches = [len(json.dumps(item["patch"])) for item in document["checkpoints"] if item["at"] > 201]
+    assert len(patches) > 10 and max(patches) < state_bytes / 20
+
+
+def test_saving_a_loaded_fight_again_reuses_its_patches_and_round_trips() -> None:
+    loaded = history_from_document(copy.deepcopy(DOCUMENT), trusted=True)
+    assert history_to_document(loaded) == DOCUMENT  # nothing decoded again, nothing changed
+    loaded.do(NextTurn())
+    again = history_from_document(json.loads(json.dumps(history_to_document(loaded))), trusted=True)
+    reference = long_fight()
+    reference.do(NextTurn())
+    assert fight_data(again) == fight_data(reference)
+    assert states_back_to_start(again) == states_back_to_start(reference)
+
+
+def test_new_operations_after_undoing_into_a_loaded_fight() -> None:
+    loaded = history_from_document(copy.deepcopy(DOCUMENT), trusted=True)
+    reference = long_fight()
+    for history in (loaded, reference):
+        for _step in range(300):  # deep into the saved history: many segments replayed
+            history.undo()
+        history.do(NextTurn())
+    resaved = json.loads(json.dumps(history_to_document(loaded)))
+    assert fight_data(history_from_document(resaved, trusted=True)) == fight_data(reference)
+    assert states_back_to_start(history_from_document(resaved, trusted=True)) == states_back_to_start(reference)
+
+
+def test_an_untrusted_document_is_replayed_in_full() -> None:
+    loaded = history_from_document(copy.deepcopy(DOCUMENT))
+    assert all(entry.complete for entry in loaded.entries)
+    assert fight_data(loaded) == fight_data(HISTORY)
+
+
+def test_a_schema_1_document_still_opens() -> None:
+    old = {key: value for key, value in copy.deepcopy(DOCUMENT).items() if key not in ("log", "checkpoints")}
+    old["schema_version"] = 1
+    assert SCHEMA_VERSION == 2
+    for trusted in (False, True):  # a sealed schema 1 file has nothing to open from: it is replayed
+        assert fight_data(history_from_document(copy.deepcopy(old), trusted=trusted)) == fight_data(HISTORY)
+
+
+# --- damage and forgery -------------------------------------------------------------------------
+
+
+def _first_checkpoint(document: dict[str, Any]) -> dict[str, Any]:
+    checkpoint: dict[str, Any] = document["checkpoints"][0]
+    assert len(document["checkpoints"]) >= 4  # far enough from the end to open, and be found on undo
+    return checkpoint
+
+
+def _undo_until_refused(history: History) -> tuple[list[Any], str]:
+    shown = [to_data(history.state)]
+    while True:
+        try:
+            if history.undo() is None:
+                return shown, ""
+        except HistoryDamaged as damage:
+            return shown, str(damage)
+        shown.append(to_data(history.state))
+
+
+def test_a_forged_checkpoint_stops_undo_before_any_state_it_made_is_shown() -> None:
+    document = copy.deepcopy(DOCUMENT)
+    checkpoint = _first_checkpoint(document)
+    combatants = checkpoint["patch"]["items"].setdefault("combatants", {})
+    combatants["c3"] = dict(to_data(HISTORY.state.combatants["c3"]), notes="forged")  # no operation touches it
+    loaded = history_from_document(document, trusted=True)
+    shown, problem = _undo_until_refused(loaded)
+    assert "damaged at operation" in problem and "Everything after it is intact" in problem
+    assert shown == EXPECTED[: len(shown)]  # every state shown is the true one
+    assert len(shown) > checkpoint_gap(8)  # and undo went as far back as it safely could
+    assert loaded.state is not None and to_data(loaded.state) == EXPECTED[len(shown) - 1]
+    assert _undo_until_refused(loaded)[1] == problem  # asked again: the same answer, at once
+
+
+def test_a_forged_log_line_is_found_when_its_segment_is_replayed() -> None:
+    document = copy.deepcopy(DOCUMENT)
+    document["log"][40][2] = [["{name} wins the fight.", {"name": "Mallory"}]]
+    loaded = history_from_document(document, trusted=True)
+    shown, problem = _undo_until_refused(loaded)
+    assert "the log does not match" in problem and shown == EXPECTED[: len(shown)]
+
+
+def test_a_forged_final_state_is_refused_on_opening() -> None:
+    document = copy.deepcopy(DOCUMENT)
+    document["state"]["combatants"]["c1"]["damage"]["physical"] = 9
+    with pytest.raises(SchemaError, match="does not match"):
+        history_from_document(document, trusted=True)
+
+
+@pytest.mark.parametrize("damage", [
+    lambda d: d["log"].pop(),
+    lambda d: d.__setitem__("checkpoints", {"at": 3}),
+    lambda d: d["checkpoints"].insert(0, {"at": 10**6, "patch": {}}),
+    lambda d: d["checkpoints"].append(copy.deepcopy(d["checkpoints"][0])),
+    lambda d: d["operations"].__setitem__(5, {"op": "no_such_operation"}),
+    lambda d: d["log"].__setitem__(7, [1, "one", []]),
+])
+def test_damaged_structure_is_refused_on_opening(damage: Any) -> None:
+    document = copy.deepcopy(DOCUMENT)
+    damage(document)
+    with pytest.raises(RulesError):
+        history_from_document(document, trusted=True)
+
+
+@pytest.mark.parametrize("patch", [
+    [], {"fields": []}, {"fields": {"clock": "later"}}, {"fields": {"combatants": {}}},
+    {"items": {"clock": {}}}, {"items": {"combatants": {"c1": {"name": 5}}}},
+    {"keys": {"combatants": ["c1", "c1"]}}, {"keys": {"combatants": ["nobody"]}},
+    {"keys": {"combatants": ["c1"]}, "items": {"combatants": {"c9": {}}}}, {"fields": {"nonsense": 1}},
+])
+def test_a_hostile_patch_gives_a_clear_message(patch: Any) -> None:
+    with pytest.raises(SchemaError) as error:
+        decode_patch(HISTORY.state, patch, "checkpoints[at=8]")
+    assert str(error.value).startswith("checkpoints[at=8]")
+
+
+def test_a_patch_is_exact_including_the_order_of_every_mapping() -> None:
+    history = long_fight(200)
+    early, late = history.checkpoints[1][1], history.state
+    assert early is not None
+    patch = json.loads(json.dumps(encode_patch(early, late)))
+    assert to_data(decode_patch(late, patch, "p")) == to_data(early)
+    reordered = list(reversed(list(history.state.combatants)))
+    assert list(decode_patch(late, {"keys": {"combatants": reordered}}, "p").combatants) == reordered
+
+
+def test_the_archive_is_the_source_of_every_pending_entry() -> None:
+    loaded = history_from_document(copy.deepcopy(DOCUMENT), trusted=True)
+    assert isinstance(loaded.source, Archive)
+    assert loaded.entries[3].operation == HISTORY.entries[3].operation  # decoded on demand, not replayed
+    assert not loaded.entries[3].complete
+
+
+def test_a_saved_patch_is_not_reused_when_its_next_state_changed_at_the_same_position() -> None:
+    """Found by the fuzzer: after undoing the last operation and doing another, the position after the last
+    checkpoint is the same but its state is not, so the checkpoint's saved patch no longer describes it."""
+    loaded = history_from_document(copy.deepcopy(DOCUMENT), trusted=True)
+    reference = long_fight()
+    for history in (loaded, reference):
+        history.undo()
+        history.do(EditEncounter("name", "Another ending"))
+    resaved = json.loads(json.dumps(history_to_document(loaded)))
+    assert states_back_to_start(history_from_document(resaved, trusted=True)) == states_back_to_start(reference)
