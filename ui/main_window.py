@@ -285,6 +285,16 @@ class MainWindow(QMainWindow):
             self.show_error(str(refused))
 
     # --- commands ------------------------------------------------------------------------------
+    @staticmethod
+    def _run_dialog(dialog: QDialog) -> None:
+        """Run a dialog modally; it is deleted once closed, so a closed dialog never follows the document.
+
+        PySide happens to destroy a temporary dialog after ``exec``; this makes it a rule, for every way a
+        dialog can be run (the GUI monkey shows them without blocking, and a lingering Walka attack dialog
+        then raised on every change of the SR3 fight opened after it)."""
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.exec()
+
     def _selected_or_current(self) -> str | None:
         return self.table.selected_id() or self.session.current_actor()
 
@@ -300,12 +310,12 @@ class MainWindow(QMainWindow):
     def on_encounter_settings(self) -> None:
         from ui.dialogs.encounter_settings import EncounterSettingsDialog
 
-        EncounterSettingsDialog(self.document, self).exec()
+        self._run_dialog(EncounterSettingsDialog(self.document, self))
 
     def on_roll_initiative(self) -> None:
         from ui.dialogs.initiative import RollInitiativeDialog
 
-        RollInitiativeDialog(self.session, self).exec()
+        self._run_dialog(RollInitiativeDialog(self.session, self))
 
     def on_delay(self) -> None:
         actor = self.session.current_actor()
@@ -336,23 +346,23 @@ class MainWindow(QMainWindow):
             return
         target = self.table.selected_id()
         attacker = self.session.current_actor()
-        dialog_class(self.document, self.session.roller, attacker, target if target != attacker else None,
-                     self).exec()
+        self._run_dialog(dialog_class(self.document, self.session.roller, attacker,
+                                      target if target != attacker else None, self))
 
     def on_damage(self) -> None:
         from ui.dialogs.harm import HarmDialog
 
-        HarmDialog(self.session, self._selected_or_current(), heal=False, parent=self).exec()
+        self._run_dialog(HarmDialog(self.session, self._selected_or_current(), heal=False, parent=self))
 
     def on_heal(self) -> None:
         from ui.dialogs.harm import HarmDialog
 
-        HarmDialog(self.session, self._selected_or_current(), heal=True, parent=self).exec()
+        self._run_dialog(HarmDialog(self.session, self._selected_or_current(), heal=True, parent=self))
 
     def on_add(self) -> None:
         from ui.dialogs.add_combatants import AddCombatantsDialog
 
-        AddCombatantsDialog(self.document, self.workspace.library, self).exec()
+        self._run_dialog(AddCombatantsDialog(self.document, self.workspace.library, self))
         self.show_fight()
 
     def on_remove(self) -> None:

@@ -1,0 +1,59 @@
+"""LazyWidget: a dock's content is built once, after its first show, and never for a dock kept closed."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QWidget
+from pytestqt.qtbot import QtBot
+
+from ui.widgets.lazy import LazyWidget
+
+pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
+
+
+class Factory:
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self) -> QWidget:
+        self.calls += 1
+        return QLabel("chart")
+
+
+def test_the_content_is_built_after_the_first_show_only_once(qtbot: QtBot) -> None:
+    factory = Factory()
+    lazy = LazyWidget(factory)
+    qtbot.addWidget(lazy)
+    assert factory.calls == 0 and lazy.content is None
+    with qtbot.waitSignal(lazy.built):
+        lazy.show()
+        assert factory.calls == 0  # not during show: the window paints first
+    assert factory.calls == 1 and isinstance(lazy.content, QLabel) and lazy.content.parent() is lazy
+    lazy.hide()
+    lazy.show()
+    QApplication.processEvents()
+    assert factory.calls == 1
+
+
+def test_a_closed_dock_never_builds_its_content(qtbot: QtBot) -> None:
+    window = QMainWindow()
+    qtbot.addWidget(window)
+    factory = Factory()
+    dock = QDockWidget("Chart", window)
+    dock.setObjectName("dock_chart")
+    dock.setWidget(LazyWidget(factory))
+    window.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, dock)
+    dock.setVisible(False)
+    window.show()
+    QApplication.processEvents()
+    assert factory.calls == 0
+    dock.setVisible(True)
+    qtbot.waitUntil(lambda: factory.calls == 1)
+
+
+def test_build_on_demand_before_any_show(qtbot: QtBot) -> None:
+    factory = Factory()
+    lazy = LazyWidget(factory)
+    qtbot.addWidget(lazy)
+    assert lazy.build() is lazy.build() and factory.calls == 1
