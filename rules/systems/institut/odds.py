@@ -146,8 +146,7 @@ def throw_distribution(dice: int, distance: int, *, exact: Literal[True]) -> dic
 def throw_distribution(dice: int, distance: int, *, exact: bool = False) -> dict[int, float] | dict[int, Fraction]:
     """P(the grenade lands ``d`` metres off target) for each ``d`` (0 = on target; a miss: distance − roll)."""
     total: Dist[float] | Dist[Fraction] = pool_total(dice, exact=True) if exact else pool_total(dice)
-    result: dict[int, float | Fraction] = {}
-    for value, probability in total.items():
-        deviation = max(0, distance - value)
-        result[deviation] = result.get(deviation, probability * 0) + probability
+    # Every roll of at least the distance lands on target; each shorter one lands its own distance off.
+    result: dict[int, float | Fraction] = {0: total.at_least(distance)} if distance <= total.high else {}
+    result.update((distance - value, probability) for value, probability in total.items() if value < distance)
     return dict(sorted(result.items()))  # type: ignore[return-value]

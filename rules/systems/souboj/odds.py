@@ -1,8 +1,8 @@
 """Souboj odds: the chance of a miss and of each amount of damage, before anyone rolls.
 
-Attack ``1d6 + A`` against defence ``1d6 + D``: the margin is the difference of two d6 shifted by A − D
-(:mod:`rules.odds` does the convolution exactly). Each margin of at least 1 becomes the kind's damage, then
-the critical multiplier. Always computed with Fractions (36 cases at most); floats are converted at the end.
+Attack ``1d6 + A`` against defence ``1d6 + D``: the margin is the difference of two d6 shifted by A − D.
+Each margin of at least 1 becomes the kind's damage, then the critical multiplier. The 36 cases are counted
+in whole numbers; the exact odds are Fractions of 36, the float ones one division each.
 """
 
 from __future__ import annotations
@@ -36,18 +36,27 @@ def margin_distribution(attack_bonus: int, defence_bonus: int) -> Dist[Fraction]
     return (six - six).shift(attack_bonus - defence_bonus)
 
 
-def _exact_odds(attack_bonus: int, defence_bonus: int, kind: Kind, strength: int, armor: int, multiplier: int,
-                tables: SoubojTables) -> AttackOdds[Fraction]:
+#: Ways (out of 36) for (1d6) − (1d6) to come out as each difference: 1, 2, …, 6, …, 2, 1.
+_DIFFERENCES = {difference: 6 - abs(difference) for difference in range(-5, 6)}
+_CASES = 36
+
+
+def _counted_odds(attack_bonus: int, defence_bonus: int, kind: Kind, strength: int, armor: int, multiplier: int,
+                  tables: SoubojTables) -> tuple[int, dict[int, int]]:
+    """The 36 cases counted: how many miss, and how many deal each damage (whole numbers, so both the exact
+    and the float odds are one division each, rounded once)."""
     rule = tables.rule(kind)
-    miss = Fraction(0)
-    damage: dict[int, Fraction] = {}
-    for margin, probability in margin_distribution(attack_bonus, defence_bonus).items():
+    shift = attack_bonus - defence_bonus
+    miss = 0
+    damage: dict[int, int] = {}
+    for difference, ways in _DIFFERENCES.items():
+        margin = difference + shift
         if margin < 1:
-            miss += probability
+            miss += ways
             continue
         dealt = damage_from_base(margin, rule, strength, armor) * multiplier
-        damage[dealt] = damage.get(dealt, Fraction(0)) + probability
-    return AttackOdds(miss, dict(sorted(damage.items())))
+        damage[dealt] = damage.get(dealt, 0) + ways
+    return miss, dict(sorted(damage.items()))
 
 
 @overload
@@ -62,7 +71,8 @@ def attack_odds(attack_bonus: int, defence_bonus: int, kind: Kind, strength: int
                 multiplier: int = 1, tables: SoubojTables | None = None,
                 exact: bool = False) -> AttackOdds[float] | AttackOdds[Fraction]:
     """Odds of an attack of a weapon ``kind`` (not magic) with ``multiplier`` 1 or the critical one."""
-    odds = _exact_odds(attack_bonus, defence_bonus, kind, strength, armor, multiplier, tables or load_tables())
+    miss, damage = _counted_odds(attack_bonus, defence_bonus, kind, strength, armor, multiplier,
+                                 tables or load_tables())
     if exact:
-        return odds
-    return AttackOdds(float(odds.miss), {dealt: float(p) for dealt, p in odds.damage.items()})
+        return AttackOdds(Fraction(miss, _CASES), {dealt: Fraction(ways, _CASES) for dealt, ways in damage.items()})
+    return AttackOdds(miss / _CASES, {dealt: ways / _CASES for dealt, ways in damage.items()})
