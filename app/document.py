@@ -17,10 +17,10 @@ from typing import Protocol
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from rules.encounter import Encounter, frozen_map
+from rules.changes import Changes
+from rules.encounter import Encounter
 from rules.errors import RulesError
-from rules.history import Delta, Entry, History, HistoryDamaged, Operation
-from rules.systems import get_system
+from rules.history import Entry, History, HistoryDamaged, Operation
 from rules.systems.base import Reminder, RuleSystem
 from rules.text import _
 
@@ -46,26 +46,35 @@ class Journal(Protocol):
 
 @dataclass(frozen=True)
 class Change:
-    """What a change did, for views to refresh only what they must (like Anki's OpChanges)."""
+    """What a change did, for views to refresh only what they must (like Anki's ``OpChanges``).
 
-    delta: Delta
+    ``what`` names the parts that changed; ``initiator`` is whoever asked for it (a dialog passes itself to
+    :meth:`EncounterDocument.apply`), so a view can tell its own change from everyone else's without a flag.
+    """
+
     entry: Entry
+    what: Changes
     undone: bool = False
+    initiator: object | None = None
 
     @property
     def combatants(self) -> frozenset[str]:
         """Ids of combatants whose state changed."""
-        return self.delta.changed_items("combatants")
+        return self.what.combatants
 
     @property
     def roster_changed(self) -> bool:
         """Combatants were added, removed or reordered."""
-        return "combatants" in self.delta.fields
+        return self.what.roster
 
     @property
     def reminders(self) -> tuple[Reminder, ...]:
         """Things to tell the GM now (never repeated on undo)."""
         return () if self.undone else self.entry.reminders
+
+    def made_by(self, initiator: object) -> bool:
+        """Whether ``initiator`` asked for this change (and so already shows its outcome)."""
+        return self.initiator is not None and self.initiator is initiator
 
 
 def _command_text(entry: Entry) -> str:
@@ -160,8 +169,11 @@ class EncounterDocument(QObject):
         return f"{name}[*]"
 
     # --- changing ------------------------------------------------------------------------------
-    def apply(self, operation: Operation) -> Change:
-        """Apply, journal, push on the undo stack, announce. RulesError: nothing happened."""
+    def apply(self, operation: Operation, initiator: object | None = None) -> Change:
+        """Apply, journal, push on the undo stack, announce. RulesError: nothing happened.
+
+        ``initiator`` (a dialog, a panel) comes back in the :class:`Change`, so it can skip its own echo.
+        """
         entry = self._history.do(operation)
         if self._journal is not None:
             try:
@@ -170,7 +182,7 @@ class EncounterDocument(QObject):
                 self._history.retract()  # not journaled = not safe: the change must not happen
                 raise
         self.undo_stack.push(_HistoryCommand(self, entry))
-        change = Change(entry.delta, entry)
+        change = Change(entry, Changes.of(entry.delta), initiator=initiator)
         self.changed.emit(change)
         return change
 
@@ -184,7 +196,7 @@ class EncounterDocument(QObject):
         if entry is None:
             return True
         self._journal_step(lambda journal: journal.record_undo())
-        self.changed.emit(Change(entry.delta, entry, undone=True))
+        self.changed.emit(Change(entry, Changes.of(entry.delta), undone=True))
         return True
 
     def _redo(self) -> None:
@@ -192,7 +204,7 @@ class EncounterDocument(QObject):
         if entry is None:
             return
         self._journal_step(lambda journal: journal.record_redo())
-        self.changed.emit(Change(entry.delta, entry))
+        self.changed.emit(Change(entry, Changes.of(entry.delta)))
 
     def _journal_step(self, record: Callable[[Journal], None]) -> None:
         """Undo and redo come from Qt's stack and cannot be refused; a failed write is reported instead."""
@@ -224,8 +236,3 @@ class EncounterDocument(QObject):
             self._journal.restart(self._history, path)
         self.path_changed.emit()
 
-
-def new_history(system_id: str, name: str = "") -> History:
-    """An empty encounter of a game, with the game's default options."""
-    system = get_system(system_id)
-    return History(Encounter(system_id, name, options=frozen_map(system.default_options())))

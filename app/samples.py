@@ -1,6 +1,7 @@
 """Sample encounters shipped in ``resources/samples`` (one per game), and the code that writes them.
 
-Each game's sample is built by ``sample()`` in ``app/sample_<game id>.py``.
+Each game builds its own sample (:meth:`~rules.systems.base.RuleSystem.sample`); this module only writes and
+reads the files.
 
 ``python -m app.samples`` regenerates the files; a test checks the shipped files equal what this builds,
 so a sample can never drift out of step with the rules.
@@ -8,8 +9,6 @@ so a sample can never drift out of step with the rules.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import json
 import sys
 from collections.abc import Callable
@@ -21,17 +20,14 @@ from app.paths import resource
 from rules.history import History
 from rules.serialize import history_to_document
 from rules.systems import all_systems
+from rules.systems.base import RuleSystem
 
 SAMPLES_DIR = "samples"
 
 def _builders() -> dict[str, Callable[[], History]]:
-    """Every game with a sample module ``app/sample_<game id>.py`` (its ``sample()`` builds the fight)."""
-    found = {}
-    for system_id in all_systems():
-        name = f"app.sample_{system_id}"
-        if importlib.util.find_spec(name) is not None:
-            found[system_id] = importlib.import_module(name).sample
-    return found
+    """Every game that ships a sample fight: game id → the function that builds it."""
+    return {system_id: system.sample for system_id, system in all_systems().items()
+            if type(system).sample is not RuleSystem.sample}
 
 
 def __getattr__(name: str) -> Any:
@@ -43,7 +39,7 @@ def __getattr__(name: str) -> Any:
 
 @cache
 def samples() -> dict[str, Callable[[], History]]:
-    """Game id → the function that builds its sample fight (imports every game and sample module)."""
+    """Game id → the function that builds its sample fight (imports every game)."""
     return _builders()
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from app.document import EncounterDocument, new_history
+from app.document import EncounterDocument
 from app.i18n import _
 from app.library import EntryKind, Library, LibraryEntry, from_combatant
 from app.paths import ENCOUNTER_SUFFIX
@@ -20,7 +20,7 @@ from app.settings import Settings, load_settings, save_settings, with_recent_fil
 from app.storage import StorageError, load_encounter, save_encounter
 from rules.dice import Roller
 from rules.encounter import Side
-from rules.history import History
+from rules.history import History, new_history
 
 
 def _owner_text(lock: EncounterLock) -> str:

@@ -404,3 +404,9 @@ class History:
         for operation in operations:
             history.do(operation)
         return history
+
+
+def new_history(system_id: str, name: str = "") -> History:
+    """An empty encounter of a game, with the game's default options."""
+    system = get_system(system_id)
+    return History(Encounter(system_id, name, options=frozen_map(system.default_options())))

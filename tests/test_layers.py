@@ -32,3 +32,31 @@ def test_the_check_would_notice_a_widget_import(tmp_path: Path) -> None:
     sample = tmp_path / "sample.py"
     sample.write_text("from PySide6.QtWidgets import QWidget\n", encoding="utf-8")
     assert "PySide6.QtWidgets" in _imported_modules(sample)
+
+
+def test_every_game_is_kept_apart_from_the_others_by_a_contract() -> None:
+    import tomllib
+
+    from rules.systems import system_ids
+
+    contracts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
+    independent = [set(c["modules"]) for c in contracts["contracts"] if c["type"] == "independence"]
+    for package in ("rules.systems", "ui.games"):
+        assert {f"{package}.{game}" for game in system_ids()} in independent, package
+
+
+def test_no_generic_module_imports_a_game() -> None:
+    """Only a game's own packages, the registries and the self-test import a game's modules."""
+    from rules.systems import system_ids
+
+    games = set(system_ids())
+    allowed = {"rules/systems/__init__.py", "ui/games/__init__.py", "ui/selftest.py", "app/bundle_check.py"}
+    offenders = []
+    for layer in ("rules", "app", "ui"):
+        for path in (ROOT / layer).rglob("*.py"):
+            relative = path.relative_to(ROOT).as_posix()
+            if relative in allowed or any(f"/{game}/" in f"/{relative}" for game in games):
+                continue
+            offenders += [f"{relative}: {name}" for name in _imported_modules(path)
+                          if any(name.startswith((f"rules.systems.{game}", f"ui.games.{game}")) for game in games)]
+    assert offenders == []

@@ -33,7 +33,7 @@ from rules.systems import all_systems, system_ids
 from ui.actions import ACTIONS, Menu, build_action
 from ui.charts.initiative_chart import InitiativeChart
 from ui.charts.odds_dock import OddsDock
-from ui.dialogs.attack import attack_dialog_for
+from ui.games import game_ui
 from ui.models.initiative_model import InitiativeModel
 from ui.models.log_model import LogModel
 from ui.printing.dialogs import Printing
@@ -140,20 +140,18 @@ class MainWindow(QMainWindow):
         self.undo_view.setEmptyLabel(_("<start of the fight>"))
         self.odds = OddsDock(self.document)
         right, bottom = Qt.DockWidgetArea.RightDockWidgetArea, Qt.DockWidgetArea.BottomDockWidgetArea
-        self.docks = [
-            self._dock(_("Combatant"), "dock_details", self.details, right),
-            self._dock(_("Effects"), "dock_effects", self.effects, right),
-            self._dock(_("Combat log"), "dock_log", self.log_view, bottom),
-            self._dock(_("Dice line"), "dock_dice", self.dice_line, bottom),
-            # The undo history and the odds join the layout when first opened: Qt drew a stale second tab bar
-            # (over the dice line, over the details) for a dock hidden in a tab group built before the first show.
-            self._dock(_("Undo history"), "dock_undo", self.undo_view, None),
-            self._dock(_("Initiative chart"), "dock_initiative_chart", self.initiative_chart, bottom),
-            self._dock(_("Odds"), "dock_odds", self.odds, None),
-        ]
-        details, effects, log, dice, undo, chart, odds = self.docks
-        self.chart_dock = chart
-        self.odds_dock = odds
+        self.details_dock = details = self._dock(_("Combatant"), "dock_details", self.details, right)
+        self.effects_dock = effects = self._dock(_("Effects"), "dock_effects", self.effects, right)
+        self.log_dock = log = self._dock(_("Combat log"), "dock_log", self.log_view, bottom)
+        self.dice_dock = dice = self._dock(_("Dice line"), "dock_dice", self.dice_line, bottom)
+        # The undo history and the odds join the layout when first opened: Qt drew a stale second tab bar
+        # (over the dice line, over the details) for a dock hidden in a tab group built before the first show.
+        self.undo_dock = undo = self._dock(_("Undo history"), "dock_undo", self.undo_view, None)
+        self.chart_dock = chart = self._dock(_("Initiative chart"), "dock_initiative_chart", self.initiative_chart,
+                                             bottom)
+        self.odds_dock = odds = self._dock(_("Odds"), "dock_odds", self.odds, None)
+        #: In the order the View menu lists them.
+        self.docks = (details, effects, log, dice, undo, chart, odds)
         chart.visibilityChanged.connect(lambda shown: self.initiative_chart.catch_up() if shown else None)
         self.splitDockWidget(log, dice, Qt.Orientation.Vertical)  # the dice line sits under the log
         self.tabifyDockWidget(log, chart)  # a tab behind the log: it draws nothing until the GM looks at it
@@ -273,6 +271,7 @@ class MainWindow(QMainWindow):
             self.welcome = WelcomePage(list(self.workspace.settings.recent_files))
             self.welcome.new_requested.connect(self.new_encounter)
             self.welcome.open_requested.connect(self.open_file)
+            self.welcome.sample_requested.connect(self.open_sample)
             self.welcome.browse_requested.connect(self.on_open)
             self.welcome.continue_requested.connect(self.show_fight)
             self.pages.addWidget(self.welcome)
@@ -340,7 +339,7 @@ class MainWindow(QMainWindow):
             self.session.yield_turn(actor)
 
     def on_attack(self) -> None:
-        dialog_class = attack_dialog_for(self.document.system.id)
+        dialog_class = game_ui(self.document.system.id).attack_dialog()
         if dialog_class is None:
             self.show_error(_("Attacks for this game are resolved with the dice line and Damage."))
             return
@@ -389,7 +388,7 @@ class MainWindow(QMainWindow):
         self.initiative_chart.slider.setFocus()
 
     def on_odds(self) -> None:
-        dock, log = self.odds_dock, self.docks[2]
+        dock, log = self.odds_dock, self.log_dock
         placed = self._dock_late(dock)
         dock.show()
         dock.raise_()
@@ -488,14 +487,18 @@ class MainWindow(QMainWindow):
             self.show_fight()
 
     def open_file(self, path: Path) -> None:
-        """Open an encounter or a sample; a bad file gets a clear message and changes nothing."""
+        """Open an encounter file; a bad file gets a clear message and changes nothing."""
+        self._open(lambda: self.workspace.open(path))
+
+    def open_sample(self, system_id: str) -> None:
+        """Open a copy of a game's shipped sample fight (saving it asks for a new file)."""
+        self._open(lambda: self.workspace.open_sample(system_id))
+
+    def _open(self, load: Callable[[], None]) -> None:
         if not self._may_discard():
             return
         try:
-            if path.parent.name == "samples":
-                self.workspace.open_sample(path.stem)
-            else:
-                self.workspace.open(path)
+            load()
         except RulesError as problem:
             QMessageBox.warning(self, _("Cannot open the encounter"), str(problem))
             return

@@ -96,9 +96,9 @@ def _window_for(what: str, window: MainWindow) -> QWidget:
         window.player_view.resize(1280, 720)
         return window.player_view
     if what == "attack":
-        from ui.dialogs.attack import attack_dialog_for
+        from ui.games import game_ui
 
-        dialog_class = attack_dialog_for("sr3")
+        dialog_class = game_ui("sr3").attack_dialog()
         assert dialog_class is not None
         session = window.session
         dialog = dialog_class(window.document, session.roller, session.current_actor(), "c6", window)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import Qt, Signal
@@ -29,6 +30,7 @@ class WelcomePage(QScrollArea):
 
     new_requested = Signal(str)  # system id
     open_requested = Signal(object)  # Path
+    sample_requested = Signal(str)  # system id: a shipped sample, opened as a sample (never by its folder's name)
     browse_requested = Signal()
     continue_requested = Signal()
 
@@ -47,11 +49,13 @@ class WelcomePage(QScrollArea):
         self.continue_button.clicked.connect(self.continue_requested)
         layout.addWidget(self.continue_button, 0, Qt.AlignmentFlag.AlignLeft)
         layout.addWidget(self._new_box())
-        recent = [(f"{Path(p).stem}  —  {Path(p).parent}", Path(p)) for p in recent_files]
+        recent = [(f"{Path(p).stem}  —  {Path(p).parent}", str(Path(p)), Path(p)) for p in recent_files]
         self.recent = self._file_list(_("Recent encounters"), recent, _("No recent encounters yet."), layout)
+        self.recent.itemActivated.connect(lambda item: self.open_requested.emit(item.data(PathRole)))
         shipped = [s for s in system_ids() if sample_path(s).is_file()]
-        samples = [(f"{sample_title(s)}  —  {_(get_system(s).title)}", sample_path(s)) for s in shipped]
+        samples = [(f"{sample_title(s)}  —  {_(get_system(s).title)}", str(sample_path(s)), s) for s in shipped]
         self.samples = self._file_list(_("Sample encounters"), samples, _("No samples found."), layout)
+        self.samples.itemActivated.connect(lambda item: self.sample_requested.emit(item.data(PathRole)))
         open_button = QPushButton(_("Open an encounter file…"))
         open_button.clicked.connect(self.browse_requested)
         layout.addWidget(open_button, 0, Qt.AlignmentFlag.AlignLeft)
@@ -74,20 +78,21 @@ class WelcomePage(QScrollArea):
         if name is not None:
             self.continue_button.setText(_("Continue: {name}").format(name=name))
 
-    def _file_list(self, title: str, paths: list[tuple[str, Path]], empty: str, layout: QVBoxLayout) -> QListWidget:
+    def _file_list(self, title: str, paths: Sequence[tuple[str, str, object]], empty: str,
+                   layout: QVBoxLayout) -> QListWidget:
+        """A list of (label, tooltip, what activating it opens): a file's path, or a sample's game id."""
         box = QGroupBox(title)
         inner = QVBoxLayout(box)
         files = QListWidget()
-        for label, path in paths:
+        for label, tip, target in paths:
             item = QListWidgetItem(label)
-            item.setData(PathRole, path)
-            item.setToolTip(str(path))
+            item.setData(PathRole, target)
+            item.setToolTip(tip)
             files.addItem(item)
         if not paths:
             inner.addWidget(QLabel(empty))
         files.setVisible(bool(paths))
         files.setMaximumHeight(max(60, min(200, 26 * len(paths) + 8)))
-        files.itemActivated.connect(lambda item: self.open_requested.emit(item.data(PathRole)))
         inner.addWidget(files)
         layout.addWidget(box)
         return files

@@ -13,10 +13,11 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from rules.encounter import Combatant, Encounter, JsonValue, Side, Slot, Status
+from rules.errors import RulesError
 from rules.text import _, pgettext
 
-if TYPE_CHECKING:  # history imports this module: the operation type is only needed by the checker
-    from rules.history import Operation
+if TYPE_CHECKING:  # history imports this module: these types are only needed by the checker
+    from rules.history import History, Operation
 
 
 class Hook(StrEnum):
@@ -281,3 +282,9 @@ class RuleSystem(ABC):
         whose odds the game knows (the summary then leaves it out of its notable moments).
         """
         return None
+
+    # --- the shipped sample ---------------------------------------------------------------------
+    def sample(self) -> History:
+        """The game's sample fight, built by replaying its operations (a game that ships none does not override
+        this). Pure: the same history every time, so the shipped file can be checked against it."""
+        raise RulesError(_("{game} ships no sample fight.").format(game=_(self.title)))

@@ -111,7 +111,7 @@ def difference(ours: Table, exact: Exact) -> float:
     return max(abs(float(ours.get(key, 0.0)) - float(exact.get(key, Fraction(0)))) for key in keys)
 
 
-# --- SR3: the attack dialog (ui/dialogs/sr3_attack.py: attack_outcome_distribution) -------------------------
+# --- SR3: the attack dialog (ui/games/sr3/attack.py: attack_outcome_distribution) -------------------------
 
 
 def sr3_queries() -> list[Query]:
@@ -122,7 +122,7 @@ def sr3_queries() -> list[Query]:
                   functools.partial(sr3_oracle, args)) for name, args in shots]
 
 
-# --- Institute: ui/dialogs/institut_attack.py -----------------------------------------------------------------
+# --- Institute: ui/games/institut/attack.py -----------------------------------------------------------------
 
 
 def _institut_pool(dice: int) -> Any:

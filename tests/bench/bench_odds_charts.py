@@ -60,7 +60,7 @@ def _sr3_rows() -> list[Row]:
     from rules.dice import Roller
     from tests.rules.sr3_scenes import eight_characters, roll_ones
     from ui.charts.odds_data import View
-    from ui.dialogs.sr3_attack import Sr3AttackDialog
+    from ui.games.sr3.attack import Sr3AttackDialog
 
     history, ids = eight_characters()
     roll_ones(history, ids)
@@ -78,9 +78,9 @@ def _sr3_rows() -> list[Row]:
 
 def _clovek_rows() -> list[Row]:
     from app.document import EncounterDocument
-    from app.sample_clovek import sample
     from rules.dice import Roller
-    from ui.dialogs.clovek_attack import ClovekCheckDialog
+    from rules.systems.clovek.sample import sample
+    from ui.games.clovek.attack import ClovekCheckDialog
 
     dialog = ClovekCheckDialog(EncounterDocument(sample()), Roller.seeded(3), attacker_id="c2", target_id="c4")
     dialog.roll_box.skill.setValue(3)
@@ -95,9 +95,9 @@ def _clovek_rows() -> list[Row]:
 
 def _institut_rows() -> list[Row]:
     from app.document import EncounterDocument
-    from app.sample_institut import sample
     from rules.dice import Roller
-    from ui.dialogs.institut_attack import InstitutAttackDialog
+    from rules.systems.institut.sample import sample
+    from ui.games.institut.attack import InstitutAttackDialog
 
     dialog = InstitutAttackDialog(EncounterDocument(sample()), Roller.seeded(1))
     dialog.attack.skill.setValue(5)
@@ -106,7 +106,8 @@ def _institut_rows() -> list[Row]:
 
 
 def _dock_rows() -> list[Row]:
-    from app.document import EncounterDocument, new_history
+    from app.document import EncounterDocument
+    from rules.history import new_history
     from ui.charts.odds_data import View
     from ui.charts.odds_dock import OddsDock
 

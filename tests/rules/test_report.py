@@ -8,10 +8,6 @@ from fractions import Fraction
 
 import pytest
 
-from app.sample_clovek import sample as clovek_sample
-from app.sample_institut import sample as institut_sample
-from app.sample_souboj import sample as souboj_sample
-from app.sample_walka import sample as walka_sample
 from rules.combatants import AddCombatant, RemoveCombatant
 from rules.dice import Roller
 from rules.encounter import Side, Status, frozen_map
@@ -28,7 +24,11 @@ from rules.report import (
     summarize,
 )
 from rules.systems import get_system
+from rules.systems.clovek.sample import sample as clovek_sample
+from rules.systems.institut.sample import sample as institut_sample
+from rules.systems.souboj.sample import sample as souboj_sample
 from rules.systems.sr3 import Sr3Attack
+from rules.systems.walka.sample import sample as walka_sample
 from rules.turns import NextTurn, roll_initiative
 from tests.rules.sr3_scenes import eight_characters, play_round, roll_ones
 from tests.rules.test_sr3_scripted_fight import _first_round, _second_pass, chains

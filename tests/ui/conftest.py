@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import QEvent
+from PySide6.QtWidgets import QApplication
+from pytestqt.qtbot import QtBot
+
+from app.library import Library
+from app.workspace import Workspace
+from rules.dice import Roller
+from ui.main_window import MainWindow
 
 
 @pytest.fixture(autouse=True)
@@ -13,3 +23,40 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "bojovka-home"
     monkeypatch.setenv("BOJOVKA_HOME", str(home))
     return home
+
+
+@dataclass
+class WindowFactory:
+    """Opens main windows over fresh workspaces and closes every one of them after the test."""
+
+    library_path: Path
+    opened: list[MainWindow] = field(default_factory=list)
+
+    def __call__(self, system_id: str | None = None, name: str = "", seed: int = 11,
+                 sample: str | None = None) -> MainWindow:
+        """A window on a new encounter of ``system_id`` (or on the shipped ``sample`` of a game)."""
+        workspace = Workspace(roller=Roller.seeded(seed), library=Library(self.library_path))
+        window = MainWindow(workspace)  # closed here, not by qtbot: qtbot would close it before the teardown
+        if sample is not None:
+            workspace.open_sample(sample)
+        elif system_id is not None:
+            workspace.new(system_id, name)
+        window.show_fight()
+        self.opened.append(window)
+        return window
+
+    def close_all(self) -> None:
+        for window in self.opened:
+            window.document.undo_stack.setClean()  # closing must not stop at "Save the changes first?"
+            window.close()
+            window.deleteLater()
+            QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)  # gone now, not in a GC pass at exit
+            window.workspace.close(keep_journal=False)
+
+
+@pytest.fixture
+def open_window(qtbot: QtBot, tmp_path: Path) -> Iterator[WindowFactory]:
+    """The one way tests open the main window: ``open_window("walka", "Night Market")``."""
+    factory = WindowFactory(tmp_path / "library.sqlite3")
+    yield factory
+    factory.close_all()

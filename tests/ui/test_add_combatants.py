@@ -11,10 +11,11 @@ from PySide6.QtWidgets import QWidget
 from pytestqt.modeltest import ModelTester
 from pytestqt.qtbot import QtBot
 
-from app.document import EncounterDocument, new_history
+from app.document import EncounterDocument
 from app.library import EntryKind, Library, LibraryEntry
 from rules.combatants import SHARED_MONITOR
 from rules.encounter import Side
+from rules.history import new_history
 from rules.systems import get_system
 from rules.systems.base import AttributeSpec
 from rules.systems.sr3.system import Sr3System

@@ -12,18 +12,18 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from app.document import EncounterDocument
-from app.sample_clovek import sample
 from rules.dice import Roller, SkillKind
 from rules.serialize import to_data
 from rules.systems.clovek import SetInitiativeDice, StartLongAction
 from rules.systems.clovek.long_actions import LongKind, find_long_action
 from rules.systems.clovek.odds import OUTCOMES, outcome_odds, roll_odds
+from rules.systems.clovek.sample import sample
 from rules.turns import NextTurn
 from tests.rules.test_clovek_scenes import left, roll, seed_fight
-from ui.dialogs.attack import attack_dialog_for
-from ui.dialogs.clovek_attack import ClovekCheckDialog
+from ui.games import game_ui
+from ui.games.clovek.attack import ClovekCheckDialog
+from ui.games.clovek.check_form import outcome_label
 from ui.theme import apply_theme
-from ui.widgets.clovek_check_form import outcome_label
 from ui.widgets.odds_table import format_percent
 
 pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
@@ -52,7 +52,7 @@ def duel() -> EncounterDocument:
 
 
 def test_the_window_finds_the_dialog() -> None:
-    assert attack_dialog_for("clovek") is ClovekCheckDialog
+    assert game_ui("clovek").attack_dialog() is ClovekCheckDialog
 
 
 def test_odds_show_before_any_die_and_follow_the_form(dialog_for: DialogFactory) -> None:

@@ -4,24 +4,21 @@ initiative, dice clicked off the banks, attacks in the roll dialog; then undo to
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QEvent, Qt
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
-from app.library import Library
-from app.workspace import Workspace
-from rules.dice import Roller
 from rules.encounter import Side
 from rules.serialize import to_data
+from tests.ui.conftest import WindowFactory
 from ui.dialogs.add_combatants import AddCombatantsDialog
-from ui.dialogs.clovek_attack import ClovekCheckDialog
 from ui.dialogs.initiative import RollInitiativeDialog
+from ui.games.clovek.attack import ClovekCheckDialog
+from ui.games.clovek.panel import DiceBanksSection
 from ui.main_window import MainWindow
-from ui.widgets.clovek_panel import DiceBanksSection
 
 pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
 
@@ -35,17 +32,8 @@ PEOPLE = {
 
 
 @pytest.fixture
-def window(qtbot: QtBot, tmp_path: Path) -> Iterator[MainWindow]:
-    workspace = Workspace(roller=Roller.seeded(11), library=Library(tmp_path / "library.sqlite3"))
-    shown = MainWindow(workspace)  # closed here, not by qtbot: qtbot would close it before this teardown runs
-    workspace.new("clovek", "Saint Roch")
-    shown.show_fight()
-    yield shown
-    shown.document.undo_stack.setClean()  # closing must not stop at "Save the changes first?"
-    shown.close()
-    shown.deleteLater()
-    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)  # gone now, not in a GC pass at exit
-    workspace.close(keep_journal=False)
+def window(open_window: WindowFactory) -> MainWindow:
+    return open_window("clovek", "Saint Roch", seed=11)
 
 
 def _ids(window: MainWindow) -> dict[str, str]:

@@ -13,15 +13,15 @@ from PySide6.QtWidgets import QApplication, QScrollArea, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.document import EncounterDocument
-from app.sample_clovek import sample
 from rules.serialize import to_data
 from rules.systems.clovek.long_actions import LongState, find_long_action
+from rules.systems.clovek.sample import sample
 from tests.rules.test_clovek_scenes import left, roll, seed_fight
-from ui.game_parts import sections_for
+from ui.games import game_ui
+from ui.games.clovek.dice import BankView, DiceBanksWidget
+from ui.games.clovek.long_actions import LongActionsSection
+from ui.games.clovek.panel import CapacityNamesSection, DiceBanksSection
 from ui.theme import apply_theme
-from ui.widgets.clovek_dice import BankView, DiceBanksWidget
-from ui.widgets.clovek_long_actions import LongActionsSection
-from ui.widgets.clovek_panel import CapacityNamesSection, DiceBanksSection
 from ui.widgets.details import CombatantDetails
 
 pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
@@ -60,7 +60,7 @@ def banks_of(details: CombatantDetails) -> DiceBanksSection:
 
 
 def test_the_game_registers_its_sections_in_order() -> None:
-    assert sections_for("clovek") == [DiceBanksSection, LongActionsSection, CapacityNamesSection]
+    assert list(game_ui("clovek").sections()) == [DiceBanksSection, LongActionsSection, CapacityNamesSection]
 
 
 def test_the_banks_widget_asks_for_the_dice_up_to_the_one_clicked(qtbot: QtBot) -> None:

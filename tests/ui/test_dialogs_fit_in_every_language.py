@@ -12,7 +12,7 @@ from app.document import EncounterDocument
 from app.i18n import install_language
 from app.samples import _builders
 from rules.dice import Roller
-from ui.dialogs.attack import attack_dialog_for
+from ui.games import game_ui
 
 pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
 
@@ -32,7 +32,7 @@ def language(request: pytest.FixtureRequest) -> Iterator[str]:
 @pytest.mark.parametrize("game", GAMES)
 def test_attack_dialog_needs_no_sideways_scrolling(qtbot: QtBot, language: str, game: str) -> None:
     document = EncounterDocument(_builders()[game]())
-    dialog_class = attack_dialog_for(game)
+    dialog_class = game_ui(game).attack_dialog()
     assert dialog_class is not None
     dialog = dialog_class(document, Roller.seeded(1), None, None, None)
     qtbot.addWidget(dialog)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from PySide6.QtWidgets import QComboBox, QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
-from app.document import EncounterDocument, new_history
+from app.document import EncounterDocument
+from rules.history import new_history
 from rules.systems import get_system
 from ui.dialogs.encounter_settings import EncounterSettingsDialog
 

@@ -12,7 +12,6 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from app.document import EncounterDocument
-from app.sample_institut import sample
 from rules.combatants import ApplyHarm
 from rules.dice import Roller
 from rules.encounter import SlotKind
@@ -20,10 +19,11 @@ from rules.systems.institut import DeclareActions, HoldAction, SuppressionFire, 
 from rules.systems.institut.combat import Defence, FireMode
 from rules.systems.institut.ops import Blast, InstitutAttack, SuppressionDodge, ThrowGrenade
 from rules.systems.institut.pyramid import CLASSES
+from rules.systems.institut.sample import sample
 from rules.turns import NextTurn
 from tests.rules.test_institut_scenes import cast, roll
-from ui.dialogs.attack import attack_dialog_for
-from ui.dialogs.institut_attack import InstitutAttackDialog
+from ui.games import game_ui
+from ui.games.institut.attack import InstitutAttackDialog
 from ui.theme import apply_theme
 
 pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
@@ -57,7 +57,7 @@ def wounds(document: EncounterDocument, combatant_id: str) -> list[int]:
 
 
 def test_the_window_finds_this_dialog_for_the_game() -> None:
-    assert attack_dialog_for("institut") is InstitutAttackDialog
+    assert game_ui("institut").attack_dialog() is InstitutAttackDialog
 
 
 def test_the_current_actor_attacks_a_foe_and_the_odds_come_before_the_dice(dialog_for: DialogFactory) -> None:

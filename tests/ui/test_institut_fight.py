@@ -3,29 +3,25 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QEvent, QPoint
+from PySide6.QtCore import QPoint
 from PySide6.QtWidgets import QApplication, QScrollArea
-from pytestqt.qtbot import QtBot
 
-from app.library import Library
-from app.workspace import Workspace
-from rules.dice import Roller
 from rules.encounter import Side, SlotKind, Status
 from rules.serialize import to_data
 from rules.systems.institut.combat import Defence, FireMode
 from rules.systems.institut.ops import Blast, InstitutAttack, ThrowGrenade
 from rules.systems.institut.pyramid import CLASSES
+from tests.ui.conftest import WindowFactory
 from ui.dialogs.add_combatants import AddCombatantsDialog
 from ui.dialogs.harm import HarmDialog
 from ui.dialogs.initiative import RollInitiativeDialog
-from ui.dialogs.institut_attack import InstitutAttackDialog
+from ui.games.institut.attack import InstitutAttackDialog
+from ui.games.institut.panel import PyramidSection, RoundSection
 from ui.main_window import MainWindow
 from ui.theme import apply_theme
-from ui.widgets.institut_panel import PyramidSection, RoundSection
 
 pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
 
@@ -36,17 +32,8 @@ BANDIT = {"agility": 2, "thinking": 2, "shooting": 3, "dodge": 2, "athletics": 1
 
 
 @pytest.fixture
-def window(qtbot: QtBot, tmp_path: Path) -> Iterator[MainWindow]:
-    workspace = Workspace(roller=Roller.seeded(11), library=Library(tmp_path / "library.sqlite3"))
-    shown = MainWindow(workspace)  # closed here, not by qtbot: qtbot would close it before this teardown runs
-    workspace.new("institut", "Depot")
-    shown.show_fight()
-    yield shown
-    shown.document.undo_stack.setClean()  # closing must not stop at "Save the changes first?"
-    shown.close()
-    shown.deleteLater()
-    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)  # gone now, not in a GC pass at exit
-    workspace.close(keep_journal=False)
+def window(open_window: WindowFactory) -> MainWindow:
+    return open_window("institut", "Depot", seed=11)
 
 
 def _ids(window: MainWindow) -> dict[str, str]:
@@ -256,7 +243,7 @@ def test_screenshot_of_the_sample_mid_fight(window: MainWindow, tmp_path: Path, 
         window.workspace.open_sample("institut")
         window.show_fight()
         window.resize(1366, 700)
-        window.docks[1].hide()  # the effects dock closed: the details dock gets the whole right side
+        window.effects_dock.hide()  # the effects dock closed: the details dock gets the whole right side
         window.show()
         window.table.select_combatant("c4")
         QApplication.processEvents()

@@ -11,15 +11,15 @@ from PySide6.QtWidgets import QApplication, QToolButton
 from pytestqt.qtbot import QtBot
 
 from app.document import EncounterDocument
-from app.sample_institut import sample
 from rules.combatants import ApplyHarm
 from rules.encounter import Status
 from rules.systems.institut.pyramid import CLASSES
+from rules.systems.institut.sample import sample
 from tests.rules.test_institut_scenes import cast, roll
-from ui.game_parts import sections_for
+from ui.games import game_ui
+from ui.games.institut.panel import PyramidSection, PyramidWidget, RoundSection
 from ui.theme import apply_theme
 from ui.widgets.details import CombatantDetails
-from ui.widgets.institut_panel import PyramidSection, PyramidWidget, RoundSection
 
 pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
 
@@ -63,7 +63,7 @@ def click_box(widget: PyramidWidget, qtbot: QtBot, key: str, index: int) -> None
 
 
 def test_the_game_registers_both_sections() -> None:
-    assert sections_for("institut") == [PyramidSection, RoundSection]
+    assert list(game_ui("institut").sections()) == [PyramidSection, RoundSection]
 
 
 def test_the_pyramid_is_drawn_narrowest_on_top_and_centred(qtbot: QtBot) -> None:

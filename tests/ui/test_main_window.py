@@ -2,25 +2,23 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QApplication
-from pytestqt.qtbot import QtBot
 
 from app.library import Library
 from app.workspace import Workspace
-from rules.dice import Roller
+from rules.combatants import AddCombatant
 from rules.encounter import Side, Status
 from rules.serialize import to_data
 from rules.systems.sr3.tables import RangeCategory
+from tests.ui.conftest import WindowFactory
 from ui.actions import ACTIONS
 from ui.dialogs.add_combatants import AddCombatantsDialog
 from ui.dialogs.harm import HarmDialog
 from ui.dialogs.initiative import RollInitiativeDialog
-from ui.dialogs.sr3_attack import Sr3AttackDialog
+from ui.games.sr3.attack import Sr3AttackDialog
 from ui.main_window import MainWindow
 from ui.models.initiative_model import Column
 
@@ -31,17 +29,8 @@ RUNNERS = {"Twitch": {"reaction": 9, "initiative_dice": 3, "quickness": 6, "body
 
 
 @pytest.fixture
-def window(qtbot: QtBot, tmp_path: Path) -> Iterator[MainWindow]:
-    workspace = Workspace(roller=Roller.seeded(11), library=Library(tmp_path / "library.sqlite3"))
-    shown = MainWindow(workspace)  # closed here, not by qtbot: qtbot would close it before this teardown runs
-    workspace.new("sr3", "Warehouse")
-    shown.show_fight()
-    yield shown
-    shown.document.undo_stack.setClean()  # closing must not stop at "Save the changes first?"
-    shown.close()
-    shown.deleteLater()
-    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)  # gone now, not in a GC pass at exit
-    workspace.close(keep_journal=False)
+def window(open_window: WindowFactory) -> MainWindow:
+    return open_window("sr3", "Warehouse", seed=11)
 
 
 def _ids_by_name(window: MainWindow) -> dict[str, str]:
@@ -227,3 +216,27 @@ def test_late_docks_join_the_layout_when_first_opened(window: MainWindow) -> Non
     assert window.dockWidgetArea(undo) == Qt.DockWidgetArea.RightDockWidgetArea
     window.actions_by_name["odds"].trigger()
     assert window.dockWidgetArea(window.odds_dock) == Qt.DockWidgetArea.BottomDockWidgetArea
+
+
+def test_a_gm_file_in_a_folder_called_samples_opens_that_file(open_window: WindowFactory, tmp_path: Path) -> None:
+    window = open_window("walka", "Mine")
+    window.document.apply(AddCombatant("c-ania", "Ania", Side.PLAYER))
+    own = tmp_path / "samples" / "sr3.bojovka"  # named like the shipped SR3 sample, in a folder named like theirs
+    own.parent.mkdir()
+    window.workspace.save(own)
+    window.workspace.new("souboj")
+    window.open_file(own)
+    assert window.document.system.id == "walka"
+    assert [c.name for c in window.document.state.combatants.values()] == ["Ania"]
+    assert window.document.path == own
+
+
+def test_the_welcome_page_opens_a_sample_as_a_sample(open_window: WindowFactory) -> None:
+    window = open_window("walka")
+    page = window.welcome_page()
+    item = next(page.samples.item(row) for row in range(page.samples.count())
+                if "Shadowrun" in page.samples.item(row).text())
+    page.samples.itemActivated.emit(item)
+    assert window.document.system.id == "sr3"
+    assert window.document.path is None  # a copy: saving asks for a new file
+    assert window.document.state.combatants

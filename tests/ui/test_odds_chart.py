@@ -17,7 +17,7 @@ from ui.charts import odds_chart
 from ui.charts.chart_style import BLUE, ORANGE, SKY, VERMILLION
 from ui.charts.odds_chart import OddsChart, number
 from ui.charts.odds_data import OddsData, PoolSweep, View, categories, counts
-from ui.charts.sr3_odds import success_name, successes_chart
+from ui.games.sr3.odds import success_name, successes_chart
 from ui.theme import apply_theme
 from ui.widgets.odds_table import format_percent
 

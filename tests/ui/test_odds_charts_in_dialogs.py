@@ -7,8 +7,6 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from app.document import EncounterDocument
-from app.sample_souboj import sample as souboj_sample
-from app.sample_walka import sample as walka_sample
 from rules.dice import Roller, SkillKind
 from rules.systems.clovek.odds import OUTCOMES, outcome_odds, roll_odds
 from rules.systems.institut import attack_outcome_distribution as institut_outcomes
@@ -17,22 +15,24 @@ from rules.systems.institut.odds import pool_total, wound_class_distribution
 from rules.systems.institut.pyramid import CLASSES
 from rules.systems.souboj import attack_odds
 from rules.systems.souboj.model import Kind
+from rules.systems.souboj.sample import sample as souboj_sample
 from rules.systems.sr3.levels import LEVEL_BOXES, LEVELS
 from rules.systems.sr3.odds import attack_outcome_distribution
 from rules.systems.walka.contest import Outcome
 from rules.systems.walka.odds import hp_loss_distribution, outcome_chances
+from rules.systems.walka.sample import sample as walka_sample
 from tests.ui.test_clovek_attack import duel
 from tests.ui.test_institut_attack import fight as institut_fight
 from tests.ui.test_sr3_attack import fight as sr3_fight
 from tests.ui.test_sr3_attack import snot_is_armored_and_lightly_hurt, type_dice, wedge
 from ui.charts.odds_chart import OddsChart
 from ui.charts.odds_data import View
-from ui.charts.sr3_odds import ORDER
-from ui.dialogs.clovek_attack import ClovekCheckDialog
-from ui.dialogs.institut_attack import InstitutAttackDialog
-from ui.dialogs.souboj_attack import SoubojAttackDialog
-from ui.dialogs.sr3_attack import Sr3AttackDialog
-from ui.dialogs.walka_attack import WalkaAttackDialog
+from ui.games.clovek.attack import ClovekCheckDialog
+from ui.games.institut.attack import InstitutAttackDialog
+from ui.games.souboj.attack import SoubojAttackDialog
+from ui.games.sr3.attack import Sr3AttackDialog
+from ui.games.sr3.odds import ORDER
+from ui.games.walka.attack import WalkaAttackDialog
 from ui.widgets.odds_table import OddsTable
 
 pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")

@@ -6,11 +6,12 @@ import pytest
 from PySide6.QtWidgets import QCheckBox, QComboBox, QSpinBox
 from pytestqt.qtbot import QtBot
 
-from app.document import EncounterDocument, new_history
+from app.document import EncounterDocument
 from app.workspace import Workspace
 from rules import odds
 from rules.dice import Roller, SkillKind
 from rules.errors import RulesError
+from rules.history import new_history
 from rules.systems import all_systems
 from rules.systems.clovek.odds import OUTCOMES, PowerSpec, action_power_odds, modified, outcome_odds, roll_odds
 from rules.systems.clovek.rolls import PowerSource
@@ -24,8 +25,10 @@ from rules.systems.walka.odds import hit_points_lost, outcome_chances
 from ui.charts import odds_dock
 from ui.charts.odds_data import View, categories
 from ui.charts.odds_dock import OddsDock
-from ui.charts.odds_questions import Field, Question, questions_for
-from ui.charts.sr3_odds import ORDER
+from ui.charts.odds_questions import Field, Question
+from ui.games import game_ui
+from ui.games.base import GameUi
+from ui.games.sr3.odds import ORDER
 from ui.main_window import MainWindow
 
 pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
@@ -58,7 +61,7 @@ def choose(dock: OddsDock, key: str, index: int) -> None:
 
 def test_every_game_has_questions() -> None:
     for system_id in all_systems():
-        assert questions_for(system_id), system_id
+        assert game_ui(system_id).odds_questions(), system_id
 
 
 def test_sr3_successes_against_a_target_number(qtbot: QtBot) -> None:
@@ -162,7 +165,9 @@ def test_a_refused_value_gets_a_message_and_no_chart(qtbot: QtBot, monkeypatch: 
     refusing = Question("bad", "Bad", (Field("dice", "Dice", 3),), answer)  # type: ignore[arg-type]
     fine = Question("fine", "Fine", (Field("dice", "Dice", 3),),
                     lambda values: categories([("Hit", "Hit", 1.0)], "Outcome"))
-    monkeypatch.setattr(odds_dock, "questions_for", lambda _system: [refusing, fine])
+    offering = GameUi("sr3")
+    monkeypatch.setattr(offering, "odds_questions", lambda: [refusing, fine])
+    monkeypatch.setattr(odds_dock, "game_ui", lambda _system: offering)
     dock, _document = dock_for(qtbot, "sr3")
     assert dock.chart.data() is None
     assert dock.message.text() == "Roll from 0 to 200 dice, not 300."

@@ -4,24 +4,20 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QEvent
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtPrintSupport import QPrintDialog, QPrinter, QPrintPreviewWidget
 from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QMenu
 from pytestqt.qtbot import QtBot
 
-from app.library import Library
 from app.print_jobs import Printout
 from app.printing import draw_slice
 from app.summary import summary_document
-from app.workspace import Workspace
-from rules.dice import Roller
 from rules.encounter import Encounter
 from rules.history import History
+from tests.ui.conftest import WindowFactory
 from ui.main_window import MainWindow
 from ui.printing.dialogs import PDF_FILTERS, Printing
 
@@ -32,17 +28,8 @@ PRINT_ACTIONS = {"print_summary": "Ctrl+P", "print_preview": "Ctrl+Shift+P", "ex
 
 
 @pytest.fixture
-def window(qtbot: QtBot, tmp_path: Path) -> Iterator[MainWindow]:
-    workspace = Workspace(roller=Roller.seeded(5), library=Library(tmp_path / "library.sqlite3"))
-    shown = MainWindow(workspace)
-    workspace.open_sample("sr3")
-    shown.show_fight()
-    yield shown
-    shown.document.undo_stack.setClean()
-    shown.close()
-    shown.deleteLater()
-    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-    workspace.close(keep_journal=False)
+def window(open_window: WindowFactory) -> MainWindow:
+    return open_window(sample="sr3", seed=5)
 
 
 def pdf_info(path: Path) -> dict[str, str]:

@@ -10,15 +10,15 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from app.document import EncounterDocument
-from app.sample_souboj import sample
 from rules.combatants import ApplyHarm
 from rules.dice import Roller
 from rules.encounter import Status
 from rules.serialize import to_data
 from rules.systems.souboj import MarkDead, attack_odds
 from rules.systems.souboj.model import Cause, Kind
-from ui.dialogs.attack import attack_dialog_for
-from ui.dialogs.souboj_attack import SoubojAttackDialog
+from rules.systems.souboj.sample import sample
+from ui.games import game_ui
+from ui.games.souboj.attack import SoubojAttackDialog
 from ui.theme import apply_theme
 
 pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
@@ -47,7 +47,7 @@ def _select_kind(dialog: SoubojAttackDialog, kind: Kind) -> None:
 
 
 def test_the_window_finds_the_dialog_by_the_games_id() -> None:
-    assert attack_dialog_for("souboj") is SoubojAttackDialog
+    assert game_ui("souboj").attack_dialog() is SoubojAttackDialog
 
 
 def test_the_numbers_come_from_the_combatants_and_the_kind(qtbot: QtBot, document: EncounterDocument) -> None:

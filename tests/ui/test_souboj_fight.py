@@ -5,27 +5,22 @@ two rounds and time after the fight; then undo to the empty encounter and redo t
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QEvent
 from PySide6.QtWidgets import QApplication, QComboBox
-from pytestqt.qtbot import QtBot
 
-from app.library import Library
-from app.workspace import Workspace
-from rules.dice import Roller
 from rules.encounter import Side, Status
 from rules.serialize import to_data
 from rules.systems.souboj.model import Action, Kind
+from tests.ui.conftest import WindowFactory
 from ui.dialogs.add_combatants import AddCombatantsDialog
 from ui.dialogs.initiative import RollInitiativeDialog
-from ui.dialogs.souboj_attack import SoubojAttackDialog
+from ui.games.souboj.attack import SoubojAttackDialog
+from ui.games.souboj.panel import FightSection, RoundSection
 from ui.main_window import MainWindow
 from ui.models.initiative_model import Column
 from ui.theme import apply_theme
-from ui.widgets.souboj_panel import FightSection, RoundSection
 
 pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
 
@@ -39,17 +34,8 @@ BANDIT = {"strength": 6, "dexterity": 5, "level": 2, "hit_points": 16, "armor": 
 
 
 @pytest.fixture
-def window(qtbot: QtBot, tmp_path: Path) -> Iterator[MainWindow]:
-    workspace = Workspace(roller=Roller.seeded(11), library=Library(tmp_path / "library.sqlite3"))
-    shown = MainWindow(workspace)  # closed here, not by qtbot: qtbot would close it before this teardown runs
-    workspace.new("souboj", "Ford")
-    shown.show_fight()
-    yield shown
-    shown.document.undo_stack.setClean()  # closing must not stop at "Save the changes first?"
-    shown.close()
-    shown.deleteLater()
-    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)  # gone now, not in a GC pass at exit
-    workspace.close(keep_journal=False)
+def window(open_window: WindowFactory) -> MainWindow:
+    return open_window("souboj", "Ford", seed=11)
 
 
 def _ids(window: MainWindow) -> dict[str, str]:

@@ -9,16 +9,17 @@ import pytest
 from PySide6.QtWidgets import QApplication, QComboBox, QWidget
 from pytestqt.qtbot import QtBot
 
-from app.document import EncounterDocument, new_history
-from app.sample_souboj import sample
+from app.document import EncounterDocument
 from rules.combatants import AddCombatant, ApplyHarm
 from rules.encounter import Side, Status, frozen_map
+from rules.history import new_history
 from rules.systems.souboj import Declare, HoldReaction, TimePasses
 from rules.systems.souboj.model import Action, Placement, reaction
+from rules.systems.souboj.sample import sample
 from rules.turns import NextTurn, SetInitiative
+from ui.games.souboj.panel import DyingSection, FightSection, RoundSection
 from ui.theme import apply_theme
 from ui.widgets.details import CombatantDetails
-from ui.widgets.souboj_panel import DyingSection, FightSection, RoundSection
 
 pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
 

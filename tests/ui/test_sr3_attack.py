@@ -13,11 +13,11 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QLabel, QScrollArea
 from pytestqt.qtbot import QtBot
 
-from app.document import EncounterDocument, new_history
+from app.document import EncounterDocument
 from rules.combatants import AddCombatant, ApplyHarm, SetAttribute, SetOption, SpendPool
 from rules.dice import Roller, parse
 from rules.encounter import JsonValue, Side, frozen_map
-from rules.history import Operation
+from rules.history import Operation, new_history
 from rules.systems.sr3 import SurpriseTest, initiative, shot
 from rules.systems.sr3.damage import Ammo
 from rules.systems.sr3.odds import OUTCOME_LABELS, OUTCOMES, attack_outcome_distribution
@@ -25,8 +25,8 @@ from rules.systems.sr3.ops import Sr3Attack
 from rules.systems.sr3.tables import FiringMode, RangeCategory
 from rules.turns import NextTurn
 from tests.rules.sr3_scenes import eight_characters, roll_ones
-from ui.dialogs.attack import attack_dialog_for
-from ui.dialogs.sr3_attack import Sr3AttackDialog
+from ui.games import game_ui
+from ui.games.sr3.attack import Sr3AttackDialog
 from ui.widgets.odds_table import format_percent
 
 #: Set to a folder to keep the screenshots (they always go to the test's tmp_path as well).
@@ -88,8 +88,8 @@ def tn_lines(dialog: Sr3AttackDialog) -> dict[str, int]:
 
 
 def test_the_window_finds_the_dialog_by_game() -> None:
-    assert attack_dialog_for("sr3") is Sr3AttackDialog
-    assert attack_dialog_for("no such game") is None
+    assert game_ui("sr3").attack_dialog() is Sr3AttackDialog
+    assert game_ui("no such game").attack_dialog() is None
 
 
 def test_attacker_is_the_current_actor_and_target_the_first_foe(dialog_for: DialogFactory) -> None:

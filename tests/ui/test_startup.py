@@ -39,13 +39,13 @@ def test_window_layout_is_remembered(qtbot: QtBot, tmp_path: Path) -> None:
     workspace = Workspace(library=Library(tmp_path / "library.sqlite3"))
     window = MainWindow(workspace)
     qtbot.addWidget(window)
-    window.docks[2].setVisible(False)  # the GM hides the combat log
+    window.log_dock.setVisible(False)  # the GM hides the combat log
     window.close()
     reopened = MainWindow(Workspace(library=Library(tmp_path / "library.sqlite3")))
     qtbot.addWidget(reopened)
     assert reopened.workspace.settings.window_state
-    assert not reopened.docks[2].isVisibleTo(reopened)
-    assert reopened.docks[0].isVisibleTo(reopened)
+    assert not reopened.log_dock.isVisibleTo(reopened)
+    assert reopened.details_dock.isVisibleTo(reopened)
 
 
 def test_selftest_prints_ok(capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,7 +13,6 @@ from PySide6.QtWidgets import QApplication, QLabel, QScrollArea
 from pytestqt.qtbot import QtBot
 
 from app.document import EncounterDocument
-from app.sample_walka import sample
 from rules.combatants import SetDamage
 from rules.dice import Roller
 from rules.encounter import Status
@@ -21,12 +20,13 @@ from rules.serialize import to_data
 from rules.systems.walka import WalkaAction, attack_win_probability, hp_loss_distribution
 from rules.systems.walka.contest import Outcome
 from rules.systems.walka.odds import outcome_chances
+from rules.systems.walka.sample import sample
 from tests.rules.test_walka_scenes import roll, table
-from ui.dialogs.attack import attack_dialog_for
-from ui.dialogs.walka_attack import WalkaAttackDialog
+from ui.games import game_ui
+from ui.games.walka.attack import WalkaAttackDialog
+from ui.games.walka.attack_form import AttackInputs, hit_label, work_out
 from ui.theme import apply_theme
 from ui.widgets.odds_table import format_percent
-from ui.widgets.walka_attack_form import AttackInputs, hit_label, work_out
 
 pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
 
@@ -65,7 +65,7 @@ def type_dice(dialog: WalkaAttackDialog, attack: str, defence: str = "", damage:
 
 
 def test_the_window_finds_the_dialog_by_game() -> None:
-    assert attack_dialog_for("walka") is WalkaAttackDialog
+    assert game_ui("walka").attack_dialog() is WalkaAttackDialog
 
 
 def test_prefilled_from_the_attacker_the_target_and_the_round(dialog_for: DialogFactory,

@@ -3,26 +3,21 @@ with typed and rolled dice, a Chance; then undo everything back to the empty enc
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
-from PySide6.QtCore import QEvent, QModelIndex, Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QModelIndex, Qt
 from pytestqt.qtbot import QtBot
 
-from app.library import Library
-from app.workspace import Workspace
 from rules.dice import Roller
 from rules.encounter import Side, Status
 from rules.serialize import to_data
 from rules.systems.walka import GM_SEAT
+from tests.ui.conftest import WindowFactory
 from ui.dialogs.add_combatants import AddCombatantsDialog
 from ui.dialogs.initiative import RollInitiativeDialog
-from ui.dialogs.walka_attack import WalkaAttackDialog
+from ui.games.walka.attack import WalkaAttackDialog
+from ui.games.walka.panel import ActionsSection, SeatingSection
 from ui.main_window import MainWindow
 from ui.models.initiative_model import Column
-from ui.widgets.walka_panel import ActionsSection, SeatingSection
 
 pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
 
@@ -33,17 +28,8 @@ GANGER = {"hit_points": 6, "chances": 0, "firearms": 11, "dodge": 8, "weapon_dic
 
 
 @pytest.fixture
-def window(qtbot: QtBot, tmp_path: Path) -> Iterator[MainWindow]:
-    workspace = Workspace(roller=Roller.seeded(SEED), library=Library(tmp_path / "library.sqlite3"))
-    shown = MainWindow(workspace)  # closed here, not by qtbot: qtbot would close it before this teardown runs
-    workspace.new("walka", "Night Market")
-    shown.show_fight()
-    yield shown
-    shown.document.undo_stack.setClean()  # closing must not stop at "Save the changes first?"
-    shown.close()
-    shown.deleteLater()
-    QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)  # gone now, not in a GC pass at exit
-    workspace.close(keep_journal=False)
+def window(open_window: WindowFactory) -> MainWindow:
+    return open_window("walka", "Night Market", seed=SEED)
 
 
 def _ids(window: MainWindow) -> dict[str, str]:

@@ -13,19 +13,19 @@ from PySide6.QtWidgets import QApplication, QLabel, QScrollArea, QVBoxLayout, QW
 from pytestqt.qtbot import QtBot
 
 from app.document import EncounterDocument
-from app.sample_walka import sample
 from rules.combatants import AddCombatant, SetDamage
 from rules.encounter import Side, Status
 from rules.errors import RulesError
 from rules.history import History, Operation
 from rules.serialize import to_data
 from rules.systems.walka import GM_SEAT
+from rules.systems.walka.sample import sample
 from tests.rules.test_walka_scenes import roll, table
-from ui.game_parts import sections_for
+from ui.games import game_ui
+from ui.games.walka.panel import ActionsSection, SeatingSection
+from ui.games.walka.seating import MIME_TYPE, SeatingModel, SeatRole, turn_text
 from ui.theme import apply_theme
 from ui.widgets.details import CombatantDetails
-from ui.widgets.walka_panel import ActionsSection, SeatingSection
-from ui.widgets.walka_seating import MIME_TYPE, SeatingModel, SeatRole, turn_text
 
 pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
 
@@ -292,7 +292,7 @@ def test_a_chance_keeps_a_character_conscious(qtbot: QtBot, document: EncounterD
 
 
 def test_walka_registers_its_sections_in_order() -> None:
-    assert sections_for("walka")[:2] == [ActionsSection, SeatingSection]
+    assert list(game_ui("walka").sections())[:2] == [ActionsSection, SeatingSection]
 
 
 def test_in_the_details_panel_the_seating_shows_its_own_edits(qtbot: QtBot, document: EncounterDocument) -> None:

@@ -1,6 +1,6 @@
 """The "Odds" dock: a what-if calculator for the current encounter's game.
 
-The GM picks one of the game's questions (registered in ``ui/charts/<game id>_odds.py``, see
+The GM picks one of the game's questions (its :class:`~ui.games.base.GameUi` offers them, see
 :mod:`ui.charts.odds_questions`), sets its numbers and reads the chart; it switches with the encounter's
 game. Nothing here names a game: the form is built from the question's fields.
 """
@@ -23,7 +23,8 @@ from app.document import EncounterDocument
 from app.i18n import _
 from rules.errors import RulesError
 from ui.charts.odds_chart import OddsChart
-from ui.charts.odds_questions import Field, Question, questions_for
+from ui.charts.odds_questions import Field, Question
+from ui.games import game_ui
 from ui.widgets.messages import show_message
 
 Input = QSpinBox | QCheckBox | QComboBox
@@ -99,7 +100,7 @@ class OddsDock(QWidget):
         if system_id == self._system_id:
             return
         self._system_id = system_id
-        self._questions = questions_for(system_id)
+        self._questions = list(game_ui(system_id).odds_questions())
         self.question_box.blockSignals(True)
         self.question_box.clear()
         for question in self._questions:

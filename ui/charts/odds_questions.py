@@ -1,7 +1,7 @@
 """The what-if questions the odds dock offers, registered per game: inputs declared as fields, one answer.
 
-A game's module ``ui/charts/<game id>_odds.py`` (found by :mod:`ui.game_parts`) registers its questions with
-:func:`register_question`; the dock builds the form from the fields and never names a game. Field labels
+A game offers its questions through its :class:`~ui.games.base.GameUi`; the dock builds the form from the
+fields and never names a game. Field labels
 are marked with ``N_`` and translated when the form is built, so a language switch reaches them.
 """
 
@@ -41,23 +41,6 @@ class Question:
     title: str
     fields: tuple[Field, ...]
     answer: Callable[[Values], OddsData]
-
-
-_QUESTIONS: dict[str, list[Question]] = {}
-
-
-def register_question(system_id: str, question: Question) -> Question:
-    """Offer ``question`` in the odds dock of the game ``system_id`` (in registration order)."""
-    _QUESTIONS.setdefault(system_id, []).append(question)
-    return question
-
-
-def questions_for(system_id: str) -> list[Question]:
-    """The questions of a game (none for a game without an odds module)."""
-    from ui.game_parts import ODDS, load_game_part  # on first use: each game's module imports this one
-
-    load_game_part(ODDS, system_id)
-    return list(_QUESTIONS.get(system_id, []))
 
 
 def defaults(question: Question) -> dict[str, object]:

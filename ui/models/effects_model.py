@@ -197,7 +197,7 @@ class EffectsModel(EnumTableModel):
         if list(self._document.state.effects) != self._ids:
             self._reset()
             return
-        changed = change.delta.changed_items("effects")
+        changed = change.what.effects
         renamed = change.combatants
         state = self._document.state
         for row, effect_id in enumerate(self._ids):

@@ -265,8 +265,7 @@ class InitiativeModel(EnumTableModel):
     def _refresh(self, change: Change) -> None:
         if not self._ids:
             return
-        clock_moved = "clock" in change.delta.fields or "effects" in change.delta.fields or bool(
-            change.delta.items.get("effects"))
+        clock_moved = change.what.clock or bool(change.what.effects)
         if clock_moved:
             self.dataChanged.emit(self.index(0, 0), self.index(len(self._ids) - 1, len(Column) - 1))
             return

@@ -37,7 +37,7 @@ from rules.errors import RulesError
 from rules.history import Operation
 from rules.report import pool_label
 from rules.systems.base import BudgetItem, RuleSystem
-from ui.game_parts import sections_for
+from ui.games import game_ui
 from ui.models.effects_model import duration_text
 from ui.widgets.condition_track import ConditionTrack
 
@@ -478,13 +478,11 @@ class CombatantDetails(QWidget):
         if combatant_id in change.combatants:
             return True
         state = self._document.state
-        effects = change.delta.changed_items("effects")
-        if any(e.target == combatant_id for e in state.effects.values() if e.id in effects):
+        if any(e.target == combatant_id for e in state.effects.values() if e.id in change.what.effects):
             return True
-        if "effects" in change.delta.fields:  # an effect on anyone was added or removed: cheap to recheck
+        if change.what.effect_list:  # an effect on anyone was added or removed: cheap to recheck
             return True
-        clock = change.delta.fields.get("clock")
-        return clock is not None and any(c.current is not None and combatant_id in c.current.ids for c in clock)
+        return combatant_id in change.what.turn  # the turn came to or left this combatant
 
     def _on_changed(self, change: Change) -> None:
         if self._id is not None and self._concerns_me(change):
@@ -502,7 +500,7 @@ class CombatantDetails(QWidget):
             return
         self._game_id = system_id
         _clear(self._game_box)
-        self._game_sections = [factory(self._apply) for factory in sections_for(system_id)]
+        self._game_sections = [factory(self._apply) for factory in game_ui(system_id).sections()]
         for section in self._game_sections:
             self._game_box.addWidget(section)
 

@@ -14,7 +14,7 @@ from typing import Final
 
 from rules.encounter import Combatant, Encounter, Initiative, JsonValue, Pool, Slot, SlotKind, Status, frozen_map
 from rules.errors import OperationError, RulesError
-from rules.history import Operation
+from rules.history import History, Operation
 from rules.systems.base import (
     AttributeSpec,
     BudgetItem,
@@ -105,6 +105,12 @@ class ClovekSystem(RuleSystem):
 
     id = "clovek"
     title = N_("Člověk")
+
+
+    def sample(self) -> History:
+        from rules.systems.clovek.sample import sample  # on first use: opening a fight needs no sample
+
+        return sample()
 
     def option_specs(self) -> Sequence[OptionSpec]:
         return _OPTIONS

@@ -8,7 +8,7 @@ from typing import Final
 
 from rules.encounter import STATUS_LABELS, Combatant, Encounter, JsonValue, Slot, SlotKind, Status, frozen_map
 from rules.errors import OperationError, RulesError
-from rules.history import Operation
+from rules.history import History, Operation
 from rules.systems.base import (
     AttributeSpec,
     BudgetItem,
@@ -72,6 +72,12 @@ class InstitutSystem(RuleSystem):
 
     id = "institut"
     title = N_("Institute")
+
+
+    def sample(self) -> History:
+        from rules.systems.institut.sample import sample  # on first use: opening a fight needs no sample
+
+        return sample()
 
     def option_specs(self) -> Sequence[OptionSpec]:
         return _OPTIONS

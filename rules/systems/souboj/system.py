@@ -14,7 +14,7 @@ from typing import Final
 
 from rules.encounter import STATUS_LABELS, Combatant, Encounter, JsonValue, Side, Slot, Status, frozen_map
 from rules.errors import OperationError
-from rules.history import Operation
+from rules.history import History, Operation
 from rules.systems.base import (
     AttributeSpec,
     BudgetItem,
@@ -97,6 +97,12 @@ class SoubojSystem(RuleSystem):
     title = N_("Soubojový systém")
 
     # --- options ------------------------------------------------------------------------------
+
+    def sample(self) -> History:
+        from rules.systems.souboj.sample import sample  # on first use: opening a fight needs no sample
+
+        return sample()
+
     def option_specs(self) -> Sequence[OptionSpec]:
         return _OPTIONS
 

@@ -19,7 +19,7 @@ from rules.encounter import (
     frozen_map,
 )
 from rules.errors import OperationError
-from rules.history import Operation
+from rules.history import History, Operation
 from rules.systems.base import (
     AttributeSpec,
     BudgetItem,
@@ -74,6 +74,12 @@ class Sr3System(RuleSystem):
 
     id = "sr3"
     title = N_("Shadowrun, Third Edition")
+
+
+    def sample(self) -> History:
+        from rules.systems.sr3.sample import sample  # on first use: opening a fight needs no sample
+
+        return sample()
 
     def option_specs(self) -> Sequence[OptionSpec]:
         return _OPTIONS

@@ -18,7 +18,7 @@ from rules.encounter import (
     Status,
     frozen_map,
 )
-from rules.history import Operation
+from rules.history import History, Operation
 from rules.systems.base import (
     AttributeSpec,
     BudgetItem,
@@ -87,6 +87,12 @@ class WalkaSystem(RuleSystem):
 
     id = "walka"
     title = N_("Walka")
+
+
+    def sample(self) -> History:
+        from rules.systems.walka.sample import sample  # on first use: opening a fight needs no sample
+
+        return sample()
 
     def option_specs(self) -> Sequence[OptionSpec]:
         return _OPTIONS

@@ -1,0 +1,497 @@
+"""Člověk roll: an action or a reaction, optionally against a target who defends, with its power and wounds.
+
+The form becomes :class:`CheckInputs`; the rules' odds (:mod:`rules.systems.clovek.odds`) give the chance of each
+outcome word and of each power before any die is rolled, and follow every change. The dice are rolled with the
+injected roller or typed in; Resolve applies one :class:`~rules.systems.clovek.ClovekCheck` through the document
+(spent dice, defence, power, wounds and long-action progress all in one undoable step).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QShowEvent
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.document import Change, EncounterDocument
+from app.i18n import _
+from rules.dice import Roller, SkillKind
+from rules.encounter import Combatant, Encounter
+from rules.errors import RulesError
+from rules.systems.clovek import ClovekCheck, PowerRoll
+from rules.systems.clovek.banks import BANKS, CAPACITY, WOUNDS, capacity_name, track_key
+from rules.systems.clovek.economy import ACTION, REACTION, action_type, round_running
+from rules.systems.clovek.long_actions import LongState, long_actions
+from rules.systems.clovek.odds import (
+    OUTCOMES,
+    outcome_key,
+)
+from rules.systems.clovek.rolls import (
+    POWER_CRITICAL_RANGE,
+    PowerSource,
+    evaluate_check,
+)
+from rules.turns import current_actor
+from ui.charts.odds_chart import OddsChart
+from ui.games.clovek.check_form import (
+    CheckInputs,
+    PowerBox,
+    PowerDice,
+    RollBox,
+    combo,
+    fill,
+    outcome_label,
+    outcome_rows,
+    pair,
+    power_row_label,
+    power_rows,
+)
+from ui.games.clovek.odds import TICKS, outcome_chart, power_chart
+from ui.widgets.dice_entry import DiceEntry
+from ui.widgets.inputs import Recompute
+from ui.widgets.layout import ScrolledContent
+from ui.widgets.layout import column as _column
+from ui.widgets.messages import show_message
+from ui.widgets.odds_table import OddsTable
+
+
+class ClovekCheckDialog(QDialog):
+    """Resolve one Člověk roll (an attack with its defence and power, or any action or reaction)."""
+
+    system_id: ClassVar[str] = "clovek"
+
+    def __init__(self, document: EncounterDocument, roller: Roller, attacker_id: str | None = None,
+                 target_id: str | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(_("Roll"))
+        self._document = document
+        self._edits = Recompute(self._refresh)
+        self._applying = False
+        self._resolved = False
+        self._problem = ""
+        self.roller = QComboBox()
+        self.role = combo([(_("Action"), ACTION), (_("Reaction"), REACTION)])
+        self.free_bonus = QCheckBox(_("Bonus action without burning stun"))
+        self.long_action = QComboBox()
+        self.roll_box = RollBox(_("Roll"))
+        self.target = QComboBox()
+        self.defends = QCheckBox(_("The target defends with a reaction"))
+        self.defence_box = RollBox(_("Defence"))
+        self.power_box = PowerBox()
+        self.outcome_odds = OddsTable()
+        self.power_odds = OddsTable()
+        self.outcome_chart = OddsChart(export_name=_("roll-odds"), compact=True)
+        self.power_chart = OddsChart(export_name=_("power-odds"), compact=True)
+        self.charts = QTabWidget()
+        self.charts.addTab(self.outcome_chart, _("Outcome chart"))
+        self.charts.addTab(self.power_chart, _("Power chart"))
+        self.roll_entry = DiceEntry(_("Roll"), roller)
+        self.defence_entry = DiceEntry(_("Defence"), roller)
+        self.power_entry = DiceEntry(_("Power"), roller)
+        self.roll_all = QPushButton(_("Roll the rest"))
+        self.roll_all.setAutoDefault(False)
+        self.result_label = QLabel()
+        self.status_label = QLabel()
+        self.buttons = QDialogButtonBox()
+        self.resolve_button = self.buttons.addButton(_("Resolve"), QDialogButtonBox.ButtonRole.ActionRole)
+        self.next_button = self.buttons.addButton(_("Next roll"), QDialogButtonBox.ButtonRole.ActionRole)
+        self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
+        self._build_layout()
+        self._connect()
+        with self._edits.quietly():
+            self._fill_rollers(attacker_id or current_actor(self._state))
+            self._fill_targets(target_id)
+            self._prefill()
+        self._set_resolved(False)
+        self._refresh()
+
+    # --- construction ---------------------------------------------------------------------------
+    def _build_layout(self) -> None:
+        who = QGroupBox(_("Who"))
+        form = QFormLayout(who)
+        form.addRow(_("Roller"), self.roller)
+        form.addRow(_("As"), pair(self.role, "", self.free_bonus))
+        form.addRow(_("Long action"), self.long_action)
+        self.defence_box.setTitle(_("Target and defence"))
+        self.defence_box.form.insertRow(0, _("Target"), self.target)
+        self.defence_box.form.insertRow(1, "", self.defends)
+        odds = QGroupBox(_("Odds of the outcome"))
+        QVBoxLayout(odds).addWidget(self.outcome_odds)
+        self.power_odds_box = QGroupBox(_("Odds of the power"))
+        QVBoxLayout(self.power_odds_box).addWidget(self.power_odds)
+        dice = QGroupBox(_("Dice"))
+        dice_layout = QVBoxLayout(dice)
+        for entry in self.entries():
+            dice_layout.addWidget(entry)
+        dice_layout.addWidget(self.roll_all, 0, Qt.AlignmentFlag.AlignRight)
+        result = QGroupBox(_("Result"))
+        QVBoxLayout(result).addWidget(self.result_label)
+        for label in (self.result_label, self.status_label):
+            label.setWordWrap(True)
+            label.setTextFormat(Qt.TextFormat.PlainText)  # names the GM typed are never markup
+            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        content = QWidget()
+        columns = QHBoxLayout(content)
+        columns.setContentsMargins(0, 0, 0, 0)
+        # The charts go under the dice, the result beside them, so that the dialog fits a laptop screen.
+        for column in ((who, self.roll_box, self.power_box), (self.defence_box, self.power_odds_box, result),
+                       (odds, dice, self.charts)):
+            columns.addLayout(_column(*column), 1)
+        self._content = content
+        self._body = ScrolledContent(self, content, self.status_label, self.buttons, chrome_height=100)
+
+    def entries(self) -> tuple[DiceEntry, ...]:
+        """The dice entries in the order they are rolled."""
+        return (self.roll_entry, self.defence_entry, self.power_entry)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        """Size the dialog to its content once laid out, within the screen."""
+        super().showEvent(event)
+        self._body.shown()
+
+    def _connect(self) -> None:
+        self._edits.watch(*self._inputs())
+        self.roller.currentIndexChanged.connect(self._on_roller)
+        self.target.currentIndexChanged.connect(self._on_target)
+        self.roll_box.bank.currentIndexChanged.connect(self._on_bank)
+        self.power_box.source.currentIndexChanged.connect(self._on_source)
+        self.long_action.currentIndexChanged.connect(self._on_long_action)
+        for entry in self.entries():
+            entry.changed.connect(self._update_dice)
+        self.roll_all.clicked.connect(self.roll_remaining)
+        self.resolve_button.clicked.connect(self.resolve)
+        self.next_button.clicked.connect(self.next_roll)
+        self.close_button.clicked.connect(self.reject)
+        self._document.changed.connect(self._on_document_changed)
+        self._document.replaced.connect(self.reject)
+
+    def _inputs(self) -> list[QWidget]:
+        return [self.role, self.free_bonus, self.defends, *self.roll_box.inputs(), *self.defence_box.inputs(),
+                *self.power_box.inputs()]
+
+    # --- combatants -----------------------------------------------------------------------------
+    @property
+    def _state(self) -> Encounter:
+        return self._document.state
+
+    def _fill_rollers(self, wanted: str | None) -> None:
+        state, system = self._state, self._document.system
+        able = [c for c in state.combatants.values() if system.can_act(c, state) or c.id == wanted]
+        fill(self.roller, [(c.name, c.id) for c in able], wanted)
+
+    def _fill_targets(self, wanted: str | None) -> None:
+        roller = self._roller()
+        others = [c for c in self._state.combatants.values() if roller is None or c.id != roller.id]
+        if wanted is None and roller is not None:
+            foes = [c for c in others if c.side is not roller.side]
+            wanted = foes[0].id if foes and roller.id == current_actor(self._state) else None
+        fill(self.target, [(_("No target"), None), *((c.name, c.id) for c in others)], wanted)
+
+    def _roller(self) -> Combatant | None:
+        return self._state.combatants.get(self.roller.currentData())
+
+    def _target(self) -> Combatant | None:
+        data = self.target.currentData()
+        return self._state.combatants.get(data) if isinstance(data, str) else None
+
+    def _prefill(self) -> None:
+        """From the roller: the role (action in one's own turn), its turn's type, long actions, power value."""
+        roller = self._roller()
+        if roller is None:
+            return
+        acting = roller.id == current_actor(self._state)
+        self.role.setCurrentIndex(0 if acting or not round_running(self._state) else 1)
+        chosen = action_type(roller)
+        if chosen is not None and acting:
+            self.roll_box.bank.setCurrentIndex(BANKS.index(chosen))
+        running = [a for a in long_actions(roller) if a.state is LongState.RUNNING]
+        fill(self.long_action, [(_("None"), None), *((a.name, a.id) for a in running)], None)
+        self.long_action.setEnabled(bool(running))
+        self._prefill_power()
+
+    def _prefill_power(self) -> None:
+        roller = self._roller()
+        name = str(self.roll_box.bank.currentData())
+        if roller is not None and self.power_box.chosen() is PowerSource.ATTRIBUTE:
+            self.power_box.value.setValue(roller.attribute(CAPACITY[name]))
+            self.power_box.item.setText(capacity_name(roller, name, self._state))
+        self._fill_tracks()
+
+    def _fill_tracks(self) -> None:
+        """The target's tracks; with a power roll the wounds of the roll's type by default, else none."""
+        target = self._target()
+        current = self.power_box.track.currentData()
+        items: list[tuple[str, object]] = [(_("No wounds"), "")]
+        if target is not None:
+            items += [(_(spec.label), spec.key) for spec in self._document.system.tracks(target, self._state)]
+        rolled = target is not None and self.power_box.chosen() is not None
+        default = track_key(str(self.roll_box.bank.currentData()), WOUNDS) if rolled else ""
+        fill(self.power_box.track, items, (current or default) if rolled else "")
+
+    # --- reacting to the GM ---------------------------------------------------------------------
+    def _on_roller(self) -> None:
+        if self._edits.quiet:
+            return
+        with self._edits.quietly():
+            self._fill_targets(self.target.currentData())
+            self._prefill()
+        self._refresh()
+
+    def _on_target(self) -> None:
+        if self._edits.quiet:
+            return
+        with self._edits.quietly():
+            self._fill_tracks()
+        self._refresh()
+
+    def _on_bank(self) -> None:
+        if self._edits.quiet:
+            return
+        with self._edits.quietly():
+            self._prefill_power()
+            self.power_box.track.setCurrentIndex(max(0, self.power_box.track.findData(
+                track_key(str(self.roll_box.bank.currentData()), WOUNDS))))
+        self._refresh()
+
+    def _on_source(self) -> None:
+        if self._edits.quiet:
+            return
+        with self._edits.quietly():
+            self._prefill_power()
+        self._refresh()
+
+    def _on_long_action(self) -> None:
+        if self._edits.quiet:
+            return
+        roller, chosen = self._roller(), self.long_action.currentData()
+        with self._edits.quietly():
+            action = next((a for a in long_actions(roller) if a.id == chosen), None) if roller else None
+            self.roll_box.bank.setEnabled(action is None)
+            if action is not None:
+                self.roll_box.bank.setCurrentIndex(BANKS.index(action.bank))
+                if self.power_box.chosen() is None:
+                    self.power_box.source.setCurrentIndex(1)
+                self._prefill_power()
+        self._refresh()
+
+    def _on_document_changed(self, change: Change) -> None:
+        if self._applying:
+            return  # our own roll: its result stays on screen until the next one
+        self._start_next(roster=change.roster_changed)
+
+    # --- the live sheet -------------------------------------------------------------------------
+    def _critical_range(self) -> int:
+        value = self._document.system.option(self._state, "power_critical_range")
+        return value if isinstance(value, int) else POWER_CRITICAL_RANGE
+
+    def inputs_now(self) -> CheckInputs:
+        """The form as the odds take it."""
+        defence = self.defence_box.values() if self._defending() else None
+        return CheckInputs(self.roll_box.values(), defence, self.power_box.spec(self._critical_range()))
+
+    def _defending(self) -> bool:
+        return self._target() is not None and self.defends.isChecked()
+
+    def _refresh(self) -> None:
+        with self._edits.quietly():
+            self.roll_box.limit(self._roller())
+            self.defence_box.limit(self._target())
+            self.power_box.sync()
+            self._update_enabled()
+        self._show_odds()
+        self._update_dice()
+
+    def _show_odds(self) -> None:
+        inputs = self.inputs_now()
+        try:
+            self.outcome_odds.set_outcomes(outcome_rows(inputs))
+            self.outcome_chart.set_data(outcome_chart(inputs))
+            rows = power_rows(inputs)
+            self.power_chart.set_data(power_chart(inputs))
+        except RulesError as problem:
+            self._problem = str(problem)
+            self.outcome_odds.set_unknown([outcome_label(key) for key in OUTCOMES])
+            self.outcome_chart.set_unknown([_(TICKS[key]) for key in OUTCOMES])
+            self.power_chart.set_data(None)
+            rows = []
+        else:
+            self._problem = ""
+        self.power_odds.set_outcomes(rows)
+        self.power_odds_box.setVisible(bool(rows))
+        self.charts.setTabEnabled(1, bool(rows))
+
+    # --- dice -----------------------------------------------------------------------------------
+    def _update_dice(self) -> None:
+        if self._edits.quiet:
+            return
+        with self._edits.quietly():
+            self._set_expressions()
+        self._update_resolve()
+
+    def _set_expressions(self) -> None:
+        inputs = self.inputs_now()
+        self.roll_entry.set_expression(inputs.roll.test(), _("Choose how many dice to roll."))
+        defence = inputs.defence.test() if inputs.defence is not None else None
+        self.defence_entry.set_expression(defence, _("No defence."))
+        self.defence_entry.setVisible(self._target() is not None)
+        net = self.net_successes()
+        power = inputs.power
+        if power is None:
+            self.power_entry.set_expression(None, _("No power roll."))
+        elif net is None:
+            self.power_entry.set_expression(None, _("Roll the action first."))
+        elif net <= 0:
+            self.power_entry.set_expression(None, _("Not needed: the action failed."))
+        else:
+            self.power_entry.set_expression(PowerDice(net, power.value, SkillKind.ABILITY))
+
+    def net_successes(self) -> int | None:
+        """Successes that get through once the roll (and the defence) are entered, else None."""
+        roll = self.roll_entry.result()
+        if roll is None:
+            return None
+        values = self.roll_box.values()
+        attack = evaluate_check(roll.faces, values.skill, values.kind, values.supernatural, values.bonus,
+                                values.penalty)
+        if not self._defending() or self.defence_entry.expression() is None or not attack.succeeded:
+            return attack.successes
+        defence = self.defence_entry.result()
+        if defence is None:
+            return None
+        d = self.defence_box.values()
+        held = evaluate_check(defence.faces, d.skill, d.kind, d.supernatural, d.bonus, d.penalty)
+        return attack.successes - max(0, held.successes)
+
+    def roll_remaining(self) -> None:
+        """Roll every entry still missing, in order (each result decides whether the next is needed)."""
+        for entry in self.entries():
+            if entry.isEnabled() and entry.expression() is not None and not entry.is_complete():
+                entry.roll()
+
+    def _update_resolve(self) -> None:
+        problem, is_error = self._resolve_problem()
+        self.resolve_button.setEnabled(not problem and not self._resolved)
+        self.resolve_button.setDefault(not self._resolved)
+        self.next_button.setDefault(self._resolved)
+        if self._resolved:
+            show_message(self.status_label, _("Enter sets up the next roll; Esc closes."), error=False)
+        else:
+            show_message(self.status_label, problem, error=is_error)
+
+    def _resolve_problem(self) -> tuple[str, bool]:
+        if self._roller() is None:
+            return _("Choose who rolls."), True
+        if self._problem:
+            return self._problem, True
+        if self.roll_entry.expression() is None:
+            return _("Choose how many dice to roll."), True
+        needs_power = bool(self.power_box.track.currentData()) or self.long_action.currentData() is not None
+        if needs_power and self.power_box.chosen() is None:
+            return _("Wounds and long actions need a power roll: choose where the power comes from."), True
+        if not all(entry.is_complete() for entry in self.entries()):
+            return _("Roll or type the dice, then press Enter to resolve."), False
+        return "", False
+
+    # --- resolving ------------------------------------------------------------------------------
+    def operation(self) -> ClovekCheck | None:
+        """The roll as the form stands, or None while something is missing."""
+        roller = self._roller()
+        if roller is None or self._resolve_problem()[0]:
+            return None
+        target = self._target()
+        defence = self.defence_box.skill_roll(self.defence_entry.faces()) if self.defence_entry.faces() else None
+        power = None
+        source = self.power_box.chosen()
+        if source is not None and self.power_entry.faces():
+            box = self.power_box
+            power = PowerRoll(source, box.value.value(), self.power_entry.faces(), box.bonus.value(),
+                              box.penalty.value(), box.drop_base.isChecked() and source is PowerSource.ATTRIBUTE,
+                              box.item.text().strip())
+        track = str(self.power_box.track.currentData() or "") if target is not None and power is not None else ""
+        long_action = self.long_action.currentData()
+        return ClovekCheck(roller.id, self.roll_box.skill_roll(self.roll_entry.faces()),
+                           str(self.role.currentData()), power, target.id if target else None, defence, track,
+                           long_action if isinstance(long_action, str) else "",
+                           self.free_bonus.isChecked() and self.role.currentData() == ACTION)
+
+    def resolve(self) -> None:
+        """Apply the roll as one operation; a refusal is shown here and nothing changes."""
+        check = self.operation()
+        if check is None:
+            return
+        self._applying = True
+        try:
+            change = self._document.apply(check)
+        except RulesError as problem:
+            show_message(self.status_label, str(problem))
+            return
+        finally:
+            self._applying = False
+        self._highlight(check)
+        self.result_label.setText("\n".join(line.render() for line in change.entry.log))
+        self._set_resolved(True)
+
+    def _highlight(self, check: ClovekCheck) -> None:
+        result = check.test.result()
+        net = self.net_successes()
+        key = "critical" if result.critical else outcome_key(net if net is not None else result.successes)
+        self.outcome_odds.highlight(outcome_label(key))
+        self.outcome_chart.highlight(outcome_label(key))
+        if check.power is not None and net is not None and net > 0:
+            total = check.power.result(net, self._critical_range()).total
+            labels = [label for label, _p in self.power_odds.outcomes()]
+            self.power_odds.highlight(power_row_label(total, labels))
+            self.power_chart.highlight(power_row_label(total, labels))
+
+    def _set_resolved(self, resolved: bool) -> None:
+        self._resolved = resolved
+        self._update_enabled()
+        self._update_resolve()
+
+    def _update_enabled(self) -> None:
+        editable = not self._resolved
+        for widget in (self.roller, self.role, self.target, self.roll_box, self.power_box, self.roll_all,
+                       *self.entries()):
+            widget.setEnabled(editable)
+        self.long_action.setEnabled(editable and self.long_action.count() > 1)
+        self.defends.setEnabled(editable and self._target() is not None)
+        for widget in self.defence_box.inputs():
+            widget.setEnabled(editable and self._defending())
+        self.defence_box.skill_name.setEnabled(editable and self._defending())
+        roller = self._roller()
+        bonus_possible = roller is not None and action_type(roller) is not None
+        self.free_bonus.setEnabled(editable and self.role.currentData() == ACTION and bonus_possible)
+        self.next_button.setEnabled(self._resolved)
+
+    def next_roll(self) -> None:
+        """Set up the next roll: the dice start empty, the rest of the form stays."""
+        if self._resolved:
+            self._start_next(roster=False)
+
+    def _start_next(self, roster: bool) -> None:
+        with self._edits.quietly():
+            for entry in self.entries():
+                entry.clear()
+            for marked in (self.outcome_odds, self.power_odds, self.outcome_chart, self.power_chart):
+                marked.highlight(None)
+            if roster:
+                self._fill_rollers(self.roller.currentData())
+                self._fill_targets(self.target.currentData())
+                self._fill_tracks()
+        self.result_label.clear()
+        self._set_resolved(False)
+        self._refresh()

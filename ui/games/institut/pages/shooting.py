@@ -1,0 +1,416 @@
+"""The Institute's shooting and melee page: one attack against a dodge, a block or a difficulty.
+
+The form becomes a :class:`~rules.systems.institut.combat.Shot`; the pools come from :func:`attack_pool`,
+:func:`defence_pool` and :func:`damage_pool`, the odds from :func:`attack_outcome_distribution`, and Resolve
+applies one :class:`~rules.systems.institut.ops.InstitutAttack`.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from typing import Final
+
+from PySide6.QtWidgets import QCheckBox, QFormLayout, QGroupBox, QLabel, QLineEdit, QTabWidget, QVBoxLayout, QWidget
+
+from app.i18n import N_, _, ngettext
+from rules.dice import Roller
+from rules.encounter import Combatant
+from rules.errors import RulesError
+from rules.history import Operation
+from rules.systems.institut import rounds
+from rules.systems.institut.combat import (
+    DEFENCE_LABELS,
+    FIRE_MODE_LABELS,
+    WEAPON_KIND_LABELS,
+    Defence,
+    FireMode,
+    Pool,
+    Shot,
+    attack_pool,
+    check_mode,
+    damage_pool,
+    damage_rolls,
+    defence_pool,
+    hits,
+    rounds_fired,
+    wounds_per_hit,
+)
+from rules.systems.institut.odds import MISS_LABELS, attack_outcome_distribution
+from rules.systems.institut.ops import InstitutAttack, attack_penalties, defence_penalties
+from rules.systems.institut.pyramid import CLASS_LABELS, CLASSES
+from rules.systems.institut.tables import Burst, InstitutTables, WeaponKind, called_shot_label, parse_burst
+from ui.games.institut.odds import attack_chart
+from ui.games.institut.pages.page import (
+    NO_DICE,
+    Context,
+    Page,
+    dice_expression,
+    entry_total,
+    flat_faces,
+    held_items,
+    pool_html,
+    side_by_side,
+    text_label,
+    wound_rows,
+)
+from ui.widgets.dice_entry import DiceEntry
+from ui.widgets.inputs import Choice, spin_box
+from ui.widgets.layout import column as _column
+from ui.widgets.layout import row as _row
+
+SKILLS: Final[tuple[tuple[str, str], ...]] = (
+    ("shooting", N_("Shooting")), ("boxing", N_("Boxing")), ("melee", N_("Melee")), ("fencing", N_("Fencing")),
+    ("martial_arts", N_("Martial arts")), ("athletics", N_("Athletics")),
+)
+BLOCK_SKILLS: Final[tuple[str, ...]] = ("boxing", "melee", "fencing")
+
+
+# --- shooting and melee ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AttackSheet:
+    """What the rules make of the attack form."""
+
+    shot: Shot
+    attack: Pool
+    defence: Defence
+    defence_pool: Pool | None
+    difficulty: int
+    damage: Pool | None
+    wounds: int
+    rolls: int
+    rounds: int
+
+
+class AttackPage(Page):
+    """Shooting (single, burst, full auto, two guns) and melee, against a dodge, a block or a difficulty."""
+
+    def __init__(self, roller: Roller, data: InstitutTables) -> None:
+        super().__init__(roller)
+        self._sheet: AttackSheet | None = None
+        self._problem = ""
+        self._prefill_skill = False  # the skill chosen changed: read its dice from the attacker
+        self._defence_shown: Defence | None = None
+        self.preset = Choice[str | None]()
+        self.name = QLineEdit(placeholderText=_("e.g. AK-74"))
+        self.kind = Choice((_(label), kind) for kind, label in WEAPON_KIND_LABELS.items())
+        self.skill_name = Choice((_(label), key) for key, label in SKILLS)
+        self.skill = spin_box(0, 40)
+        self.damage = spin_box(-40, 40)
+        self.damage_label = QLabel()
+        self.mode = Choice((_(label), mode) for mode, label in FIRE_MODE_LABELS.items())
+        self.burst = QLineEdit()
+        self.burst.setPlaceholderText(_("e.g. 3/2"))
+        self.burst.setToolTip(_("The weapon's burst: rounds fired / rounds that hit."))
+        self.identical = QCheckBox(_("Identical guns (otherwise one bullet misses)"))
+        self.identical.setChecked(True)
+        self.point_blank = QCheckBox()
+        self.called = Choice[str | None]()
+        self.ambush = QCheckBox()
+        self.visibility = spin_box(-20, 20)
+        self.visibility.setToolTip(_("Not seeing the target well, or its natural cover: fewer dice to hit."))
+        self.attacker_held = Choice[str]()
+        self.defence = Choice((_(label), kind) for kind, label in DEFENCE_LABELS.items())
+        self.defence.setToolTip(_("A block uses Boxing, Melee or Fencing and must beat the attack; Melee and "
+                                  "Fencing need something in hand, and a shot can be blocked only with a "
+                                  "suitable object already in hand."))
+        self.unseen = QCheckBox(_("The target cannot see the attacker (no dodge)"))
+        self.defence_skill = spin_box(0, 40)
+        self.difficulty = spin_box(0, 200)
+        self.difficulty.setToolTip(_("For an immobile or unaware target: set by its size."))
+        self.target_held = Choice[str]()
+        self.armor = spin_box(0, 40)
+        self.armor.setToolTip(_("Not counted for a called shot at a part the armor does not cover (see the "
+                                "called-shot table); put a helmet's dice under Cover then."))
+        self.cover = spin_box(0, 40)
+        self.cover.setToolTip(_("A car door, a tree, a comrade's back: damage dice off."))
+        self.sheet_label = text_label(rich=True)
+        self.attack_entry = DiceEntry(_("Attack"), roller)
+        self.defence_entry = DiceEntry(_("Defence"), roller)
+        self.damage_entries = (DiceEntry(_("Damage"), roller), DiceEntry(_("Second gun's damage"), roller))
+        self.set_tables(data)
+        self._build_layout()
+        self.edits.watch(self.name, self.kind, self.skill, self.damage, self.mode, self.burst, self.identical,
+                         self.point_blank, self.called, self.ambush, self.visibility, self.attacker_held,
+                         self.defence, self.unseen, self.defence_skill, self.difficulty, self.target_held,
+                         self.armor, self.cover, *self.entries())
+        self.kind.currentIndexChanged.connect(self._on_kind)
+        self.skill_name.currentIndexChanged.connect(self._on_skill_name)
+        self.preset.currentIndexChanged.connect(self._on_preset)
+
+    def set_tables(self, data: InstitutTables) -> None:
+        """Offer the GM's weapons and called-shot parts."""
+        self._data = data
+        self.preset.set_items([(_("Type the weapon in"), None), *((key, key) for key in sorted(data.weapons))])
+        parts = [(_("Not called"), None), *((called_shot_label(key), key) for key in sorted(data.called_shots))]
+        self.called.set_items(parts)
+        modifiers = data.modifiers
+        self.point_blank.setText(_("Point blank (+{count} damage dice)").format(count=modifiers.point_blank_damage))
+        self.ambush.setText(_("Ambush, first round (+{count} dice to hit)").format(count=modifiers.ambush_hit))
+
+    def _build_layout(self) -> None:
+        weapon = QGroupBox(_("Weapon"))
+        form = QFormLayout(weapon)
+        form.addRow(_("From the list"), self.preset)
+        form.addRow(_("Name"), self.name)
+        form.addRow(_("Kind"), self.kind)
+        form.addRow(_("Skill"), _row(self.skill_name, self.skill))
+        form.addRow(self.damage_label, self.damage)
+        form.addRow(_("Firing"), self.mode)
+        form.addRow(_("Burst"), self.burst)
+        form.addRow(self.identical)
+        form.addRow(self.point_blank)
+        form.addRow(_("Called shot"), self.called)
+        situation = QGroupBox(_("Attacker"))
+        form = QFormLayout(situation)
+        form.addRow(self.ambush)
+        form.addRow(_("Sight, natural cover"), self.visibility)
+        form.addRow(_("This action"), self.attacker_held)
+        defence = QGroupBox(_("Defence"))
+        form = QFormLayout(defence)
+        form.addRow(_("Against"), self.defence)
+        form.addRow(self.unseen)
+        form.addRow(_("Dodge or block dice"), self.defence_skill)
+        form.addRow(_("Difficulty"), self.difficulty)
+        form.addRow(_("Target's action"), self.target_held)
+        form.addRow(_("Body armor (dice)"), self.armor)
+        form.addRow(_("Cover (dice)"), self.cover)
+        sheet = QWidget()
+        QVBoxLayout(sheet).addWidget(self.sheet_label)
+        sheet.setMinimumWidth(self.fontMetrics().averageCharWidth() * 34)
+        # The chart and the pools' making share one place, so that the page fits a laptop screen (the dice
+        # each test rolls stay in sight in the dice entries' headings).
+        self.sheet_tabs = QTabWidget()
+        self.sheet_tabs.addTab(self.chart, _("Odds chart"))
+        self.sheet_tabs.addTab(sheet, _("Dice pools"))
+        dice = QGroupBox(_("Odds and dice"))
+        layout = QVBoxLayout(dice)
+        layout.addWidget(self.odds)
+        for entry in self.entries():
+            layout.addWidget(entry)
+        result = QGroupBox(_("Result"))
+        QVBoxLayout(result).addWidget(self.result)
+        side_by_side(self, _column(weapon, situation), _column(defence, self.sheet_tabs), _column(dice, result))
+
+    def entries(self) -> list[DiceEntry]:
+        return [self.attack_entry, self.defence_entry, *self.damage_entries]
+
+    # --- reacting --------------------------------------------------------------------------------
+    def _on_kind(self) -> None:
+        kind = self.kind.value()
+        with self.edits.quietly():
+            self.skill_name.select({WeaponKind.FIREARM: "shooting", WeaponKind.MELEE: "melee",
+                                    WeaponKind.UNARMED: "boxing"}[kind])
+        self.sync()
+        self.edits.edited()
+
+    def _on_skill_name(self) -> None:
+        self._prefill_skill = True
+        self.edits.edited()
+
+    def _on_preset(self) -> None:
+        key = self.preset.value()
+        weapon = self._data.weapons.get(key) if key else None
+        if weapon is None:
+            return
+        with self.edits.quietly():
+            self.name.setText(weapon.key)
+            self.kind.select(weapon.kind)
+            self.skill_name.select("shooting" if weapon.kind is WeaponKind.FIREARM else "melee")
+            self.damage.setValue(weapon.damage)
+            self.burst.setText(weapon.burst.text() if weapon.burst else "")
+            self.mode.select(FireMode.SINGLE)
+        self._prefill_skill = True
+        self.sync()
+        self.edits.edited()
+
+    def sync(self) -> None:
+        """Show only what matters for the weapon and the defence chosen."""
+        firearm = self.kind.value() is WeaponKind.FIREARM
+        mode = self.mode.value()
+        self.damage_label.setText({WeaponKind.FIREARM: _("Damage dice"), WeaponKind.MELEE: _("Weapon (+ Strength)"),
+                                   WeaponKind.UNARMED: _("Damage")}[self.kind.value()])
+        self.damage.setEnabled(self.kind.value() is not WeaponKind.UNARMED)
+        for widget in (self.mode, self.point_blank):
+            widget.setEnabled(firearm)
+        self.burst.setEnabled(firearm and mode in (FireMode.BURST, FireMode.AUTO))
+        self.identical.setEnabled(firearm and mode is FireMode.TWO_GUNS)
+        defence = self.defence.value()
+        self.defence_skill.setEnabled(defence is not Defence.DIFFICULTY)
+        self.target_held.setEnabled(defence is not Defence.DIFFICULTY)
+        self.difficulty.setEnabled(defence is Defence.DIFFICULTY)
+        self.unseen.setEnabled(defence is Defence.DODGE)
+        self.damage_entries[1].setVisible(self._sheet is not None and self._sheet.rolls > 1)
+
+    def prefill(self, context: Context) -> None:
+        attacker, target = context.attacker, context.target
+        with self.edits.quietly():
+            if attacker is not None:
+                self.skill.setValue(attacker.attribute(self.skill_name.value()))
+                self.ambush.setChecked(rounds.flag(attacker, rounds.AMBUSH) and context.state.clock.round <= 1)
+            if target is not None:
+                self.armor.setValue(target.attribute("armor"))
+                self._prefill_defence(target)
+        self._prefill_skill = False
+
+    def _prefill_defence(self, target: Combatant) -> None:
+        if self.defence.value() is Defence.BLOCK:
+            self.defence_skill.setValue(max(target.attribute(key) for key in BLOCK_SKILLS))
+        else:
+            self.defence_skill.setValue(target.attribute("dodge"))
+
+    def refresh(self, context: Context) -> None:
+        with self.edits.quietly():
+            if self._prefill_skill and context.attacker is not None:
+                self.skill.setValue(context.attacker.attribute(self.skill_name.value()))
+                self._prefill_skill = False
+            self.attacker_held.set_items(held_items(context.attacker))
+            self.target_held.set_items(held_items(context.target))
+            if self.defence.value() is not self._defence_shown and context.target is not None:
+                self._prefill_defence(context.target)
+            self._defence_shown = self.defence.value()
+        self._sheet, self._problem = None, ""
+        try:
+            self._sheet = self._work_out(context)
+        except RulesError as problem:
+            self._problem = str(problem)
+        self.sync()
+        self._show(context)
+
+    def _shot(self, context: Context) -> Shot:
+        attacker = context.attacker
+        assert attacker is not None
+        wounds, actions = attack_penalties(attacker, context.state, self.attacker_held.value())
+        burst_text = self.burst.text().strip()
+        burst: Burst | None = parse_burst(burst_text) if burst_text else None
+        return Shot(kind=self.kind.value(), mode=self.mode.value(), skill=self.skill.value(),
+                    damage=self.damage.value(), strength=attacker.attribute("strength"),
+                    martial_arts=attacker.attribute("martial_arts"), burst=burst,
+                    identical_guns=self.identical.isChecked(), point_blank=self.point_blank.isChecked(),
+                    called=self._data.called_shots.get(self.called.value() or ""), armor=self.armor.value(),
+                    cover=self.cover.value(), wound_penalty=wounds, action_penalty=actions,
+                    ambush=self.ambush.isChecked(), visibility=self.visibility.value())
+
+    def _work_out(self, context: Context) -> AttackSheet:
+        if context.attacker is None or context.target is None:
+            raise RulesError(_("Choose an attacker and a target."))
+        shot = self._shot(context)
+        check_mode(shot)
+        defence = self.defence.value()
+        if defence is Defence.DODGE and self.unseen.isChecked():
+            raise RulesError(_("An unseen attacker cannot be dodged: attack against a difficulty."))
+        defending = None
+        if defence is not Defence.DIFFICULTY:
+            wounds, actions = defence_penalties(context.target, context.state, self.target_held.value())
+            defending = defence_pool(self.defence_skill.value(), wounds, actions)
+        modifiers = context.data.modifiers
+        return AttackSheet(shot, attack_pool(shot, modifiers), defence, defending, self.difficulty.value(),
+                           damage_pool(shot, modifiers), wounds_per_hit(shot, modifiers), damage_rolls(shot),
+                           rounds_fired(shot, modifiers))
+
+    def _show(self, context: Context) -> None:
+        sheet = self._sheet
+        if sheet is None:
+            self.sheet_label.setText("")
+            self.show_unknown([_("Miss"), _("No wound"), *(_(CLASS_LABELS[k]) for k in CLASSES)])
+            for entry in self.entries():
+                entry.set_expression(None, _("Fix the attack first."))
+            return
+        parts = [pool_html(_("Attack"), sheet.attack)]
+        if sheet.defence_pool is not None:
+            parts.append(pool_html(_(DEFENCE_LABELS[sheet.defence]), sheet.defence_pool))
+        else:
+            parts.append("<b>{}</b>".format(html.escape(_("Difficulty {difficulty}").format(
+                difficulty=sheet.difficulty))))
+        parts.append(pool_html(_("Damage"), sheet.damage) if sheet.damage is not None
+                     else html.escape(_("A hit there makes no damage roll.")))
+        notes = []
+        if sheet.wounds > 1:
+            notes.append(ngettext("A hit puts {count} wound of the rolled class.",
+                                  "A hit puts {count} wounds of the rolled class.", sheet.wounds).format(
+                count=sheet.wounds))
+        if sheet.rolls > 1:
+            notes.append(_("Two damage rolls, one per gun."))
+        if sheet.rounds:
+            notes.append(ngettext("Uses {count} round.", "Uses {count} rounds.", sheet.rounds).format(
+                count=sheet.rounds))
+        if notes:
+            parts.append("<i>{}</i>".format("<br>".join(html.escape(note) for note in notes)))
+        self.sheet_label.setText("<br>".join(parts))
+        self._show_odds(context, sheet)
+        self._set_expressions(context, sheet)
+
+    def _show_odds(self, context: Context, sheet: AttackSheet) -> None:
+        assert context.target is not None
+        opposing = sheet.defence_pool.dice if sheet.defence_pool is not None else sheet.difficulty
+        damage = sheet.damage.dice if sheet.damage is not None else None
+        odds = attack_outcome_distribution(sheet.attack.dice, sheet.defence, opposing, damage,
+                                           context.pyramid(context.target), context.tie())
+        rows = [(_(MISS_LABELS[sheet.defence]), odds["miss"])]
+        if damage is None:
+            rows.append((_("Hit"), odds["hit"]))
+        else:
+            classes = wound_rows({None: odds["none"], **{k: odds[k] for k in CLASSES}}, sheet.wounds)
+            rows += [(_("Hit, no wound") if index == 0 else label, p) for index, (label, p) in enumerate(classes)]
+        self.show_odds(rows, attack_chart(rows, damage))
+
+    def _set_expressions(self, context: Context, sheet: AttackSheet) -> None:
+        with self.edits.quietly():
+            self.attack_entry.set_expression(dice_expression(sheet.attack.dice), _(NO_DICE))
+            if sheet.defence_pool is None:
+                self.defence_entry.set_expression(None, _("The target rolls nothing against a difficulty."))
+            else:
+                self.defence_entry.set_expression(dice_expression(sheet.defence_pool.dice), _(NO_DICE))
+            hit = self._hit(context, sheet)
+            for number, entry in enumerate(self.damage_entries):
+                if number >= sheet.rolls:
+                    entry.set_expression(None, _("Only one gun's bullet."))
+                elif hit is False:
+                    entry.set_expression(None, _("Not needed: the attack did not get through."))
+                elif sheet.damage is None:
+                    entry.set_expression(None, _("No damage roll: a hit there wounds nobody."))
+                else:
+                    entry.set_expression(dice_expression(sheet.damage.dice), _(NO_DICE))
+
+    def _hit(self, context: Context, sheet: AttackSheet) -> bool | None:
+        """Whether the attack got through (None while its dice are missing)."""
+        attack = entry_total(self.attack_entry)
+        opposing = sheet.difficulty if sheet.defence_pool is None else entry_total(self.defence_entry)
+        if attack is None or opposing is None:
+            return None
+        return hits(attack, sheet.defence, opposing, context.tie())
+
+    def problem(self, context: Context) -> tuple[str, bool]:
+        if self._sheet is None:
+            return self._problem or _("Choose an attacker and a target."), True
+        return self.dice_problem()
+
+    def operation(self, context: Context) -> Operation | None:
+        sheet = self._sheet
+        if sheet is None or context.attacker is None or context.target is None or self.problem(context)[0]:
+            return None
+        hit = self._hit(context, sheet)
+        rolls = tuple(flat_faces(entry) for entry in self.damage_entries[: sheet.rolls]
+                      ) if hit and sheet.damage is not None else ()
+        return InstitutAttack(
+            context.attacker.id, context.target.id, self.name.text().strip() or _("a weapon"),
+            flat_faces(self.attack_entry), sheet.defence.value, flat_faces(self.defence_entry)
+            if sheet.defence_pool is not None else (), sheet.difficulty if sheet.defence_pool is None else 0,
+            rolls, sheet.wounds, sheet.rounds, self.attacker_held.value(),
+            self.target_held.value() if sheet.defence_pool is not None else "")
+
+    def outcome(self, operation: Operation, context: Context) -> str | None:
+        sheet = self._sheet
+        if sheet is None or not isinstance(operation, InstitutAttack) or context.target is None:
+            return None
+        if not self._hit(context, sheet):
+            return _(MISS_LABELS[sheet.defence])
+        if not operation.damage_rolls:
+            return _("Hit")
+        wound = context.pyramid(context.target).classify(sum(operation.damage_rolls[0]))
+        if wound is None:
+            return _("Hit, no wound")
+        label = _(CLASS_LABELS[wound])
+        return _("{wound} ×{count}").format(wound=label, count=sheet.wounds) if sheet.wounds > 1 else label

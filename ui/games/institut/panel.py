@@ -1,0 +1,598 @@
+"""Institute's parts of the details panel: the life pyramid (drawn as one) and the round's declarations.
+
+:class:`PyramidWidget` draws the five classes as a real pyramid, Mortal's single box at the top and Light's
+row at the bottom, each row centred, with the class name and the damage that enters it on the left and the
+penalty dice on the right. A click on an empty box adds a wound of that class (it takes the first free box,
+overflowing upwards as the rules say); a click on a filled box heals one. Like every panel widget it only asks:
+the sections turn requests into operations and the document decides.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import (
+    QColor,
+    QFocusEvent,
+    QFont,
+    QFontMetrics,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QPainterPath,
+    QPaintEvent,
+    QPalette,
+    QPen,
+)
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QFrame,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSizePolicy,
+    QSpinBox,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.i18n import _, ngettext
+from rules.combatants import ApplyHarm
+from rules.encounter import Combatant, Encounter, Status
+from rules.systems.base import RuleSystem
+from rules.systems.institut import rounds
+from rules.systems.institut.ops import DeclareActions, HoldAction, ResolveHeld, SetInstitutFlag, SetPyramid, SkipRound
+from rules.systems.institut.pyramid import CLASS_LABELS, CLASSES, MAX_BOXES, MAX_PENALTY, MAX_THRESHOLD, MORTAL, Pyramid
+from rules.systems.institut.system import pyramid_for, tables
+from ui.games.base import Apply, SectionFactory
+from ui.widgets.condition_track import MARK_WHITE, TrackColors
+from ui.widgets.inputs import spin_box
+
+BOX: Final[int] = 24
+GAP: Final[int] = 5
+ROW_GAP: Final[int] = 7
+PAD: Final[int] = 8
+OVERFLOW_GAP: Final[int] = 10
+MAX_OVERFLOW: Final[int] = 6
+#: Filled boxes by class, lightest first: amber to deep red, each ≥ 3:1 against white and against #202020 is not
+#: possible for one colour, so every filled box also carries a white stroke and a dark outline (readable without
+#: colour, and in both themes).
+CLASS_COLOURS: Final[dict[str, QColor]] = {
+    "light": QColor("#e0a100"),
+    "medium": QColor("#e8710a"),
+    "heavy": QColor("#e53935"),
+    "critical": QColor("#b71c1c"),
+    "mortal": QColor("#6a1b9a"),
+}
+
+
+@dataclass(frozen=True)
+class PyramidRow:
+    """One class as drawn: its boxes, how many are filled, what enters it and what it costs."""
+
+    key: str
+    label: str
+    range_text: str
+    boxes: int
+    filled: int
+    penalty: int
+
+
+def pyramid_rows(pyramid: Pyramid, combatant: Combatant) -> list[PyramidRow]:
+    """The rows to draw for ``combatant`` (lightest first, translated labels)."""
+    return [PyramidRow(wound.key, _(CLASS_LABELS[wound.key]), pyramid.range_text(wound.key), wound.boxes,
+                       combatant.boxes(wound.key), wound.penalty) for wound in pyramid.classes]
+
+
+class PyramidWidget(QWidget):
+    """The life pyramid: rows centred, the heaviest (narrowest) on top; clickable and keyboard accessible."""
+
+    wound_requested = Signal(str, int)  # (class key, +1 to add a wound of that class, −1 to heal one)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._rows: list[PyramidRow] = []
+        self._hovered: tuple[str, int] | None = None
+        self._cursor: tuple[str, int] = (CLASSES[0], 0)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setMouseTracking(True)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setAccessibleName(_("Life pyramid"))
+
+    # --- state ---------------------------------------------------------------------------------
+    def set_rows(self, rows: list[PyramidRow]) -> None:
+        """Show these rows (lightest first, as the rules list them)."""
+        if rows == self._rows:
+            return
+        resized = [(r.key, r.boxes, r.filled > r.boxes) for r in rows] != [
+            (r.key, r.boxes, r.filled > r.boxes) for r in self._rows]
+        self._rows = rows
+        key, index = self._cursor
+        row = self._row(key)
+        if row is None or index >= row.boxes:
+            self._cursor = (rows[0].key, 0) if rows else (CLASSES[0], 0)
+        self.setAccessibleDescription(self.text())
+        self.setToolTip(self.text())
+        if resized:
+            self.updateGeometry()
+        self.update()
+
+    def rows(self) -> list[PyramidRow]:
+        """The rows shown, lightest first."""
+        return list(self._rows)
+
+    def text(self) -> str:
+        """Each row as a screen reader says it: "Light (5–9): 2 of 4"."""
+        return "\n".join(_("{wound} ({range}): {filled} of {boxes}").format(
+            wound=row.label, range=row.range_text, filled=row.filled, boxes=row.boxes) for row in self._rows)
+
+    def _row(self, key: str) -> PyramidRow | None:
+        return next((row for row in self._rows if row.key == key), None)
+
+    # --- geometry ------------------------------------------------------------------------------
+    def _small_font(self) -> QFont:
+        font = QFont(self.font())
+        font.setPointSizeF(max(6.0, font.pointSizeF() * 0.85))
+        return font
+
+    def _label_width(self) -> int:
+        bold = QFont(self.font())
+        bold.setBold(True)
+        names = QFontMetrics(bold)
+        small = QFontMetrics(self._small_font())
+        return max((max(names.horizontalAdvance(row.label), small.horizontalAdvance(row.range_text))
+                    for row in self._rows), default=40)
+
+    def _penalty_width(self) -> int:
+        return self.fontMetrics().horizontalAdvance(_("−{count} dice").format(count=MAX_PENALTY)) + 2
+
+    def _widest(self) -> int:
+        return max((row.boxes + min(max(0, row.filled - row.boxes), MAX_OVERFLOW) for row in self._rows),
+                   default=1)
+
+    def _row_height(self) -> int:
+        return max(BOX, self.fontMetrics().height() * 2 - 2)
+
+    def sizeHint(self) -> QSize:
+        boxes = self._widest() * (BOX + GAP) + OVERFLOW_GAP + 2 * PAD
+        return QSize(self._label_width() + self._penalty_width() + boxes + 4 * PAD,
+                     len(self._rows) * (self._row_height() + ROW_GAP) + 2 * PAD)
+
+    def minimumSizeHint(self) -> QSize:
+        hint = self.sizeHint()
+        return QSize(self._label_width() + self._penalty_width() + self._widest() * (BOX // 2 + 2) + 4 * PAD,
+                     hint.height())
+
+    def _box_size(self) -> int:
+        room = self.width() - self._label_width() - self._penalty_width() - 4 * PAD - OVERFLOW_GAP
+        return max(BOX // 2, min(BOX, room // max(1, self._widest()) - GAP))
+
+    def _row_top(self, position: int) -> int:
+        """Top of the ``position``-th row drawn (0 = the top of the pyramid)."""
+        return PAD + position * (self._row_height() + ROW_GAP)
+
+    def _drawn(self) -> list[PyramidRow]:
+        """Rows in drawing order: the heaviest class on top."""
+        return list(reversed(self._rows))
+
+    def _centre_x(self) -> float:
+        left = PAD + self._label_width() + PAD
+        right = self.width() - PAD - self._penalty_width() - PAD
+        return (left + right) / 2
+
+    def box_rects(self, key: str) -> list[QRectF]:
+        """Where the boxes of a class are drawn (its own boxes, then any overflow after a gap)."""
+        for position, row in enumerate(self._drawn()):
+            if row.key == key:
+                return self._rects(position, row)
+        return []
+
+    def _rects(self, position: int, row: PyramidRow) -> list[QRectF]:
+        size = self._box_size()
+        overflow = min(max(0, row.filled - row.boxes), MAX_OVERFLOW)
+        width = row.boxes * (size + GAP) - GAP
+        top = self._row_top(position) + (self._row_height() - size) / 2
+        left = self._centre_x() - width / 2
+        rects = [QRectF(left + index * (size + GAP), top, size, size) for index in range(row.boxes)]
+        start = left + width + OVERFLOW_GAP
+        rects += [QRectF(start + index * (size + GAP), top, size, size) for index in range(overflow)]
+        return rects
+
+    def box_at(self, point: QPointF) -> tuple[str, int] | None:
+        """(class key, box index) under ``point``, or None."""
+        for position, row in enumerate(self._drawn()):
+            for index, rect in enumerate(self._rects(position, row)):
+                if rect.adjusted(-GAP / 2, -ROW_GAP / 2, GAP / 2, ROW_GAP / 2).contains(point):
+                    return row.key, index
+        return None
+
+    # --- painting ------------------------------------------------------------------------------
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        colors = TrackColors.from_palette(self.palette())
+        self._paint_backdrop(painter)
+        worst = next((row.key for row in self._drawn() if row.filled), None)
+        for position, row in enumerate(self._drawn()):
+            self._paint_labels(painter, position, row, row.key == worst)
+            for index, rect in enumerate(self._rects(position, row)):
+                self._paint_box(painter, rect, row, index, colors)
+        painter.end()
+
+    def _paint_backdrop(self, painter: QPainter) -> None:
+        """A soft trapezoid behind the rows, so the shape reads as a pyramid at a glance."""
+        drawn = self._drawn()
+        if not drawn:
+            return
+        top, bottom = self._rects(0, drawn[0]), self._rects(len(drawn) - 1, drawn[-1])
+        top_boxes, bottom_boxes = top[: drawn[0].boxes], bottom[: drawn[-1].boxes]
+        apex = top_boxes[0].united(top_boxes[-1]).adjusted(-PAD, -PAD / 2, PAD, 0)
+        base = bottom_boxes[0].united(bottom_boxes[-1]).adjusted(-PAD * 2, 0, PAD * 2, PAD / 2)
+        path = QPainterPath(apex.topLeft())
+        path.lineTo(apex.topRight())
+        path.lineTo(base.bottomRight())
+        path.lineTo(base.bottomLeft())
+        path.closeSubpath()
+        shade = QColor(self.palette().color(QPalette.ColorRole.Highlight))
+        shade.setAlpha(28)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(shade)
+        painter.drawPath(path)
+
+    def _paint_labels(self, painter: QPainter, position: int, row: PyramidRow, worst: bool) -> None:
+        palette = self.palette()
+        top, height = self._row_top(position), self._row_height()
+        half = height / 2
+        name = QFont(self.font())
+        name.setBold(worst)
+        painter.setPen(palette.color(QPalette.ColorRole.WindowText))
+        painter.setFont(name)
+        left = QRectF(PAD, top, self._label_width(), half + 1)
+        painter.drawText(left, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignBottom, row.label)
+        painter.setFont(self._small_font())
+        muted = QColor(palette.color(QPalette.ColorRole.WindowText))
+        muted.setAlpha(165)  # secondary text that still reads in both themes
+        painter.setPen(muted)
+        painter.drawText(QRectF(PAD, top + half, self._label_width(), half),
+                         Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop, row.range_text)
+        painter.setFont(name)
+        painter.setPen(palette.color(QPalette.ColorRole.WindowText))
+        right = QRectF(self.width() - PAD - self._penalty_width(), top, self._penalty_width(), height)
+        text = _("→ dying") if row.key == MORTAL else (
+            ngettext("−{count} die", "−{count} dice", row.penalty).format(count=row.penalty) if row.penalty else "–")
+        painter.drawText(right, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, text)
+
+    def _paint_box(self, painter: QPainter, rect: QRectF, row: PyramidRow, index: int, colors: TrackColors) -> None:
+        filled, overflow = index < row.filled, index >= row.boxes
+        fill = colors.overflow if overflow else (CLASS_COLOURS[row.key] if filled else colors.empty)
+        painter.setPen(QPen(colors.border, 1.2))
+        painter.setBrush(fill)
+        painter.drawRoundedRect(rect.adjusted(0.5, 0.5, -0.5, -0.5), 3, 3)
+        if filled or overflow:
+            inset = rect.width() * 0.24
+            inner = rect.adjusted(inset, inset, -inset, -inset)
+            painter.setPen(QPen(MARK_WHITE, max(1.5, rect.width() / 9)))
+            painter.drawLine(inner.bottomLeft(), inner.topRight())
+            if overflow:
+                painter.drawLine(inner.topLeft(), inner.bottomRight())
+        if self._hovered == (row.key, index) and not overflow:
+            painter.setPen(QPen(colors.highlight, 2))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRoundedRect(rect.adjusted(-2, -2, 2, 2), 4, 4)
+        if self.hasFocus() and self._cursor == (row.key, index):
+            painter.setPen(QPen(colors.highlight, 1.5, Qt.PenStyle.DashLine))
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRoundedRect(rect.adjusted(-3, -3, 3, 3), 4, 4)
+
+    # --- interaction ---------------------------------------------------------------------------
+    def _toggle(self, key: str, index: int) -> None:
+        row = self._row(key)
+        if row is None or index >= row.boxes:
+            return
+        self.wound_requested.emit(key, -1 if index < row.filled else 1)
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:
+        hit = self.box_at(event.position())
+        if event.button() != Qt.MouseButton.LeftButton or hit is None:
+            super().mousePressEvent(event)
+            return
+        self._cursor = hit
+        self._toggle(*hit)
+        event.accept()
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:
+        hovered = self.box_at(event.position())
+        if hovered != self._hovered:
+            self._hovered = hovered
+            self.setToolTip(self._box_tip(hovered) if hovered else self.text())
+            self.update()
+        super().mouseMoveEvent(event)
+
+    def _box_tip(self, hit: tuple[str, int]) -> str:
+        row = self._row(hit[0])
+        if row is None or hit[1] >= row.boxes:
+            return self.text()
+        action = _("click to heal one") if hit[1] < row.filled else _("click to add a wound")
+        return _("{wound} ({range}): {action}").format(wound=row.label, range=row.range_text, action=action)
+
+    def leaveEvent(self, event: QEvent) -> None:
+        self._hovered = None
+        self.update()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        """Arrows move between boxes (Up = heavier class), Space toggles, + and − add or heal on the row."""
+        key = Qt.Key(event.key())
+        row_key, index = self._cursor
+        if key in (Qt.Key.Key_Left, Qt.Key.Key_Right):
+            self._move_to(row_key, index + (1 if key == Qt.Key.Key_Right else -1))
+        elif key in (Qt.Key.Key_Up, Qt.Key.Key_Down):
+            step = 1 if key == Qt.Key.Key_Up else -1
+            position = CLASSES.index(row_key) + step
+            if 0 <= position < len(CLASSES):
+                self._move_to(CLASSES[position], index)
+        elif key in (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            self._toggle(row_key, index)
+        elif key in (Qt.Key.Key_Plus, Qt.Key.Key_Minus):
+            self.wound_requested.emit(row_key, 1 if key == Qt.Key.Key_Plus else -1)
+        else:
+            super().keyPressEvent(event)
+            return
+        event.accept()
+
+    def _move_to(self, key: str, index: int) -> None:
+        row = self._row(key)
+        if row is None:
+            return
+        self._cursor = (key, min(max(0, index), row.boxes - 1))
+        self.update()
+
+    def focusInEvent(self, event: QFocusEvent) -> None:
+        self.update()
+        super().focusInEvent(event)
+
+    def focusOutEvent(self, event: QFocusEvent) -> None:
+        self.update()
+        super().focusOutEvent(event)
+
+
+class PyramidEditor(QFrame):
+    """The character's own pyramid: per class the damage that enters it, its boxes and its penalty dice."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setFrameShape(QFrame.Shape.StyledPanel)
+        grid = QGridLayout(self)
+        grid.setContentsMargins(6, 6, 6, 6)
+        for column, title in enumerate((_("Class"), _("From"), _("Boxes"), _("Penalty"))):
+            grid.addWidget(QLabel(f"<b>{title}</b>"), 0, column)
+        self.spins: dict[str, tuple[QSpinBox, QSpinBox, QSpinBox]] = {}
+        for row, key in enumerate(CLASSES, start=1):
+            label = _(CLASS_LABELS[key])
+            spins = (spin_box(1, MAX_THRESHOLD, name=_("{wound}: damage that enters it").format(wound=label)),
+                     spin_box(1, MAX_BOXES, name=_("{wound}: boxes").format(wound=label)),
+                     spin_box(0, MAX_PENALTY, name=_("{wound}: penalty dice").format(wound=label)))
+            grid.addWidget(QLabel(label), row, 0)
+            for column, spin in enumerate(spins, start=1):
+                grid.addWidget(spin, row, column)
+            self.spins[key] = spins
+        self.apply_button = QPushButton(_("Apply"))
+        self.default_button = QPushButton(_("Use the encounter's pyramid"))
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.apply_button)
+        buttons.addWidget(self.default_button)
+        buttons.addStretch(1)
+        grid.addLayout(buttons, len(CLASSES) + 1, 0, 1, 4)
+
+    def show_pyramid(self, pyramid: Pyramid) -> None:
+        """Fill the fields from a pyramid."""
+        for wound in pyramid.classes:
+            for spin, value in zip(self.spins[wound.key], (wound.entered_at, wound.boxes, wound.penalty), strict=True):
+                spin.setValue(value)
+
+    def rows(self) -> tuple[tuple[int, int, int], ...]:
+        """The pyramid as typed, lightest first."""
+        return tuple((a.value(), b.value(), c.value()) for a, b, c in (self.spins[key] for key in CLASSES))
+
+
+class PyramidSection(QGroupBox):
+    """The life pyramid, what the wounds cost now, the character's own pyramid, and the GM's ruling on death."""
+
+    def __init__(self, apply: Apply) -> None:
+        super().__init__(_("Life pyramid"))
+        self._apply = apply
+        self._id = ""
+        self.pyramid = PyramidWidget()
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.own = QToolButton()
+        self.own.setText(_("Own pyramid…"))
+        self.own.setCheckable(True)
+        self.own.setToolTip(_("Give this character its own thresholds, boxes and penalties."))
+        self.dead = QCheckBox(_("Dead (the GM's ruling)"))
+        self.editor = PyramidEditor()
+        self.editor.hide()
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.pyramid)
+        layout.addWidget(self.summary)
+        row = QHBoxLayout()
+        row.addWidget(self.own)
+        row.addStretch(1)
+        row.addWidget(self.dead)
+        layout.addLayout(row)
+        layout.addWidget(self.editor)
+        self.pyramid.wound_requested.connect(self._wound)
+        self.own.toggled.connect(self.editor.setVisible)
+        self.dead.clicked.connect(lambda checked: self._apply(SetInstitutFlag(self._id, "dead", checked)))
+        self.editor.apply_button.clicked.connect(lambda: self._apply(SetPyramid(self._id, self.editor.rows())))
+        self.editor.default_button.clicked.connect(lambda: self._apply(SetPyramid(self._id, None)))
+
+    def refresh(self, combatant: Combatant, state: Encounter, system: RuleSystem) -> None:
+        """Show ``combatant``'s pyramid as it is in ``state``."""
+        changed = combatant.id != self._id
+        self._id = combatant.id
+        pyramid = pyramid_for(combatant, state)
+        self.pyramid.set_rows(pyramid_rows(pyramid, combatant))
+        self.summary.setText(_summary(combatant, state, system, pyramid))
+        self.dead.setChecked(system.status(combatant, state) is Status.DEAD)
+        self.editor.default_button.setEnabled(rounds.PYRAMID in combatant.extra)
+        if changed or not self.editor.isVisible():
+            self.editor.show_pyramid(pyramid)
+
+    def _wound(self, key: str, delta: int) -> None:
+        self._apply(ApplyHarm(self._id, key, delta, _("life pyramid")))
+
+
+def _summary(combatant: Combatant, state: Encounter, system: RuleSystem, pyramid: Pyramid) -> str:
+    status = system.status(combatant, state)
+    if status is Status.DEAD:
+        return _("Dead.")
+    if status is Status.DYING:
+        return _("Dying: a Mortal box is filled. The GM decides death.")
+    worst = pyramid.worst(combatant.damage)
+    if worst is None:
+        return _("Unhurt.")
+    penalty = pyramid.penalty(combatant.damage)
+    if not penalty:
+        return _("Worst wound: {wound}; no penalty.").format(wound=_(CLASS_LABELS[worst]))
+    return ngettext("Worst wound: {wound}; −{count} die on every action.",
+                    "Worst wound: {wound}; −{count} dice on every action.", penalty).format(
+        wound=_(CLASS_LABELS[worst]), count=penalty)
+
+
+class RoundSection(QGroupBox):
+    """This round: declared actions and their cost, held declarations, movement, skipping, ambush."""
+
+    def __init__(self, apply: Apply) -> None:
+        super().__init__(_("This round"))
+        self._apply = apply
+        self._id = ""
+        self._pending: tuple[str, ...] = ()
+        self.declared = QSpinBox()
+        self.declared.setRange(1, rounds.MAX_DECLARED)
+        self.declared.setAccessibleName(_("Actions declared"))
+        self.declare = QPushButton(_("Declare"))
+        self.declare.setToolTip(_("Each action beyond the first: −1 die on every roll this round."))
+        self.cost = QLabel()
+        self.cost.setWordWrap(True)
+        self.movement = QLabel()
+        self.movement.setWordWrap(True)
+        self.condition = QLineEdit(placeholderText=_("e.g. if he shoots, I dodge"))
+        self.condition.setAccessibleName(_("Condition of a held action"))
+        self.hold = QPushButton(_("Hold"))
+        self.hold.setToolTip(_("A conditional declaration: it counts as an action and is used up either way."))
+        self._held_box = QVBoxLayout()
+        self._held_box.setContentsMargins(0, 0, 0, 0)
+        self.skip = QPushButton(_("Give up this round"))
+        self.skip.setToolTip(_("Do nothing this round and act first in the next."))
+        self.ambush = QCheckBox(_("In ambush (+3 dice to hit in the first round)"))
+        self._build_layout()
+        self.declare.clicked.connect(lambda: self._apply(DeclareActions(self._id, self.declared.value())))
+        self.hold.clicked.connect(self._hold)
+        self.condition.returnPressed.connect(self._hold)
+        self.skip.clicked.connect(lambda: self._apply(SkipRound(self._id)))
+        self.ambush.clicked.connect(lambda checked: self._apply(SetInstitutFlag(self._id, "ambush", checked)))
+
+    def _build_layout(self) -> None:
+        layout = QVBoxLayout(self)
+        declare = QHBoxLayout()
+        declare.addWidget(QLabel(_("Actions")))
+        declare.addWidget(self.declared)
+        declare.addWidget(self.declare)
+        declare.addStretch(1)
+        layout.addLayout(declare)
+        layout.addWidget(self.cost)
+        layout.addWidget(self.movement)
+        hold = QHBoxLayout()
+        hold.addWidget(self.condition, 1)
+        hold.addWidget(self.hold)
+        layout.addLayout(hold)
+        layout.addLayout(self._held_box)
+        layout.addWidget(self.skip, 0, Qt.AlignmentFlag.AlignLeft)
+        layout.addWidget(self.ambush)
+
+    def held_rows(self) -> int:
+        """How many held declarations are listed."""
+        return self._held_box.count()
+
+    def refresh(self, combatant: Combatant, state: Encounter, system: RuleSystem) -> None:
+        """Show ``combatant``'s round."""
+        self._id = combatant.id
+        actions = rounds.round_actions(combatant)
+        modifiers = tables(state).modifiers
+        running = rounds.round_running(state)
+        able = running and system.status(combatant, state) is Status.ACTIVE and not rounds.skips_this_round(
+            combatant, state)
+        if not self.declared.hasFocus():
+            self.declared.setValue(max(1, actions.declared))
+        for widget in (self.declared, self.declare, self.condition, self.hold):
+            widget.setEnabled(able)
+        self.skip.setEnabled(able and actions.nothing_declared and combatant.id not in state.clock.acted)
+        self.cost.setText(_cost_text(actions, rounds.action_penalty(actions, modifiers), combatant, state, running))
+        agility, athletics = combatant.attribute("agility"), combatant.attribute("athletics")
+        self.movement.setText(_("Movement: {metres} m; sprinting as the only action: {sprint} m.").format(
+            metres=rounds.movement(agility, athletics, actions.total_declared, modifiers),
+            sprint=rounds.sprint(agility, athletics, modifiers)))
+        self.ambush.setText(_("In ambush (+{count} dice to hit in the first round)").format(
+            count=modifiers.ambush_hit))
+        self.ambush.setChecked(rounds.flag(combatant, rounds.AMBUSH))
+        if actions.pending != self._pending:
+            self._show_held(actions.pending)
+
+    def _show_held(self, pending: tuple[str, ...]) -> None:
+        self._pending = pending
+        while (item := self._held_box.takeAt(0)) is not None:
+            widget = item.widget()
+            if widget is not None:
+                widget.setParent(None)
+                widget.deleteLater()
+        for condition in pending:
+            self._held_box.addWidget(self._held_row(condition))
+
+    def _held_row(self, condition: str) -> QWidget:
+        row = QWidget()
+        layout = QHBoxLayout(row)
+        layout.setContentsMargins(0, 0, 0, 0)
+        label = QLabel(_("Held: {condition}").format(condition=condition))
+        label.setWordWrap(True)
+        label.setTextFormat(Qt.TextFormat.PlainText)  # the GM's own words, never markup
+        happened, lapsed = QToolButton(), QToolButton()
+        happened.setText(_("Happens"))
+        happened.setToolTip(_("The condition came: the action happens (roll it)."))
+        lapsed.setText(_("Lapses"))
+        lapsed.setToolTip(_("The condition did not come: the declaration is used up."))
+        happened.clicked.connect(lambda: self._apply(ResolveHeld(self._id, condition, True)))
+        lapsed.clicked.connect(lambda: self._apply(ResolveHeld(self._id, condition, False)))
+        layout.addWidget(label, 1)
+        layout.addWidget(happened)
+        layout.addWidget(lapsed)
+        return row
+
+    def _hold(self) -> None:
+        if self._apply(HoldAction(self._id, self.condition.text())):
+            self.condition.clear()
+
+
+def _cost_text(actions: rounds.RoundActions, penalty: int, combatant: Combatant, state: Encounter,
+               running: bool) -> str:
+    if not running:
+        return _("Declarations are made once the round has started.")
+    if rounds.skips_this_round(combatant, state):
+        return _("Gave up this round: acts first in the next.")
+    parts = [ngettext("{count} action declared", "{count} actions declared", actions.total_declared).format(
+        count=actions.total_declared) if not actions.nothing_declared else _("Nothing declared yet (one action)"),
+        ngettext("{count} done", "{count} done", actions.taken).format(count=actions.taken)]
+    if penalty:
+        parts.append(ngettext("every roll −{count} die", "every roll −{count} dice", penalty).format(count=penalty))
+    if rounds.goes_first(combatant, state):
+        parts.append(_("acts first (gave up the last round)"))
+    return " · ".join(parts)
+
+
+#: The sections this game adds to the details panel, top to bottom.
+SECTIONS: tuple[SectionFactory, ...] = (PyramidSection, RoundSection)

@@ -1,0 +1,507 @@
+"""Walka attack: the opposed roll-under test and the damage pool, odds live before the dice, one operation out.
+
+The form (``ui.games.walka.attack_form``) gives :class:`AttackInputs`; ``work_out`` asks the rules for the
+:class:`AttackSheet` the dialog shows. The attacker's dice, then the defender's (only if the attacker
+succeeded), then the damage pool (only on a hit) are rolled or typed; Resolve applies one
+:class:`~rules.systems.walka.WalkaAttack` through the document.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QShowEvent
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from app.document import Change, EncounterDocument
+from app.i18n import _, ngettext
+from rules.dice import DiceExpression, Roller, RollUnderTest, ThresholdCount
+from rules.encounter import Combatant, Side, Status
+from rules.errors import RulesError
+from rules.systems.walka import SpendChance, WalkaAttack, WalkaSystem
+from rules.systems.walka import actions as walka_actions
+from rules.systems.walka.contest import HIT_FACE, Outcome, contest, hit_points_removed, succeeds
+from rules.systems.walka.skills import ATTACK_SKILLS
+from rules.systems.walka.system import chances_left, hit_points, max_hit_points
+from rules.turns import current_actor
+from ui.charts.odds_chart import OddsChart
+from ui.games.walka.attack_form import (
+    NO_DEFENCE,
+    AttackBox,
+    AttackInputs,
+    AttackSheet,
+    DefenceBox,
+    DiceBox,
+    ModifiersBox,
+    outcome_label,
+    pool_text,
+    work_out,
+)
+from ui.games.walka.odds import attack_chart
+from ui.widgets.dice_entry import DiceEntry
+from ui.widgets.inputs import Recompute, fill_combatants
+from ui.widgets.layout import ScrolledContent
+from ui.widgets.layout import column as _column
+from ui.widgets.messages import show_message
+
+# --- the dialog ----------------------------------------------------------------------------------------
+
+
+class WalkaAttackDialog(QDialog):
+    """Resolve one Walka attack (or several in a row) with the odds shown before the dice."""
+
+    system_id: ClassVar[str] = "walka"
+
+    def __init__(self, document: EncounterDocument, roller: Roller, attacker_id: str | None = None,
+                 target_id: str | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(_("Attack"))
+        self._document = document
+        self._edits = Recompute(self._recompute)
+        self._applying = False
+        self._resolved = False
+        self._sheet: AttackSheet | None = None
+        self.attacker, self.target = QComboBox(), QComboBox()
+        self.attack, self.defence, self.modifiers = AttackBox(), DefenceBox(), ModifiersBox()
+        self.dice = DiceBox(roller)
+        self.chart = OddsChart(export_name=_("attack-odds"), compact=True)
+        self.result_label, self.status_label = QLabel(), QLabel()
+        self.chance_button = QPushButton()
+        self.buttons = QDialogButtonBox()
+        self.resolve_button = self.buttons.addButton(_("Resolve"), QDialogButtonBox.ButtonRole.ActionRole)
+        self.next_button = self.buttons.addButton(_("Next attack"), QDialogButtonBox.ButtonRole.ActionRole)
+        self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
+        self._build_layout()
+        self._connect()
+        with self._edits.quietly():
+            self._fill_attackers(attacker_id or current_actor(document.state))
+            self._fill_targets(target_id)
+            self._prefill_attacker()
+            self._prefill_target()
+        self._set_resolved(False)
+        self._recompute()
+
+    @property
+    def walka(self) -> WalkaSystem:
+        """The game's rules (this dialog only opens on Walka encounters)."""
+        system = self._document.system
+        assert isinstance(system, WalkaSystem)
+        return system
+
+    @property
+    def sheet(self) -> AttackSheet | None:
+        """What the rules make of the form now."""
+        return self._sheet
+
+    # --- construction ---------------------------------------------------------------------------
+    def _build_layout(self) -> None:
+        who = QFormLayout()
+        who.addRow(_("Attacker"), self.attacker)
+        who.addRow(_("Target"), self.target)
+        result_box = QGroupBox(_("Result"))
+        result_layout = QVBoxLayout(result_box)
+        result_layout.addWidget(self.result_label)
+        result_layout.addWidget(self.chance_button, 0, Qt.AlignmentFlag.AlignLeft)
+        self.chance_button.setVisible(False)
+        self.chance_button.setAutoDefault(False)
+        for label in (self.result_label, self.status_label):
+            label.setWordWrap(True)
+            label.setTextFormat(Qt.TextFormat.PlainText)  # names the GM typed are never markup
+            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        content = QWidget()
+        columns = QHBoxLayout(content)
+        columns.setContentsMargins(0, 0, 0, 0)
+        chart_box = QGroupBox(_("Odds chart"))
+        QVBoxLayout(chart_box).addWidget(self.chart)
+        for column in (_column(who, self.attack, self.defence), _column(self.modifiers, result_box, chart_box),
+                       _column(self.dice)):
+            columns.addLayout(column)
+        # Only the scroll area is shared: this dialog still sizes itself on first show without re-centring.
+        self._body = ScrolledContent(self, content, self.status_label, self.buttons, chrome_height=110)
+        self._content = content
+        self._fitted = False
+
+    def showEvent(self, event: QShowEvent) -> None:
+        """Size the dialog to its content once laid out, within the screen."""
+        super().showEvent(event)
+        if self._fitted or self.testAttribute(Qt.WidgetAttribute.WA_Resized):
+            return
+        self._fitted = True
+        hint = self._content.sizeHint()
+        screen = self.screen()
+        width, height = hint.width() + 40, hint.height() + 110
+        if screen is not None:
+            available = screen.availableGeometry()
+            width, height = min(width, available.width() - 20), min(height, available.height() - 40)
+        self.resize(width, height)
+
+    def _connect(self) -> None:
+        self._edits.watch(self.attack.value, self.attack.weapon_dice, self.attack.modifier, self.defence.value,
+                          self.defence.armor, self.modifiers.attack_bonus, self.modifiers.attack_penalty,
+                          self.modifiers.defence_bonus, self.modifiers.defence_penalty, self.modifiers.second,
+                          self.modifiers.prepared, self.modifiers.aimed, self.attack.counts)
+        self.attack.skill.currentIndexChanged.connect(self._on_skill)
+        self.defence.defence.currentIndexChanged.connect(self._on_defence)
+        self.attacker.currentIndexChanged.connect(self._on_attacker)
+        self.target.currentIndexChanged.connect(self._on_target)
+        for entry in self.dice.entries():
+            entry.changed.connect(self._update_dice)
+        self.dice.roll_all.clicked.connect(self.roll_remaining)
+        self.resolve_button.clicked.connect(self.resolve)
+        self.next_button.clicked.connect(self.next_attack)
+        self.close_button.clicked.connect(self.reject)
+        self.chance_button.clicked.connect(self.spend_chance)
+        self._document.changed.connect(self._on_document_changed)
+        self._document.replaced.connect(self.reject)
+
+    # --- combatants -----------------------------------------------------------------------------
+    def _fill_attackers(self, wanted: str | None) -> None:
+        state = self._document.state
+        able = [c for c in state.combatants.values() if self.walka.can_act(c, state) or c.id == wanted]
+        fill_combatants(self.attacker, able, wanted)
+
+    def _fill_targets(self, wanted: str | None) -> None:
+        attacker = self._attacker()
+        present = [c for c in self._document.state.combatants.values() if attacker is None or c.id != attacker.id]
+        if wanted not in {c.id for c in present} and attacker is not None:
+            hostile = attacker.side is Side.OPPONENT  # players and their allies are one party
+            foes = [c for c in present if (c.side is Side.OPPONENT) is not hostile and
+                    self.walka.status(c, self._document.state) is Status.ACTIVE]
+            wanted = (foes or present)[0].id if present else None
+        fill_combatants(self.target, present, wanted)
+
+    def _attacker(self) -> Combatant | None:
+        return self._document.state.combatants.get(self.attacker.currentData())
+
+    def _target(self) -> Combatant | None:
+        return self._document.state.combatants.get(self.target.currentData())
+
+    def _prefill_attacker(self) -> None:
+        """The attacker's best attack skill, its weapon dice, and what this round's actions leave it."""
+        attacker = self._attacker()
+        if attacker is None:
+            return
+        best = max(ATTACK_SKILLS, key=attacker.attribute)
+        self.attack.skill.setCurrentIndex(max(0, self.attack.skill.findData(best)))
+        self.attack.value.setValue(attacker.attribute(best))
+        self.attack.weapon_dice.setValue(attacker.attribute("weapon_dice"))
+        self._prefill_round(attacker)
+        self._fill_defences()
+
+    def _prefill_round(self, attacker: Combatant) -> None:
+        """Penalty die, prepared die, aim and whether it is the attacker's turn, from the state."""
+        state = self._document.state
+        acting = state.clock.current is not None and attacker.id in state.clock.current.ids
+        self.attack.counts.setChecked(acting)
+        self.modifiers.second.setChecked(acting and walka_actions.attack_penalty_dice(attacker) > 0)
+        self.modifiers.prepared.setChecked(walka_actions.prepared_now(attacker, state))
+        self.modifiers.aimed.setChecked(walka_actions.aimed_now(attacker, state, self.walka.aim_lasts(state)))
+
+    def _fill_defences(self) -> None:
+        allowed = self.walka.defences(self._document.state).get(self.attack.skill_key(), ())
+        self.defence.fill(tuple(allowed), self.defence.defence_key() or (allowed[0] if allowed else NO_DEFENCE))
+        self._prefill_defence_value()
+
+    def _prefill_target(self) -> None:
+        target = self._target()
+        if target is not None:
+            self.defence.armor.setValue(target.attribute("armor"))
+        self._prefill_defence_value()
+
+    def _prefill_defence_value(self) -> None:
+        target, key = self._target(), self.defence.defence_key()
+        if target is not None and key:
+            self.defence.value.setValue(target.attribute(key))
+        self.defence.value.setEnabled(bool(key))
+
+    # --- reacting to the GM ---------------------------------------------------------------------
+    def _on_skill(self) -> None:
+        if self._edits.quiet:
+            return
+        with self._edits.quietly():
+            attacker = self._attacker()
+            if attacker is not None:
+                self.attack.value.setValue(attacker.attribute(self.attack.skill_key()))
+            self._fill_defences()
+        self._recompute()
+
+    def _on_defence(self) -> None:
+        if self._edits.quiet:
+            return
+        with self._edits.quietly():
+            self._prefill_defence_value()
+        self._recompute()
+
+    def _on_attacker(self) -> None:
+        if self._edits.quiet:
+            return
+        with self._edits.quietly():
+            self._fill_targets(self.target.currentData())
+            self._prefill_attacker()
+            self._prefill_target()
+        self._recompute()
+
+    def _on_target(self) -> None:
+        if self._edits.quiet:
+            return
+        with self._edits.quietly():
+            self._prefill_target()
+        self._recompute()
+
+    def _on_document_changed(self, change: Change) -> None:
+        if self._applying:
+            return  # our own attack: the result stays on screen until the next attack
+        with self._edits.quietly():
+            if change.roster_changed:
+                self._fill_attackers(self.attacker.currentData())
+                self._fill_targets(self.target.currentData())
+            attacker = self._attacker()
+            if attacker is not None:
+                self._prefill_round(attacker)
+        self._start_next(clear=self._resolved)
+
+    # --- the live sheet -------------------------------------------------------------------------
+    def inputs(self) -> AttackInputs | None:
+        """The form as the rules take it (None without an attacker and a target)."""
+        attacker, target = self._attacker(), self._target()
+        if attacker is None or target is None:
+            return None
+        bonus, penalty = self.modifiers.attack_totals()
+        defence = self.defence.defence_key()
+        return AttackInputs(self.walka.test_die(self._document.state), self.attack.value.value(), defence,
+                            self.defence.value.value(), bonus, penalty, self.modifiers.defence_bonus.value(),
+                            self.modifiers.defence_penalty.value(), self.attack.weapon_dice.value(),
+                            self.attack.modifier.value(), self.defence.armor.value(),
+                            self.modifiers.aimed.isChecked(), hit_points(target))
+
+    def _recompute(self) -> None:
+        inputs = self.inputs()
+        self._sheet = work_out(inputs) if inputs is not None else None
+        self._show_sheet(inputs)
+        self._update_dice()
+
+    def _show_sheet(self, inputs: AttackInputs | None) -> None:
+        sheet, target = self._sheet, self._target()
+        if sheet is None or inputs is None or target is None:
+            self.dice.odds.set_unknown([_("Missed"), _("Defended"), _("Hit")])
+            self.chart.set_unknown([_("Miss"), _("Defended"), _("Hit")])
+            self.dice.pool_label.setText("")
+            return
+        self.dice.odds.set_outcomes(sheet.rows)
+        self.chart.set_data(attack_chart(sheet))
+        self.dice.pool_label.setText(_("Damage pool {pool}; each die showing {face} or more removes 1 Hit "
+                                       "Point.").format(pool=pool_text(inputs, sheet.pool), face=HIT_FACE))
+        self._show_target()
+        self.modifiers.summary.setText(self._dice_summary(inputs))
+
+    def _show_target(self) -> None:
+        """The target's Hit Points and Chances as they are now."""
+        target = self._target()
+        if target is None:
+            self.defence.hp.setText("")
+            return
+        self.defence.hp.setText(_("{name}: {left} of {total} Hit Points, {chances}.").format(
+            name=target.name, left=hit_points(target), total=max_hit_points(target),
+            chances=ngettext("{count} Chance", "{count} Chances", chances_left(target)).format(
+                count=chances_left(target))))
+
+    @staticmethod
+    def _dice_summary(inputs: AttackInputs) -> str:
+        parts = [_side_summary(_("Attacker"), inputs.die, inputs.attack_bonus, inputs.attack_penalty)]
+        if inputs.defence:
+            parts.append(_side_summary(_("Defender"), inputs.die, inputs.defence_bonus, inputs.defence_penalty))
+        else:
+            parts.append(_("Defender does not roll."))
+        return "\n".join(parts)
+
+    # --- dice -----------------------------------------------------------------------------------
+    def _update_dice(self) -> None:
+        if self._edits.quiet:
+            return
+        with self._edits.quietly():
+            self._set_expressions()
+        self._update_resolve()
+
+    def _set_expressions(self) -> None:
+        inputs, sheet, dice = self.inputs(), self._sheet, self.dice
+        if inputs is None or sheet is None:
+            for entry in dice.entries():
+                entry.set_expression(None, _("Choose an attacker and a target."))
+            return
+        dice.attack_entry.set_expression(RollUnderTest(inputs.die, inputs.attack_skill, inputs.attack_bonus,
+                                                       inputs.attack_penalty))
+        kept = _kept(dice.attack_entry)
+        failed = kept is not None and not succeeds(kept, inputs.attack_skill)
+        defence: DiceExpression | None = None
+        reason = _("Not needed: the defender is unaware or immobile.")
+        if inputs.defence:
+            reason = _("Not needed: the attack failed.")
+            if not failed:
+                defence = RollUnderTest(inputs.die, inputs.defence_skill, inputs.defence_bonus, inputs.defence_penalty)
+        dice.defence_entry.set_expression(defence, reason)
+        outcome = self._outcome(inputs)
+        damage: DiceExpression | None = None
+        if outcome is Outcome.HIT and sheet.pool > 0:
+            damage = ThresholdCount(sheet.pool, 6, ">=", HIT_FACE)
+        why = _("The pool is empty: no damage.") if outcome is Outcome.HIT else _("Only a hit rolls damage.")
+        dice.damage_entry.set_expression(damage, why)
+
+    def _outcome(self, inputs: AttackInputs) -> Outcome | None:
+        """The test's outcome once its dice are in (None while some are missing)."""
+        attack = _kept(self.dice.attack_entry)
+        if attack is None:
+            return None
+        if not inputs.defence:
+            return contest(attack, inputs.attack_skill, None, 0)
+        if not succeeds(attack, inputs.attack_skill):
+            return Outcome.MISSED
+        defence = _kept(self.dice.defence_entry)
+        return None if defence is None else contest(attack, inputs.attack_skill, defence, inputs.defence_skill)
+
+    def roll_remaining(self) -> None:
+        """Roll every test still missing, in order (each result decides whether the next is needed)."""
+        for entry in self.dice.entries():
+            if entry.expression() is not None and not entry.is_complete():
+                entry.roll()
+
+    def _update_resolve(self) -> None:
+        problem = self.problem()
+        self.resolve_button.setEnabled(not problem and not self._resolved)
+        self.resolve_button.setDefault(not self._resolved)
+        self.next_button.setDefault(self._resolved)
+        if self._resolved:
+            show_message(self.status_label, _("Enter sets up the next attack; Esc closes."), error=False)
+        else:
+            show_message(self.status_label, problem, error=problem == _("Choose an attacker and a target."))
+
+    def problem(self) -> str:
+        """What stops Resolve now ("" when the attack can be resolved)."""
+        attacker, target = self._attacker(), self._target()
+        if attacker is None or target is None or self._sheet is None:
+            return _("Choose an attacker and a target.")
+        if not all(entry.is_complete() for entry in self.dice.entries()):
+            return _("Roll or type the dice, then press Enter to resolve.")
+        return ""
+
+    # --- resolving ------------------------------------------------------------------------------
+    def operation(self) -> WalkaAttack | None:
+        """The attack as the form stands, or None while something is missing."""
+        inputs, attacker, target = self.inputs(), self._attacker(), self._target()
+        if inputs is None or attacker is None or target is None or self.problem():
+            return None
+        dice = self.dice
+        return WalkaAttack(
+            attacker.id, target.id, self.attack.skill_key(), inputs.attack_skill, inputs.defence,
+            inputs.defence_skill, _faces(dice.attack_entry), _faces(dice.defence_entry), inputs.die,
+            inputs.attack_bonus, inputs.attack_penalty, inputs.defence_bonus, inputs.defence_penalty,
+            self.attack.weapon.text().strip(), inputs.weapon_dice, inputs.modifier, inputs.armor, inputs.aimed,
+            self.modifiers.prepared.isChecked(), _faces(dice.damage_entry), self.attack.counts.isChecked())
+
+    def resolve(self) -> None:
+        """Apply the attack as one operation; a refusal is shown here and nothing changes."""
+        attack, inputs = self.operation(), self.inputs()
+        if attack is None or inputs is None:
+            return
+        self._applying = True
+        try:
+            change = self._document.apply(attack)
+        except RulesError as problem:
+            show_message(self.status_label, str(problem))
+            return
+        finally:
+            self._applying = False
+        removed = hit_points_removed(attack.damage_faces)
+        self._mark(outcome_label(attack.outcome(), removed, inputs.hp_left))
+        self.result_label.setText("\n".join(line.render() for line in change.entry.log))
+        self._show_target()
+        self._offer_chance()
+        self._set_resolved(True)
+
+    def _mark(self, outcome: str | None) -> None:
+        """Mark the outcome rolled (None: none) in the odds table and the chart alike."""
+        self.dice.odds.highlight(outcome)
+        self.chart.highlight(outcome)
+
+    def _offer_chance(self) -> None:
+        target = self._target()
+        state = self._document.state
+        down = target is not None and self.walka.status(target, state) is Status.UNCONSCIOUS
+        self.chance_button.setVisible(down and target is not None and chances_left(target) > 0)
+        if target is not None:
+            self.chance_button.setText(_("Spend a Chance: {name} stays conscious").format(name=target.name))
+
+    def spend_chance(self) -> None:
+        """The target's player spends a Chance to stay conscious at 0 Hit Points."""
+        target = self._target()
+        if target is None:
+            return
+        self._applying = True
+        try:
+            change = self._document.apply(SpendChance(target.id))
+        except RulesError as problem:
+            show_message(self.status_label, str(problem))
+            return
+        finally:
+            self._applying = False
+        self.chance_button.setVisible(False)
+        self.result_label.setText(self.result_label.text() + "\n" + change.entry.text())
+        self._show_target()
+
+    def _set_resolved(self, resolved: bool) -> None:
+        self._resolved = resolved
+        for widget in (self.attacker, self.target, self.attack, self.defence, self.modifiers, self.dice.roll_all,
+                       *self.dice.entries()):
+            widget.setEnabled(not resolved)
+        self.next_button.setEnabled(resolved)
+        self._update_resolve()
+
+    def next_attack(self) -> None:
+        """Set up the next attack: the dice start empty, this round's actions are read again."""
+        if self._resolved:
+            self._start_next(clear=True)
+
+    def _start_next(self, clear: bool) -> None:
+        with self._edits.quietly():
+            if clear:
+                for entry in self.dice.entries():
+                    entry.clear()
+                self._mark(None)
+                self.result_label.setText("")
+                self.chance_button.setVisible(False)
+            attacker = self._attacker()
+            if attacker is not None:
+                self._prefill_round(attacker)
+        if clear:
+            self._set_resolved(False)
+        self._recompute()
+
+
+def _kept(entry: DiceEntry) -> int | None:
+    """The face a roll-under entry keeps (None while its dice are missing or it has none)."""
+    result = entry.result()
+    return None if result is None or entry.expression() is None else result.total
+
+
+def _faces(entry: DiceEntry) -> tuple[int, ...]:
+    return tuple(chain[0] for chain in entry.faces())
+
+
+def _side_summary(who: str, die: int, bonus: int, penalty: int) -> str:
+    net = bonus - penalty
+    if net == 0:
+        return _("{who} rolls 1d{die}.").format(who=who, die=die)
+    if net > 0:
+        return _("{who} rolls {count}d{die} and keeps the lowest.").format(who=who, count=1 + net, die=die)
+    return _("{who} rolls {count}d{die} and keeps the highest.").format(who=who, count=1 - net, die=die)
