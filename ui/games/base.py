@@ -8,8 +8,10 @@ the fight on screen needs.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Protocol
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from rules.encounter import Combatant, Encounter
 from rules.history import Operation
@@ -48,20 +50,38 @@ class AttackDialogClass(Protocol):
     ) -> QDialog: ...
 
 
-class GameUi:
-    """The window parts of one game. The defaults are a game with none: the generic window still runs it."""
+@dataclass(frozen=True)
+class Part:
+    """One of a game's window parts, named by module and attribute and imported the first time it is asked for
+    (so start-up imports only what the fight on screen needs)."""
 
-    def __init__(self, system_id: str) -> None:
+    module: str
+    attribute: str
+
+    def load(self) -> Any:
+        """The part itself (a dialog class, a tuple of sections or questions)."""
+        return getattr(importlib.import_module(self.module), self.attribute)
+
+
+class GameUi:
+    """The window parts of one game. Without parts it is a game with none: the generic window still runs it.
+
+    A game passes its parts as :class:`Part` values (or overrides the methods for anything cleverer).
+    """
+
+    def __init__(self, system_id: str, attack: Part | None = None, sections: Part | None = None,
+                 odds: Part | None = None) -> None:
         self.id = system_id
+        self._attack, self._sections, self._odds = attack, sections, odds
 
     def attack_dialog(self) -> AttackDialogClass | None:
         """The game's attack dialog class, or None (attacks are then resolved with the dice line and Damage)."""
-        return None
+        return cast("AttackDialogClass", self._attack.load()) if self._attack else None
 
     def sections(self) -> Sequence[SectionFactory]:
         """Extra sections of the combatant details panel, top to bottom (banks, pyramid, seating…)."""
-        return ()
+        return cast("Sequence[SectionFactory]", self._sections.load()) if self._sections else ()
 
     def odds_questions(self) -> Sequence[Question]:
         """The what-if questions of the odds dock."""
-        return ()
+        return cast("Sequence[Question]", self._odds.load()) if self._odds else ()

@@ -1,33 +1,7 @@
-"""The clovek game's window parts: its attack dialog, details-panel sections and odds questions."""
+"""Člověk's window parts: its attack dialog, details-panel sections and odds questions."""
 
-from __future__ import annotations
+from ui.games.base import GameUi, Part
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
-
-from ui.games.base import AttackDialogClass, GameUi, SectionFactory
-
-if TYPE_CHECKING:
-    from ui.charts.odds_questions import Question
-
-
-class ClovekUi(GameUi):
-    """What clovek adds to the window; each part is imported when the window first asks for it."""
-
-    def attack_dialog(self) -> AttackDialogClass | None:
-        from ui.games.clovek.attack import ClovekCheckDialog
-
-        return ClovekCheckDialog
-
-    def sections(self) -> Sequence[SectionFactory]:
-        from ui.games.clovek.panel import SECTIONS
-
-        return SECTIONS
-
-    def odds_questions(self) -> Sequence[Question]:
-        from ui.games.clovek.odds import QUESTIONS
-
-        return QUESTIONS
-
-
-GAME_UI = ClovekUi("clovek")
+GAME_UI = GameUi("clovek", attack=Part("ui.games.clovek.attack", "ClovekCheckDialog"),
+                  sections=Part("ui.games.clovek.panel", "SECTIONS"),
+                  odds=Part("ui.games.clovek.odds", "QUESTIONS"))

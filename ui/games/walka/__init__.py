@@ -1,33 +1,7 @@
-"""The walka game's window parts: its attack dialog, details-panel sections and odds questions."""
+"""Walka's window parts: its attack dialog, details-panel sections and odds questions."""
 
-from __future__ import annotations
+from ui.games.base import GameUi, Part
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
-
-from ui.games.base import AttackDialogClass, GameUi, SectionFactory
-
-if TYPE_CHECKING:
-    from ui.charts.odds_questions import Question
-
-
-class WalkaUi(GameUi):
-    """What walka adds to the window; each part is imported when the window first asks for it."""
-
-    def attack_dialog(self) -> AttackDialogClass | None:
-        from ui.games.walka.attack import WalkaAttackDialog
-
-        return WalkaAttackDialog
-
-    def sections(self) -> Sequence[SectionFactory]:
-        from ui.games.walka.panel import SECTIONS
-
-        return SECTIONS
-
-    def odds_questions(self) -> Sequence[Question]:
-        from ui.games.walka.odds import QUESTIONS
-
-        return QUESTIONS
-
-
-GAME_UI = WalkaUi("walka")
+GAME_UI = GameUi("walka", attack=Part("ui.games.walka.attack", "WalkaAttackDialog"),
+                  sections=Part("ui.games.walka.panel", "SECTIONS"),
+                  odds=Part("ui.games.walka.odds", "QUESTIONS"))
