@@ -35,14 +35,12 @@ def test_the_check_would_notice_a_widget_import(tmp_path: Path) -> None:
 
 
 def test_every_game_is_kept_apart_from_the_others_by_a_contract() -> None:
+    """The independence contracts name the game packages by wildcard, so a new game is covered unedited."""
     import tomllib
 
-    from rules.systems import system_ids
-
     contracts = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]
-    independent = [set(c["modules"]) for c in contracts["contracts"] if c["type"] == "independence"]
-    for package in ("rules.systems", "ui.games"):
-        assert {f"{package}.{game}" for game in system_ids()} in independent, package
+    independent = [c["modules"] for c in contracts["contracts"] if c["type"] == "independence"]
+    assert ["rules.systems.*"] in independent and ["ui.games.*"] in independent
 
 
 def test_no_generic_module_imports_a_game() -> None:
