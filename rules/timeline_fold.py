@@ -301,11 +301,13 @@ class Projection:
 
     Asking the game for the rest of the order costs a sort of everyone, so it is asked again only when
     something it depends on changed; a Next only marks someone as having acted, and whoever has acted is
-    filtered out of the remembered order (taking people out of a sorted order leaves it sorted).
+    filtered out of the remembered order (taking people out of a sorted order leaves it sorted). Undoing a
+    Next gives someone their turn back, and the remembered order lacks them: it is asked again then.
     """
 
     def __init__(self) -> None:
         self._key: tuple[object, ...] = ()
+        self._acted: frozenset[str] = frozenset()  # who had acted when the order was asked
         self._marks: list[Mark] = []
 
     def marks(self, state: Encounter, system: RuleSystem, passes: bool) -> list[Mark]:
@@ -313,10 +315,10 @@ class Projection:
         clock = state.clock
         key = (state.combatants, state.effects, state.delays, state.surprise, state.options, clock.round,
                clock.pass_no, clock.yielded)
-        if len(key) != len(self._key) or not all(
+        if len(key) != len(self._key) or not self._acted <= clock.acted or not all(
                 new is old or (not isinstance(new, Mapping) and new == old) for new, old in zip(key, self._key,
                                                                                               strict=True)):
-            self._key = key
+            self._key, self._acted = key, clock.acted
             self._marks = _still_to_come(state, system) + (_later_passes(state, system) if passes else [])
         return self._marks
 

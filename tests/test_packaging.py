@@ -21,6 +21,7 @@ import pytest
 
 from app import icon
 from app import main as entry
+from rules.systems import system_ids
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGING = ROOT / "packaging"
@@ -106,7 +107,7 @@ def test_only_the_qt_catalogs_the_app_loads_ship() -> None:
 def test_resources_ship_compiled_catalogs_not_their_sources() -> None:
     shipped = {Path(source).relative_to(ROOT).as_posix() for source, _folder in bundle.resource_files()}
     assert "resources/icons/bojovka.svg" in shipped
-    assert {f"resources/samples/{game}.bojovka" for game in ("sr3", "walka", "souboj", "institut", "clovek")} <= shipped
+    assert {f"resources/samples/{game}.bojovka" for game in system_ids()} <= shipped
     assert not [name for name in shipped if name.endswith((".po", ".pot", ".md"))]
     assert all(folder == str(Path(source).parent.relative_to(ROOT)) for source, folder in bundle.resource_files())
 

@@ -1,8 +1,9 @@
 """The registry of games. Each game is a module (or package) here that defines ``SYSTEM``.
 
-Adding a sixth game means adding one module: the registry discovers it, nothing else names it. A game is
+Adding a sixth game means adding one package here: the registry discovers it, nothing else names it. A game is
 imported the first time it is asked for (its module name is its id), so opening an SR3 fight imports SR3
-only; :func:`all_systems` imports them all.
+only; :func:`all_systems` imports them all. A game kept elsewhere (a test's toy game) is added with
+:func:`register_system`, as :func:`ui.games.register_game_ui` adds its window parts.
 """
 
 from __future__ import annotations
@@ -16,17 +17,21 @@ from rules.systems.base import RuleSystem
 from rules.text import _
 
 _NOT_GAMES = frozenset({"base"})
+_ELSEWHERE: dict[str, str] = {}  # game id → module defining SYSTEM outside this package
 
 
 @cache
 def system_ids() -> tuple[str, ...]:
-    """The ids of every game in this package, in a stable order, without importing any of them."""
-    return tuple(sorted(info.name for info in pkgutil.iter_modules(__path__) if info.name not in _NOT_GAMES))
+    """The ids of every game in this package (and registered from elsewhere), in a stable order, without
+    importing any of them."""
+    here = {info.name for info in pkgutil.iter_modules(__path__) if info.name not in _NOT_GAMES}
+    return tuple(sorted(here | set(_ELSEWHERE)))
 
 
 @cache
 def _load(system_id: str) -> RuleSystem | None:
-    system = getattr(importlib.import_module(f"{__name__}.{system_id}"), "SYSTEM", None)
+    module_name = _ELSEWHERE.get(system_id, f"{__name__}.{system_id}")
+    system = getattr(importlib.import_module(module_name), "SYSTEM", None)
     return system if isinstance(system, RuleSystem) and system.id == system_id else None
 
 
@@ -42,3 +47,21 @@ def get_system(system_id: str) -> RuleSystem:
     if system is None:
         raise RulesError(_("Unknown game {game!r}.").format(game=system_id))
     return system
+
+
+def _forget() -> None:
+    for cached in (system_ids, _load, all_systems):
+        cached.cache_clear()
+
+
+def register_system(system_id: str, module_name: str) -> None:
+    """Find the game ``system_id`` in ``module_name`` (a game kept outside this package); its id is listed from
+    now on."""
+    _ELSEWHERE[system_id] = module_name
+    _forget()
+
+
+def unregister_system(system_id: str) -> None:
+    """Forget a game added with :func:`register_system` (a test's toy game leaves no trace in the next test)."""
+    _ELSEWHERE.pop(system_id, None)
+    _forget()

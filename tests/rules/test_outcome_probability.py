@@ -22,7 +22,7 @@ from rules.encounter import Encounter, Side, frozen_map
 from rules.errors import OperationError
 from rules.history import Operation
 from rules.odds import extreme_tail
-from rules.systems import get_system
+from rules.systems import get_system, system_ids
 from rules.systems.base import RuleSystem
 from rules.systems.clovek import ClovekCheck, SkillRoll
 from rules.systems.clovek import outcomes as clovek_outcomes
@@ -291,7 +291,7 @@ def check_outcome_word(check: ClovekCheck, state: Encounter, system: RuleSystem)
 
 
 def test_games_say_none_for_what_rolls_no_dice() -> None:
-    for system_id in ("sr3", "walka", "souboj", "institut", "clovek"):
+    for system_id in system_ids():
         system = get_system(system_id)
         state = encounter(system_id, hero={}, ganger={})
         assert system.outcome_probability(AddCombatant("x", "X"), state) is None

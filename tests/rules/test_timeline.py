@@ -357,6 +357,22 @@ def test_an_undo_and_a_new_step_read_together_refold_the_round() -> None:
     assert timeline.turn(1).phases(ids["Ganger 1"], MarkKind.ACTED) == []
 
 
+def test_undoing_nexts_gives_the_turns_back_to_the_order_still_to_come() -> None:
+    history, ids = eight_characters()
+    roll_ones(history, ids)
+    timeline = Timeline(history)
+    history.do(NextTurn())
+    history.do(NextTurn())
+    timeline.sync()
+    timeline.latest()  # the order still to come is remembered with Mike's and Ganger 1's turns played
+    history.undo()
+    history.undo()
+    timeline.sync()
+    turn = timeline.latest()
+    assert turn is not None and turn == _timeline(history)
+    assert turn.phases(ids["Ganger 1"], MarkKind.SCHEDULED) == [(1, 26), (2, 16), (3, 6)]
+
+
 def test_undoing_the_roll_forgets_the_round() -> None:
     history, ids = eight_characters()
     roll_ones(history, ids)

@@ -12,6 +12,7 @@ from app.document import EncounterDocument
 from app.i18n import install_language
 from app.samples import _builders
 from rules.dice import Roller
+from rules.systems import system_ids
 from ui.games import game_ui
 
 pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
@@ -19,7 +20,7 @@ pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateS
 LAPTOP_WIDTH = 1366
 #: The dialog is at most 1346 px wide (fit_to_screen); its margins, frame and vertical scroll bar take the rest.
 CHROME = 40 + 20
-GAMES = ("sr3", "walka", "souboj", "institut", "clovek")
+GAMES = system_ids()
 
 
 @pytest.fixture(params=["en", "cs", "pl", "ru"])
