@@ -26,18 +26,11 @@ def _toy_operations() -> tuple[type[Operation], ...]:
     return operations
 
 
-def _forget_window_parts() -> None:
-    import ui.games
-
-    ui.games._ELSEWHERE.pop(TOY_ID, None)  # ui.games has no unregister function: a test's toy is its only user
-    ui.games.game_ui.cache_clear()
-
-
 @contextmanager
 def registered() -> Iterator[RuleSystem]:
     """The toy game, registered (rules and window parts) until the block ends."""
     from app.samples import samples
-    from ui.games import register_game_ui
+    from ui.games import register_game_ui, unregister_game_ui
 
     register_system(TOY_ID, RULES_MODULE)
     register_game_ui(TOY_ID, UI_MODULE)
@@ -51,5 +44,5 @@ def registered() -> Iterator[RuleSystem]:
         for operation in _toy_operations():
             Operation.registry.pop(operation.kind, None)
         unregister_system(TOY_ID)
-        _forget_window_parts()
+        unregister_game_ui(TOY_ID)
         samples.cache_clear()

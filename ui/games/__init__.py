@@ -37,3 +37,9 @@ def register_game_ui(system_id: str, module_name: str) -> None:
     """Find the window parts of ``system_id`` in ``module_name`` (a game kept outside this package)."""
     _ELSEWHERE[system_id] = module_name
     game_ui.cache_clear()
+
+
+def unregister_game_ui(system_id: str) -> None:
+    """Forget a game added with :func:`register_game_ui` (a test's toy game, once the test is over)."""
+    _ELSEWHERE.pop(system_id, None)
+    game_ui.cache_clear()
