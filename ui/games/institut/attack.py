@@ -31,12 +31,12 @@ from rules.systems.institut.system import tables
 from rules.systems.institut.tables import InstitutTables, load_tables
 from rules.turns import current_actor
 from ui.games.institut.pages.grenade import BlastPage, GrenadePage
-from ui.games.institut.pages.page import Context, Page, text_label
+from ui.games.institut.pages.page import Context, Page
 from ui.games.institut.pages.shooting import AttackPage
 from ui.games.institut.pages.suppression import SuppressionPage
 from ui.widgets.inputs import fill_combatants
 from ui.widgets.layout import ScrolledContent
-from ui.widgets.messages import show_message
+from ui.widgets.messages import show_message, text_label
 
 # --- the dialog --------------------------------------------------------------------------------------------
 
