@@ -84,8 +84,9 @@ class AttackDialog(QDialog):
     ready_hint: ClassVar[str] = ""
     #: The first item of the target picker, standing for no target ("": every attack has a target).
     no_target: ClassVar[str] = ""
-    #: Whether a resolved attack's form stays as it was rolled until Next. False: it stays open, and the GM's
-    #: next edit starts the next attack.
+    #: Whether a resolved attack's form stays as it was rolled until Next. False: the form stays open, Resolve
+    #: too, and the GM's next edit (dice included) starts the next attack; such a game gives itself fresh dice
+    #: in :meth:`_after_resolve`, and the next attack keeps what the GM entered since.
     locks_when_resolved: ClassVar[bool] = True
 
     def __init__(self, document: EncounterDocument, roller: Roller, attacker_id: str | None = None,
@@ -160,15 +161,16 @@ class AttackDialog(QDialog):
 
     def _set_editable(self, editable: bool) -> None:
         """Let the GM change the form, or not (a resolved attack's form shows what was rolled)."""
-        self.attacker.setEnabled(editable)
-        self.target.setEnabled(editable)
+        for widget in (self.attacker, self.target, *self.entries()):
+            widget.setEnabled(editable)
 
     def _clear_for_next(self) -> None:
-        """Forget the last resolution: its dice, its mark, its log lines."""
-        for entry in self.entries():
-            entry.clear()
+        """Forget the last resolution: its mark, and in a locked form its dice and its log lines."""
         self._mark(None)
-        self.result_label.clear()
+        if self.locks_when_resolved:  # an open form already holds the next attack's dice
+            for entry in self.entries():
+                entry.clear()
+            self.result_label.clear()
 
     def _catch_up(self, change: Change | None) -> None:
         """Read the fight again for the next attack: after Next (``change`` None) or someone else's change."""
@@ -258,6 +260,9 @@ class AttackDialog(QDialog):
 
     def _on_dice(self) -> None:
         if self._edits.quiet:
+            return
+        if self._resolved and not self.locks_when_resolved:
+            self._start_next(None)  # new dice in an open form: the next attack has begun
             return
         with self._edits.quietly():
             self._follow_dice()

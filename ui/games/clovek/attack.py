@@ -365,7 +365,7 @@ class ClovekCheckDialog(AttackDialog):
 
     def _set_editable(self, editable: bool) -> None:
         super()._set_editable(editable)
-        for widget in (self.role, self.roll_box, self.power_box, self.roll_all, *self.entries()):
+        for widget in (self.role, self.roll_box, self.power_box, self.roll_all):
             widget.setEnabled(editable)
         self.long_action.setEnabled(editable and self.long_action.count() > 1)
         self.defends.setEnabled(editable and self._target() is not None)

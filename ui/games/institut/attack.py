@@ -141,9 +141,6 @@ class InstitutAttackDialog(AttackDialog):
     def _resolve_problem(self) -> tuple[str, bool]:
         return self.page().problem(self.context())
 
-    def _clear_for_next(self) -> None:
-        self._mark(None)  # the dice were emptied when the last one was resolved, and its log lines stay
-
     # --- rolling and resolving ------------------------------------------------------------------
     def roll_remaining(self) -> None:
         """Roll every roll still missing on the page shown, in order."""

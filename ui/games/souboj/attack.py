@@ -323,6 +323,6 @@ class SoubojAttackDialog(AttackDialog):
     def _set_editable(self, editable: bool) -> None:
         super()._set_editable(editable)
         for widget in (self.kind, self.weapon, self.attack_box, self.defence_box, self.damage, self.critical,
-                       self.finish, self.attack_entry, self.defence_entry):
+                       self.finish):
             widget.setEnabled(editable)
         self.roll_all.setEnabled(editable and self.attack_entry.expression() is not None)

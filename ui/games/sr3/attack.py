@@ -361,7 +361,7 @@ class Sr3AttackDialog(AttackDialog):
         super()._set_editable(editable)
         dice = self.dice
         for widget in (self.weapon, self.situation, self.defence, dice.skill, dice.attack_pool, dice.body,
-                       dice.roll_all, *dice.entries()):
+                       dice.roll_all):
             widget.setEnabled(editable)
         pool_allowed = editable and not self._pool_barred()
         dice.dodge.setEnabled(pool_allowed)

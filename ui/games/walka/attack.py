@@ -323,7 +323,7 @@ class WalkaAttackDialog(AttackDialog):
 
     def _set_editable(self, editable: bool) -> None:
         super()._set_editable(editable)
-        for widget in (self.attack, self.defence, self.modifiers, self.dice.roll_all, *self.dice.entries()):
+        for widget in (self.attack, self.defence, self.modifiers, self.dice.roll_all):
             widget.setEnabled(editable)
 
 
