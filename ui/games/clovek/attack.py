@@ -369,9 +369,8 @@ class ClovekCheckDialog(AttackDialog):
             widget.setEnabled(editable)
         self.long_action.setEnabled(editable and self.long_action.count() > 1)
         self.defends.setEnabled(editable and self._target() is not None)
-        for widget in self.defence_box.inputs():
-            widget.setEnabled(editable and self._defending())
-        self.defence_box.skill_name.setEnabled(editable and self._defending())
+        for defence in (*self.defence_box.inputs(), self.defence_box.skill_name):
+            defence.setEnabled(editable and self._defending())
         roller = self._attacker()
         bonus_possible = roller is not None and action_type(roller) is not None
         self.free_bonus.setEnabled(editable and self.role.currentData() == ACTION and bonus_possible)
