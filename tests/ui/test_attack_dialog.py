@@ -12,12 +12,15 @@ from PySide6.QtWidgets import QDialog, QLineEdit, QVBoxLayout, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.document import Change, EncounterDocument
+from app.samples import _builders
 from rules.combatants import AddCombatant, ApplyHarm, RemoveCombatant, SetDamage
 from rules.dice import Roller, parse
 from rules.encounter import Side
 from rules.history import Operation, new_history
+from rules.systems import system_ids
 from rules.systems.walka.sample import sample
 from ui.dialogs.attack_dialog import AttackDialog, Marked
+from ui.games import game_ui
 from ui.widgets.dice_entry import DiceEntry
 from ui.widgets.odds_table import OddsTable
 
@@ -209,12 +212,16 @@ def test_an_open_form_starts_the_next_attack_at_the_next_edit(dialog_for: Dialog
     assert dialog.odds.highlighted() is None and not dialog.next_button.isEnabled()
 
 
-def test_a_closed_dialog_is_freed_at_once(qtbot: QtBot, document: EncounterDocument) -> None:
+@pytest.mark.parametrize("game", ["toy", *system_ids()])
+def test_a_closed_dialog_is_freed_at_once(qtbot: QtBot, game: str) -> None:
     window = QWidget()
     qtbot.addWidget(window)
+    document = EncounterDocument(sample() if game == "toy" else _builders()[game]())
+    kind = ToyDialog if game == "toy" else game_ui(game).attack_dialog()
+    assert kind is not None
     gc.disable()  # a reference cycle would keep the dialog (following the fight) until the collector came by
     try:
-        dialog = ToyDialog(document, Roller.seeded(1), KIRA, GANGER_1, window)
+        dialog = kind(document, Roller.seeded(1), None, None, window)
         QTimer.singleShot(0, dialog.reject)
         dialog.exec()
         del dialog

@@ -21,9 +21,8 @@ dialog a sixth game writes::
             layout.addWidget(self.result_label)
             self._lay_out(content)
 
-        def _recompute(self) -> None:  # the odds would be shown here too
-            attacker = self._attacker()
-            self.dice.set_expression(parse(f"{attacker.attribute('skill')}d6 tn 5") if attacker else None)
+        def _recompute(self) -> None:  # the odds are worked out and shown here too
+            self.dice.set_expression(parse("2d6") if self._target() is not None else None, _("No target."))
 
         def entries(self) -> tuple[DiceEntry, ...]:
             return (self.dice,)
@@ -35,8 +34,8 @@ dialog a sixth game writes::
             return ToyAttack(attacker.id, target.id, self.dice.faces())
 
 Everything else has a default a game may override: who may attack (:meth:`_attackers`) and be attacked
-(:meth:`_targets`, :meth:`_default_target`), what changing them prefills (:meth:`_prefill`,
-:meth:`_attacker_chosen`, :meth:`_target_chosen`), the live part of the form (:meth:`_recompute` for the odds,
+(:meth:`_targets`, :meth:`_default_target`), what they prefill (:meth:`_prefill_attacker`,
+:meth:`_prefill_target`, :meth:`_attacker_chosen`), the live part of the form (:meth:`_recompute` for the odds,
 :meth:`_follow_dice` for what each die decides, with :meth:`_odds_views` marking the outcome that
 :meth:`rolled_outcome` names), what stops Resolve (:meth:`_resolve_problem`), what a resolution adds
 (:meth:`_after_resolve`), which inputs a resolved attack locks (:meth:`_set_editable`) and what the next attack
@@ -132,15 +131,24 @@ class AttackDialog(QDialog):
         return ()
 
     def _prefill(self) -> None:
-        """Fill in numbers read from the attacker and the target (the GM may change them)."""
+        """Fill in the numbers read from the attacker and the target (the GM may change them)."""
+        self._prefill_attacker()
+        self._prefill_target()
+
+    def _prefill_attacker(self) -> None:
+        """Fill in the numbers read from the attacker."""
+
+    def _prefill_target(self) -> None:
+        """Fill in the numbers read from the target."""
 
     def _attacker_chosen(self) -> None:
-        """Another attacker was chosen (the targets are already refilled): read its numbers."""
-        self._prefill()
+        """Another attacker was chosen (the targets are already refilled): read both again."""
+        self._prefill_attacker()
+        self._prefill_target()
 
     def _target_chosen(self) -> None:
         """Another target was chosen: read its numbers."""
-        self._prefill()
+        self._prefill_target()
 
     def _recompute(self) -> None:
         """Work the form out again: the odds, the dice each entry needs."""

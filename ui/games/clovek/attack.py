@@ -155,7 +155,7 @@ class ClovekCheckDialog(AttackDialog):
         foes = [c for c in candidates if c.side is not attacker.side]
         return foes[0].id if foes and attacker.id == current_actor(self._state) else None
 
-    def _prefill(self) -> None:
+    def _prefill_attacker(self) -> None:
         """From the roller: the role (action in one's own turn), its turn's type, long actions, power value."""
         roller = self._attacker()
         if roller is None:
@@ -190,7 +190,7 @@ class ClovekCheckDialog(AttackDialog):
         fill(self.power_box.track, items, (current or default) if rolled else "")
 
     # --- reacting to the GM ---------------------------------------------------------------------
-    def _target_chosen(self) -> None:
+    def _prefill_target(self) -> None:
         self._fill_tracks()
 
     def _on_bank(self) -> None:

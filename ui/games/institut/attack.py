@@ -110,9 +110,15 @@ class InstitutAttackDialog(AttackDialog):
         return Context(state, self._document.system, self._data, self._attacker(), self._target())
 
     def _prefill(self) -> None:
-        context = self.context()
+        context = self.context()  # each page reads the attacker and the target together
         for page in self.pages():
             page.prefill(context)
+
+    def _attacker_chosen(self) -> None:
+        self._prefill()
+
+    def _target_chosen(self) -> None:
+        self._prefill()
 
     def _set_editable(self, editable: bool) -> None:
         page = self.page()  # a page that needs no attacker (or target) leaves its picker alone

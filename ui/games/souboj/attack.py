@@ -155,15 +155,7 @@ class SoubojAttackDialog(AttackDialog):
 
     def _prefill(self) -> None:
         self._on_kind_changed(prefill=True)
-        self._prefill_attacker()
-        self._prefill_target()
-
-    def _attacker_chosen(self) -> None:
-        self._prefill_attacker()
-        self._prefill_target()
-
-    def _target_chosen(self) -> None:
-        self._prefill_target()
+        super()._prefill()
 
     def _prefill_attacker(self) -> None:
         """The attacker's numbers, level and Strength; its declared action suggests the kind."""

@@ -148,12 +148,17 @@ class Sr3AttackDialog(AttackDialog):
 
     def _prefill(self) -> None:
         self.weapon.limit_rounds(self._tables)
-        self._prefill_from(self._attacker(), self._target())
+        super()._prefill()
 
-    def _prefill_from(self, attacker: Combatant | None, target: Combatant | None) -> None:
-        """Numbers read from the combatants: wound modifiers, armor, Body (the GM may change them)."""
+    def _prefill_attacker(self) -> None:
+        """The attacker's wound modifier."""
+        attacker = self._attacker()
         if attacker is not None:
             self.situation.wounds.setValue(_wounds(attacker))
+
+    def _prefill_target(self) -> None:
+        """The target's armor, wound modifier and Body."""
+        target = self._target()
         if target is not None:
             self.defence.ballistic.setValue(target.attribute("ballistic"))
             self.defence.impact.setValue(target.attribute("impact"))
@@ -172,10 +177,7 @@ class Sr3AttackDialog(AttackDialog):
 
     def _attacker_chosen(self) -> None:
         self.weapon.fired.setValue(0)  # another shooter: nothing fired yet
-        self._prefill_from(self._attacker(), self._target())
-
-    def _target_chosen(self) -> None:
-        self._prefill_from(None, self._target())
+        super()._attacker_chosen()
 
     def _catch_up(self, change: Change | None) -> None:
         """Bring the form up to date with the fight after changes made since it was last filled."""
@@ -185,15 +187,18 @@ class Sr3AttackDialog(AttackDialog):
             self._changed_ids |= change.combatants
             if "tables" in change.what.options:
                 self._tables = self._load_tables()  # the GM edited a table: new numbers from now on
-        state = self._document.state
-        if state.clock.current != self._clock_slot:
+        if self._document.state.clock.current != self._clock_slot:
             self.weapon.fired.setValue(0)  # a new phase: nothing fired yet
-            self._clock_slot = state.clock.current
+            self._clock_slot = self._document.state.clock.current
+        self._prefill_changed(roster=change is not None and change.roster_changed)
+
+    def _prefill_changed(self, roster: bool) -> None:
+        """Read again whichever of the attacker and the target changed (both after a new roster)."""
         attacker, target = self._attacker(), self._target()
-        roster = change is not None and change.roster_changed
-        changed = self._changed_ids if not roster else {c.id for c in (attacker, target) if c is not None}
-        self._prefill_from(attacker if attacker and attacker.id in changed else None,
-                           target if target and target.id in changed else None)
+        if roster or (attacker is not None and attacker.id in self._changed_ids):
+            self._prefill_attacker()
+        if roster or (target is not None and target.id in self._changed_ids):
+            self._prefill_target()
         self._changed_ids.clear()
 
     def _clear_for_next(self) -> None:

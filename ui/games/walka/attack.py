@@ -109,13 +109,6 @@ class WalkaAttackDialog(AttackDialog):
                 self.walka.status(c, self._document.state) is Status.ACTIVE]
         return (foes or candidates)[0].id if candidates else None
 
-    def _prefill(self) -> None:
-        self._prefill_attacker()
-        self._prefill_target()
-
-    def _target_chosen(self) -> None:
-        self._prefill_target()
-
     def _prefill_attacker(self) -> None:
         """The attacker's best attack skill, its weapon dice, and what this round's actions leave it."""
         attacker = self._attacker()
