@@ -57,7 +57,7 @@ def test_the_window_finds_the_dialog() -> None:
 
 def test_odds_show_before_any_die_and_follow_the_form(dialog_for: DialogFactory) -> None:
     dialog = dialog_for(duel(), attacker_id="c")
-    assert dialog.roller.currentData() == "c" and dialog.role.currentData() == "action"
+    assert dialog.attacker.currentData() == "c" and dialog.role.currentData() == "action"
     dialog.roll_box.skill.setValue(3)
     dialog.roll_box.dice.setValue(4)
     expected = outcome_odds(roll_odds(4, 3, SkillKind.ABILITY))
@@ -109,7 +109,7 @@ def test_an_attack_with_defence_power_and_wounds(dialog_for: DialogFactory) -> N
     assert document.state.combatant("a").boxes("physical_wounds") == 3
     assert dialog.power_odds.highlighted() == "Power 3"
     assert not dialog.resolve_button.isEnabled() and dialog.next_button.isEnabled()
-    dialog.next_roll()
+    dialog.next_attack()
     assert dialog.roll_entry.faces_edit.text() == "" and dialog.result_label.text() == ""
 
 

@@ -119,7 +119,7 @@ def test_sr3_chart_marks_the_rolled_outcome_until_the_next_shot(qtbot: QtBot) ->
     dialog.resolve()
     assert dialog.chart.highlighted() == "Serious"
     marked_alike(dialog.chart, dialog.dice.odds)
-    dialog.next_shot()
+    dialog.next_attack()
     assert dialog.chart.highlighted() is None
 
 
@@ -285,5 +285,5 @@ def test_clovek_charts_mark_the_rolled_outcome_and_power(qtbot: QtBot) -> None:
     marked_alike(dialog.outcome_chart, dialog.outcome_odds)
     assert dialog.power_chart.highlighted() == "Power 3"
     marked_alike(dialog.power_chart, dialog.power_odds)
-    dialog.next_roll()
+    dialog.next_attack()
     assert dialog.outcome_chart.highlighted() is None and dialog.power_chart.highlighted() is None

@@ -139,7 +139,7 @@ def test_recoil_accumulates_from_shot_to_shot(dialog_for: DialogFactory, qtbot: 
     assert dialog.tn_label.text() == "TN 7"
     type_dice(dialog, "1,2,1,1")
     dialog.resolve()
-    dialog.next_shot()
+    dialog.next_attack()
     assert dialog.weapon.fired.value() == 6
     dialog.weapon.rounds.setValue(4)
     dialog.situation.target_index.setValue(3)
@@ -439,7 +439,7 @@ def test_pools_limit_the_dice(dialog_for: DialogFactory) -> None:
     dice.dodge.setValue(0)
     type_dice(dialog, "1,2,1,2,1,1,1")
     dialog.resolve()
-    dialog.next_shot()
+    dialog.next_attack()
     assert dice.attack_pool.maximum() == 4
     assert dialog.dice.attacker_pool_note.text() == "4 left"
     assert document.state.combatant(ids["Mike"]).pools["combat"].remaining == 4

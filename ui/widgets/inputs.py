@@ -61,17 +61,21 @@ class Choice(QComboBox, Generic[T]):
 
 
 def fill_combatants(combo: QComboBox, combatants: list[Combatant], wanted: str | None, *,
-                    silently: bool = False) -> None:
+                    silently: bool = False, none: str = "") -> None:
     """Offer ``combatants`` by name (their id as the item data) and choose ``wanted``, else the first.
 
     ``silently``: the combo emits no change signal (the caller updates the form itself afterwards).
+    ``none``: the text of a first item standing for no combatant (its data None), chosen when ``wanted`` is
+    not offered.
     """
     was_blocked = combo.blockSignals(silently or combo.signalsBlocked())
     combo.clear()
+    if none:
+        combo.addItem(none, None)
     for combatant in combatants:
         combo.addItem(combatant.name, combatant.id)
-    index = combo.findData(wanted)
-    combo.setCurrentIndex(index if index >= 0 else (0 if combatants else -1))
+    index = combo.findData(wanted) if wanted is not None else -1
+    combo.setCurrentIndex(index if index >= 0 else (0 if combo.count() else -1))
     combo.blockSignals(was_blocked)
 
 

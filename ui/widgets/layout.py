@@ -30,8 +30,9 @@ def column(*parts: QWidget | QLayout) -> QVBoxLayout:
     return layout
 
 
-def fit_to_screen(window: QWidget, content: QSize, chrome_height: int) -> None:
-    """Size ``window`` for ``content`` plus its buttons, never beyond the screen, and centre it there."""
+def fit_to_screen(window: QWidget, content: QSize, chrome_height: int, centre: bool = True) -> None:
+    """Size ``window`` for ``content`` plus its buttons, never beyond the screen, and centre it there
+    (unless ``centre`` is False: it stays where it was placed)."""
     screen = window.screen() or QGuiApplication.primaryScreen()
     width, height = content.width() + 40, content.height() + chrome_height
     if screen is None:
@@ -39,21 +40,23 @@ def fit_to_screen(window: QWidget, content: QSize, chrome_height: int) -> None:
         return
     available = screen.availableGeometry()
     window.resize(min(width, available.width() - 20), min(height, available.height() - 40))
-    window.move(available.center() - window.rect().center())  # placed before it grew: centre it again
+    if centre:
+        window.move(available.center() - window.rect().center())  # placed before it grew: centre it again
 
 
 class ScrolledContent:
     """``content`` in a frameless scroll area filling ``window``, with ``below`` (status line, buttons) under it.
 
     The window calls :meth:`shown` from its ``showEvent``: the first time, once Qt has laid the content out
-    (earlier, size hints are too small), the window is sized for it within the screen, unless whoever opened
-    it already chose a size.
+    (earlier, size hints are too small), the window is sized for it within the screen and centred there
+    (``centre`` False: left where it was placed), unless whoever opened it already chose a size.
     """
 
-    def __init__(self, window: QWidget, content: QWidget, *below: QWidget, chrome_height: int) -> None:
+    def __init__(self, window: QWidget, content: QWidget, *below: QWidget, chrome_height: int,
+                 centre: bool = True) -> None:
         # Not the window itself: it holds this object, and a reference back would keep a closed dialog alive
         # until Python's cycle collector came by. The content finds its window.
-        self._content, self._chrome_height = content, chrome_height
+        self._content, self._chrome_height, self._centre = content, chrome_height, centre
         self._fitted = False
         scroll = QScrollArea()
         scroll.setWidget(content)
@@ -74,4 +77,4 @@ class ScrolledContent:
         self._fitted = True
         window = self._content.window()
         if not window.testAttribute(Qt.WidgetAttribute.WA_Resized):
-            fit_to_screen(window, self._content.sizeHint(), self._chrome_height)
+            fit_to_screen(window, self._content.sizeHint(), self._chrome_height, self._centre)

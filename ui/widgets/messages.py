@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QLabel
 
@@ -30,3 +31,12 @@ def show_message(label: QLabel, text: str, error: bool = True) -> None:
     label.setText(text)
     label.style().unpolish(label)  # a dynamic property only restyles after a re-polish
     label.style().polish(label)
+
+
+def text_label(rich: bool = False) -> QLabel:
+    """A wrapping, selectable label: plain text (names the GM typed are never markup) unless ``rich``."""
+    label = QLabel()
+    label.setWordWrap(True)
+    label.setTextFormat(Qt.TextFormat.RichText if rich else Qt.TextFormat.PlainText)
+    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+    return label

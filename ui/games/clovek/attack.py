@@ -8,30 +8,25 @@ injected roller or typed in; Resolve applies one :class:`~rules.systems.clovek.C
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDialog,
-    QDialogButtonBox,
     QFormLayout,
     QGroupBox,
     QHBoxLayout,
-    QLabel,
     QPushButton,
     QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
-from app.document import Change, EncounterDocument
-from app.i18n import _
+from app.document import Change
+from app.i18n import N_, _
 from rules.dice import Roller, SkillKind
 from rules.encounter import Combatant, Encounter
 from rules.errors import RulesError
+from rules.history import Operation
 from rules.systems.clovek import ClovekCheck, PowerRoll
 from rules.systems.clovek.banks import BANKS, CAPACITY, WOUNDS, capacity_name, track_key
 from rules.systems.clovek.economy import ACTION, REACTION, action_type, round_running
@@ -47,6 +42,7 @@ from rules.systems.clovek.rolls import (
 )
 from rules.turns import current_actor
 from ui.charts.odds_chart import OddsChart
+from ui.dialogs.attack_dialog import AttackDialog, Marked
 from ui.games.clovek.check_form import (
     CheckInputs,
     PowerBox,
@@ -62,33 +58,25 @@ from ui.games.clovek.check_form import (
 )
 from ui.games.clovek.odds import TICKS, outcome_chart, power_chart
 from ui.widgets.dice_entry import DiceEntry
-from ui.widgets.inputs import Recompute
-from ui.widgets.layout import ScrolledContent
 from ui.widgets.layout import column as _column
-from ui.widgets.messages import show_message
 from ui.widgets.odds_table import OddsTable
 
 
-class ClovekCheckDialog(QDialog):
+class ClovekCheckDialog(AttackDialog):
     """Resolve one Člověk roll (an attack with its defence and power, or any action or reaction)."""
 
-    system_id: ClassVar[str] = "clovek"
+    title = N_("Roll")
+    next_text = N_("Next roll")
+    resolved_hint = N_("Enter sets up the next roll; Esc closes.")
+    no_target = N_("No target")
 
-    def __init__(self, document: EncounterDocument, roller: Roller, attacker_id: str | None = None,
-                 target_id: str | None = None, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle(_("Roll"))
-        self._document = document
-        self._edits = Recompute(self._refresh)
-        self._applying = False
-        self._resolved = False
+    # --- construction ---------------------------------------------------------------------------
+    def _build(self, roller: Roller) -> None:
         self._problem = ""
-        self.roller = QComboBox()
         self.role = combo([(_("Action"), ACTION), (_("Reaction"), REACTION)])
         self.free_bonus = QCheckBox(_("Bonus action without burning stun"))
         self.long_action = QComboBox()
         self.roll_box = RollBox(_("Roll"))
-        self.target = QComboBox()
         self.defends = QCheckBox(_("The target defends with a reaction"))
         self.defence_box = RollBox(_("Defence"))
         self.power_box = PowerBox()
@@ -104,26 +92,12 @@ class ClovekCheckDialog(QDialog):
         self.power_entry = DiceEntry(_("Power"), roller)
         self.roll_all = QPushButton(_("Roll the rest"))
         self.roll_all.setAutoDefault(False)
-        self.result_label = QLabel()
-        self.status_label = QLabel()
-        self.buttons = QDialogButtonBox()
-        self.resolve_button = self.buttons.addButton(_("Resolve"), QDialogButtonBox.ButtonRole.ActionRole)
-        self.next_button = self.buttons.addButton(_("Next roll"), QDialogButtonBox.ButtonRole.ActionRole)
-        self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
         self._build_layout()
-        self._connect()
-        with self._edits.quietly():
-            self._fill_rollers(attacker_id or current_actor(self._state))
-            self._fill_targets(target_id)
-            self._prefill()
-        self._set_resolved(False)
-        self._refresh()
 
-    # --- construction ---------------------------------------------------------------------------
     def _build_layout(self) -> None:
         who = QGroupBox(_("Who"))
         form = QFormLayout(who)
-        form.addRow(_("Roller"), self.roller)
+        form.addRow(_("Roller"), self.attacker)
         form.addRow(_("As"), pair(self.role, "", self.free_bonus))
         form.addRow(_("Long action"), self.long_action)
         self.defence_box.setTitle(_("Target and defence"))
@@ -140,10 +114,6 @@ class ClovekCheckDialog(QDialog):
         dice_layout.addWidget(self.roll_all, 0, Qt.AlignmentFlag.AlignRight)
         result = QGroupBox(_("Result"))
         QVBoxLayout(result).addWidget(self.result_label)
-        for label in (self.result_label, self.status_label):
-            label.setWordWrap(True)
-            label.setTextFormat(Qt.TextFormat.PlainText)  # names the GM typed are never markup
-            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         content = QWidget()
         columns = QHBoxLayout(content)
         columns.setContentsMargins(0, 0, 0, 0)
@@ -151,33 +121,22 @@ class ClovekCheckDialog(QDialog):
         for column in ((who, self.roll_box, self.power_box), (self.defence_box, self.power_odds_box, result),
                        (odds, dice, self.charts)):
             columns.addLayout(_column(*column), 1)
-        self._content = content
-        self._body = ScrolledContent(self, content, self.status_label, self.buttons, chrome_height=100)
+        self._lay_out(content, chrome_height=100)
 
     def entries(self) -> tuple[DiceEntry, ...]:
         """The dice entries in the order they are rolled."""
         return (self.roll_entry, self.defence_entry, self.power_entry)
 
-    def showEvent(self, event: QShowEvent) -> None:
-        """Size the dialog to its content once laid out, within the screen."""
-        super().showEvent(event)
-        self._body.shown()
+    def _odds_views(self) -> tuple[Marked, ...]:
+        return (self.outcome_odds, self.outcome_chart)
 
     def _connect(self) -> None:
+        super()._connect()
         self._edits.watch(*self._inputs())
-        self.roller.currentIndexChanged.connect(self._on_roller)
-        self.target.currentIndexChanged.connect(self._on_target)
         self.roll_box.bank.currentIndexChanged.connect(self._on_bank)
         self.power_box.source.currentIndexChanged.connect(self._on_source)
         self.long_action.currentIndexChanged.connect(self._on_long_action)
-        for entry in self.entries():
-            entry.changed.connect(self._update_dice)
         self.roll_all.clicked.connect(self.roll_remaining)
-        self.resolve_button.clicked.connect(self.resolve)
-        self.next_button.clicked.connect(self.next_roll)
-        self.close_button.clicked.connect(self.reject)
-        self._document.changed.connect(self._on_document_changed)
-        self._document.replaced.connect(self.reject)
 
     def _inputs(self) -> list[QWidget]:
         return [self.role, self.free_bonus, self.defends, *self.roll_box.inputs(), *self.defence_box.inputs(),
@@ -188,29 +147,17 @@ class ClovekCheckDialog(QDialog):
     def _state(self) -> Encounter:
         return self._document.state
 
-    def _fill_rollers(self, wanted: str | None) -> None:
-        state, system = self._state, self._document.system
-        able = [c for c in state.combatants.values() if system.can_act(c, state) or c.id == wanted]
-        fill(self.roller, [(c.name, c.id) for c in able], wanted)
+    def _targets(self, attacker: Combatant | None, wanted: str | None) -> list[Combatant]:
+        return [c for c in self._state.combatants.values() if attacker is None or c.id != attacker.id]
 
-    def _fill_targets(self, wanted: str | None) -> None:
-        roller = self._roller()
-        others = [c for c in self._state.combatants.values() if roller is None or c.id != roller.id]
-        if wanted is None and roller is not None:
-            foes = [c for c in others if c.side is not roller.side]
-            wanted = foes[0].id if foes and roller.id == current_actor(self._state) else None
-        fill(self.target, [(_("No target"), None), *((c.name, c.id) for c in others)], wanted)
+    def _default_target(self, candidates: list[Combatant], attacker: Combatant) -> str | None:
+        """The first foe for a roll in the roller's own turn; out of it, no target."""
+        foes = [c for c in candidates if c.side is not attacker.side]
+        return foes[0].id if foes and attacker.id == current_actor(self._state) else None
 
-    def _roller(self) -> Combatant | None:
-        return self._state.combatants.get(self.roller.currentData())
-
-    def _target(self) -> Combatant | None:
-        data = self.target.currentData()
-        return self._state.combatants.get(data) if isinstance(data, str) else None
-
-    def _prefill(self) -> None:
+    def _prefill_attacker(self) -> None:
         """From the roller: the role (action in one's own turn), its turn's type, long actions, power value."""
-        roller = self._roller()
+        roller = self._attacker()
         if roller is None:
             return
         acting = roller.id == current_actor(self._state)
@@ -224,7 +171,7 @@ class ClovekCheckDialog(QDialog):
         self._prefill_power()
 
     def _prefill_power(self) -> None:
-        roller = self._roller()
+        roller = self._attacker()
         name = str(self.roll_box.bank.currentData())
         if roller is not None and self.power_box.chosen() is PowerSource.ATTRIBUTE:
             self.power_box.value.setValue(roller.attribute(CAPACITY[name]))
@@ -243,20 +190,8 @@ class ClovekCheckDialog(QDialog):
         fill(self.power_box.track, items, (current or default) if rolled else "")
 
     # --- reacting to the GM ---------------------------------------------------------------------
-    def _on_roller(self) -> None:
-        if self._edits.quiet:
-            return
-        with self._edits.quietly():
-            self._fill_targets(self.target.currentData())
-            self._prefill()
-        self._refresh()
-
-    def _on_target(self) -> None:
-        if self._edits.quiet:
-            return
-        with self._edits.quietly():
-            self._fill_tracks()
-        self._refresh()
+    def _prefill_target(self) -> None:
+        self._fill_tracks()
 
     def _on_bank(self) -> None:
         if self._edits.quiet:
@@ -277,7 +212,7 @@ class ClovekCheckDialog(QDialog):
     def _on_long_action(self) -> None:
         if self._edits.quiet:
             return
-        roller, chosen = self._roller(), self.long_action.currentData()
+        roller, chosen = self._attacker(), self.long_action.currentData()
         with self._edits.quietly():
             action = next((a for a in long_actions(roller) if a.id == chosen), None) if roller else None
             self.roll_box.bank.setEnabled(action is None)
@@ -288,10 +223,17 @@ class ClovekCheckDialog(QDialog):
                 self._prefill_power()
         self._refresh()
 
-    def _on_document_changed(self, change: Change) -> None:
-        if self._applying:
-            return  # our own roll: its result stays on screen until the next one
-        self._start_next(roster=change.roster_changed)
+    def _catch_up(self, change: Change | None) -> None:
+        if change is None:
+            return
+        self._clear_for_next()  # someone else changed the fight: the dice entered may no longer stand
+        if change.roster_changed:
+            self._fill_tracks()
+
+    def _clear_for_next(self) -> None:
+        super()._clear_for_next()
+        for marked in (self.power_odds, self.power_chart):
+            marked.highlight(None)
 
     # --- the live sheet -------------------------------------------------------------------------
     def _critical_range(self) -> int:
@@ -306,14 +248,13 @@ class ClovekCheckDialog(QDialog):
     def _defending(self) -> bool:
         return self._target() is not None and self.defends.isChecked()
 
-    def _refresh(self) -> None:
+    def _recompute(self) -> None:
         with self._edits.quietly():
-            self.roll_box.limit(self._roller())
+            self.roll_box.limit(self._attacker())
             self.defence_box.limit(self._target())
             self.power_box.sync()
-            self._update_enabled()
+            self._set_editable(not self._resolved)
         self._show_odds()
-        self._update_dice()
 
     def _show_odds(self) -> None:
         inputs = self.inputs_now()
@@ -335,14 +276,7 @@ class ClovekCheckDialog(QDialog):
         self.charts.setTabEnabled(1, bool(rows))
 
     # --- dice -----------------------------------------------------------------------------------
-    def _update_dice(self) -> None:
-        if self._edits.quiet:
-            return
-        with self._edits.quietly():
-            self._set_expressions()
-        self._update_resolve()
-
-    def _set_expressions(self) -> None:
+    def _follow_dice(self) -> None:
         inputs = self.inputs_now()
         self.roll_entry.set_expression(inputs.roll.test(), _("Choose how many dice to roll."))
         defence = inputs.defence.test() if inputs.defence is not None else None
@@ -376,24 +310,8 @@ class ClovekCheckDialog(QDialog):
         held = evaluate_check(defence.faces, d.skill, d.kind, d.supernatural, d.bonus, d.penalty)
         return attack.successes - max(0, held.successes)
 
-    def roll_remaining(self) -> None:
-        """Roll every entry still missing, in order (each result decides whether the next is needed)."""
-        for entry in self.entries():
-            if entry.isEnabled() and entry.expression() is not None and not entry.is_complete():
-                entry.roll()
-
-    def _update_resolve(self) -> None:
-        problem, is_error = self._resolve_problem()
-        self.resolve_button.setEnabled(not problem and not self._resolved)
-        self.resolve_button.setDefault(not self._resolved)
-        self.next_button.setDefault(self._resolved)
-        if self._resolved:
-            show_message(self.status_label, _("Enter sets up the next roll; Esc closes."), error=False)
-        else:
-            show_message(self.status_label, problem, error=is_error)
-
     def _resolve_problem(self) -> tuple[str, bool]:
-        if self._roller() is None:
+        if self._attacker() is None:
             return _("Choose who rolls."), True
         if self._problem:
             return self._problem, True
@@ -409,7 +327,7 @@ class ClovekCheckDialog(QDialog):
     # --- resolving ------------------------------------------------------------------------------
     def operation(self) -> ClovekCheck | None:
         """The roll as the form stands, or None while something is missing."""
-        roller = self._roller()
+        roller = self._attacker()
         if roller is None or self._resolve_problem()[0]:
             return None
         target = self._target()
@@ -428,70 +346,31 @@ class ClovekCheckDialog(QDialog):
                            long_action if isinstance(long_action, str) else "",
                            self.free_bonus.isChecked() and self.role.currentData() == ACTION)
 
-    def resolve(self) -> None:
-        """Apply the roll as one operation; a refusal is shown here and nothing changes."""
-        check = self.operation()
-        if check is None:
-            return
-        self._applying = True
-        try:
-            change = self._document.apply(check)
-        except RulesError as problem:
-            show_message(self.status_label, str(problem))
-            return
-        finally:
-            self._applying = False
-        self._highlight(check)
-        self.result_label.setText("\n".join(line.render() for line in change.entry.log))
-        self._set_resolved(True)
-
-    def _highlight(self, check: ClovekCheck) -> None:
-        result = check.test.result()
+    def rolled_outcome(self, operation: Operation) -> str | None:
+        assert isinstance(operation, ClovekCheck)
+        result = operation.test.result()
         net = self.net_successes()
-        key = "critical" if result.critical else outcome_key(net if net is not None else result.successes)
-        self.outcome_odds.highlight(outcome_label(key))
-        self.outcome_chart.highlight(outcome_label(key))
-        if check.power is not None and net is not None and net > 0:
-            total = check.power.result(net, self._critical_range()).total
+        return outcome_label("critical" if result.critical else
+                             outcome_key(net if net is not None else result.successes))
+
+    def _after_resolve(self, operation: Operation, change: Change) -> None:
+        """The power rolled, marked in its own table and chart."""
+        assert isinstance(operation, ClovekCheck)
+        net = self.net_successes()
+        if operation.power is not None and net is not None and net > 0:
+            total = operation.power.result(net, self._critical_range()).total
             labels = [label for label, _p in self.power_odds.outcomes()]
             self.power_odds.highlight(power_row_label(total, labels))
             self.power_chart.highlight(power_row_label(total, labels))
 
-    def _set_resolved(self, resolved: bool) -> None:
-        self._resolved = resolved
-        self._update_enabled()
-        self._update_resolve()
-
-    def _update_enabled(self) -> None:
-        editable = not self._resolved
-        for widget in (self.roller, self.role, self.target, self.roll_box, self.power_box, self.roll_all,
-                       *self.entries()):
+    def _set_editable(self, editable: bool) -> None:
+        super()._set_editable(editable)
+        for widget in (self.role, self.roll_box, self.power_box, self.roll_all):
             widget.setEnabled(editable)
         self.long_action.setEnabled(editable and self.long_action.count() > 1)
         self.defends.setEnabled(editable and self._target() is not None)
-        for widget in self.defence_box.inputs():
-            widget.setEnabled(editable and self._defending())
-        self.defence_box.skill_name.setEnabled(editable and self._defending())
-        roller = self._roller()
+        for defence in (*self.defence_box.inputs(), self.defence_box.skill_name):
+            defence.setEnabled(editable and self._defending())
+        roller = self._attacker()
         bonus_possible = roller is not None and action_type(roller) is not None
         self.free_bonus.setEnabled(editable and self.role.currentData() == ACTION and bonus_possible)
-        self.next_button.setEnabled(self._resolved)
-
-    def next_roll(self) -> None:
-        """Set up the next roll: the dice start empty, the rest of the form stays."""
-        if self._resolved:
-            self._start_next(roster=False)
-
-    def _start_next(self, roster: bool) -> None:
-        with self._edits.quietly():
-            for entry in self.entries():
-                entry.clear()
-            for marked in (self.outcome_odds, self.power_odds, self.outcome_chart, self.power_chart):
-                marked.highlight(None)
-            if roster:
-                self._fill_rollers(self.roller.currentData())
-                self._fill_targets(self.target.currentData())
-                self._fill_tracks()
-        self.result_label.clear()
-        self._set_resolved(False)
-        self._refresh()

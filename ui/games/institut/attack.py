@@ -9,52 +9,39 @@ document. A refused operation is shown in the status line; nothing raises.
 
 from __future__ import annotations
 
-from PySide6.QtGui import QShowEvent
-from PySide6.QtWidgets import (
-    QComboBox,
-    QDialog,
-    QDialogButtonBox,
-    QGridLayout,
-    QLabel,
-    QTabWidget,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QDialogButtonBox, QGridLayout, QLabel, QTabWidget, QVBoxLayout, QWidget
 
-from app.document import Change, EncounterDocument
-from app.i18n import _
+from app.document import Change
+from app.i18n import N_, _
 from rules.dice import Roller
-from rules.encounter import SlotKind, Status
+from rules.encounter import SlotKind
 from rules.errors import RulesError
 from rules.history import Operation
 from rules.systems.institut.system import tables
 from rules.systems.institut.tables import InstitutTables, load_tables
-from rules.turns import current_actor
+from ui.dialogs.attack_dialog import AttackDialog, Marked
 from ui.games.institut.pages.grenade import BlastPage, GrenadePage
-from ui.games.institut.pages.page import Context, Page, text_label
+from ui.games.institut.pages.page import Context, Page
 from ui.games.institut.pages.shooting import AttackPage
 from ui.games.institut.pages.suppression import SuppressionPage
-from ui.widgets.inputs import fill_combatants
-from ui.widgets.layout import ScrolledContent
-from ui.widgets.messages import show_message
 
 # --- the dialog --------------------------------------------------------------------------------------------
 
 
-class InstitutAttackDialog(QDialog):
-    """Resolve Institute attacks one after another, with the odds shown before the dice."""
+class InstitutAttackDialog(AttackDialog):
+    """Resolve Institute attacks one after another, with the odds shown before the dice.
 
-    def __init__(self, document: EncounterDocument, roller: Roller, attacker_id: str | None = None,
-                 target_id: str | None = None, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle(_("Attack"))
-        self._document = document
-        self._roller = roller
-        self._applying = False
-        self._showing_result = False
+    The page shown supplies the form, the odds and the operation. After a resolution the page stays open with
+    fresh dice: the GM's next edit starts the next attack.
+    """
+
+    resolved_hint = N_("Done. Enter new dice for the next one, or close.")
+    ready_hint = N_("Press Resolve (Enter) to apply.")
+    locks_when_resolved = False
+
+    # --- construction ---------------------------------------------------------------------------
+    def _build(self, roller: Roller) -> None:
         self._data = self._load_tables()
-        self.attacker = QComboBox()
-        self.target = QComboBox()
         self.attack = AttackPage(roller, self._data)
         self.grenade = GrenadePage(roller)
         self.blast = BlastPage(roller)
@@ -63,25 +50,13 @@ class InstitutAttackDialog(QDialog):
         for page, title in ((self.attack, _("Shoot or strike")), (self.grenade, _("Grenade")),
                             (self.blast, _("Explosion")), (self.suppression, _("Suppression fire"))):
             self.tabs.addTab(page, title)
-        self.status_label = text_label()
-        self.buttons = QDialogButtonBox()
+        if self._current_timer():
+            self.tabs.setCurrentWidget(self.blast)  # a timed grenade goes off now
         self.roll_button = self.buttons.addButton(_("Roll the rest"), QDialogButtonBox.ButtonRole.ActionRole)
         self.roll_button.setToolTip(_("Roll every roll still missing, in order."))
-        self.resolve_button = self.buttons.addButton(_("Resolve"), QDialogButtonBox.ButtonRole.ActionRole)
-        self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
-        for button in (self.roll_button, self.close_button):
-            button.setAutoDefault(False)
-        self.resolve_button.setDefault(True)
+        self.roll_button.setAutoDefault(False)
         self._build_layout()
-        self._fill(self.attacker, attacker_id or current_actor(document.state), able_only=True)
-        self._fill(self.target, target_id, exclude=self.attacker.currentData())
-        self._connect()
-        self._prefill_all()
-        if self._current_timer():
-            self.tabs.setCurrentWidget(self.blast)
-        self.refresh()
 
-    # --- construction ---------------------------------------------------------------------------
     def _load_tables(self) -> InstitutTables:
         try:
             return tables(self._document.state)
@@ -101,25 +76,14 @@ class InstitutAttackDialog(QDialog):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(who)
         layout.addWidget(self.tabs, 1)
-        self._content = content
-        self._body = ScrolledContent(self, content, self.status_label, self.buttons, chrome_height=110)
-
-    def showEvent(self, event: QShowEvent) -> None:
-        """Size the dialog to its content once Qt has laid it out, within the screen."""
-        super().showEvent(event)
-        self._body.shown()
+        self._lay_out(content)
 
     def _connect(self) -> None:
+        super()._connect()
         for page in self.pages():
-            page.changed.connect(self.refresh)
+            page.changed.connect(self._refresh)
         self.tabs.currentChanged.connect(self._on_tab)
-        self.attacker.currentIndexChanged.connect(self._on_attacker)
-        self.target.currentIndexChanged.connect(self._on_target)
         self.roll_button.clicked.connect(self.roll_remaining)
-        self.resolve_button.clicked.connect(self.resolve)
-        self.close_button.clicked.connect(self.reject)
-        self._document.changed.connect(self._on_document_changed)
-        self._document.replaced.connect(self.reject)
 
     def pages(self) -> tuple[Page, ...]:
         """Every page, in tab order."""
@@ -131,76 +95,57 @@ class InstitutAttackDialog(QDialog):
         assert isinstance(current, Page)
         return current
 
+    def _odds_views(self) -> tuple[Marked, ...]:
+        page = self.page()
+        return (page.odds, page.chart)
+
     # --- combatants -----------------------------------------------------------------------------
     def _current_timer(self) -> bool:
         slot = self._document.state.clock.current
         return slot is not None and slot.kind is SlotKind.TIMER
 
-    def _fill(self, combo: QComboBox, wanted: str | None, able_only: bool = False, exclude: str | None = None) -> None:
-        state, system = self._document.state, self._document.system
-        people = [c for c in state.combatants.values()
-                  if c.id != exclude and (c.id == wanted or (system.can_act(c, state) if able_only
-                                                             else system.status(c, state) is not Status.DEAD))]
-        if wanted not in {c.id for c in people}:
-            attacker = state.combatants.get(exclude or "")
-            foes = [c for c in people if attacker is not None and c.side is not attacker.side]
-            wanted = (foes or people)[0].id if people else None
-        fill_combatants(combo, people, wanted, silently=True)
-
     def context(self) -> Context:
         """The fight as the pages read it now."""
         state = self._document.state
-        return Context(state, self._document.system, self._data, state.combatants.get(self.attacker.currentData()),
-                       state.combatants.get(self.target.currentData()))
+        return Context(state, self._document.system, self._data, self._attacker(), self._target())
 
-    def _prefill_all(self) -> None:
-        context = self.context()
+    def _prefill(self) -> None:
+        context = self.context()  # each page reads the attacker and the target together
         for page in self.pages():
             page.prefill(context)
 
+    def _attacker_chosen(self) -> None:
+        self._prefill()
+
+    def _target_chosen(self) -> None:
+        self._prefill()
+
+    def _set_editable(self, editable: bool) -> None:
+        page = self.page()  # a page that needs no attacker (or target) leaves its picker alone
+        self.attacker.setEnabled(editable and page.uses_attacker)
+        self.target.setEnabled(editable and page.uses_target)
+
     # --- reacting -------------------------------------------------------------------------------
     def _on_tab(self) -> None:
-        page = self.page()
-        self.attacker.setEnabled(page.uses_attacker)
-        self.target.setEnabled(page.uses_target or isinstance(page, SuppressionPage))
-        self.refresh()
+        self._set_editable(True)
+        self._refresh()
 
-    def _on_attacker(self) -> None:
-        self._fill(self.target, self.target.currentData(), exclude=self.attacker.currentData())
-        self._prefill_all()
-        self.refresh()
-
-    def _on_target(self) -> None:
-        self._prefill_all()
-        self.refresh()
-
-    def _on_document_changed(self, change: Change) -> None:
-        if self._applying:
+    def _catch_up(self, change: Change | None) -> None:
+        if change is None:
             return
         if change.what.options & {"pyramid", "called_shots", "modifiers", "weapons"}:
             self._data = self._load_tables()
             self.attack.set_tables(self._data)
         if change.roster_changed:
-            self._fill(self.attacker, self.attacker.currentData(), able_only=True)
-            self._fill(self.target, self.target.currentData(), exclude=self.attacker.currentData())
-            self._prefill_all()
-        self.refresh()
+            self._prefill()
 
-    def refresh(self) -> None:
-        """Recompute the page shown and what Resolve may do (a shown result's mark goes: a new roll begins)."""
+    def _recompute(self) -> None:
         page = self.page()
-        if self._showing_result:
-            self._showing_result = False
-            page.mark(None)
         page.refresh(self.context())
-        problem, is_error = page.problem(self.context())
-        self.resolve_button.setEnabled(not problem)
         self.roll_button.setEnabled(page.can_roll())
-        show_message(self.status_label, problem or _("Press Resolve (Enter) to apply."), error=is_error)
 
-    def problem(self) -> str:
-        """What stops Resolve now ("" when nothing)."""
-        return self.page().problem(self.context())[0]
+    def _resolve_problem(self) -> tuple[str, bool]:
+        return self.page().problem(self.context())
 
     # --- rolling and resolving ------------------------------------------------------------------
     def roll_remaining(self) -> None:
@@ -209,34 +154,22 @@ class InstitutAttackDialog(QDialog):
         for _step in range(4):  # each roll may make the next one needed (the damage after a hit)
             page.roll_missing()
             page.refresh(self.context())
-        self.refresh()
+        self._refresh()
 
     def operation(self) -> Operation | None:
         """The operation Resolve would apply now."""
         return self.page().operation(self.context())
 
-    def resolve(self) -> None:
-        """Apply the page's operation; a refusal is shown here and nothing changes."""
-        page, context = self.page(), self.context()
-        operation = page.operation(context)
-        if operation is None:
-            self.refresh()
-            return
-        highlight = page.outcome(operation, context)
-        odds_before, chart_before = page.odds.outcomes(), page.chart.data()
-        self._applying = True
-        try:
-            change = self._document.apply(operation)
-        except RulesError as problem:
-            show_message(self.status_label, str(problem))
-            return
-        finally:
-            self._applying = False
-        page.result.setText("\n".join(line.render() for line in change.entry.log))
+    def rolled_outcome(self, operation: Operation) -> str | None:
+        return self.page().outcome(operation, self.context())
+
+    def _show_result(self, text: str) -> None:
+        self.page().result.setText(text)
+
+    def _after_resolve(self, operation: Operation, change: Change) -> None:
+        """Fresh dice for the next attack; the odds stay as they were for this roll until the GM starts it."""
+        page = self.page()
+        rows, chart = page.odds.outcomes(), page.chart.data()  # still this roll's: our own change is not followed
         page.clear_dice()
-        self.refresh()
-        # The odds stay as they were for this roll, with what happened marked, until the GM starts the next one.
-        page.show_odds(odds_before, chart_before)
-        page.mark(highlight)
-        self._showing_result = True
-        show_message(self.status_label, _("Done. Enter new dice for the next one, or close."), error=False)
+        self._refresh()
+        page.show_odds(rows, chart)

@@ -9,25 +9,12 @@ through the document.
 
 from __future__ import annotations
 
-from typing import ClassVar, Final
+from typing import Final
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import (
-    QCheckBox,
-    QComboBox,
-    QDialog,
-    QDialogButtonBox,
-    QFormLayout,
-    QGroupBox,
-    QHBoxLayout,
-    QLabel,
-    QLineEdit,
-    QPushButton,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QCheckBox, QComboBox, QGroupBox, QHBoxLayout, QLineEdit, QPushButton, QVBoxLayout, QWidget
 
-from app.document import Change, EncounterDocument
+from app.document import Change
 from app.i18n import _
 from rules.dice import Roller
 from rules.encounter import Combatant, Status
@@ -37,8 +24,8 @@ from rules.systems.souboj import FinishOff, SoubojAttack
 from rules.systems.souboj.model import ARMOR, KIND_LABELS, LEVEL, STRENGTH, Action, Cause, Kind, declaration
 from rules.systems.souboj.system import tables
 from rules.systems.souboj.tables import SoubojTables, load_tables
-from rules.turns import current_actor
 from ui.charts.odds_chart import OddsChart
+from ui.dialogs.attack_dialog import AttackDialog, Marked
 from ui.games.souboj.attack_parts import (
     AttackInputs,
     CriticalBox,
@@ -51,8 +38,6 @@ from ui.games.souboj.attack_parts import (
 )
 from ui.games.souboj.odds import attack_chart
 from ui.widgets.dice_entry import DiceEntry
-from ui.widgets.inputs import Recompute, fill_combatants
-from ui.widgets.messages import show_message
 from ui.widgets.odds_table import OddsTable
 
 #: The kind an attacker's declared action suggests.
@@ -63,25 +48,15 @@ KIND_FOR_ACTION: Final[dict[Action, Kind]] = {Action.MAGIC: Kind.MAGIC, Action.R
 # --- the dialog ----------------------------------------------------------------------------------------------
 
 
-class SoubojAttackDialog(QDialog):
+class SoubojAttackDialog(AttackDialog):
     """Resolve Souboj attacks one after another, with the odds shown before the dice."""
 
-    system_id: ClassVar[str] = "souboj"
-
-    def __init__(self, document: EncounterDocument, roller: Roller, attacker_id: str | None = None,
-                 target_id: str | None = None, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle(_("Attack"))
-        self._document = document
-        self._edits = Recompute(self._refresh)
-        self._applying = False
-        self._resolved = False
+    # --- construction ---------------------------------------------------------------------------
+    def _build(self, roller: Roller) -> None:
         self._outcomes: list[Outcome] = []
         self._problem = ""
         self._tables = self._load_tables()
-        labels = {spec.key: spec.label for spec in document.system.attribute_specs()}
-        self.attacker = QComboBox()
-        self.target = QComboBox()
+        labels = {spec.key: spec.label for spec in self._document.system.attribute_specs()}
         self.kind = QComboBox()
         for kind, label in KIND_LABELS.items():
             self.kind.addItem(_(label), kind.value)
@@ -98,25 +73,8 @@ class SoubojAttackDialog(QDialog):
         self.defence_entry = DiceEntry(_("Defender's 1d6"), roller)
         self.roll_all = QPushButton(_("Roll both"))
         self.roll_all.setAutoDefault(False)
-        self.result_label = QLabel()
-        self.status_label = QLabel()
-        self.buttons = QDialogButtonBox()
-        self.resolve_button = self.buttons.addButton(_("Resolve"), QDialogButtonBox.ButtonRole.ActionRole)
-        self.next_button = self.buttons.addButton(_("Next attack"), QDialogButtonBox.ButtonRole.ActionRole)
-        self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
         self._build_layout()
-        with self._edits.quietly():
-            fill_combatants(self.attacker, self._able(attacker_id), attacker_id or current_actor(document.state),
-                            silently=True)
-            self._fill_targets(target_id)
-            self._on_kind_changed(prefill=True)
-            self._prefill_attacker()
-            self._prefill_target()
-        self._connect()
-        self._set_resolved(False)
-        self._refresh()
 
-    # --- construction ---------------------------------------------------------------------------
     def _load_tables(self) -> SoubojTables:
         try:
             return tables(self._document.state)
@@ -124,9 +82,7 @@ class SoubojAttackDialog(QDialog):
             return load_tables()
 
     def _build_layout(self) -> None:
-        who = QFormLayout()
-        who.addRow(_("Attacker"), self.attacker)
-        who.addRow(_("Target"), self.target)
+        who = self._pickers_form()
         who.addRow(_("Kind"), self.kind)
         who.addRow(_("Weapon"), self.weapon)
         left = QVBoxLayout()
@@ -158,10 +114,6 @@ class SoubojAttackDialog(QDialog):
         QVBoxLayout(result_box).addWidget(self.result_label)
         right.addWidget(result_box)
         right.addStretch(1)
-        for label in (self.result_label, self.status_label):
-            label.setWordWrap(True)
-            label.setTextFormat(Qt.TextFormat.PlainText)  # log lines carry names the GM typed
-            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         columns = QHBoxLayout()
         columns.addLayout(left, 1)
         columns.addLayout(right, 1)
@@ -171,20 +123,12 @@ class SoubojAttackDialog(QDialog):
         layout.addWidget(self.buttons)
 
     def _connect(self) -> None:
+        super()._connect()
         self._edits.watch(*self._inputs())
-        self.attacker.currentIndexChanged.connect(self._on_attacker)
-        self.target.currentIndexChanged.connect(self._on_target)
         # A bound method, not a lambda: a lambda holding the dialog kept closed dialogs alive, refreshing on every
         # change to the fight until the garbage collector ran.
         self.kind.currentIndexChanged.connect(self._on_kind_index)
-        for entry in (self.attack_entry, self.defence_entry):
-            entry.changed.connect(self._update_resolve)
         self.roll_all.clicked.connect(self.roll_remaining)
-        self.resolve_button.clicked.connect(self.resolve)
-        self.next_button.clicked.connect(self.next_attack)
-        self.close_button.clicked.connect(self.reject)
-        self._document.changed.connect(self._on_document_changed)
-        self._document.replaced.connect(self.reject)  # another fight was loaded: this attack is moot
 
     def _inputs(self) -> list[QWidget]:
         # The parts' spin boxes are watched where they are made (_on_kind_changed): watching them here too
@@ -192,32 +136,26 @@ class SoubojAttackDialog(QDialog):
         return [self.attack_box.other, self.defence_box.other, *self.damage.inputs(), *self.critical.inputs(),
                 self.finish]
 
+    def entries(self) -> tuple[DiceEntry, ...]:
+        return (self.attack_entry, self.defence_entry)
+
+    def _odds_views(self) -> tuple[Marked, ...]:
+        return (self.odds, self.chart)
+
     # --- combatants -----------------------------------------------------------------------------
-    def _able(self, wanted: str | None) -> list[Combatant]:
+    def _attackers(self, wanted: str | None) -> list[Combatant]:
         """Who may attack: the able, and everyone in the group acting now (their blows are simultaneous)."""
         state, system = self._document.state, self._document.system
         acting = state.clock.current.ids if state.clock.current is not None else ()
         return [c for c in state.combatants.values()
                 if system.status(c, state) in (Status.ACTIVE, Status.DYING) or c.id in acting or c.id == wanted]
 
-    def _fill_targets(self, wanted: str | None) -> None:
-        state, system = self._document.state, self._document.system
-        attacker = self._attacker()
-        present = [c for c in state.combatants.values() if (attacker is None or c.id != attacker.id)
-                   and (system.status(c, state) is not Status.DEAD or c.id == wanted)]
-        if wanted not in {c.id for c in present} and attacker is not None:
-            foes = [c for c in present if c.side is not attacker.side] or present
-            wanted = foes[0].id if foes else None
-        fill_combatants(self.target, present, wanted, silently=True)
-
-    def _attacker(self) -> Combatant | None:
-        return self._document.state.combatants.get(self.attacker.currentData())
-
-    def _target(self) -> Combatant | None:
-        return self._document.state.combatants.get(self.target.currentData())
-
     def _kind(self) -> Kind:
         return Kind(self.kind.currentData() or Kind.MELEE.value)
+
+    def _prefill(self) -> None:
+        self._on_kind_changed(prefill=True)
+        super()._prefill()
 
     def _prefill_attacker(self) -> None:
         """The attacker's numbers, level and Strength; its declared action suggests the kind."""
@@ -251,18 +189,6 @@ class SoubojAttackDialog(QDialog):
         self.finish.setChecked(status is Status.DYING)
 
     # --- reacting to the GM ---------------------------------------------------------------------
-    def _on_attacker(self) -> None:
-        with self._edits.quietly():
-            self._fill_targets(self.target.currentData())
-            self._prefill_attacker()
-            self._prefill_target()
-        self._refresh()
-
-    def _on_target(self) -> None:
-        with self._edits.quietly():
-            self._prefill_target()
-        self._refresh()
-
     def _on_kind_index(self, _index: int) -> None:
         self._on_kind_changed(prefill=True)
 
@@ -283,21 +209,14 @@ class SoubojAttackDialog(QDialog):
                     self.defence_box.prefill(target)
         self._edits.edited()
 
-    def _on_document_changed(self, change: Change) -> None:
-        if self._applying:
-            return  # our own attack: the result stays on screen until the next attack
+    def _catch_up(self, change: Change | None) -> None:
+        if change is None:  # the GM's next attack: the target's new state (it may have fallen)
+            self._fill_targets(self.target.currentData())
+            self._prefill_target()
+            return
         if "tables" in change.what.options:
             self._tables = self._load_tables()
-        with self._edits.quietly():
-            if change.roster_changed:
-                fill_combatants(self.attacker, self._able(self.attacker.currentData()), self.attacker.currentData(),
-                                silently=True)
-                self._fill_targets(self.target.currentData())
-            if self._resolved:
-                self._clear_dice()
-            self._prefill_target_status()
-        self._set_resolved(False)
-        self._refresh()
+        self._prefill_target_status()
 
     def _prefill_target_status(self) -> None:
         target = self._target()
@@ -327,7 +246,7 @@ class SoubojAttackDialog(QDialog):
     def _finishing(self) -> bool:
         return self.finish.isChecked() and not self.finish.isHidden()
 
-    def _refresh(self) -> None:
+    def _recompute(self) -> None:
         kind = self._kind()
         self.damage.sync(kind, self._tables)
         self.critical.sync(kind, self._tables)
@@ -351,7 +270,6 @@ class SoubojAttackDialog(QDialog):
             self.odds.set_unknown([_("Miss")])
             self.chart.set_unknown([_("Miss")])
         self._set_dice(inputs)
-        self._update_resolve()
 
     def _set_dice(self, inputs: AttackInputs | None) -> None:
         rolled = inputs is not None and inputs.kind is not Kind.MAGIC and not self._finishing()
@@ -361,26 +279,15 @@ class SoubojAttackDialog(QDialog):
         self.defence_entry.set_expression(d6_plus(inputs.defence_bonus) if rolled and inputs else None, reason)
         self.roll_all.setEnabled(rolled and not self._resolved)
 
-    def _update_resolve(self) -> None:
-        problem = self._problem or self._dice_problem()
-        self.resolve_button.setEnabled(not problem and not self._resolved)
-        self.resolve_button.setDefault(not self._resolved)
-        self.next_button.setDefault(self._resolved)
-        if self._resolved:
-            show_message(self.status_label, _("Enter sets up the next attack; Esc closes."), error=False)
-        else:
-            show_message(self.status_label, problem, error=bool(self._problem))
+    def _resolve_problem(self) -> tuple[str, bool]:
+        if self._problem:
+            return self._problem, True
+        return self._dice_problem(), False
 
     def _dice_problem(self) -> str:
         if not all(entry.is_complete() for entry in (self.attack_entry, self.defence_entry)):
             return _("Roll or type both dice, then press Enter to resolve.")
         return ""
-
-    def roll_remaining(self) -> None:
-        """Roll whichever of the two dice is still missing."""
-        for entry in (self.attack_entry, self.defence_entry):
-            if entry.expression() is not None and not entry.is_complete():
-                entry.roll()
 
     # --- resolving ------------------------------------------------------------------------------
     def operation(self) -> Operation | None:
@@ -402,51 +309,12 @@ class SoubojAttackDialog(QDialog):
         faces = entry.faces()
         return faces[0][0] if faces else None
 
-    def resolve(self) -> None:
-        """Apply the attack as one operation; a refusal is shown here and nothing changes."""
-        operation = self.operation()
-        if operation is None:
-            return
-        self._applying = True
-        try:
-            change = self._document.apply(operation)
-        except RulesError as problem:
-            show_message(self.status_label, str(problem))
-            return
-        finally:
-            self._applying = False
-        if isinstance(operation, SoubojAttack):
-            self._mark(outcome_label(self._outcomes, operation, self._tables))
-        self.result_label.setText("\n".join(line.render() for line in change.entry.log))
-        self._set_resolved(True)
+    def rolled_outcome(self, operation: Operation) -> str | None:
+        return outcome_label(self._outcomes, operation, self._tables) if isinstance(operation, SoubojAttack) else None
 
-    def _mark(self, outcome: str | None) -> None:
-        """Mark the outcome rolled (None: none) in the odds table and the chart alike."""
-        self.odds.highlight(outcome)
-        self.chart.highlight(outcome)
-
-    def _set_resolved(self, resolved: bool) -> None:
-        self._resolved = resolved
-        for widget in (self.attacker, self.target, self.kind, self.weapon, self.attack_box, self.defence_box,
-                       self.damage, self.critical, self.finish, self.attack_entry, self.defence_entry):
-            widget.setEnabled(not resolved)
-        self.next_button.setEnabled(resolved)
-        self.roll_all.setEnabled(not resolved and self.attack_entry.expression() is not None)
-        self._update_resolve()
-
-    def _clear_dice(self) -> None:
-        for entry in (self.attack_entry, self.defence_entry):
-            entry.clear()
-        self._mark(None)
-        self.result_label.clear()
-
-    def next_attack(self) -> None:
-        """Set up the next attack: same attacker and numbers, fresh dice, the target's new state."""
-        if not self._resolved:
-            return
-        with self._edits.quietly():
-            self._clear_dice()
-            self._fill_targets(self.target.currentData())
-            self._prefill_target()
-        self._set_resolved(False)
-        self._refresh()
+    def _set_editable(self, editable: bool) -> None:
+        super()._set_editable(editable)
+        for widget in (self.kind, self.weapon, self.attack_box, self.defence_box, self.damage, self.critical,
+                       self.finish):
+            widget.setEnabled(editable)
+        self.roll_all.setEnabled(editable and self.attack_entry.expression() is not None)

@@ -8,35 +8,22 @@ succeeded), then the damage pool (only on a hit) are rolled or typed; Resolve ap
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QShowEvent
-from PySide6.QtWidgets import (
-    QComboBox,
-    QDialog,
-    QDialogButtonBox,
-    QFormLayout,
-    QGroupBox,
-    QHBoxLayout,
-    QLabel,
-    QPushButton,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
-from app.document import Change, EncounterDocument
+from app.document import Change
 from app.i18n import _, ngettext
 from rules.dice import DiceExpression, Roller, RollUnderTest, ThresholdCount
 from rules.encounter import Combatant, Side, Status
 from rules.errors import RulesError
+from rules.history import Operation
 from rules.systems.walka import SpendChance, WalkaAttack, WalkaSystem
 from rules.systems.walka import actions as walka_actions
 from rules.systems.walka.contest import HIT_FACE, Outcome, contest, hit_points_removed, succeeds
 from rules.systems.walka.skills import ATTACK_SKILLS
 from rules.systems.walka.system import chances_left, hit_points, max_hit_points
-from rules.turns import current_actor
 from ui.charts.odds_chart import OddsChart
+from ui.dialogs.attack_dialog import AttackDialog, Marked
 from ui.games.walka.attack_form import (
     NO_DEFENCE,
     AttackBox,
@@ -51,47 +38,14 @@ from ui.games.walka.attack_form import (
 )
 from ui.games.walka.odds import attack_chart
 from ui.widgets.dice_entry import DiceEntry
-from ui.widgets.inputs import Recompute, fill_combatants
-from ui.widgets.layout import ScrolledContent
 from ui.widgets.layout import column as _column
 from ui.widgets.messages import show_message
 
 # --- the dialog ----------------------------------------------------------------------------------------
 
 
-class WalkaAttackDialog(QDialog):
+class WalkaAttackDialog(AttackDialog):
     """Resolve one Walka attack (or several in a row) with the odds shown before the dice."""
-
-    system_id: ClassVar[str] = "walka"
-
-    def __init__(self, document: EncounterDocument, roller: Roller, attacker_id: str | None = None,
-                 target_id: str | None = None, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWindowTitle(_("Attack"))
-        self._document = document
-        self._edits = Recompute(self._recompute)
-        self._applying = False
-        self._resolved = False
-        self._sheet: AttackSheet | None = None
-        self.attacker, self.target = QComboBox(), QComboBox()
-        self.attack, self.defence, self.modifiers = AttackBox(), DefenceBox(), ModifiersBox()
-        self.dice = DiceBox(roller)
-        self.chart = OddsChart(export_name=_("attack-odds"), compact=True)
-        self.result_label, self.status_label = QLabel(), QLabel()
-        self.chance_button = QPushButton()
-        self.buttons = QDialogButtonBox()
-        self.resolve_button = self.buttons.addButton(_("Resolve"), QDialogButtonBox.ButtonRole.ActionRole)
-        self.next_button = self.buttons.addButton(_("Next attack"), QDialogButtonBox.ButtonRole.ActionRole)
-        self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
-        self._build_layout()
-        self._connect()
-        with self._edits.quietly():
-            self._fill_attackers(attacker_id or current_actor(document.state))
-            self._fill_targets(target_id)
-            self._prefill_attacker()
-            self._prefill_target()
-        self._set_resolved(False)
-        self._recompute()
 
     @property
     def walka(self) -> WalkaSystem:
@@ -106,87 +60,54 @@ class WalkaAttackDialog(QDialog):
         return self._sheet
 
     # --- construction ---------------------------------------------------------------------------
-    def _build_layout(self) -> None:
-        who = QFormLayout()
-        who.addRow(_("Attacker"), self.attacker)
-        who.addRow(_("Target"), self.target)
+    def _build(self, roller: Roller) -> None:
+        self._sheet: AttackSheet | None = None
+        self.attack, self.defence, self.modifiers = AttackBox(), DefenceBox(), ModifiersBox()
+        self.dice = DiceBox(roller)
+        self.chart = OddsChart(export_name=_("attack-odds"), compact=True)
+        self.chance_button = QPushButton()
         result_box = QGroupBox(_("Result"))
         result_layout = QVBoxLayout(result_box)
         result_layout.addWidget(self.result_label)
         result_layout.addWidget(self.chance_button, 0, Qt.AlignmentFlag.AlignLeft)
         self.chance_button.setVisible(False)
         self.chance_button.setAutoDefault(False)
-        for label in (self.result_label, self.status_label):
-            label.setWordWrap(True)
-            label.setTextFormat(Qt.TextFormat.PlainText)  # names the GM typed are never markup
-            label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         content = QWidget()
         columns = QHBoxLayout(content)
         columns.setContentsMargins(0, 0, 0, 0)
         chart_box = QGroupBox(_("Odds chart"))
         QVBoxLayout(chart_box).addWidget(self.chart)
-        for column in (_column(who, self.attack, self.defence), _column(self.modifiers, result_box, chart_box),
-                       _column(self.dice)):
+        for column in (_column(self._pickers_form(), self.attack, self.defence),
+                       _column(self.modifiers, result_box, chart_box), _column(self.dice)):
             columns.addLayout(column)
-        # Only the scroll area is shared: this dialog still sizes itself on first show without re-centring.
-        self._body = ScrolledContent(self, content, self.status_label, self.buttons, chrome_height=110)
-        self._content = content
-        self._fitted = False
-
-    def showEvent(self, event: QShowEvent) -> None:
-        """Size the dialog to its content once laid out, within the screen."""
-        super().showEvent(event)
-        if self._fitted or self.testAttribute(Qt.WidgetAttribute.WA_Resized):
-            return
-        self._fitted = True
-        hint = self._content.sizeHint()
-        screen = self.screen()
-        width, height = hint.width() + 40, hint.height() + 110
-        if screen is not None:
-            available = screen.availableGeometry()
-            width, height = min(width, available.width() - 20), min(height, available.height() - 40)
-        self.resize(width, height)
+        self._lay_out(content, centre=False)  # sized on first show, where it was placed
 
     def _connect(self) -> None:
+        super()._connect()
         self._edits.watch(self.attack.value, self.attack.weapon_dice, self.attack.modifier, self.defence.value,
                           self.defence.armor, self.modifiers.attack_bonus, self.modifiers.attack_penalty,
                           self.modifiers.defence_bonus, self.modifiers.defence_penalty, self.modifiers.second,
                           self.modifiers.prepared, self.modifiers.aimed, self.attack.counts)
         self.attack.skill.currentIndexChanged.connect(self._on_skill)
         self.defence.defence.currentIndexChanged.connect(self._on_defence)
-        self.attacker.currentIndexChanged.connect(self._on_attacker)
-        self.target.currentIndexChanged.connect(self._on_target)
-        for entry in self.dice.entries():
-            entry.changed.connect(self._update_dice)
         self.dice.roll_all.clicked.connect(self.roll_remaining)
-        self.resolve_button.clicked.connect(self.resolve)
-        self.next_button.clicked.connect(self.next_attack)
-        self.close_button.clicked.connect(self.reject)
         self.chance_button.clicked.connect(self.spend_chance)
-        self._document.changed.connect(self._on_document_changed)
-        self._document.replaced.connect(self.reject)
+
+    def entries(self) -> tuple[DiceEntry, ...]:
+        return self.dice.entries()
+
+    def _odds_views(self) -> tuple[Marked, ...]:
+        return (self.dice.odds, self.chart)
 
     # --- combatants -----------------------------------------------------------------------------
-    def _fill_attackers(self, wanted: str | None) -> None:
-        state = self._document.state
-        able = [c for c in state.combatants.values() if self.walka.can_act(c, state) or c.id == wanted]
-        fill_combatants(self.attacker, able, wanted)
+    def _targets(self, attacker: Combatant | None, wanted: str | None) -> list[Combatant]:
+        return [c for c in self._document.state.combatants.values() if attacker is None or c.id != attacker.id]
 
-    def _fill_targets(self, wanted: str | None) -> None:
-        attacker = self._attacker()
-        present = [c for c in self._document.state.combatants.values() if attacker is None or c.id != attacker.id]
-        if wanted not in {c.id for c in present} and attacker is not None:
-            hostile = attacker.side is Side.OPPONENT  # players and their allies are one party
-            foes = [c for c in present if (c.side is Side.OPPONENT) is not hostile and
-                    self.walka.status(c, self._document.state) is Status.ACTIVE]
-            wanted = (foes or present)[0].id if present else None
-        fill_combatants(self.target, present, wanted)
-
-    def _attacker(self) -> Combatant | None:
-        return self._document.state.combatants.get(self.attacker.currentData())
-
-    def _target(self) -> Combatant | None:
-        return self._document.state.combatants.get(self.target.currentData())
+    def _default_target(self, candidates: list[Combatant], attacker: Combatant) -> str | None:
+        hostile = attacker.side is Side.OPPONENT  # players and their allies are one party
+        foes = [c for c in candidates if (c.side is Side.OPPONENT) is not hostile and
+                self.walka.status(c, self._document.state) is Status.ACTIVE]
+        return (foes or candidates)[0].id if candidates else None
 
     def _prefill_attacker(self) -> None:
         """The attacker's best attack skill, its weapon dice, and what this round's actions leave it."""
@@ -244,33 +165,14 @@ class WalkaAttackDialog(QDialog):
             self._prefill_defence_value()
         self._recompute()
 
-    def _on_attacker(self) -> None:
-        if self._edits.quiet:
-            return
-        with self._edits.quietly():
-            self._fill_targets(self.target.currentData())
-            self._prefill_attacker()
-            self._prefill_target()
-        self._recompute()
+    def _catch_up(self, change: Change | None) -> None:
+        attacker = self._attacker()
+        if attacker is not None:
+            self._prefill_round(attacker)  # this round's actions, as they are now
 
-    def _on_target(self) -> None:
-        if self._edits.quiet:
-            return
-        with self._edits.quietly():
-            self._prefill_target()
-        self._recompute()
-
-    def _on_document_changed(self, change: Change) -> None:
-        if self._applying:
-            return  # our own attack: the result stays on screen until the next attack
-        with self._edits.quietly():
-            if change.roster_changed:
-                self._fill_attackers(self.attacker.currentData())
-                self._fill_targets(self.target.currentData())
-            attacker = self._attacker()
-            if attacker is not None:
-                self._prefill_round(attacker)
-        self._start_next(clear=self._resolved)
+    def _clear_for_next(self) -> None:
+        super()._clear_for_next()
+        self.chance_button.setVisible(False)
 
     # --- the live sheet -------------------------------------------------------------------------
     def inputs(self) -> AttackInputs | None:
@@ -290,7 +192,6 @@ class WalkaAttackDialog(QDialog):
         inputs = self.inputs()
         self._sheet = work_out(inputs) if inputs is not None else None
         self._show_sheet(inputs)
-        self._update_dice()
 
     def _show_sheet(self, inputs: AttackInputs | None) -> None:
         sheet, target = self._sheet, self._target()
@@ -327,14 +228,7 @@ class WalkaAttackDialog(QDialog):
         return "\n".join(parts)
 
     # --- dice -----------------------------------------------------------------------------------
-    def _update_dice(self) -> None:
-        if self._edits.quiet:
-            return
-        with self._edits.quietly():
-            self._set_expressions()
-        self._update_resolve()
-
-    def _set_expressions(self) -> None:
+    def _follow_dice(self) -> None:
         inputs, sheet, dice = self.inputs(), self._sheet, self.dice
         if inputs is None or sheet is None:
             for entry in dice.entries():
@@ -370,30 +264,10 @@ class WalkaAttackDialog(QDialog):
         defence = _kept(self.dice.defence_entry)
         return None if defence is None else contest(attack, inputs.attack_skill, defence, inputs.defence_skill)
 
-    def roll_remaining(self) -> None:
-        """Roll every test still missing, in order (each result decides whether the next is needed)."""
-        for entry in self.dice.entries():
-            if entry.expression() is not None and not entry.is_complete():
-                entry.roll()
-
-    def _update_resolve(self) -> None:
-        problem = self.problem()
-        self.resolve_button.setEnabled(not problem and not self._resolved)
-        self.resolve_button.setDefault(not self._resolved)
-        self.next_button.setDefault(self._resolved)
-        if self._resolved:
-            show_message(self.status_label, _("Enter sets up the next attack; Esc closes."), error=False)
-        else:
-            show_message(self.status_label, problem, error=problem == _("Choose an attacker and a target."))
-
-    def problem(self) -> str:
-        """What stops Resolve now ("" when the attack can be resolved)."""
-        attacker, target = self._attacker(), self._target()
-        if attacker is None or target is None or self._sheet is None:
-            return _("Choose an attacker and a target.")
-        if not all(entry.is_complete() for entry in self.dice.entries()):
-            return _("Roll or type the dice, then press Enter to resolve.")
-        return ""
+    def _resolve_problem(self) -> tuple[str, bool]:
+        if self._sheet is None:
+            return _("Choose an attacker and a target."), True
+        return super()._resolve_problem()
 
     # --- resolving ------------------------------------------------------------------------------
     def operation(self) -> WalkaAttack | None:
@@ -409,30 +283,14 @@ class WalkaAttackDialog(QDialog):
             self.attack.weapon.text().strip(), inputs.weapon_dice, inputs.modifier, inputs.armor, inputs.aimed,
             self.modifiers.prepared.isChecked(), _faces(dice.damage_entry), self.attack.counts.isChecked())
 
-    def resolve(self) -> None:
-        """Apply the attack as one operation; a refusal is shown here and nothing changes."""
-        attack, inputs = self.operation(), self.inputs()
-        if attack is None or inputs is None:
-            return
-        self._applying = True
-        try:
-            change = self._document.apply(attack)
-        except RulesError as problem:
-            show_message(self.status_label, str(problem))
-            return
-        finally:
-            self._applying = False
-        removed = hit_points_removed(attack.damage_faces)
-        self._mark(outcome_label(attack.outcome(), removed, inputs.hp_left))
-        self.result_label.setText("\n".join(line.render() for line in change.entry.log))
+    def rolled_outcome(self, operation: Operation) -> str | None:
+        inputs = self.inputs()
+        assert isinstance(operation, WalkaAttack) and inputs is not None
+        return outcome_label(operation.outcome(), hit_points_removed(operation.damage_faces), inputs.hp_left)
+
+    def _after_resolve(self, operation: Operation, change: Change) -> None:
         self._show_target()
         self._offer_chance()
-        self._set_resolved(True)
-
-    def _mark(self, outcome: str | None) -> None:
-        """Mark the outcome rolled (None: none) in the odds table and the chart alike."""
-        self.dice.odds.highlight(outcome)
-        self.chart.highlight(outcome)
 
     def _offer_chance(self) -> None:
         target = self._target()
@@ -447,45 +305,19 @@ class WalkaAttackDialog(QDialog):
         target = self._target()
         if target is None:
             return
-        self._applying = True
         try:
-            change = self._document.apply(SpendChance(target.id))
+            change = self._document.apply(SpendChance(target.id), initiator=self)
         except RulesError as problem:
             show_message(self.status_label, str(problem))
             return
-        finally:
-            self._applying = False
         self.chance_button.setVisible(False)
         self.result_label.setText(self.result_label.text() + "\n" + change.entry.text())
         self._show_target()
 
-    def _set_resolved(self, resolved: bool) -> None:
-        self._resolved = resolved
-        for widget in (self.attacker, self.target, self.attack, self.defence, self.modifiers, self.dice.roll_all,
-                       *self.dice.entries()):
-            widget.setEnabled(not resolved)
-        self.next_button.setEnabled(resolved)
-        self._update_resolve()
-
-    def next_attack(self) -> None:
-        """Set up the next attack: the dice start empty, this round's actions are read again."""
-        if self._resolved:
-            self._start_next(clear=True)
-
-    def _start_next(self, clear: bool) -> None:
-        with self._edits.quietly():
-            if clear:
-                for entry in self.dice.entries():
-                    entry.clear()
-                self._mark(None)
-                self.result_label.setText("")
-                self.chance_button.setVisible(False)
-            attacker = self._attacker()
-            if attacker is not None:
-                self._prefill_round(attacker)
-        if clear:
-            self._set_resolved(False)
-        self._recompute()
+    def _set_editable(self, editable: bool) -> None:
+        super()._set_editable(editable)
+        for widget in (self.attack, self.defence, self.modifiers, self.dice.roll_all):
+            widget.setEnabled(editable)
 
 
 def _kept(entry: DiceEntry) -> int | None:

@@ -40,12 +40,12 @@ from ui.games.institut.pages.page import (
     held_items,
     pool_html,
     side_by_side,
-    text_label,
     wound_rows,
 )
 from ui.widgets.dice_entry import DiceEntry
 from ui.widgets.inputs import Choice, spin_box
 from ui.widgets.layout import column as _column
+from ui.widgets.messages import text_label
 
 # --- victims of an explosion -------------------------------------------------------------------------------
 

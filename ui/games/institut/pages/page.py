@@ -10,8 +10,8 @@ import html
 from dataclasses import dataclass
 from typing import Final
 
-from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QVBoxLayout, QWidget
 
 from app.i18n import N_, _, ngettext
 from rules.dice import DiceExpression, Roller, parse
@@ -29,6 +29,7 @@ from ui.charts.odds_data import OddsData
 from ui.games.institut.odds import short_ticks
 from ui.widgets.dice_entry import DiceEntry
 from ui.widgets.inputs import Recompute, signed
+from ui.widgets.messages import text_label
 from ui.widgets.odds_table import OddsTable
 
 NO_DICE: Final[str] = N_("No dice: the roll is 0.")
@@ -72,15 +73,6 @@ def side_by_side(page: QWidget, *columns: QVBoxLayout) -> None:
     row.setContentsMargins(0, 0, 0, 0)
     for column in columns:
         row.addLayout(column, 1)
-
-
-def text_label(rich: bool = False) -> QLabel:
-    """A wrapping, selectable label: plain text (names the GM typed are never markup) unless ``rich``."""
-    label = QLabel()
-    label.setWordWrap(True)
-    label.setTextFormat(Qt.TextFormat.RichText if rich else Qt.TextFormat.PlainText)
-    label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-    return label
 
 
 def wound_rows(classes: dict[str | None, float], count: int = 1) -> list[tuple[str, float]]:

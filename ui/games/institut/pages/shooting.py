@@ -51,13 +51,13 @@ from ui.games.institut.pages.page import (
     held_items,
     pool_html,
     side_by_side,
-    text_label,
     wound_rows,
 )
 from ui.widgets.dice_entry import DiceEntry
 from ui.widgets.inputs import Choice, spin_box
 from ui.widgets.layout import column as _column
 from ui.widgets.layout import row as _row
+from ui.widgets.messages import text_label
 
 SKILLS: Final[tuple[tuple[str, str], ...]] = (
     ("shooting", N_("Shooting")), ("boxing", N_("Boxing")), ("melee", N_("Melee")), ("fencing", N_("Fencing")),

@@ -26,13 +26,13 @@ from ui.games.institut.pages.page import (
     flat_faces,
     pool_html,
     side_by_side,
-    text_label,
     whole_number,
     wound_rows,
 )
 from ui.widgets.dice_entry import DiceEntry
 from ui.widgets.inputs import Choice, spin_box
 from ui.widgets.layout import column as _column
+from ui.widgets.messages import text_label
 
 # --- suppression fire --------------------------------------------------------------------------------------
 

@@ -1,0 +1,373 @@
+"""The lifecycle every game's attack dialog shares: pick who attacks whom, resolve, show, follow the fight.
+
+:class:`AttackDialog` owns the attacker and target pickers, the button box (Resolve, Next, Close) with Enter
+moving from Resolve to Next once an attack is resolved, the status line and the result label. It resolves ONE
+operation through the document with itself as the initiator, so that it can tell its own change from everyone
+else's without a flag; a refusal (:class:`~rules.errors.RulesError`) is shown in the status line and nothing
+changes. It follows the fight: someone else's change (undo, next turn, a panel) starts the next attack with the
+fight's new numbers, a new roster refills the pickers, and another fight loaded closes the dialog. It is freed
+once closed: every connection it makes is to a bound method, none to a lambda holding it.
+
+A game supplies its form, what the form makes of the fight (odds, dice) and its operation. The smallest
+dialog a sixth game writes::
+
+    class ToyAttackDialog(AttackDialog):
+        def _build(self, roller: Roller) -> None:
+            self.dice = DiceEntry(_("Attack"), roller)
+            content = QWidget()
+            layout = QVBoxLayout(content)
+            layout.addLayout(self._pickers_form())
+            layout.addWidget(self.dice)
+            layout.addWidget(self.result_label)
+            self._lay_out(content)
+
+        def _recompute(self) -> None:  # the odds are worked out and shown here too
+            self.dice.set_expression(parse("2d6") if self._target() is not None else None, _("No target."))
+
+        def entries(self) -> tuple[DiceEntry, ...]:
+            return (self.dice,)
+
+        def operation(self) -> Operation | None:
+            attacker, target = self._attacker(), self._target()
+            if attacker is None or target is None or self.problem():
+                return None
+            return ToyAttack(attacker.id, target.id, self.dice.faces())
+
+Everything else has a default a game may override: who may attack (:meth:`_attackers`) and be attacked
+(:meth:`_targets`, :meth:`_default_target`), what they prefill (:meth:`_prefill_attacker`,
+:meth:`_prefill_target`, :meth:`_attacker_chosen`), the live part of the form (:meth:`_recompute` for the odds,
+:meth:`_follow_dice` for what each die decides, with :meth:`_odds_views` marking the outcome that
+:meth:`rolled_outcome` names), what stops Resolve (:meth:`_resolve_problem`), what a resolution adds
+(:meth:`_after_resolve`), which inputs a resolved attack locks (:meth:`_set_editable`) and what the next attack
+reads again (:meth:`_clear_for_next`, :meth:`_catch_up`). A game connects its own inputs in :meth:`_connect`
+after calling the base, watching them with ``self._edits`` so that one edit recomputes once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cached_property
+from typing import ClassVar, Protocol
+
+from PySide6.QtGui import QShowEvent
+from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QWidget
+
+from app.document import Change, EncounterDocument
+from app.i18n import N_, _
+from rules.dice import Roller
+from rules.encounter import Combatant, Status
+from rules.errors import RulesError
+from rules.history import Operation
+from rules.turns import current_actor
+from ui.widgets.dice_entry import DiceEntry
+from ui.widgets.inputs import Recompute, fill_combatants
+from ui.widgets.layout import ScrolledContent
+from ui.widgets.messages import show_message, text_label
+
+
+class Marked(Protocol):
+    """An odds view that can mark the outcome rolled: an odds table, an odds chart."""
+
+    def highlight(self, outcome: str | None, /) -> None:
+        """Mark ``outcome`` (None: no mark)."""
+
+
+class AttackDialog(QDialog):
+    """One game's attacks, resolved one after another with the odds shown before the dice (see the module)."""
+
+    #: The window's title, the Next button's text and the status once resolved (translated when shown).
+    title: ClassVar[str] = N_("Attack")
+    next_text: ClassVar[str] = N_("Next attack")
+    resolved_hint: ClassVar[str] = N_("Enter sets up the next attack; Esc closes.")
+    #: What the status line says when nothing stops Resolve ("": nothing).
+    ready_hint: ClassVar[str] = ""
+    #: The first item of the target picker, standing for no target ("": every attack has a target).
+    no_target: ClassVar[str] = ""
+    #: Whether a resolved attack's form stays as it was rolled until Next. False: the form stays open, Resolve
+    #: too, and the GM's next edit (dice included) starts the next attack; such a game gives itself fresh dice
+    #: in :meth:`_after_resolve`, and the next attack keeps what the GM entered since.
+    locks_when_resolved: ClassVar[bool] = True
+
+    def __init__(self, document: EncounterDocument, roller: Roller, attacker_id: str | None = None,
+                 target_id: str | None = None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(_(self.title))
+        self._document = document
+        self._resolved = False
+        self._body: ScrolledContent | None = None
+        self._edits = Recompute(self._refresh)
+        self.attacker = QComboBox()
+        self.target = QComboBox()
+        self.status_label = text_label()
+        self.buttons = QDialogButtonBox()
+        self._build(roller)  # first: a game's own buttons (Roll the rest) come before Resolve
+        self.resolve_button = self.buttons.addButton(_("Resolve"), QDialogButtonBox.ButtonRole.ActionRole)
+        self.next_button = self.buttons.addButton(_(self.next_text), QDialogButtonBox.ButtonRole.ActionRole)
+        self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
+        with self._edits.quietly():
+            self._fill_pickers(attacker_id or current_actor(document.state), target_id)
+            self._prefill()
+        self._connect()  # after the first fill: nothing reacts to the form being set up
+        self._set_resolved(False)
+        self._refresh()
+
+    @cached_property
+    def result_label(self) -> QLabel:
+        """The log lines of the last resolution (made when first asked for: pages with results of their own
+        never need it)."""
+        return text_label()
+
+    # --- what a game supplies -------------------------------------------------------------------
+    def _build(self, roller: Roller) -> None:
+        """Make the form and lay the dialog out: the pickers, the form, the result, then :meth:`_lay_out`."""
+        raise NotImplementedError
+
+    def operation(self) -> Operation | None:
+        """The operation the form stands for, or None while something is missing."""
+        raise NotImplementedError
+
+    def entries(self) -> Sequence[DiceEntry]:
+        """The dice entries in the order they are rolled."""
+        return ()
+
+    def _prefill(self) -> None:
+        """Fill in the numbers read from the attacker and the target (the GM may change them)."""
+        self._prefill_attacker()
+        self._prefill_target()
+
+    def _prefill_attacker(self) -> None:
+        """Fill in the numbers read from the attacker."""
+
+    def _prefill_target(self) -> None:
+        """Fill in the numbers read from the target."""
+
+    def _attacker_chosen(self) -> None:
+        """Another attacker was chosen (the targets are already refilled): read both again."""
+        self._prefill_attacker()
+        self._prefill_target()
+
+    def _target_chosen(self) -> None:
+        """Another target was chosen: read its numbers."""
+        self._prefill_target()
+
+    def _recompute(self) -> None:
+        """Work the form out again: the odds, the dice each entry needs."""
+
+    def _follow_dice(self) -> None:
+        """The dice entered so far decide what follows (the next roll needed, or none)."""
+
+    def _odds_views(self) -> Sequence[Marked]:
+        """The odds table and chart that mark the outcome rolled."""
+        return ()
+
+    def rolled_outcome(self, operation: Operation) -> str | None:
+        """The odds row ``operation``'s dice landed on, read before it changes the fight (None: no mark)."""
+        return None
+
+    def _after_resolve(self, operation: Operation, change: Change) -> None:
+        """What a game shows once ``operation`` is applied, beyond its log lines."""
+
+    def _set_editable(self, editable: bool) -> None:
+        """Let the GM change the form, or not (a resolved attack's form shows what was rolled)."""
+        for widget in (self.attacker, self.target, *self.entries()):
+            widget.setEnabled(editable)
+
+    def _clear_for_next(self) -> None:
+        """Forget the last resolution: its mark, and in a locked form its dice and its log lines."""
+        self._mark(None)
+        if self.locks_when_resolved:  # an open form already holds the next attack's dice
+            for entry in self.entries():
+                entry.clear()
+            self.result_label.clear()
+
+    def _catch_up(self, change: Change | None) -> None:
+        """Read the fight again for the next attack: after Next (``change`` None) or someone else's change."""
+
+    # --- layout helpers -------------------------------------------------------------------------
+    def _pickers_form(self) -> QFormLayout:
+        """A form with the attacker and target rows, for a game to add its own rows to."""
+        form = QFormLayout()
+        form.addRow(_("Attacker"), self.attacker)
+        form.addRow(_("Target"), self.target)
+        return form
+
+    def _lay_out(self, content: QWidget, chrome_height: int = 110, centre: bool = True) -> None:
+        """``content`` scrolled on small screens, with the status line and the buttons under it."""
+        self._content = content
+        self._body = ScrolledContent(self, content, self.status_label, self.buttons, chrome_height=chrome_height,
+                                     centre=centre)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        """Size the dialog to its content once Qt has laid it out (earlier, size hints are too small)."""
+        super().showEvent(event)
+        if self._body is not None:
+            self._body.shown()
+
+    # --- the pickers ----------------------------------------------------------------------------
+    def _attacker(self) -> Combatant | None:
+        return self._document.state.combatants.get(self.attacker.currentData())
+
+    def _target(self) -> Combatant | None:
+        return self._document.state.combatants.get(self.target.currentData())
+
+    def _attackers(self, wanted: str | None) -> list[Combatant]:
+        """Who may attack: whoever the game lets act, and ``wanted`` whatever its state."""
+        state, system = self._document.state, self._document.system
+        return [c for c in state.combatants.values() if system.can_act(c, state) or c.id == wanted]
+
+    def _targets(self, attacker: Combatant | None, wanted: str | None) -> list[Combatant]:
+        """Who may be attacked: everyone but the attacker and the dead, and ``wanted`` whatever its state."""
+        state, system = self._document.state, self._document.system
+        return [c for c in state.combatants.values() if (attacker is None or c.id != attacker.id)
+                and (system.status(c, state) is not Status.DEAD or c.id == wanted)]
+
+    def _default_target(self, candidates: list[Combatant], attacker: Combatant) -> str | None:
+        """The target chosen when none was asked for: the first on another side, else the first."""
+        chosen = [c for c in candidates if c.side is not attacker.side] or candidates
+        return chosen[0].id if chosen else None
+
+    def _fill_pickers(self, attacker_id: str | None, target_id: str | None) -> None:
+        fill_combatants(self.attacker, self._attackers(attacker_id), attacker_id, silently=True)
+        self._fill_targets(target_id)
+
+    def _fill_targets(self, wanted: str | None) -> None:
+        attacker = self._attacker()
+        candidates = self._targets(attacker, wanted)
+        if wanted not in {c.id for c in candidates} and attacker is not None:
+            wanted = self._default_target(candidates, attacker)
+        fill_combatants(self.target, candidates, wanted, silently=True,
+                        none=_(self.no_target) if self.no_target else "")
+
+    # --- reacting to the GM ---------------------------------------------------------------------
+    def _connect(self) -> None:
+        """Wire the pickers, the dice, the buttons and the fight (a game connects its form after this)."""
+        self.attacker.currentIndexChanged.connect(self._on_attacker)
+        self.target.currentIndexChanged.connect(self._on_target)
+        for entry in self.entries():
+            entry.changed.connect(self._on_dice)
+        self.resolve_button.clicked.connect(self.resolve)
+        self.next_button.clicked.connect(self.next_attack)
+        self.close_button.clicked.connect(self.reject)
+        self._document.changed.connect(self._on_document_changed)
+        self._document.replaced.connect(self.reject)  # another fight was loaded: this attack is moot
+
+    def _on_attacker(self) -> None:
+        if self._edits.quiet:
+            return
+        with self._edits.quietly():
+            self._fill_targets(self.target.currentData())
+            self._attacker_chosen()
+        self._refresh()
+
+    def _on_target(self) -> None:
+        if self._edits.quiet:
+            return
+        with self._edits.quietly():
+            self._target_chosen()
+        self._refresh()
+
+    def _on_dice(self) -> None:
+        if self._edits.quiet:
+            return
+        if self._resolved and not self.locks_when_resolved:
+            self._start_next(None)  # new dice in an open form: the next attack has begun
+            return
+        with self._edits.quietly():
+            self._follow_dice()
+        self._update_resolve()
+
+    def _on_document_changed(self, change: Change) -> None:
+        if change.made_by(self):
+            return  # our own attack: its result stays on screen until the next one
+        # Someone else changed the fight (undo, next turn, a panel): a shown result may no longer stand.
+        self._start_next(change)
+
+    # --- the live form --------------------------------------------------------------------------
+    def _refresh(self) -> None:
+        """Recompute the form, then what Resolve may do; an edit to an open resolved form starts the next."""
+        if self._resolved and not self.locks_when_resolved:
+            self._start_next(None)
+            return
+        self._recompute()
+        with self._edits.quietly():
+            self._follow_dice()
+        self._update_resolve()
+
+    def problem(self) -> str:
+        """What stops Resolve now ("" when the attack can be resolved)."""
+        return self._resolve_problem()[0]
+
+    def _resolve_problem(self) -> tuple[str, bool]:
+        """What stops Resolve now, and whether it is an error (or only the dice still to come)."""
+        if self._attacker() is None or self._target() is None:
+            return _("Choose an attacker and a target."), True
+        if not all(entry.is_complete() for entry in self.entries()):
+            return _("Roll or type the dice, then press Enter to resolve."), False
+        return "", False
+
+    def _update_resolve(self) -> None:
+        problem, is_error = self._resolve_problem()
+        self.resolve_button.setEnabled(not problem and not (self._resolved and self.locks_when_resolved))
+        # Enter resolves while the dice are being entered, and sets up the next attack once resolved.
+        self.resolve_button.setDefault(not self._resolved)
+        self.next_button.setDefault(self._resolved)
+        if self._resolved:
+            show_message(self.status_label, _(self.resolved_hint), error=False)
+        else:
+            show_message(self.status_label, problem or (_(self.ready_hint) if self.ready_hint else ""),
+                         error=is_error)
+
+    def roll_remaining(self) -> None:
+        """Roll every entry still missing, in order (each result decides whether the next is needed)."""
+        for entry in self.entries():
+            if entry.isEnabled() and entry.expression() is not None and not entry.is_complete():
+                entry.roll()
+
+    # --- resolving ------------------------------------------------------------------------------
+    def resolve(self) -> None:
+        """Apply the form's operation through the document; a refusal is shown here and nothing changes."""
+        if self._resolved and self.locks_when_resolved:
+            return  # already applied: Next sets up another attack
+        operation = self.operation()
+        if operation is None:
+            self._refresh()  # say what is missing
+            return
+        outcome = self.rolled_outcome(operation)
+        try:
+            change = self._document.apply(operation, initiator=self)
+        except RulesError as problem:
+            show_message(self.status_label, str(problem))
+            return
+        self._show_result(change.entry.text())
+        self._after_resolve(operation, change)
+        self._set_resolved(True)
+        self._mark(outcome)
+
+    def _show_result(self, text: str) -> None:
+        self.result_label.setText(text)
+
+    def _mark(self, outcome: str | None) -> None:
+        """Mark the outcome rolled (None: none) in the odds table and the chart alike."""
+        for view in self._odds_views():
+            view.highlight(outcome)
+
+    def _set_resolved(self, resolved: bool) -> None:
+        self._resolved = resolved
+        self._set_editable(not resolved or not self.locks_when_resolved)
+        self.next_button.setEnabled(resolved)
+        self._update_resolve()
+
+    def next_attack(self) -> None:
+        """Set up the next attack once one is resolved: fresh dice, the fight's numbers read again."""
+        if self._resolved:
+            self._start_next(None)
+
+    def _start_next(self, change: Change | None) -> None:
+        with self._edits.quietly():
+            if self._resolved:
+                self._clear_for_next()
+            if change is not None and change.roster_changed:
+                self._fill_pickers(self.attacker.currentData(), self.target.currentData())
+            self._catch_up(change)
+        self._set_resolved(False)
+        self._refresh()
