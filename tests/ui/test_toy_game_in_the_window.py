@@ -1,9 +1,6 @@
 """A sixth game through the real window: the toy game (tests/toy_game) is one rules package and one UI package,
 and the generic window runs it — add combatants, roll initiative, Next, its attack, undo, save, reopen, and the
 printed summary as a PDF — with no generic file naming it.
-
-TODO(attack dialog): the toy's attack is applied with ``window.document.apply`` until the shared attack-dialog
-base (ui/dialogs/attack_dialog.py) lands; then the toy's GameUi gets a dialog on it and this test drives it.
 """
 
 from __future__ import annotations
@@ -11,6 +8,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from PySide6.QtWidgets import QFileDialog
@@ -24,6 +22,9 @@ from ui.dialogs.add_combatants import AddCombatantsDialog
 from ui.dialogs.initiative import RollInitiativeDialog
 from ui.main_window import MainWindow
 from ui.printing.dialogs import PDF_FILTERS
+
+if TYPE_CHECKING:
+    from tests.toy_game.ui.attack import ToyAttackDialog
 
 pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
 
@@ -65,6 +66,24 @@ def _choose_file(monkeypatch: pytest.MonkeyPatch, path: Path, chosen_filter: str
     monkeypatch.setattr(QFileDialog, "getSaveFileName", lambda *args: (str(path), chosen_filter))
 
 
+def _attack_dialog(window: MainWindow, monkeypatch: pytest.MonkeyPatch) -> ToyAttackDialog:
+    """Trigger Attack as the GM does, keeping the dialog the window opens instead of running it modally."""
+    from tests.toy_game.ui.attack import ToyAttackDialog  # not at the top: importing the toy registers its kinds
+
+    opened: list[ToyAttackDialog] = []
+
+    def keep(dialog: ToyAttackDialog) -> int:
+        opened.append(dialog)
+        return 0
+
+    monkeypatch.setattr(ToyAttackDialog, "exec", keep)
+    window.actions_by_name["attack"].trigger()
+    assert len(opened) == 1
+    dialog = opened[0]
+    assert dialog.attacker.currentData() == window.session.current_actor()
+    return dialog
+
+
 def _pdf_text(path: Path) -> str | None:
     tool = shutil.which("pdftotext")
     if tool is None:  # poppler-utils (make print-deps): without it only the file itself is checked
@@ -90,9 +109,15 @@ def test_the_toy_game_plays_in_the_window(toy_game: RuleSystem, open_window: Win
     _roll(window, "6")  # Ada: 3 + 6 = 9, more than a goblin's 2 + 1d6 can reach
     assert window.document.state.clock.round == 1 and _acting(window) == "Ada"
 
-    # TODO(attack dialog): window.actions_by_name["attack"] with the toy's dialog once the shared base exists.
     before = window.document.state
-    window.document.apply(ToyAttack(ids["Ada"], ids["Goblin 1"], 4))  # 4 + 2 against Defence 3: a hit for 2
+    window.table.select_combatant(ids["Goblin 1"])
+    dialog = _attack_dialog(window, monkeypatch)  # Fight → Attack (A): the toy's dialog, on the shared base
+    assert [label for label, _chance in dialog.odds.outcomes()] == ["Hit", "Miss"]
+    assert [chance for _label, chance in dialog.odds.outcomes()] == [1.0, 0.0]  # Skill 2 + any face ≥ Defence 3
+    dialog.die.set_faces_text("4")  # 4 + 2 against Defence 3: a hit for 2
+    dialog.resolve_button.click()
+    assert dialog.odds.highlighted() == "Hit" and "a hit for 2" in dialog.result_label.text()
+    dialog.close()
     assert window.log_model.plain_text().splitlines()[-1].endswith(
         "Ada rolls 4 + 2 against Goblin 1's Defence 3: a hit for 2.")
     assert section.label.text() == "1 of 3 hit points left · Skill 1"

@@ -1,20 +1,6 @@
-"""The toy game's window parts: one details-panel section (its attack dialog comes with the shared
-attack-dialog base; until then the window resolves its attacks with the dice line and Damage)."""
+"""The toy game's window parts: its attack dialog (on the shared base) and one details-panel section."""
 
-from __future__ import annotations
+from ui.games.base import GameUi, Part
 
-from collections.abc import Sequence
-
-from ui.games.base import GameUi, SectionFactory
-
-
-class ToyUi(GameUi):
-    """What the toy game adds to the window; its parts are imported when the window first asks for them."""
-
-    def sections(self) -> Sequence[SectionFactory]:
-        from tests.toy_game.ui.panel import SECTIONS
-
-        return SECTIONS
-
-
-GAME_UI = ToyUi("toy")
+GAME_UI = GameUi("toy", attack=Part("tests.toy_game.ui.attack", "ToyAttackDialog"),
+                 sections=Part("tests.toy_game.ui.panel", "SECTIONS"))
