@@ -53,11 +53,10 @@ def names(encounter: Encounter, ids: tuple[str, ...]) -> str:
 # --- moving through the order -------------------------------------------------------------------
 
 
-def _drop_lost_delays(encounter: Encounter, slot: Slot) -> Applied:
-    """SR3: an action delayed into this pass is lost once the actor's own normal phase comes."""
-    lost = [d for d in encounter.delays.values()
-            if d.into_next_pass and d.combatant in slot.ids and delay_usable(d, encounter)]
-    if not lost or slot.kind is not SlotKind.ACTORS:
+def _drop_lost_delays(encounter: Encounter, system: RuleSystem, slot: Slot) -> Applied:
+    """Held actions the game says lapse as ``slot`` comes up (:meth:`RuleSystem.lost_delays`)."""
+    lost = [d for d in system.lost_delays(encounter, slot) if d.combatant in encounter.delays]
+    if not lost:
         return Applied(encounter)
     delays = encounter.delays
     for delay in lost:
@@ -69,7 +68,7 @@ def _drop_lost_delays(encounter: Encounter, slot: Slot) -> Applied:
 
 
 def _enter(encounter: Encounter, system: RuleSystem, slot: Slot) -> Applied:
-    result = _drop_lost_delays(encounter, slot)
+    result = _drop_lost_delays(encounter, system, slot)
     state = result.encounter.with_clock(current=slot)
     if slot.kind is SlotKind.TIMER:
         effect = state.effects[slot.ids[0]]
@@ -180,7 +179,7 @@ def roll_initiative(encounter: Encounter, system: RuleSystem, roller: Roller,
                     typed: Mapping[str, tuple[int, ...]] | None = None) -> RollInitiative:
     """Build the round's initiative: typed faces where the GM gave them, rolled dice for everyone else.
 
-    Combatants the game groups together (SR3 grunt groups, Walka's seats) share one roll.
+    Combatants the game groups together (:meth:`RuleSystem.initiative_group`: grunt groups, seats) share one roll.
     """
     typed = typed or {}
     rolls: dict[str, tuple[int, ...]] = {}
@@ -259,7 +258,10 @@ def _leave_slot(encounter: Encounter, system: RuleSystem, slot: Slot, combatant_
 
 @dataclass(frozen=True)
 class DelayAction(Operation):
-    """Hold the current actor's action to a later phase of this pass, or into the next pass (SR3)."""
+    """Hold the current actor's action to later in this pass, or into the next pass (games whose rounds have passes).
+
+    Whether a held action lapses before it is used is the game's rule (:meth:`RuleSystem.lost_delays`).
+    """
 
     kind = "delay_action"
     combatant_id: str
@@ -281,7 +283,7 @@ class DelayAction(Operation):
 
 @dataclass(frozen=True)
 class TakeDelayedAction(Operation):
-    """A combatant who delayed interrupts now, before whoever's phase it is."""
+    """A combatant who delayed interrupts now, before whoever's turn it is."""
 
     kind = "take_delayed_action"
     combatant_id: str

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from rules.encounter import Combatant, Encounter, JsonValue, Side, Slot, Status
+from rules.encounter import Combatant, Delay, Encounter, JsonValue, Side, Slot, Status
 from rules.errors import RulesError
 from rules.text import _, pgettext
 
@@ -267,6 +267,14 @@ class RuleSystem(ABC):
         from rules.errors import OperationError
 
         raise OperationError(_("This game does not track actions of kind {kind!r}.").format(kind=kind))
+
+    def lost_delays(self, encounter: Encounter, slot: Slot) -> Sequence[Delay]:
+        """Held actions that lapse as ``slot`` comes up (the engine drops and logs them). Default: none is lost.
+
+        Called before the turn engine enters ``slot``, with the state before it; a game whose held actions expire
+        at some moment of the order (SR3: a delay into the next pass, at the actor's own phase there) says so here.
+        """
+        return ()
 
     def default_side_order(self) -> tuple[Side, ...]:
         """Sides in the order the roster lists them."""

@@ -9,6 +9,7 @@ from typing import Final
 from rules.encounter import (
     STATUS_LABELS,
     Combatant,
+    Delay,
     Encounter,
     JsonValue,
     Pool,
@@ -31,7 +32,7 @@ from rules.systems.base import (
     RuleSystem,
     TrackSpec,
 )
-from rules.systems.sr3 import initiative, monitor
+from rules.systems.sr3 import delays, initiative, monitor
 from rules.systems.sr3.levels import LEVEL_BOXES, LEVELS
 from rules.systems.sr3.pools import combat_pool
 from rules.systems.sr3.tables import Sr3Tables, load_tables
@@ -200,6 +201,9 @@ class Sr3System(RuleSystem):
                 name=combatant.name, kind=_(ACTION_LABELS[kind])))
         used = combatant.actions_used.get(kind, 0) + 1
         return replace(combatant, actions_used=frozen_map({**combatant.actions_used, kind: used}))
+
+    def lost_delays(self, encounter: Encounter, slot: Slot) -> Sequence[Delay]:
+        return delays.lost_at(encounter, slot)
 
     def default_side_order(self) -> tuple[Side, ...]:
         return (Side.PLAYER, Side.ALLY, Side.OPPONENT)
