@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from rules.dice_words import DiceWord
 from rules.encounter import Combatant, Delay, Encounter, JsonValue, Side, Slot, Status
 from rules.errors import RulesError
 from rules.text import _, pgettext
@@ -279,6 +280,11 @@ class RuleSystem(ABC):
     def default_side_order(self) -> tuple[Side, ...]:
         """Sides in the order the roster lists them."""
         return (Side.PLAYER, Side.ALLY, Side.OPPONENT)
+
+    # --- the dice line -------------------------------------------------------------------------
+    def dice_words(self) -> Sequence[DiceWord]:
+        """The words this game adds to the dice line (SR3: ``tn``); the generic forms need none. Default: none."""
+        return ()
 
     # --- the printed summary --------------------------------------------------------------------
     def outcome_probability(self, operation: Operation, before: Encounter) -> float | None:

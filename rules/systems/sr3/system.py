@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Final
 
+from rules.dice import DiceWord
 from rules.encounter import (
     STATUS_LABELS,
     Combatant,
@@ -32,7 +33,7 @@ from rules.systems.base import (
     RuleSystem,
     TrackSpec,
 )
-from rules.systems.sr3 import delays, initiative, monitor
+from rules.systems.sr3 import delays, dice, initiative, monitor
 from rules.systems.sr3.levels import LEVEL_BOXES, LEVELS
 from rules.systems.sr3.pools import combat_pool
 from rules.systems.sr3.tables import Sr3Tables, load_tables
@@ -201,6 +202,9 @@ class Sr3System(RuleSystem):
                 name=combatant.name, kind=_(ACTION_LABELS[kind])))
         used = combatant.actions_used.get(kind, 0) + 1
         return replace(combatant, actions_used=frozen_map({**combatant.actions_used, kind: used}))
+
+    def dice_words(self) -> Sequence[DiceWord]:
+        return dice.DICE_WORDS
 
     def lost_delays(self, encounter: Encounter, slot: Slot) -> Sequence[Delay]:
         return delays.lost_at(encounter, slot)
