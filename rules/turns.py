@@ -74,17 +74,18 @@ def _enter(encounter: Encounter, system: RuleSystem, slot: Slot) -> Applied:
         effect = state.effects[slot.ids[0]]
         line = LogLine("{effect} goes off.", {"effect": effect.name})
         return result.then(Applied(state, (line,), (Reminder(line.render(), effect.target),)))
-    line = _turn_line(state, slot)
+    line = _turn_line(state, system, slot)
     return result.then(Applied(state, (line,))).then(fire_hook(state, system, Hook.TURN_START, slot.ids))
 
 
-def _turn_line(encounter: Encounter, slot: Slot) -> LogLine:
+def _turn_line(encounter: Encounter, system: RuleSystem, slot: Slot) -> LogLine:
     who = names(encounter, slot.ids)
     if slot.kind is SlotKind.DELAYED:
         return LogLine("{name} takes the delayed action.", {"name": who})
-    if slot.phase is None:
+    phases = system.time_units().phases
+    if slot.phase is None or phases is None:
         return LogLine("{name} acts.", {"name": who})
-    return LogLine("{name} acts in phase {phase}.", {"name": who, "phase": slot.phase})
+    return LogLine(phases.acts, {"name": who, "phase": slot.phase})
 
 
 def _lose_pass_delays(encounter: Encounter) -> Applied:
@@ -110,8 +111,9 @@ def advance(encounter: Encounter, system: RuleSystem) -> Applied:
     state = result.encounter
     if system.has_next_pass(state):
         state = state.with_clock(pass_no=state.clock.pass_no + 1, acted=frozenset(), yielded=frozenset())
-        line = LogLine("Initiative pass {number} begins.", {"number": state.clock.pass_no})
-        started = Applied(state, (line,)).then(fire_hook(state, system, Hook.PASS_START))
+        passes = system.time_units().passes
+        lines = (LogLine(passes.begins, {"number": state.clock.pass_no}),) if passes is not None else ()
+        started = Applied(state, lines).then(fire_hook(state, system, Hook.PASS_START))
         return result.then(started).then(advance(started.encounter, system))
     return result.then(_end_round(state, system))
 
@@ -276,7 +278,8 @@ class DelayAction(Operation):
         delay = Delay(self.combatant_id, clock.round, clock.pass_no, self.into_next_pass)
         state = replace(encounter, delays=with_item(encounter.delays, self.combatant_id, delay))
         state = state.with_clock(acted=clock.acted | {self.combatant_id})
-        text = N_("{name} delays into the next pass.") if self.into_next_pass else N_("{name} delays the action.")
+        passes = system.time_units().passes
+        text = passes.delays_into if self.into_next_pass and passes is not None else N_("{name} delays the action.")
         line = LogLine(text, {"name": encounter.combatant(self.combatant_id).name})
         return Applied(state, (line,)).then(_leave_slot(state, system, slot, self.combatant_id))
 

@@ -16,6 +16,7 @@ from rules.dice_words import DiceWord
 from rules.encounter import Combatant, Delay, Encounter, JsonValue, Side, Slot, Status
 from rules.errors import RulesError
 from rules.text import _, pgettext
+from rules.time_units import ROUNDS, TimeUnits
 
 if TYPE_CHECKING:  # history imports this module: these types are only needed by the checker
     from rules.history import History, Operation
@@ -251,6 +252,11 @@ class RuleSystem(ABC):
         return str(combatant.initiative.rolled)
 
     # --- turns, budget, timing ----------------------------------------------------------------
+    def time_units(self) -> TimeUnits:
+        """What this game calls its round, its passes and the number a turn is played at (the words every
+        generic text uses). Default: rounds of turns, no passes, no phase numbers."""
+        return ROUNDS
+
     def hooks(self) -> frozenset[Hook]:
         """The timing hooks this game has."""
         return frozenset({Hook.ROUND_START, Hook.ROUND_END, Hook.TURN_START, Hook.TURN_END})

@@ -37,7 +37,9 @@ from rules.systems.sr3 import delays, dice, initiative, monitor
 from rules.systems.sr3.levels import LEVEL_BOXES, LEVELS
 from rules.systems.sr3.pools import combat_pool
 from rules.systems.sr3.tables import Sr3Tables, load_tables
+from rules.systems.sr3.time_units import TIME_UNITS
 from rules.text import N_, _
+from rules.time_units import TimeUnits
 from rules.turns import delayed_slots
 
 COMBAT_POOL: Final[str] = N_("combat")  # also the pool's shown name, hence marked
@@ -173,6 +175,9 @@ class Sr3System(RuleSystem):
         return " → ".join(str(s) for s in scores) if scores else str(initiative.score(combatant, 1))
 
     # --- timing and the action budget ---------------------------------------------------------
+    def time_units(self) -> TimeUnits:
+        return TIME_UNITS
+
     def hooks(self) -> frozenset[Hook]:
         return frozenset(Hook)
 
