@@ -13,9 +13,9 @@ from collections.abc import Mapping
 from app.document import Change, EncounterDocument
 from app.i18n import _
 from rules.combatants import ApplyHarm, RemoveCombatant
-from rules.dice import Roller, parse
+from rules.dice import Roller
 from rules.errors import OperationError
-from rules.rolls import RecordRoll
+from rules.rolls import RecordRoll, parse_for
 from rules.turns import DelayAction, NextTurn, TakeDelayedAction, YieldTurn, current_actor, roll_initiative
 
 
@@ -66,8 +66,9 @@ class FightSession:
         return self.document.apply(RemoveCombatant(combatant_id))
 
     def roll_dice(self, expression: str, typed_faces: str = "", who: str = "") -> Change:
-        """Roll (or record typed faces of) a dice-line expression; the result goes into the log."""
-        parsed = parse(expression)
+        """Roll (or record typed faces of) a dice-line expression, read as the open fight's game reads it; the
+        result goes into the log."""
+        parsed = parse_for(self.document.system, expression)
         typed = typed_faces.strip()
         result = parsed.from_faces(typed) if typed else parsed.roll(self.roller)
         return self.document.apply(RecordRoll(parsed.text, result.faces, who))

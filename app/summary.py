@@ -117,21 +117,25 @@ def summary_document(history: History, *, date: QDate | None = None, chart_image
     """The whole summary of the fight ``history`` records, ready to print."""
     summary = summarize(history)
     document = new_document(encounter_title(summary.name), font)
-    body = (_heading(summary, date) + _participants(summary) + _chart(chart_image) + _moments(summary.moments)
+    body = (_heading(summary, date) + _participants(summary) + _chart(chart_image) + _moments(summary)
             + _log(summary.log) + _notes(summary.notes))
     return fill(document, body, {CHART: chart_image} if chart_image is not None else None)
 
 
 def fight_length(summary: Summary) -> str:
-    """ "3 rounds · 12 initiative passes · 53 turns" (passes only where a round has more than one)."""
-    # "Combat turn" in SR3, "round" elsewhere: not the "{count} round" of ammunition the attack dialog counts.
-    parts = [ngettext("{count} round of combat", "{count} rounds of combat", summary.rounds).format(
-        count=number(summary.rounds))]
-    if summary.passes > summary.rounds:
-        parts.append(ngettext("{count} initiative pass", "{count} initiative passes", summary.passes).format(
-            count=number(summary.passes)))
+    """ "3 rounds · 12 initiative passes · 53 turns" in the game's words (passes only in a game that has them,
+    where a round had more than one)."""
+    units = summary.units
+    parts = [_counted(units.rounds.singular, units.rounds.plural, summary.rounds)]
+    if units.passes is not None and summary.passes > summary.rounds:
+        parts.append(_counted(units.passes.counted.singular, units.passes.counted.plural, summary.passes))
     parts.append(ngettext("{count} turn", "{count} turns", summary.turns).format(count=number(summary.turns)))
     return " · ".join(parts)
+
+
+def _counted(singular: str, plural: str, count: int) -> str:
+    """A count of a game's unit (English sources from its TimeUnits) with the number in the GM's locale."""
+    return ngettext(singular, plural, count).format(count=number(count))
 
 
 def _heading(summary: Summary, date: QDate | None) -> str:
@@ -180,7 +184,7 @@ def _chart(chart_image: QImage | None) -> str:
     width = min(CHART_WIDTH, chart_image.width())
     height = round(chart_image.height() * width / chart_image.width())
     tag = f'<img src="{CHART}" width="{width}" height="{height}">'
-    # Passes in SR3, the order of play elsewhere: the chart's own title says which.
+    # Passes where the game has them, the order of play elsewhere: the chart's own title says which.
     return f"<h2>{escape(_('Initiative chart'))}</h2><p>{tag}</p>"
 
 
@@ -199,14 +203,15 @@ def chance_text(probability: float) -> str:
     return text
 
 
-def _moments(moments: tuple[Moment, ...]) -> str:
+def _moments(summary: Summary) -> str:
+    moments: tuple[Moment, ...] = summary.moments
     title = f"<h2>{escape(_('Notable moments'))}</h2>"
     if not moments:
         calm = _("Nothing unlikely happened: every roll's result had a chance of more than {chance}.")
         return f"{title}<p>{escape(calm.format(chance=chance_text(NOTABLE_AT_MOST)))}</p>"
     head = (f'<th width="22%">{escape(_("When"))}</th><th>{escape(_("What happened"))}</th>'
             f'<th width="15%">{escape(_("Chance of a result this extreme"))}</th>')
-    rows = "".join(f"<tr><td>{escape(heading_text(m.round, m.pass_no))}</td><td>{_lines(m.log)}</td>"
+    rows = "".join(f"<tr><td>{escape(heading_text(m.round, m.pass_no, summary.units))}</td><td>{_lines(m.log)}</td>"
                    f'<td class="chance">{escape(chance_text(m.probability))}</td></tr>' for m in moments)
     return f'{title}<table width="100%"><thead><tr>{head}</tr></thead>{rows}</table>'
 

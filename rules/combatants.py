@@ -282,7 +282,7 @@ class SetPool(Operation):
 
 @dataclass(frozen=True)
 class SpendAction(Operation):
-    """Use one action of a kind from the actor's budget (free / simple / complex in SR3)."""
+    """Use one action of a kind from the actor's budget (the game names the kinds, e.g. free, simple, complex)."""
 
     kind = "spend_action"
     combatant_id: str

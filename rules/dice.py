@@ -4,96 +4,84 @@ Grammar (case-insensitive; spaces are free between tokens; ``d`` may also be wri
 Polish players do; ``N`` is a whole number of at most 6 digits)::
 
     line     := sum                                  3d6+2, d20, 2d10-1, 3d6+1d4+2, -1, d%
-              | dice "tn" N                          12d6 tn 5          (Shadowrun 3 success test, d6)
-              | dice "skill" N flag*                 8d10 skill 3 ability (Člověk test, d10)
               | die "under" N extra*                 d20 under 12 +1b   (roll-under, d20 or d100)
               | dice compare N                       4d6 >= 4           (count the dice that meet it)
+              | dice WORD …                          a game's own test, read by the game's DiceWord
     sum      := ["+" | "-"] term (("+" | "-") term)*
     term     := dice | N
     dice     := [N] ("d" | "k") (N | "%")            d% is d100
-    flag     := "talent" | "ability" | "knowledge" | "supernatural"   (kind default: ability; each once)
     extra    := "+" N "b" | "+" N "p"                bonus / penalty dice, may repeat; they cancel one for one
     compare  := ">=" | ">" | "<=" | "<" | "≥" | "≤"
 
-Limits, checked before any work so that any input is answered at once: 200 characters, 20 terms, 200 dice
-per term (a roll-under test: 200 dice in all), 2..1000 sides, and :data:`MAX_REROLLS` rerolls per die.
-Parentheses are refused with a clear message. Every roll can also be typed in: see
-:meth:`DiceExpression.from_faces`.
+A game adds its words through :meth:`RuleSystem.dice_words` (SR3: ``12d6 tn 5``; Člověk:
+``8d10 skill 3 ability``); :func:`parse` knows only the words it is given, so a line is read in the context of
+one game (:func:`rules.rolls.parse_for`). Limits, checked before any work so that any input is answered at
+once: 200 characters, 20 terms, 200 dice per term (a roll-under test: 200 dice in all), 2..1000 sides, and
+:data:`MAX_REROLLS` rerolls per die. Parentheses are refused with a clear message. Every roll can also be typed
+in: see :meth:`DiceExpression.from_faces`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
 from rules.dice_expressions import (
     COMPARISONS,
     DESCRIBE_MAX_DICE,
-    ClovekTest,
     DiceExpression,
     DiceTerm,
     Roller,
     RollResult,
     RollUnderTest,
     SumExpression,
-    TargetNumberTest,
     ThresholdCount,
+    dice_text,
     roll_chain,
+    successes_phrase,
+    summary_with_outcome,
 )
 from rules.dice_faces import MAX_FACES_TEXT_LENGTH, Chains, format_faces, read_face, read_faces
-from rules.dice_rules import (
-    MAX_REROLLS,
-    SkillKind,
-    clovek_critical_failure,
-    clovek_outcome,
-    clovek_reroll_number,
-    clovek_success_number,
-    count_clovek_successes,
-    count_sr3_successes,
-    roll_under_kept,
-    rule_of_one,
-    sr3_die_total,
-    sr3_target_number,
-)
+from rules.dice_rules import FAILURE, MAX_REROLLS, SUCCESS, format_chain, roll_under_kept
+from rules.dice_words import DiceReader, DiceWord, UnknownDiceWord
 from rules.errors import DiceError
 from rules.text import _
 
 __all__ = [
     "DESCRIBE_MAX_DICE",
+    "FAILURE",
     "MAX_DICE_PER_TERM",
     "MAX_FACES_TEXT_LENGTH",
     "MAX_REROLLS",
     "MAX_SIDES",
     "MAX_TERMS",
     "MAX_TEXT_LENGTH",
+    "SUCCESS",
     "Chains",
-    "ClovekTest",
     "DiceError",
     "DiceExpression",
+    "DiceReader",
     "DiceTerm",
+    "DiceWord",
     "RollResult",
     "RollUnderTest",
     "Roller",
-    "SkillKind",
     "SumExpression",
-    "TargetNumberTest",
     "ThresholdCount",
-    "clovek_critical_failure",
-    "clovek_outcome",
-    "clovek_reroll_number",
-    "clovek_success_number",
-    "count_clovek_successes",
-    "count_sr3_successes",
+    "UnknownDiceWord",
+    "dice_examples",
+    "dice_text",
+    "format_chain",
     "format_faces",
+    "known_words",
     "parse",
     "read_face",
     "read_faces",
     "roll_chain",
     "roll_under_kept",
-    "rule_of_one",
-    "sr3_die_total",
-    "sr3_target_number",
+    "successes_phrase",
+    "summary_with_outcome",
 ]
 
 MAX_TEXT_LENGTH: Final[int] = 200
@@ -105,8 +93,9 @@ MAX_NUMBER_DIGITS: Final[int] = 6
 
 _DIGITS: Final[frozenset[str]] = frozenset("0123456789")
 _DICE_LETTERS: Final[frozenset[str]] = frozenset({"d", "k"})
-_FLAGS: Final[frozenset[str]] = frozenset({"talent", "ability", "knowledge", "supernatural"})
-_WORDS: Final[frozenset[str]] = _DICE_LETTERS | _FLAGS | {"tn", "skill", "under", "b", "p"}
+#: Words every dice line knows: the dice letters, and the roll-under test's ``under``, ``b`` and ``p``.
+_UNDER: Final[str] = "under"
+_GENERIC_WORDS: Final[frozenset[str]] = _DICE_LETTERS | {_UNDER, "b", "p"}
 #: One-character symbols and what they mean (the typographic minus and ≥ ≤ come from pasted text).
 _SYMBOLS: Final[dict[str, str]] = {
     "+": "+",
@@ -119,7 +108,9 @@ _SYMBOLS: Final[dict[str, str]] = {
     "≤": "<=",
 }
 _BRACKETS: Final[frozenset[str]] = frozenset("()[]{}")
-_EXAMPLES: Final[str] = "3d6+2, 12d6 tn 5, 8d10 skill 3, d20 under 12, 4d6 >= 4"
+_SUM_EXAMPLE: Final[str] = "3d6+2"
+_UNDER_EXAMPLE: Final[str] = "d20 under 12"
+_COMPARE_EXAMPLE: Final[str] = "4d6 >= 4"
 
 
 @dataclass(frozen=True)
@@ -131,41 +122,70 @@ class _Token:
 _END: Final[_Token] = _Token("end", "")
 
 
-def parse(text: str) -> DiceExpression:
-    """Parse a dice line; raises DiceError (with a message for the GM) for anything it cannot use."""
+def dice_examples(words: Iterable[DiceWord] = ()) -> tuple[str, ...]:
+    """Lines a GM could type where the dice line knows ``words`` (a game's), e.g. for a tooltip."""
+    return (_SUM_EXAMPLE, *(word.example for word in words if word.example), _UNDER_EXAMPLE, _COMPARE_EXAMPLE)
+
+
+def known_words(words: Iterable[DiceWord] = ()) -> tuple[str, ...]:
+    """The words a dice line with ``words`` knows, as a message lists them: d, the game's words, under, b, p."""
+    extra = [name for word in words for name in (word.word, *sorted(word.flags))]
+    return ("d", *dict.fromkeys(extra), _UNDER, "b", "p")
+
+
+class _Grammar:
+    """The dice line in one context: the generic forms plus the words a game contributes."""
+
+    def __init__(self, words: Sequence[DiceWord]) -> None:
+        self.tests = {word.word: word for word in words}
+        added = frozenset[str]().union(*(word.words for word in words))
+        if clash := sorted(added & _GENERIC_WORDS):
+            raise ValueError(f"dice words {clash} are the dice line's own")  # a programming error, not the GM's
+        self.known = _GENERIC_WORDS | added
+        self.listed = known_words(words)
+        self.examples = ", ".join(dice_examples(words))
+
+
+def parse(text: str, words: Sequence[DiceWord] = ()) -> DiceExpression:
+    """Parse a dice line knowing the generic forms and ``words`` (a game's: :meth:`RuleSystem.dice_words`).
+
+    Raises DiceError (with a message for the GM) for anything it cannot use; a word it does not know raises
+    :class:`UnknownDiceWord`, naming the words it knows.
+    """
+    grammar = _Grammar(words)
     if len(text) > MAX_TEXT_LENGTH:
         raise DiceError(
             _("A dice line can be at most {limit} characters long.").format(limit=MAX_TEXT_LENGTH)
         )
-    tokens = _tokenize(text)
+    tokens = _tokenize(text, grammar)
     if not tokens:
-        raise DiceError(_("Type a dice expression, e.g. {examples}.").format(examples=_EXAMPLES))
-    return _Parser(tokens).line()
+        raise DiceError(_("Type a dice expression, e.g. {examples}.").format(examples=grammar.examples))
+    return _Parser(tokens, grammar).line()
 
 
 # --- Tokenizer: a hand-written scanner, linear in the length of the text (no regex, no backtracking) ------
 
 
-def _tokenize(text: str) -> list[_Token]:
+def _tokenize(text: str, grammar: _Grammar) -> list[_Token]:
     tokens: list[_Token] = []
     index = 0
     while index < len(text):
         if text[index].isspace():
             index += 1
             continue
-        token, index = _read_token(text, index)
+        token, index = _read_token(text, index, grammar)
         tokens.append(token)
     return tokens
 
 
-def _read_token(text: str, start: int) -> tuple[_Token, int]:
+def _read_token(text: str, start: int, grammar: _Grammar) -> tuple[_Token, int]:
     char = text[start]
     if char in _DIGITS:
         end = _scan(text, start, lambda c: c in _DIGITS)
         return _Token("number", text[start:end]), end
     if char.isascii() and char.isalpha():
         end = _scan(text, start, lambda c: c.isascii() and c.isalpha())
-        return _word(text[start:end].lower()), end
+        return _word(text[start:end].lower(), grammar), end
     if text.startswith((">=", "<="), start):
         return _Token("symbol", text[start : start + 2]), start + 2
     if char in _SYMBOLS:
@@ -185,24 +205,24 @@ def _scan(text: str, start: int, belongs: Callable[[str], bool]) -> int:
     return end
 
 
-def _word(word: str) -> _Token:
-    if word not in _WORDS:
-        raise DiceError(
-            _(
-                "Unknown word “{word}”: a dice line knows d, tn, skill, under, talent, ability, knowledge, "
-                "supernatural, b and p."
-            ).format(word=word)
+def _word(word: str, grammar: _Grammar) -> _Token:
+    if word not in grammar.known:
+        shown = word if len(word) <= 20 else word[:20] + "…"
+        message = _("Unknown word “{word}”: this dice line knows {words}.").format(
+            word=shown, words=", ".join(grammar.listed)
         )
+        raise UnknownDiceWord(message, word, grammar.listed)
     return _Token("word", word)
 
 
 # --- Parser: recursive descent over the tokens -----------------------------------------------------------
 
 
-class _Parser:
-    def __init__(self, tokens: list[_Token]) -> None:
+class _Parser(DiceReader):
+    def __init__(self, tokens: list[_Token], grammar: _Grammar) -> None:
         self._tokens = tokens
         self._index = 0
+        self._grammar = grammar
 
     def _peek(self) -> _Token:
         return self._tokens[self._index] if self._index < len(self._tokens) else _END
@@ -218,7 +238,13 @@ class _Parser:
             return self._next()
         return None
 
-    def _number(self, after: str) -> int:
+    def accept(self, *words: str) -> str | None:
+        """The next word if it is one of ``words`` (consumed), else None: what a game's DiceWord reads."""
+        token = self._peek()
+        return self._next().text if token.kind == "word" and token.text in words else None
+
+    def number(self, after: str) -> int:
+        """The next token as a number (``after`` names what it follows in the message when it is not one)."""
         token = self._next()
         if token.kind != "number":
             raise DiceError(_("Put a number after “{word}”.").format(word=after))
@@ -232,9 +258,9 @@ class _Parser:
         token = self._peek()
         if token.kind == "end":
             return SumExpression(tuple(terms), constant)
-        if token.text not in ("tn", "skill", "under") and token.text not in COMPARISONS:
-            raise _unexpected(token)
-        dice = _single_group(terms, constant, self._next().text)
+        if token.text not in self._grammar.tests and token.text != _UNDER and token.text not in COMPARISONS:
+            raise self._unexpected(token)
+        dice = _single_group(terms, constant, self._next().text, self._example(token.text))
         expression = self._test(token.text, dice)
         extra = self._peek()
         if extra.kind != "end":
@@ -244,6 +270,12 @@ class _Parser:
                 )
             )
         return expression
+
+    def _example(self, keyword: str) -> str:
+        word = self._grammar.tests.get(keyword)
+        if word is not None:
+            return word.example or keyword
+        return _UNDER_EXAMPLE if keyword == _UNDER else _COMPARE_EXAMPLE
 
     def _sum(self) -> tuple[list[DiceTerm], int]:
         terms: list[DiceTerm] = []
@@ -263,53 +295,38 @@ class _Parser:
     def _term(self, sign: int) -> DiceTerm | int:
         token = self._peek()
         if token.kind == "number":
-            count = self._number("+")
+            count = self.number("+")
             if self._accept(*_DICE_LETTERS) is None:
                 return sign * count
             return DiceTerm(_check_count(count), self._sides(), sign)
         if self._accept(*_DICE_LETTERS) is not None:
             return DiceTerm(1, self._sides(), sign)
-        raise _unexpected(token)
+        raise self._unexpected(token)
 
     def _sides(self) -> int:
         if self._accept("%") is not None:
             return 100
         if self._peek().kind != "number":
             raise DiceError(_("Put the number of sides after the d, e.g. 3d6."))
-        return _check_sides(self._number("d"))
+        return _check_sides(self.number("d"))
 
     def _test(self, keyword: str, dice: DiceTerm) -> DiceExpression:
-        if keyword == "tn":
-            _require_sides(dice, 6, _("A TN test rolls d6, not d{sides}."))
-            return TargetNumberTest(dice.count, self._number(keyword))
-        if keyword == "skill":
-            _require_sides(dice, 10, _("A skill test rolls d10, not d{sides}."))
-            return self._clovek(dice.count, self._number(keyword))
-        if keyword == "under":
+        word = self._grammar.tests.get(keyword)
+        if word is not None:
+            return word.read(dice, self)
+        if keyword == _UNDER:
             return self._roll_under(dice)
-        return ThresholdCount(dice.count, dice.sides, keyword, self._number(keyword))
-
-    def _clovek(self, count: int, skill: int) -> ClovekTest:
-        kind: SkillKind | None = None
-        supernatural = False
-        while (flag := self._accept(*_FLAGS)) is not None:
-            if flag.text == "supernatural" and not supernatural:
-                supernatural = True
-            elif flag.text != "supernatural" and kind is None:
-                kind = SkillKind(flag.text)
-            else:
-                raise DiceError(_("Say “{word}” or another skill kind only once.").format(word=flag.text))
-        return ClovekTest(count, skill, kind or SkillKind.ABILITY, supernatural)
+        return ThresholdCount(dice.count, dice.sides, keyword, self.number(keyword))
 
     def _roll_under(self, dice: DiceTerm) -> RollUnderTest:
         if dice.count != 1 or dice.sides not in (20, 100):
             raise DiceError(
                 _("A roll-under test rolls one d20 or d100; add bonus dice as +1b and penalty dice as +1p.")
             )
-        target = self._number("under")
+        target = self.number(_UNDER)
         bonus = penalty = 0
         while (sign := self._accept("+", "-")) is not None:
-            count, letter = self._number(sign.text), self._next()
+            count, letter = self.number(sign.text), self._next()
             if letter.text not in ("b", "p") or sign.text == "-":
                 raise DiceError(
                     _("Write bonus dice as +{count}b and penalty dice as +{count}p.").format(count=count)
@@ -320,6 +337,18 @@ class _Parser:
                 _("A roll-under test rolls at most {limit} dice.").format(limit=MAX_DICE_PER_TERM)
             )
         return RollUnderTest(dice.sides, target, bonus, penalty)
+
+    def _unexpected(self, token: _Token) -> DiceError:
+        examples = self._grammar.examples
+        if token.kind == "number" or token.text in _DICE_LETTERS:
+            return DiceError(
+                _("Join the terms with + or -, e.g. 3d6+2; “{token}” stands alone.").format(token=token.text)
+            )
+        if token.kind == "end":
+            return DiceError(_("The dice line ends too early; write e.g. {examples}.").format(examples=examples))
+        return DiceError(
+            _("“{token}” does not fit here; write e.g. {examples}.").format(token=token.text, examples=examples)
+        )
 
 
 def _check_count(count: int) -> int:
@@ -344,27 +373,12 @@ def _check_sides(sides: int) -> int:
     return sides
 
 
-def _require_sides(dice: DiceTerm, sides: int, message: str) -> None:
-    if dice.sides != sides:
-        raise DiceError(message.format(sides=dice.sides))
-
-
-def _single_group(terms: list[DiceTerm], constant: int, keyword: str) -> DiceTerm:
+def _single_group(terms: list[DiceTerm], constant: int, keyword: str, example: str) -> DiceTerm:
     # A test rolls one group of dice: "12d6+2 tn 5" would silently drop the +2, so refuse it.
     if constant != 0 or len(terms) != 1 or terms[0].sign < 0:
         raise DiceError(
-            _("Put exactly one group of dice before “{keyword}”, e.g. 12d6 tn 5.").format(keyword=keyword)
+            _("Put exactly one group of dice before “{keyword}”, e.g. {example}.").format(
+                keyword=keyword, example=example
+            )
         )
     return terms[0]
-
-
-def _unexpected(token: _Token) -> DiceError:
-    if token.kind == "number" or token.text in _DICE_LETTERS:
-        return DiceError(
-            _("Join the terms with + or -, e.g. 3d6+2; “{token}” stands alone.").format(token=token.text)
-        )
-    if token.kind == "end":
-        return DiceError(_("The dice line ends too early; write e.g. {examples}.").format(examples=_EXAMPLES))
-    return DiceError(
-        _("“{token}” does not fit here; write e.g. {examples}.").format(token=token.text, examples=_EXAMPLES)
-    )

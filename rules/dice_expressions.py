@@ -1,6 +1,8 @@
 """Parsed dice expressions: how each kind is rolled, how typed-in faces are checked, what the result means.
 
-:func:`rules.dice.parse` builds these; everything here is re-exported by :mod:`rules.dice`.
+:func:`rules.dice.parse` builds these; everything here is re-exported by :mod:`rules.dice`. These are the forms
+every game may use; a game's own tests (SR3's ``tn``, Člověk's ``skill``) subclass :class:`DiceExpression` in
+the game's package.
 """
 
 from __future__ import annotations
@@ -13,27 +15,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from rules.dice_faces import MAX_FACES_TEXT_LENGTH, Chains, format_faces, read_face, read_faces
-from rules.dice_rules import (
-    CRITICAL_FAILURE,
-    FAILURE,
-    MAX_REROLLS,
-    RULE_OF_ONE,
-    SUCCESS,
-    SkillKind,
-    clovek_chain_problem,
-    clovek_critical_failure,
-    clovek_outcome_id,
-    clovek_reroll_number,
-    count_clovek_successes,
-    count_sr3_successes,
-    format_chain,
-    roll_under_dice,
-    roll_under_kept,
-    rule_of_one,
-    sr3_chain_problem,
-    sr3_rerolls,
-    sr3_target_number,
-)
+from rules.dice_rules import FAILURE, MAX_REROLLS, SUCCESS, format_chain, roll_under_dice, roll_under_kept
 from rules.errors import DiceError
 from rules.text import _, ngettext
 
@@ -80,14 +62,13 @@ class RollResult:
     ``total`` is the number the GM reads: the sum (dice and constants), the number of successes, or for a
     roll-under test the kept face. ``successes`` is None for plain sums (a roll-under test: 1 or 0).
     ``outcome`` is the untranslated outcome word ("" when there is none); it is translated when shown.
+    A game's test may return a subclass that says more (SR3's rule of one, Člověk's critical failure).
     """
 
     expression: DiceExpression
     faces: Chains
     total: int
     successes: int | None = None
-    rule_of_one: bool = False
-    critical_failure: bool = False
     outcome: str = ""
 
     def outcome_text(self) -> str:
@@ -252,93 +233,6 @@ class SumExpression(DiceExpression):
 
 
 @dataclass(frozen=True)
-class TargetNumberTest(DiceExpression):
-    """Shadowrun 3 success test ``12d6 tn 5``: a die reaching the TN is a success; rules of six and one."""
-
-    count: int
-    tn: int
-
-    @property
-    def text(self) -> str:
-        """``12d6 TN 5``."""
-        return f"{dice_text(self.count, 6)} TN {self.tn}"
-
-    def label(self) -> str:
-        """``12d6 TN 5`` in the GM's language, with the TN actually used (never below 2)."""
-        return _("{dice} TN {tn}").format(dice=dice_text(self.count, 6), tn=sr3_target_number(self.tn))
-
-    def die_sides(self) -> tuple[int, ...]:
-        """All d6."""
-        return (6,) * self.count
-
-    def rerolls(self, chain: Sequence[int]) -> bool:
-        """Rule of six: above TN 6 a 6 is rolled again and added until the TN is reached."""
-        return sr3_rerolls(chain, self.tn)
-
-    def chain_problem(self, chain: Sequence[int]) -> str | None:
-        """Only a 6 above TN 6 is rolled again, and it must be while the TN is not reached."""
-        return sr3_chain_problem(chain, self.tn)
-
-    def evaluate(self, faces: Chains) -> RollResult:
-        """Count successes; all ones is the rule of one, which fails outright."""
-        if rule_of_one(faces):
-            return RollResult(self, faces, 0, 0, rule_of_one=True, outcome=RULE_OF_ONE)
-        successes = count_sr3_successes(faces, self.tn)
-        return RollResult(self, faces, successes, successes, outcome=SUCCESS if successes else FAILURE)
-
-    def summarize(self, result: RollResult) -> str:
-        """ "4 successes"; with none, also the outcome (failure, or the rule of one)."""
-        return _summary_with_outcome(result, show_outcome=not result.successes)
-
-
-@dataclass(frozen=True)
-class ClovekTest(DiceExpression):
-    """Člověk test ``8d10 skill 3 ability``: success on 10 − skill (min 5), a 10 (or more) rerolls."""
-
-    count: int
-    skill: int
-    kind: SkillKind = SkillKind.ABILITY
-    supernatural: bool = False
-
-    @property
-    def text(self) -> str:
-        """``8d10 skill 3 ability`` (plus ``supernatural``)."""
-        text = f"{dice_text(self.count, 10)} skill {self.skill} {self.kind.value}"
-        return text + " supernatural" if self.supernatural else text
-
-    def label(self) -> str:
-        """The test in the GM's language."""
-        if self.supernatural:
-            message = _("{dice} supernatural skill {skill} ({kind})")
-        else:
-            message = _("{dice} skill {skill} ({kind})")
-        return message.format(dice=dice_text(self.count, 10), kind=self.kind.label(), skill=self.skill)
-
-    def die_sides(self) -> tuple[int, ...]:
-        """All d10."""
-        return (10,) * self.count
-
-    def rerolls(self, chain: Sequence[int]) -> bool:
-        """A die at or above the reroll number is rolled again."""
-        return chain[-1] >= clovek_reroll_number(self.skill, self.supernatural)
-
-    def chain_problem(self, chain: Sequence[int]) -> str | None:
-        """Rerolls only after a reroll face, and always after one."""
-        return clovek_chain_problem(chain, self.skill, self.supernatural)
-
-    def evaluate(self, faces: Chains) -> RollResult:
-        """Count successes, name the outcome, flag a critical failure."""
-        successes = count_clovek_successes(faces, self.skill, self.supernatural)
-        if clovek_critical_failure(faces, self.skill, self.kind):
-            return RollResult(self, faces, 0, 0, critical_failure=True, outcome=CRITICAL_FAILURE)
-        return RollResult(self, faces, successes, successes, outcome=clovek_outcome_id(successes))
-
-    def summarize(self, result: RollResult) -> str:
-        """ "2 successes, full success"."""
-        return _summary_with_outcome(result, show_outcome=True)
-
-
-@dataclass(frozen=True)
 class RollUnderTest(DiceExpression):
     """Roll-under test ``d20 under 12 +1b``: keep the lowest (bonus) or highest (penalty) die, <= target."""
 
@@ -421,7 +315,8 @@ class ThresholdCount(DiceExpression):
         return successes_phrase(result.total)
 
 
-def _summary_with_outcome(result: RollResult, show_outcome: bool) -> str:
+def summary_with_outcome(result: RollResult, show_outcome: bool) -> str:
+    """ "2 successes", and with ``show_outcome`` the outcome word too ("0 successes, failure")."""
     phrase = successes_phrase(result.successes or 0)
     if not show_outcome:
         return phrase

@@ -164,7 +164,7 @@ class Slot:
 
 @dataclass(frozen=True)
 class Delay:
-    """An action a combatant held back; ``into_next_pass`` follows SR3's stricter rules."""
+    """An action a combatant held back; ``into_next_pass``: held into the next pass (the game says when it lapses)."""
 
     combatant: str
     round: int

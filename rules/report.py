@@ -17,6 +17,7 @@ from rules.encounter import SIDE_LABELS, STATUS_LABELS, Combatant, Encounter, Si
 from rules.history import Batch, Entry, History, LogLine, Operation, reapply
 from rules.systems.base import RuleSystem
 from rules.text import _
+from rules.time_units import ROUNDS, TimeUnits
 
 #: Outcomes at most this likely (at least as extreme, see RuleSystem.outcome_probability) are notable.
 NOTABLE_AT_MOST: Final[float] = 0.25
@@ -30,13 +31,16 @@ STATUS_RANK: Final[Mapping[Status, int]] = {Status.ACTIVE: 0, Status.UNCONSCIOUS
 # --- texts shared with the window -----------------------------------------------------------------
 
 
-def heading_text(round_number: int, pass_no: int) -> str:
-    """The heading of a moment of the fight, as the combat log and the summary group it."""
+def heading_text(round_number: int, pass_no: int, units: TimeUnits = ROUNDS) -> str:
+    """The heading of a moment of the fight, as the combat log and the summary group it (the pass only in a
+    game whose ``units`` have passes)."""
     if round_number == 0:
         return _("Before the fight")
     if pass_no == 0:
         return _("Round {round} · between rounds").format(round=round_number)
-    return _("Round {round} · initiative pass {pass_no}").format(round=round_number, pass_no=pass_no)
+    if units.passes is None:
+        return _("Round {round}").format(round=round_number)
+    return _(units.passes.heading).format(round=round_number, pass_no=pass_no)
 
 
 def pool_label(key: str) -> str:
@@ -154,10 +158,11 @@ class Fall:
     pass_no: int
     status: Status
     by: str | None = None
+    units: TimeUnits = field(default=ROUNDS, compare=False)  # the game's words for when it happened
 
     def text(self) -> str:
         """E.g. ``Dying (round 1 · initiative pass 2, by Mike)``."""
-        when = heading_text(self.round, self.pass_no)
+        when = heading_text(self.round, self.pass_no, self.units)
         if self.by:
             return _("{status} ({when}, by {name})").format(status=_(STATUS_LABELS[self.status]), when=when,
                                                            name=self.by)
@@ -196,10 +201,11 @@ class LogGroup:
     round: int
     pass_no: int
     entries: tuple[tuple[LogLine, ...], ...]
+    units: TimeUnits = field(default=ROUNDS, compare=False)  # the game's words for the heading
 
     def heading(self) -> str:
         """The group's heading in the GM's language."""
-        return heading_text(self.round, self.pass_no)
+        return heading_text(self.round, self.pass_no, self.units)
 
 
 @dataclass(frozen=True)
@@ -215,6 +221,7 @@ class Summary:
     moments: tuple[Moment, ...]
     log: tuple[LogGroup, ...]
     notes: str
+    units: TimeUnits = ROUNDS  # the game's words for its rounds and passes
 
 
 def moment_key(entry: Entry) -> tuple[int, int]:
@@ -222,17 +229,17 @@ def moment_key(entry: Entry) -> tuple[int, int]:
     return entry.round, entry.pass_no
 
 
-def log_groups(entries: Sequence[Entry]) -> tuple[LogGroup, ...]:
-    """The combat log grouped under "Round n · pass p" headings, as the log panel shows it."""
+def log_groups(entries: Sequence[Entry], units: TimeUnits = ROUNDS) -> tuple[LogGroup, ...]:
+    """The combat log grouped under "Round n · pass p" headings (``units``: the game's), as the log panel shows it."""
     groups: list[LogGroup] = []
     for entry in entries:
         if not entry.log:
             continue
         if groups and (groups[-1].round, groups[-1].pass_no) == moment_key(entry):
             last = groups[-1]
-            groups[-1] = LogGroup(last.round, last.pass_no, (*last.entries, entry.log))
+            groups[-1] = LogGroup(last.round, last.pass_no, (*last.entries, entry.log), units)
         else:
-            groups.append(LogGroup(*moment_key(entry), (entry.log,)))
+            groups.append(LogGroup(*moment_key(entry), (entry.log,), units))
     return tuple(groups)
 
 
@@ -270,9 +277,10 @@ def summarize(history: History) -> Summary:
     if not started:
         _note_start(tally, system, final)
     _note_presence(tally, system, final, started)
+    units = system.time_units()
     return Summary(final.name, final.system_id, tally.rounds, len(tally.passes), tally.turns,
-                   _participants(tally, system, final), _notable(tally.moments), log_groups(history.entries),
-                   final.notes)
+                   _participants(tally, system, final), _notable(tally.moments),
+                   log_groups(history.entries, units), final.notes, units)
 
 
 def _note_start(tally: _Tally, system: RuleSystem, state: Encounter) -> None:
@@ -324,7 +332,7 @@ def _note_harm(tally: _Tally, system: RuleSystem, step: Step, before: Combatant,
     if STATUS_RANK[new] > STATUS_RANK[old]:
         by = step.before.combatants[credit].name if credit is not None else None
         clock = step.after.clock
-        tally.falls.setdefault(before.id, []).append(Fall(clock.round, clock.pass_no, new, by))
+        tally.falls.setdefault(before.id, []).append(Fall(clock.round, clock.pass_no, new, by, system.time_units()))
 
 
 def _note_moment(tally: _Tally, system: RuleSystem, step: Step) -> None:

@@ -20,7 +20,7 @@ from itertools import pairwise
 from rules.encounter import Clock, Combatant, Encounter, SlotKind
 from rules.errors import RulesError
 from rules.history import Batch, Entry, History, Operation, reapply, revert
-from rules.systems.base import Hook, RuleSystem
+from rules.systems.base import RuleSystem
 from rules.timeline_fold import (
     MAX_PASSES,
     DelayLink,
@@ -44,8 +44,8 @@ __all__ = ["DelayLink", "Mark", "MarkKind", "Now", "ScoreStep", "Timeline", "Tur
 
 
 def has_passes(system: RuleSystem) -> bool:
-    """Whether the game's rounds are split into initiative passes (SR3's combat turn)."""
-    return Hook.PASS_START in system.hooks()
+    """Whether the game's rounds are split into passes, as its :meth:`RuleSystem.time_units` say."""
+    return system.time_units().has_passes
 
 
 def _batch_states(operation: Operation, before: Encounter, system: RuleSystem) -> list[Encounter]:

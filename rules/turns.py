@@ -53,11 +53,10 @@ def names(encounter: Encounter, ids: tuple[str, ...]) -> str:
 # --- moving through the order -------------------------------------------------------------------
 
 
-def _drop_lost_delays(encounter: Encounter, slot: Slot) -> Applied:
-    """SR3: an action delayed into this pass is lost once the actor's own normal phase comes."""
-    lost = [d for d in encounter.delays.values()
-            if d.into_next_pass and d.combatant in slot.ids and delay_usable(d, encounter)]
-    if not lost or slot.kind is not SlotKind.ACTORS:
+def _drop_lost_delays(encounter: Encounter, system: RuleSystem, slot: Slot) -> Applied:
+    """Held actions the game says lapse as ``slot`` comes up (:meth:`RuleSystem.lost_delays`)."""
+    lost = [d for d in system.lost_delays(encounter, slot) if d.combatant in encounter.delays]
+    if not lost:
         return Applied(encounter)
     delays = encounter.delays
     for delay in lost:
@@ -69,23 +68,24 @@ def _drop_lost_delays(encounter: Encounter, slot: Slot) -> Applied:
 
 
 def _enter(encounter: Encounter, system: RuleSystem, slot: Slot) -> Applied:
-    result = _drop_lost_delays(encounter, slot)
+    result = _drop_lost_delays(encounter, system, slot)
     state = result.encounter.with_clock(current=slot)
     if slot.kind is SlotKind.TIMER:
         effect = state.effects[slot.ids[0]]
         line = LogLine("{effect} goes off.", {"effect": effect.name})
         return result.then(Applied(state, (line,), (Reminder(line.render(), effect.target),)))
-    line = _turn_line(state, slot)
+    line = _turn_line(state, system, slot)
     return result.then(Applied(state, (line,))).then(fire_hook(state, system, Hook.TURN_START, slot.ids))
 
 
-def _turn_line(encounter: Encounter, slot: Slot) -> LogLine:
+def _turn_line(encounter: Encounter, system: RuleSystem, slot: Slot) -> LogLine:
     who = names(encounter, slot.ids)
     if slot.kind is SlotKind.DELAYED:
         return LogLine("{name} takes the delayed action.", {"name": who})
-    if slot.phase is None:
+    phases = system.time_units().phases
+    if slot.phase is None or phases is None:
         return LogLine("{name} acts.", {"name": who})
-    return LogLine("{name} acts in phase {phase}.", {"name": who, "phase": slot.phase})
+    return LogLine(phases.acts, {"name": who, "phase": slot.phase})
 
 
 def _lose_pass_delays(encounter: Encounter) -> Applied:
@@ -111,8 +111,9 @@ def advance(encounter: Encounter, system: RuleSystem) -> Applied:
     state = result.encounter
     if system.has_next_pass(state):
         state = state.with_clock(pass_no=state.clock.pass_no + 1, acted=frozenset(), yielded=frozenset())
-        line = LogLine("Initiative pass {number} begins.", {"number": state.clock.pass_no})
-        started = Applied(state, (line,)).then(fire_hook(state, system, Hook.PASS_START))
+        passes = system.time_units().passes
+        lines = (LogLine(passes.begins, {"number": state.clock.pass_no}),) if passes is not None else ()
+        started = Applied(state, lines).then(fire_hook(state, system, Hook.PASS_START))
         return result.then(started).then(advance(started.encounter, system))
     return result.then(_end_round(state, system))
 
@@ -180,7 +181,7 @@ def roll_initiative(encounter: Encounter, system: RuleSystem, roller: Roller,
                     typed: Mapping[str, tuple[int, ...]] | None = None) -> RollInitiative:
     """Build the round's initiative: typed faces where the GM gave them, rolled dice for everyone else.
 
-    Combatants the game groups together (SR3 grunt groups, Walka's seats) share one roll.
+    Combatants the game groups together (:meth:`RuleSystem.initiative_group`: grunt groups, seats) share one roll.
     """
     typed = typed or {}
     rolls: dict[str, tuple[int, ...]] = {}
@@ -259,7 +260,10 @@ def _leave_slot(encounter: Encounter, system: RuleSystem, slot: Slot, combatant_
 
 @dataclass(frozen=True)
 class DelayAction(Operation):
-    """Hold the current actor's action to a later phase of this pass, or into the next pass (SR3)."""
+    """Hold the current actor's action to later in this pass, or into the next pass (games whose rounds have passes).
+
+    Whether a held action lapses before it is used is the game's rule (:meth:`RuleSystem.lost_delays`).
+    """
 
     kind = "delay_action"
     combatant_id: str
@@ -274,14 +278,15 @@ class DelayAction(Operation):
         delay = Delay(self.combatant_id, clock.round, clock.pass_no, self.into_next_pass)
         state = replace(encounter, delays=with_item(encounter.delays, self.combatant_id, delay))
         state = state.with_clock(acted=clock.acted | {self.combatant_id})
-        text = N_("{name} delays into the next pass.") if self.into_next_pass else N_("{name} delays the action.")
+        passes = system.time_units().passes
+        text = passes.delays_into if self.into_next_pass and passes is not None else N_("{name} delays the action.")
         line = LogLine(text, {"name": encounter.combatant(self.combatant_id).name})
         return Applied(state, (line,)).then(_leave_slot(state, system, slot, self.combatant_id))
 
 
 @dataclass(frozen=True)
 class TakeDelayedAction(Operation):
-    """A combatant who delayed interrupts now, before whoever's phase it is."""
+    """A combatant who delayed interrupts now, before whoever's turn it is."""
 
     kind = "take_delayed_action"
     combatant_id: str

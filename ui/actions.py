@@ -67,7 +67,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
                N_("NPCs roll automatically; type what the players rolled"), toolbar=True, separator_before=True),
     ActionSpec("next_turn", N_("&Next"), Menu.FIGHT, "Space", N_("The current actor is done"), toolbar=True),
     ActionSpec("back", N_("&Back"), Menu.FIGHT, "Shift+Space", N_("Undo the last change"), toolbar=True),
-    ActionSpec("delay", N_("&Delay"), Menu.FIGHT, "L", N_("Hold the action to a later phase of this pass"),
+    ActionSpec("delay", N_("&Delay"), Menu.FIGHT, "L", N_("Hold the action to later in this round"),
                toolbar=True, separator_before=True),
     ActionSpec("delay_next_pass", N_("Delay into the next &pass"), Menu.FIGHT, "Shift+L"),
     ActionSpec("act_now", N_("Act &now (take the delayed action)"), Menu.FIGHT, "I"),
@@ -95,8 +95,12 @@ def build_action(spec: ActionSpec, parent: QWidget) -> QAction:
     action.setObjectName(f"action_{spec.name}")
     if spec.shortcut is not None:
         action.setShortcut(QKeySequence(spec.shortcut))
-    tip = _(spec.tip) if spec.tip else action.text().replace("&", "")
+    set_tip(action, _(spec.tip) if spec.tip else action.text().replace("&", ""))
+    return action
+
+
+def set_tip(action: QAction, tip: str) -> None:
+    """The action's tooltip (with its shortcut) and status tip, already translated."""
     shortcut = action.shortcut().toString(QKeySequence.SequenceFormat.NativeText)
     action.setToolTip(f"{tip} ({shortcut})" if shortcut else tip)
     action.setStatusTip(tip)
-    return action

@@ -30,7 +30,7 @@ from app.paths import ENCOUNTER_SUFFIX, documents_dir
 from app.workspace import Workspace
 from rules.errors import RulesError
 from rules.systems import all_systems, system_ids
-from ui.actions import ACTIONS, Menu, build_action
+from ui.actions import ACTIONS, Menu, build_action, set_tip
 from ui.charts.initiative_chart import InitiativeChart
 from ui.charts.odds_dock import OddsDock
 from ui.games import game_ui
@@ -234,7 +234,14 @@ class MainWindow(QMainWindow):
     def _on_replaced(self) -> None:
         self._update_title()
         self._update_status()
+        self._fit_actions_to_the_game()
         self.details.set_combatant(None)
+
+    def _fit_actions_to_the_game(self) -> None:
+        """Delaying into the next pass only where rounds have passes; the Delay tip in the game's words."""
+        units = self.document.system.time_units()
+        self.actions_by_name["delay_next_pass"].setVisible(units.has_passes)
+        set_tip(self.actions_by_name["delay"], _(units.delay_hint))
 
     def _update_title(self) -> None:
         self.setWindowTitle(f"{self.document.title()} — Bojovka")

@@ -1,21 +1,22 @@
-"""One line that says where the fight is: round, pass (for games with passes), who acts now."""
+"""One line that says where the fight is: round, pass (for games with passes), who acts now, in the game's words."""
 
 from __future__ import annotations
 
 from app.i18n import _
 from rules.encounter import Encounter, SlotKind
-from rules.systems.base import Hook, RuleSystem
+from rules.systems.base import RuleSystem
 
 
-def _who(state: Encounter) -> str:
+def _who(state: Encounter, system: RuleSystem) -> str:
     slot = state.clock.current
     if slot is None:
         return ""
     if slot.kind is SlotKind.TIMER:
         return _("{event} goes off now").format(event=state.effects[slot.ids[0]].name)
     names = ", ".join(state.combatants[i].name for i in slot.ids if i in state.combatants)
-    if slot.phase is not None:
-        return _("{names} acts (phase {phase})").format(names=names, phase=slot.phase)
+    phases = system.time_units().phases
+    if slot.phase is not None and phases is not None:
+        return _(phases.acting).format(names=names, phase=slot.phase)
     return _("{names} acts").format(names=names)
 
 
@@ -29,9 +30,10 @@ def fight_status(state: Encounter, system: RuleSystem) -> str:
     if clock.pass_no == 0:
         return _("Round {round} is over: roll initiative for the next round (R).").format(round=clock.round)
     parts = [_("Round {round}").format(round=clock.round)]
-    if Hook.PASS_START in system.hooks():
-        parts.append(_("initiative pass {number}").format(number=clock.pass_no))
-    who = _who(state)
+    passes = system.time_units().passes
+    if passes is not None:
+        parts.append(_(passes.status).format(number=clock.pass_no))
+    who = _who(state, system)
     if who:
         parts.append(who)
     return " · ".join(parts)

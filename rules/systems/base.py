@@ -12,9 +12,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from rules.encounter import Combatant, Encounter, JsonValue, Side, Slot, Status
+from rules.dice_words import DiceWord
+from rules.encounter import Combatant, Delay, Encounter, JsonValue, Side, Slot, Status
 from rules.errors import RulesError
 from rules.text import _, pgettext
+from rules.time_units import ROUNDS, TimeUnits
 
 if TYPE_CHECKING:  # history imports this module: these types are only needed by the checker
     from rules.history import History, Operation
@@ -250,6 +252,11 @@ class RuleSystem(ABC):
         return str(combatant.initiative.rolled)
 
     # --- turns, budget, timing ----------------------------------------------------------------
+    def time_units(self) -> TimeUnits:
+        """What this game calls its round, its passes and the number a turn is played at (the words every
+        generic text uses). Default: rounds of turns, no passes, no phase numbers."""
+        return ROUNDS
+
     def hooks(self) -> frozenset[Hook]:
         """The timing hooks this game has."""
         return frozenset({Hook.ROUND_START, Hook.ROUND_END, Hook.TURN_START, Hook.TURN_END})
@@ -268,9 +275,22 @@ class RuleSystem(ABC):
 
         raise OperationError(_("This game does not track actions of kind {kind!r}.").format(kind=kind))
 
+    def lost_delays(self, encounter: Encounter, slot: Slot) -> Sequence[Delay]:
+        """Held actions that lapse as ``slot`` comes up (the engine drops and logs them). Default: none is lost.
+
+        Called before the turn engine enters ``slot``, with the state before it; a game whose held actions expire
+        at some moment of the order (SR3: a delay into the next pass, at the actor's own phase there) says so here.
+        """
+        return ()
+
     def default_side_order(self) -> tuple[Side, ...]:
         """Sides in the order the roster lists them."""
         return (Side.PLAYER, Side.ALLY, Side.OPPONENT)
+
+    # --- the dice line -------------------------------------------------------------------------
+    def dice_words(self) -> Sequence[DiceWord]:
+        """The words this game adds to the dice line (SR3: ``tn``); the generic forms need none. Default: none."""
+        return ()
 
     # --- the printed summary --------------------------------------------------------------------
     def outcome_probability(self, operation: Operation, before: Encounter) -> float | None:

@@ -9,6 +9,7 @@ from app.samples import SAMPLES, sample_path, sample_text
 from app.session import FightSession
 from rules.dice import Roller
 from rules.errors import RulesError
+from rules.systems import get_system
 from tests.rules.sr3_scenes import eight_characters
 
 
@@ -52,3 +53,12 @@ def test_dice_line_rolls_and_typed_faces_are_logged() -> None:
 def test_shipped_samples_match_the_code_that_builds_them() -> None:
     for system_id in SAMPLES:
         assert sample_path(system_id).read_text(encoding="utf-8") == sample_text(system_id)
+
+
+def test_the_dice_line_reads_the_open_fights_game() -> None:
+    session = FightSession(EncounterDocument(get_system("walka").sample()), Roller.seeded(3))
+    with pytest.raises(RulesError) as refused:
+        session.roll_dice("12d6 tn 5")
+    assert "“tn” belongs to the dice line of another game (Shadowrun, Third Edition)" in str(refused.value)
+    assert "The dice line of Walka knows: d, under, b, p." in str(refused.value)
+    assert session.roll_dice("d20 under 12 +1b", "7,15").entry.text().startswith("Roll: d20 under 12")

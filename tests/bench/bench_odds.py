@@ -21,8 +21,8 @@ from typing import Any
 import icepool
 
 import rules.odds
-from rules.dice import SkillKind
 from rules.systems.clovek import odds as clovek_odds
+from rules.systems.clovek.dice import SkillKind
 from rules.systems.clovek.odds import PowerSpec
 from rules.systems.clovek.rolls import PowerSource, base_power
 from rules.systems.institut import odds as institut_odds

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from rules.combatants import ApplyHarm
-from rules.dice import SkillKind
 from rules.errors import OperationError
 from rules.history import History
 from rules.systems.clovek import (
@@ -18,6 +17,7 @@ from rules.systems.clovek import (
     SkillRoll,
     StartLongAction,
 )
+from rules.systems.clovek.dice import SkillKind
 from rules.systems.clovek.long_actions import LongKind, LongState, find_long_action, long_actions
 from rules.systems.clovek.rolls import PowerSource
 from tests.rules.test_clovek_scenes import seed_fight

@@ -10,11 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rules.dice import SkillKind
-from rules.dice_rules import CRITICAL_RANGE
 from rules.errors import RulesError
 from rules.odds import DEFAULT_TAIL, Dist
 from rules.systems.clovek import success_number, successes_distribution
+from rules.systems.clovek.dice import CRITICAL_RANGE, SkillKind
 from rules.systems.clovek.odds import (
     OUTCOMES,
     PowerSpec,

@@ -19,7 +19,6 @@ from rules.combatants import (
     SpendAction,
     next_combatant_id,
 )
-from rules.dice import SkillKind
 from rules.encounter import Encounter, Side, frozen_map
 from rules.errors import RulesError
 from rules.history import Batch, History, Operation
@@ -46,6 +45,7 @@ from rules.systems.clovek import (
     StartLongAction,
 )
 from rules.systems.clovek.banks import BANKS, DEXTERITY, burnt_this_round, extra_map
+from rules.systems.clovek.dice import SkillKind
 from rules.systems.clovek.long_actions import LONG_ACTIONS, LongKind
 from rules.systems.clovek.rolls import PowerSource
 from rules.turns import NextTurn, RollInitiative, SetInitiative, YieldTurn

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from rules.combatants import ApplyHarm, SetAttribute, SetOption, SpendAction
-from rules.dice import SkillKind
 from rules.errors import OperationError, RulesError
 from rules.history import History
 from rules.systems.clovek import (
@@ -17,6 +16,7 @@ from rules.systems.clovek import (
     SkillRoll,
     success_number,
 )
+from rules.systems.clovek.dice import SkillKind
 from rules.systems.clovek.economy import ACTION, REACTION
 from rules.systems.clovek.rolls import (
     PowerSource,

@@ -17,29 +17,29 @@ from hypothesis import strategies as st
 from rules import text
 from rules.dice import (
     MAX_REROLLS,
-    ClovekTest,
     DiceError,
     DiceExpression,
     DiceTerm,
     Roller,
     RollResult,
     RollUnderTest,
-    SkillKind,
     SumExpression,
-    TargetNumberTest,
     ThresholdCount,
+    format_faces,
+    roll_under_kept,
+)
+from rules.systems.clovek.dice import (
+    ClovekResult,
+    ClovekTest,
+    SkillKind,
     clovek_critical_failure,
     clovek_outcome,
     clovek_reroll_number,
     clovek_success_number,
     count_clovek_successes,
-    count_sr3_successes,
-    format_faces,
-    parse,
-    roll_under_kept,
-    rule_of_one,
-    sr3_die_total,
 )
+from rules.systems.sr3.dice import Sr3Result, TargetNumberTest, count_sr3_successes, rule_of_one, sr3_die_total
+from tests.rules.dice_context import parse
 
 RULES_DIR = Path(__file__).resolve().parents[2] / "rules"
 #: Hang guard, not a benchmark: parse must answer at once; 50 ms leaves room for a slow CI machine.
@@ -47,8 +47,22 @@ HANG_GUARD_SECONDS = 0.05
 
 
 def typed(expression: str, faces: str) -> RollResult:
-    """Parse ``expression`` and read ``faces`` typed in for it."""
+    """Parse ``expression`` (in its game's context) and read ``faces`` typed in for it."""
     return parse(expression).from_faces(faces)
+
+
+def sr3_typed(expression: str, faces: str) -> Sr3Result:
+    """:func:`typed` for an SR3 success test, whose result also tells the rule of one."""
+    result = typed(expression, faces)
+    assert isinstance(result, Sr3Result)
+    return result
+
+
+def clovek_typed(expression: str, faces: str) -> ClovekResult:
+    """:func:`typed` for a Člověk test, whose result also tells a critical failure."""
+    result = typed(expression, faces)
+    assert isinstance(result, ClovekResult)
+    return result
 
 
 class AlwaysTop(random.Random):
@@ -62,7 +76,7 @@ class AlwaysTop(random.Random):
 
 
 def test_sr3_seed_example_tn_4() -> None:
-    result = typed("10d6 tn 4", "3,4,3,2,5,5,1,2,6,5")
+    result = sr3_typed("10d6 tn 4", "3,4,3,2,5,5,1,2,6,5")
     assert result.successes == 5
     assert result.total == 5
     assert not result.rule_of_one
@@ -91,15 +105,15 @@ def test_sr3_tn_13_needs_six_six_then_one() -> None:
 
 
 def test_sr3_rule_of_one() -> None:
-    result = typed("3d6 tn 2", "1,1,1")
+    result = sr3_typed("3d6 tn 2", "1,1,1")
     assert result.rule_of_one
     assert result.successes == 0
     assert "rule of one" in result.describe()
-    assert not typed("3d6 tn 2", "1,1,2").rule_of_one
+    assert not sr3_typed("3d6 tn 2", "1,1,2").rule_of_one
 
 
 def test_clovek_stealth_example() -> None:
-    result = typed("4d10 skill 1 ability", "2,9,5,0+2")
+    result = clovek_typed("4d10 skill 1 ability", "2,9,5,0+2")
     assert result.faces == ((2,), (9,), (5,), (10, 2))
     assert result.successes == 2
     assert result.outcome_text() == "full success"
@@ -107,14 +121,14 @@ def test_clovek_stealth_example() -> None:
 
 
 def test_clovek_physics_example_critical_failure() -> None:
-    result = typed("8d10 skill 3 knowledge", "2,4,5,3,6,1,2,5")
+    result = clovek_typed("8d10 skill 3 knowledge", "2,4,5,3,6,1,2,5")
     assert result.successes == 0
     assert result.critical_failure
     assert result.outcome_text() == "critical failure"
 
 
 def test_clovek_physics_example_with_four_dots() -> None:
-    result = typed("8d10 skill 4 knowledge", "2,4,5,3,6,1,2,5")
+    result = clovek_typed("8d10 skill 4 knowledge", "2,4,5,3,6,1,2,5")
     assert result.successes == 1
     assert not result.critical_failure
     assert result.outcome_text() == "basic success"

@@ -11,8 +11,9 @@ import time
 
 import pytest
 
-from rules.dice import MAX_TEXT_LENGTH, Roller, parse
+from rules.dice import MAX_TEXT_LENGTH, Roller
 from rules.errors import DiceError
+from tests.rules.dice_context import parse  # SR3's tn and Člověk's skill, in their game's context
 
 #: (dice line, typed faces) pairs that must be refused; faces "" means the line alone is refused.
 HOSTILE: list[tuple[str, str]] = [

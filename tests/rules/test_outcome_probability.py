@@ -17,7 +17,6 @@ from typing import TypeVar
 import pytest
 
 from rules.combatants import AddCombatant
-from rules.dice_rules import CRITICAL_FAILURE
 from rules.encounter import Encounter, Side, frozen_map
 from rules.errors import OperationError
 from rules.history import Operation
@@ -26,6 +25,7 @@ from rules.systems import get_system, system_ids
 from rules.systems.base import RuleSystem
 from rules.systems.clovek import ClovekCheck, SkillRoll
 from rules.systems.clovek import outcomes as clovek_outcomes
+from rules.systems.clovek.dice import CRITICAL_FAILURE
 from rules.systems.institut import InstitutAttack, SuppressionFire, ThrowGrenade
 from rules.systems.institut import SuppressionDodge as Suppression
 from rules.systems.institut import outcomes as institut_outcomes

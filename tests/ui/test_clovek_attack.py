@@ -12,9 +12,10 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from app.document import EncounterDocument
-from rules.dice import Roller, SkillKind
+from rules.dice import Roller
 from rules.serialize import to_data
 from rules.systems.clovek import SetInitiativeDice, StartLongAction
+from rules.systems.clovek.dice import SkillKind
 from rules.systems.clovek.long_actions import LongKind, find_long_action
 from rules.systems.clovek.odds import OUTCOMES, outcome_odds, roll_odds
 from rules.systems.clovek.sample import sample

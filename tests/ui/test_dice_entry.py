@@ -6,16 +6,22 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from rules.dice import Roller, parse
+from rules.dice import DiceExpression, Roller, parse
+from rules.systems import get_system
 from ui.widgets.dice_entry import DiceEntry
 from ui.widgets.odds_table import OddsTable, format_percent
+
+
+def sr3_test(line: str) -> DiceExpression:
+    """An SR3 success test, parsed as the dice line of an SR3 fight reads it."""
+    return parse(line, get_system("sr3").dice_words())
 
 
 @pytest.fixture
 def entry(qtbot: QtBot) -> DiceEntry:
     widget = DiceEntry("Attack", Roller.seeded(11))
     qtbot.addWidget(widget)
-    widget.set_expression(parse("4d6 tn 5"))
+    widget.set_expression(sr3_test("4d6 tn 5"))
     return widget
 
 
@@ -60,7 +66,7 @@ def test_bad_faces_show_a_red_message_and_never_raise(entry: DiceEntry, typed: s
 
 
 def test_rule_of_six_chains_are_checked_against_the_tn(entry: DiceEntry) -> None:
-    entry.set_expression(parse("2d6 tn 8"))
+    entry.set_expression(sr3_test("2d6 tn 8"))
     entry.set_faces_text("6,3")
     assert "type the reroll after a plus" in entry.error_text()
     entry.set_faces_text("6+3,3")
@@ -71,14 +77,14 @@ def test_rule_of_six_chains_are_checked_against_the_tn(entry: DiceEntry) -> None
 def test_a_new_expression_rechecks_what_was_typed(entry: DiceEntry) -> None:
     entry.set_faces_text("5,6,1,4")
     assert entry.is_complete()
-    entry.set_expression(parse("5d6 tn 5"))
+    entry.set_expression(sr3_test("5d6 tn 5"))
     assert not entry.is_complete()
     assert "needs 5 faces" in entry.error_text()
 
 
 def test_roll_uses_the_injected_roller(entry: DiceEntry, qtbot: QtBot) -> None:
     qtbot.mouseClick(entry.roll_button, Qt.MouseButton.LeftButton)
-    expected = parse("4d6 tn 5").roll(Roller.seeded(11))
+    expected = sr3_test("4d6 tn 5").roll(Roller.seeded(11))
     assert entry.faces() == expected.faces
     assert entry.faces_edit.text() == expected.faces_text()
     assert entry.is_complete()

@@ -7,7 +7,8 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from app.document import EncounterDocument
-from rules.dice import Roller, SkillKind
+from rules.dice import Roller
+from rules.systems.clovek.dice import SkillKind
 from rules.systems.clovek.odds import OUTCOMES, outcome_odds, roll_odds
 from rules.systems.institut import attack_outcome_distribution as institut_outcomes
 from rules.systems.institut.combat import Defence

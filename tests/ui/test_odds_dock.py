@@ -9,10 +9,11 @@ from pytestqt.qtbot import QtBot
 from app.document import EncounterDocument
 from app.workspace import Workspace
 from rules import odds
-from rules.dice import Roller, SkillKind
+from rules.dice import Roller
 from rules.errors import RulesError
 from rules.history import new_history
 from rules.systems import all_systems
+from rules.systems.clovek.dice import SkillKind
 from rules.systems.clovek.odds import OUTCOMES, PowerSpec, action_power_odds, modified, outcome_odds, roll_odds
 from rules.systems.clovek.rolls import PowerSource
 from rules.systems.institut.odds import pool_total, wound_class_distribution

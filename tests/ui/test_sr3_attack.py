@@ -18,6 +18,7 @@ from rules.combatants import AddCombatant, ApplyHarm, SetAttribute, SetOption, S
 from rules.dice import Roller, parse
 from rules.encounter import JsonValue, Side, frozen_map
 from rules.history import Operation, new_history
+from rules.systems.sr3 import SYSTEM as SR3
 from rules.systems.sr3 import SurpriseTest, initiative, shot
 from rules.systems.sr3.damage import Ammo
 from rules.systems.sr3.odds import OUTCOME_LABELS, OUTCOMES, attack_outcome_distribution
@@ -328,7 +329,7 @@ def test_rolled_dice_resolve_the_same_way_every_time(dialog_for: DialogFactory) 
     assert first == second
     attack = first[0]
     assert isinstance(attack, Sr3Attack)
-    assert attack.attack_faces == parse("6d6 tn 4").roll(Roller.seeded(2024)).faces
+    assert attack.attack_faces == parse("6d6 tn 4", SR3.dice_words()).roll(Roller.seeded(2024)).faces
 
 
 def test_a_miss_needs_no_dodge_and_spends_no_defence_pool(dialog_for: DialogFactory) -> None:

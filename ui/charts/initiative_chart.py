@@ -134,15 +134,13 @@ class InitiativeChart(QWidget):
     def _show(self) -> None:
         rounds = self._timeline.rounds
         shown = rounds[min(self.slider.value(), len(rounds)) - 1] if rounds else None
-        self.canvas.show_series(series_for(turns_to_show(self._timeline, shown)))
+        self.canvas.show_series(series_for(turns_to_show(self._timeline, shown), self._timeline.system.time_units()))
         self.position.setText(self._position_text(rounds.index(shown) + 1 if shown else 0, len(rounds)))
 
     def _position_text(self, number: int, count: int) -> str:
         if not count:
             return _("No turns yet")
-        if has_passes(self._timeline.system):
-            return _("Turn {number} of {count}").format(number=number, count=count)
-        return _("Round {number} of {count}").format(number=number, count=count)
+        return _(self._timeline.system.time_units().position).format(number=number, count=count)
 
     # --- theme and export ---------------------------------------------------------------------------
     def changeEvent(self, event: QEvent) -> None:
@@ -184,7 +182,7 @@ def render_initiative_chart_image(source: EncounterDocument | History, size: QSi
         canvas.apply_colors(DARK if dark else LIGHT)
         canvas.resize(size)
         canvas.show()
-        canvas.show_series(series_for(turns_to_show(timeline, round_no)))
+        canvas.show_series(series_for(turns_to_show(timeline, round_no), timeline.system.time_units()))
         QApplication.processEvents()
         return render_image(canvas, size, pixel_ratio)
     finally:

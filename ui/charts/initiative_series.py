@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from app.i18n import _
+from rules.time_units import PassWords, TimeUnits
 from rules.timeline import Mark, MarkKind, TurnTimeline
 
 #: Empty x units between two bands.
@@ -140,7 +141,8 @@ class _Drawing:
 class _PassGeometry:
     """x of a (pass, phase): bands side by side, each counting down from its highest phase to 0."""
 
-    def __init__(self, turn: TurnTimeline) -> None:
+    def __init__(self, turn: TurnTimeline, words: PassWords) -> None:
+        self.words = words
         tops: dict[int, int] = dict.fromkeys(range(1, turn.passes + 1), 1)
         for mark in turn.marks:
             tops[mark.pass_no] = max(tops.get(mark.pass_no, 1), mark.phase or 0)
@@ -157,7 +159,7 @@ class _PassGeometry:
         return self.left[pass_no] + self.tops[pass_no] - (phase or 0)
 
     def bands(self) -> tuple[Band, ...]:
-        return tuple(Band(_("Pass {number}").format(number=pass_no), self.left[pass_no],
+        return tuple(Band(_(self.words.band).format(number=pass_no), self.left[pass_no],
                           self.left[pass_no] + top, self._ticks(pass_no, top))
                      for pass_no, top in self.tops.items())
 
@@ -169,9 +171,9 @@ class _PassGeometry:
         return tuple((self.x(pass_no, phase), str(phase)) for phase in phases)
 
 
-def pass_series(turn: TurnTimeline) -> ChartSeries:
-    """The chart of one turn of a pass-based game."""
-    geometry = _PassGeometry(turn)
+def pass_series(turn: TurnTimeline, words: PassWords) -> ChartSeries:
+    """The chart of one turn of a pass-based game (``words``: what the game calls its passes)."""
+    geometry = _PassGeometry(turn, words)
     drawing = _Drawing(turn.lanes)
 
     def at(mark: Mark) -> tuple[float, float]:
@@ -188,7 +190,7 @@ def pass_series(turn: TurnTimeline) -> ChartSeries:
         drawing.labels += [Label(*at(m), str(m.phase)) for m in turn.marks if m.kind in TURN_KINDS and m.phase]
     if turn.now is not None:
         drawing.now_at(geometry.x(turn.now.pass_no, turn.now.phase), turn.now.ids)
-    title = _("Round {number}: initiative passes").format(number=turn.round)
+    title = _(words.chart_title).format(number=turn.round)
     return drawing.series(title, True, turn.names, geometry.bands())
 
 
@@ -263,10 +265,13 @@ def _column_ticks(turn: TurnTimeline, left: float, columns: int) -> tuple[tuple[
     return tuple((left + slot, captions.get(slot, str(slot + 1))) for slot in range(columns))
 
 
-def series_for(turns: Sequence[TurnTimeline]) -> ChartSeries:
-    """Pass-based: the last turn given; round-based: every round given. Nothing given: an empty chart."""
+def series_for(turns: Sequence[TurnTimeline], units: TimeUnits) -> ChartSeries:
+    """Pass-based: the last turn given; round-based: every round given. Nothing given: an empty chart.
+
+    ``units`` are the game's (:meth:`RuleSystem.time_units`): they name the passes' bands and the title.
+    """
     if not turns:
         return ChartSeries(_("Roll initiative to see the chart."))
-    if turns[-1].has_passes:
-        return pass_series(turns[-1])
+    if turns[-1].has_passes and units.passes is not None:
+        return pass_series(turns[-1], units.passes)
     return round_series(turns)

@@ -16,7 +16,10 @@ from PySide6.QtCore import QByteArray, QModelIndex, QPersistentModelIndex, Qt
 from app.document import Change, EncounterDocument
 from app.i18n import N_, _, ngettext
 from rules.encounter import Effect, Encounter, Timing
+from rules.errors import RulesError
+from rules.systems import get_system
 from rules.systems.base import Hook
+from rules.time_units import ROUNDS, TimeUnits
 from ui.models.base import EnumTableModel
 
 Index = QModelIndex | QPersistentModelIndex
@@ -46,12 +49,10 @@ class Role(IntEnum):
     TARGET_ID = Qt.ItemDataRole.UserRole + 2
 
 
-#: A hook's name when it concerns everyone.
+#: A hook's name when it concerns everyone (a game's passes are named by the game: :func:`hook_label`).
 HOOK_LABELS: Final[Mapping[Hook, str]] = MappingProxyType({
     Hook.ROUND_START: N_("Start of each round"),
     Hook.ROUND_END: N_("End of each round"),
-    Hook.PASS_START: N_("Start of each initiative pass"),
-    Hook.PASS_END: N_("End of each initiative pass"),
     Hook.TURN_START: N_("Start of each turn"),
     Hook.TURN_END: N_("End of each turn"),
 })
@@ -76,10 +77,19 @@ def combatant_name(state: Encounter, combatant_id: str | None) -> str:
     return combatant.name if combatant is not None else combatant_id
 
 
+def hook_label(hook: Hook, units: TimeUnits) -> str | None:
+    """A hook's name for everyone, in the game's words (None: the game has no such moment)."""
+    if hook in HOOK_LABELS:
+        return _(HOOK_LABELS[hook])
+    if units.passes is None:
+        return None
+    return _(units.passes.each_start if hook is Hook.PASS_START else units.passes.each_end)
+
+
 def timing_text(timing: Timing, state: Encounter) -> str:
     """'Start of each round', 'End of Mike's turns'…"""
     hook = _hook(timing.hook)
-    label = _(HOOK_LABELS[hook]) if hook is not None else timing.hook
+    label = (hook_label(hook, _units(state)) if hook is not None else None) or timing.hook
     if timing.combatant is None:
         return label
     name = combatant_name(state, timing.combatant)
@@ -96,25 +106,40 @@ def _hook(value: str) -> Hook | None:
         return None
 
 
+def _units(state: Encounter) -> TimeUnits:
+    """The words of the encounter's game for its rounds and passes."""
+    try:
+        return get_system(state.system_id).time_units()
+    except RulesError:  # a game this version does not know: plain rounds
+        return ROUNDS
+
+
 def duration_text(effect: Effect, state: Encounter) -> str:
-    """How long the effect still lasts, in the GM's words."""
+    """How long the effect still lasts, in the GM's words (and the game's, for its passes)."""
     if effect.due is not None:
-        round_no, pass_no, phase = effect.due
-        if phase > 0:
-            return _("Goes off in round {round}, pass {pass_no}, phase {phase}").format(
-                round=round_no, pass_no=pass_no, phase=phase)
-        return _("Goes off at the end of round {round}, pass {pass_no}").format(round=round_no, pass_no=pass_no)
+        return _due_text(effect.due, _units(state))
     if effect.remaining is None or effect.expires is None:
         return _("Until removed")
     return _counted(effect.expires, effect.remaining, state)
+
+
+def _due_text(due: tuple[int, int, int], units: TimeUnits) -> str:
+    round_no, pass_no, phase = due
+    if units.passes is not None:
+        template = units.passes.due if phase > 0 else units.passes.due_at_end
+        return _(template).format(round=round_no, pass_no=pass_no, phase=phase)
+    if phase > 0:
+        return _("Goes off in round {round}").format(round=round_no)
+    return _("Goes off at the end of round {round}").format(round=round_no)
 
 
 def _counted(expires: Timing, count: int, state: Encounter) -> str:
     hook = _hook(expires.hook)
     if hook is Hook.ROUND_END and expires.combatant is None:
         return ngettext("{count} round left", "{count} rounds left", count).format(count=count)
-    if hook is Hook.PASS_END and expires.combatant is None:
-        return ngettext("{count} initiative pass left", "{count} initiative passes left", count).format(count=count)
+    passes = _units(state).passes
+    if hook is Hook.PASS_END and expires.combatant is None and passes is not None:
+        return passes.left.text(count)
     if hook is Hook.TURN_END and expires.combatant is not None:
         return ngettext("{count} turn of {name} left", "{count} turns of {name} left", count).format(
             count=count, name=combatant_name(state, expires.combatant))

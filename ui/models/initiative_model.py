@@ -21,6 +21,7 @@ from rules.encounter import SIDE_LABELS, Combatant, Encounter, Side, SlotKind, S
 from rules.errors import RulesError
 from rules.report import condition_text, track_readings
 from rules.systems.base import RuleSystem
+from rules.time_units import TimeUnits
 from rules.turns import SetInitiative
 from ui.models.base import EnumTableModel
 
@@ -150,7 +151,7 @@ class InitiativeModel(EnumTableModel):
     def _actions_text(self, combatant: Combatant, state: Encounter) -> str:
         delay = state.delays.get(combatant.id)
         if delay is not None:
-            return delay_text(delay.into_next_pass, delay.pass_no)
+            return delay_text(self._document.system.time_units(), delay.into_next_pass, delay.pass_no)
         current = state.clock.current
         if current is None or combatant.id not in current.ids:
             return ""
@@ -212,7 +213,7 @@ class InitiativeModel(EnumTableModel):
         if column is Column.CONDITION:
             return "\n".join(self._document.system.condition_notes(combatant, state)) or None
         if column is Column.INITIATIVE and combatant.id in state.delays:
-            return _("Delayed: will act later in this pass, or at its end.")
+            return _(self._document.system.time_units().delayed_tip)
         return None
 
     # --- editing -------------------------------------------------------------------------------
@@ -275,11 +276,11 @@ class InitiativeModel(EnumTableModel):
                 self.dataChanged.emit(self.index(row, 0), self.index(row, len(Column) - 1))
 
 
-def delay_text(into_next_pass: bool, pass_no: int) -> str:
-    """Where a delayed actor comes back, for the row of the initiative table."""
-    if into_next_pass:
-        return _("Delayed into pass {number}: act before your own phase there").format(number=pass_no + 1)
-    return _("Delayed: interrupt any later phase, or act at the end of the pass")
+def delay_text(units: TimeUnits, into_next_pass: bool, pass_no: int) -> str:
+    """Where a delayed actor comes back, for the row of the initiative table, in the game's words."""
+    if into_next_pass and units.passes is not None:
+        return _(units.passes.delayed_into).format(number=pass_no + 1)
+    return _(units.delayed)
 
 
 def _parse_score(text: str) -> int | None:

@@ -66,7 +66,7 @@ class LogModel(QAbstractListModel):
 
     def _text(self, row: _Row) -> str:
         if row.line < 0:
-            return heading_text(row.round, row.pass_no)
+            return heading_text(row.round, row.pass_no, self._document.system.time_units())
         entry = self._document.history.entries[row.entry_number - 1]
         return entry.log[row.line].render()
 

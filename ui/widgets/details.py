@@ -187,16 +187,17 @@ class _PoolsSection(_Section):
 
 
 class _BudgetSection(_Section):
-    """What the combatant may still do in this phase, with a button to use one action of each kind."""
+    """What the combatant may still do in this turn (the game names it), with a button per kind of action."""
 
     def __init__(self, apply: Apply) -> None:
-        super().__init__(_("Actions this phase"), apply)
+        super().__init__(_("Actions this turn"), apply)
         self._layout = QGridLayout(self)
         self._labels: dict[str, QLabel] = {}
         self.buttons: dict[str, QPushButton] = {}
 
     def refresh(self, combatant: Combatant, state: Encounter, system: RuleSystem) -> None:
         self._id = combatant.id
+        self.setTitle(_(system.time_units().budget))
         budget = system.action_budget(combatant, state)
         if [item.key for item in budget] != list(self.buttons):
             self._rebuild(budget)

@@ -1,4 +1,4 @@
-"""The dice line: any expression the rules understand, rolled or typed in, with the result in the log."""
+"""The dice line: any expression the open fight's game understands, rolled or typed in, with the result in the log."""
 
 from __future__ import annotations
 
@@ -6,20 +6,21 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QLineEdit, QPushButton, QVBox
 
 from app.i18n import _
 from app.session import FightSession
+from rules.dice import dice_examples
 from rules.errors import RulesError
 from ui.widgets.messages import show_message
 
 
 class DiceLine(QWidget):
-    """Expression field, optional typed faces, Roll button and the last result."""
+    """Expression field, optional typed faces, Roll button and the last result.
 
-    EXAMPLES = "12d6 tn 5 · 3d6+2 · 8d10 skill 3 ability · d20 under 12 +1b · 4d6 >=4"
+    The examples are the open fight's game's: its own words (SR3's ``tn``) and the forms every game knows.
+    """
 
     def __init__(self, session: FightSession, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._session = session
-        self.expression = QLineEdit(placeholderText=_("Dice, e.g. 12d6 tn 5"))
-        self.expression.setToolTip(_("Examples: {examples}").format(examples=self.EXAMPLES))
+        self.expression = QLineEdit()
         self.faces = QLineEdit(placeholderText=_("Faces rolled at the table (optional), e.g. 3,4,6+2"))
         self.roll_button = QPushButton(_("Roll"))
         self.result = QLabel(_("Type an expression and press Enter."))
@@ -27,6 +28,18 @@ class DiceLine(QWidget):
         for signal in (self.expression.returnPressed, self.faces.returnPressed, self.roll_button.clicked):
             signal.connect(self.roll)
         self._layout()
+        self._show_examples()
+        session.document.replaced.connect(self._show_examples)
+
+    def examples(self) -> tuple[str, ...]:
+        """Lines this fight's dice line reads, the game's own tests first."""
+        generic = dice_examples()
+        return tuple(sorted(dice_examples(self._session.document.system.dice_words()), key=lambda e: e in generic))
+
+    def _show_examples(self) -> None:
+        examples = self.examples()
+        self.expression.setPlaceholderText(_("Dice, e.g. {example}").format(example=examples[0]))
+        self.expression.setToolTip(_("Examples: {examples}").format(examples=" · ".join(examples)))
 
     def _layout(self) -> None:
         row = QHBoxLayout()

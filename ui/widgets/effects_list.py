@@ -51,7 +51,6 @@ class DurationKind(StrEnum):
 
 DURATION_LABELS: Final[dict[DurationKind, str]] = {
     DurationKind.ROUNDS: N_("Rounds"),
-    DurationKind.PASSES: N_("Initiative passes"),
     DurationKind.TURNS: N_("Until the end of a combatant's turn"),
     DurationKind.INDEFINITE: N_("Until removed"),
 }
@@ -145,13 +144,17 @@ class EffectForm(QFrame):
     def refill(self) -> None:
         """Fill the choices again (the roster changed), keeping what the GM has chosen where it still exists."""
         state, hooks = self._document.state, self._document.system.hooks()
+        passes = self._document.system.time_units().passes
         people = [(c.name, c.id) for c in state.combatants.values()]
         self._fill(self.target, [(_("Whole encounter"), None), *people])
         self._fill(self.turn_of, people)
         kinds = [kind for kind in DurationKind if kind not in DURATION_HOOKS or DURATION_HOOKS[kind] in hooks]
         if not state.combatants:
             kinds = [kind for kind in kinds if kind is not DurationKind.TURNS]
-        self._fill(self.duration, [(_(DURATION_LABELS[kind]), kind.value) for kind in kinds])
+        if passes is None:
+            kinds = [kind for kind in kinds if kind is not DurationKind.PASSES]
+        labels = {**DURATION_LABELS, **({DurationKind.PASSES: passes.duration} if passes is not None else {})}
+        self._fill(self.duration, [(_(labels[kind]), kind.value) for kind in kinds])
         self._target_changed()
         self._duration_changed()
 

@@ -11,7 +11,7 @@ closed. The factory does its heavy imports inside itself::
 
         return PassesChart(self.document)
 
-    self._dock(_("Initiative passes"), "dock_passes", LazyWidget(self._passes_chart), right)
+    self._dock(_("Initiative chart"), "dock_passes", LazyWidget(self._passes_chart), right)
 """
 
 from __future__ import annotations

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 from app.document import EncounterDocument
 from app.i18n import _
 from rules.encounter import STATUS_LABELS, Encounter, Side, Status
-from rules.systems.base import Hook, RuleSystem
+from rules.systems.base import RuleSystem
 from ui.models.order_model import TurnOrderModel
 from ui.widgets.condition_track import paint_track
 
@@ -71,8 +71,9 @@ def round_text(state: Encounter, system: RuleSystem) -> str:
         return _("The fight has not begun")
     if clock.pass_no == 0:
         return _("Round {round} is over · rolling initiative").format(round=clock.round)
-    if Hook.PASS_START in system.hooks():
-        return _("Round {round} · Initiative pass {pass_no}").format(round=clock.round, pass_no=clock.pass_no)
+    passes = system.time_units().passes
+    if passes is not None:
+        return _(passes.title).format(round=clock.round, pass_no=clock.pass_no)
     return _("Round {round}").format(round=clock.round)
 
 

@@ -12,12 +12,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rules.combatants import harm_lines
-from rules.dice import ClovekTest, SkillKind, format_faces
+from rules.dice import format_faces
 from rules.encounter import Combatant, Encounter
 from rules.errors import OperationError
 from rules.history import Applied, LogLine, Operation, require_combatant
 from rules.systems.base import RuleSystem
 from rules.systems.clovek.banks import BANK_WORDS, check_bank
+from rules.systems.clovek.dice import ClovekTest, SkillKind
 from rules.systems.clovek.economy import ACTION, burn_stun, check_role, spend_dice, take_action
 from rules.systems.clovek.long_actions import add_roll, find_long_action, with_long_action
 from rules.systems.clovek.ops import bonus_line

@@ -14,10 +14,9 @@ from fractions import Fraction
 from typing import Final, Generic
 
 from rules import odds
-from rules.dice import SkillKind
-from rules.dice_rules import CLOVEK_LADDER, CRITICAL_FAILURE, CRITICAL_RANGE
 from rules.errors import RulesError
 from rules.odds import Dist, P
+from rules.systems.clovek.dice import CLOVEK_LADDER, CRITICAL_FAILURE, CRITICAL_RANGE, SkillKind
 from rules.systems.clovek.rolls import (
     POWER_CRITICAL_RANGE,
     PowerSource,

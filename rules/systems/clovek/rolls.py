@@ -13,16 +13,18 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
-from rules.dice import (
+from rules.errors import RulesError
+from rules.systems.clovek.dice import (
+    CRITICAL_FAILURE,
     SkillKind,
     clovek_critical_failure,
+    clovek_face,
     clovek_outcome,
+    clovek_outcome_id,
     clovek_reroll_number,
     clovek_success_number,
     count_clovek_successes,
 )
-from rules.dice_rules import CRITICAL_FAILURE, clovek_face, clovek_outcome_id
-from rules.errors import RulesError
 from rules.text import N_, _
 
 #: Successes from which a roll is a total success (and, on the dice alone, earns a practice point).

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Final
 
+from rules.dice import DiceWord
 from rules.encounter import Combatant, Encounter, Initiative, JsonValue, Pool, Slot, SlotKind, Status, frozen_map
 from rules.errors import OperationError, RulesError
 from rules.history import History, Operation
@@ -49,6 +50,7 @@ from rules.systems.clovek.banks import (
     track_sizes,
     with_spent,
 )
+from rules.systems.clovek.dice import DICE_WORDS
 from rules.systems.clovek.economy import action_type, new_round, spend_dice, take_action
 from rules.systems.clovek.long_actions import healing_blocked, long_actions
 from rules.text import N_, _
@@ -111,6 +113,9 @@ class ClovekSystem(RuleSystem):
         from rules.systems.clovek.sample import sample  # on first use: opening a fight needs no sample
 
         return sample()
+
+    def dice_words(self) -> Sequence[DiceWord]:
+        return DICE_WORDS
 
     def option_specs(self) -> Sequence[OptionSpec]:
         return _OPTIONS

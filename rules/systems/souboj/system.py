@@ -54,6 +54,7 @@ from rules.systems.souboj.model import (
 )
 from rules.systems.souboj.tables import SoubojTables, load_tables
 from rules.text import N_, NP_, _, ngettext
+from rules.time_units import PhaseWords, TimeUnits
 from rules.turns import delayed_slots
 
 ACTION: Final = "action"
@@ -88,6 +89,11 @@ _OPTIONS: Final[tuple[OptionSpec, ...]] = (
                choices=((OPPONENTS_ATTACK, N_("Opponents")), (PARTY_ATTACKS, N_("Player characters and allies")))),
     OptionSpec("tables", N_("Attack, damage and recovery tables"), OptionKind.TABLE, {}),
 )
+
+
+#: Turns are played at the shared initiative score; a round is one run through it, with no passes.
+TIME_UNITS: Final[TimeUnits] = TimeUnits(phases=PhaseWords(acts=N_("{name} acts at initiative {phase}."),
+                                                           acting=N_("{names} acts (initiative {phase})")))
 
 
 class SoubojSystem(RuleSystem):
@@ -193,6 +199,9 @@ class SoubojSystem(RuleSystem):
         return " · ".join(parts)
 
     # --- timing and the action budget ---------------------------------------------------------
+    def time_units(self) -> TimeUnits:
+        return TIME_UNITS
+
     def hooks(self) -> frozenset[Hook]:
         return frozenset({Hook.ROUND_START, Hook.TURN_START, Hook.ROUND_END})
 

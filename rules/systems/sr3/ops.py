@@ -10,7 +10,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from rules.combatants import harm_lines, track_label
-from rules.dice_rules import count_sr3_successes, rule_of_one
 from rules.effects import AddEffect
 from rules.encounter import Combatant, Effect, Encounter, Pool, Side, frozen_map
 from rules.errors import OperationError
@@ -18,6 +17,7 @@ from rules.history import Applied, LogLine, Operation, require_combatant
 from rules.systems.base import RuleSystem
 from rules.systems.sr3 import initiative
 from rules.systems.sr3.damage import Ammo, explosive_misfire, resolve_hit
+from rules.systems.sr3.dice import count_sr3_successes, rule_of_one
 from rules.systems.sr3.levels import LEVEL_BOXES, check_level
 from rules.systems.sr3.monitor import PHYSICAL, STUN
 from rules.systems.sr3.surprise import surprise_matrix

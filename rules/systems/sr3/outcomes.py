@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Final
 
-from rules.dice_rules import count_sr3_successes, rule_of_one
 from rules.encounter import Encounter
 from rules.history import Operation
 from rules.odds import extreme_tail
 from rules.systems.base import RuleSystem
 from rules.systems.sr3.damage import EXPLOSIVE_AMMO, Ammo, resolve_hit
+from rules.systems.sr3.dice import count_sr3_successes, rule_of_one
 from rules.systems.sr3.levels import LEVELS
 from rules.systems.sr3.odds import attack_outcome_distribution
 from rules.systems.sr3.ops import Sr3Attack

@@ -6,9 +6,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Final
 
+from rules.dice import DiceWord
 from rules.encounter import (
     STATUS_LABELS,
     Combatant,
+    Delay,
     Encounter,
     JsonValue,
     Pool,
@@ -31,11 +33,13 @@ from rules.systems.base import (
     RuleSystem,
     TrackSpec,
 )
-from rules.systems.sr3 import initiative, monitor
+from rules.systems.sr3 import delays, dice, initiative, monitor
 from rules.systems.sr3.levels import LEVEL_BOXES, LEVELS
 from rules.systems.sr3.pools import combat_pool
 from rules.systems.sr3.tables import Sr3Tables, load_tables
+from rules.systems.sr3.time_units import TIME_UNITS
 from rules.text import N_, _
+from rules.time_units import TimeUnits
 from rules.turns import delayed_slots
 
 COMBAT_POOL: Final[str] = N_("combat")  # also the pool's shown name, hence marked
@@ -171,6 +175,9 @@ class Sr3System(RuleSystem):
         return " → ".join(str(s) for s in scores) if scores else str(initiative.score(combatant, 1))
 
     # --- timing and the action budget ---------------------------------------------------------
+    def time_units(self) -> TimeUnits:
+        return TIME_UNITS
+
     def hooks(self) -> frozenset[Hook]:
         return frozenset(Hook)
 
@@ -200,6 +207,12 @@ class Sr3System(RuleSystem):
                 name=combatant.name, kind=_(ACTION_LABELS[kind])))
         used = combatant.actions_used.get(kind, 0) + 1
         return replace(combatant, actions_used=frozen_map({**combatant.actions_used, kind: used}))
+
+    def dice_words(self) -> Sequence[DiceWord]:
+        return dice.DICE_WORDS
+
+    def lost_delays(self, encounter: Encounter, slot: Slot) -> Sequence[Delay]:
+        return delays.lost_at(encounter, slot)
 
     def default_side_order(self) -> tuple[Side, ...]:
         return (Side.PLAYER, Side.ALLY, Side.OPPONENT)

@@ -23,12 +23,13 @@ from PySide6.QtWidgets import (
 
 from app.document import Change
 from app.i18n import N_, _
-from rules.dice import Roller, SkillKind
+from rules.dice import Roller
 from rules.encounter import Combatant, Encounter
 from rules.errors import RulesError
 from rules.history import Operation
 from rules.systems.clovek import ClovekCheck, PowerRoll
 from rules.systems.clovek.banks import BANKS, CAPACITY, WOUNDS, capacity_name, track_key
+from rules.systems.clovek.dice import SkillKind
 from rules.systems.clovek.economy import ACTION, REACTION, action_type, round_running
 from rules.systems.clovek.long_actions import LongState, long_actions
 from rules.systems.clovek.odds import (

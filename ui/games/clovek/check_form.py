@@ -21,12 +21,12 @@ from PySide6.QtWidgets import (
 )
 
 from app.i18n import _
-from rules.dice import ClovekTest, RollResult, SkillKind
-from rules.dice_expressions import successes_phrase
+from rules.dice import RollResult, successes_phrase
 from rules.encounter import Combatant
 from rules.odds import Dist
 from rules.systems.clovek import SkillRoll
 from rules.systems.clovek.banks import BANK_TITLES, BANKS, bank
+from rules.systems.clovek.dice import ClovekTest, SkillKind
 from rules.systems.clovek.odds import (
     OUTCOME_WORDS,
     OUTCOMES,

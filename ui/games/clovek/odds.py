@@ -11,8 +11,8 @@ from dataclasses import replace
 from typing import Final
 
 from app.i18n import N_, _
-from rules.dice_rules import SkillKind
 from rules.odds import Dist
+from rules.systems.clovek.dice import SkillKind
 from rules.systems.clovek.odds import OUTCOMES, PowerSpec
 from rules.systems.clovek.rolls import POWER_SOURCE_LABELS, PowerSource
 from ui.charts.odds_data import OddsData, PoolSweep, categories

@@ -34,6 +34,7 @@ from rules.systems.sr3.damage import (
     DamageCode,
     describe_damage_code,
 )
+from rules.systems.sr3.dice import TargetNumberTest, rule_of_one
 from rules.systems.sr3.monitor import STUN
 from rules.systems.sr3.ranged import (
     MODIFIER_LABELS,
@@ -93,7 +94,7 @@ def _two_pairs_a_row(grid: QGridLayout, fields: Iterable[tuple[str, QWidget]]) -
 
 def _test(dice: int, tn: int) -> DiceExpression | None:
     """``dice``d6 against ``tn`` (None for no dice: the test is skipped)."""
-    return parse(f"{dice}d6 tn {tn}") if dice > 0 else None
+    return TargetNumberTest(dice, tn) if dice > 0 else None
 
 
 def _hits(entry: DiceEntry, no_dice: int | None = 0) -> int | None:
@@ -351,7 +352,7 @@ class DiceBox(QGroupBox):
     def misfired(self, explosive: bool) -> bool:
         """Whether an ``explosive`` round rolled all ones on the attack dice: it detonated in the weapon."""
         result = self.attack_entry.result()
-        return result is not None and result.rule_of_one and explosive
+        return result is not None and rule_of_one(result.faces) and explosive
 
     def set_tests(self, sheet: ShotSheet | None, explosive: bool, shooter_body: int) -> None:
         """Give each entry the test it needs now; the attack's result decides what follows."""

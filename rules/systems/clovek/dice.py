@@ -1,0 +1,221 @@
+"""Člověk d10 tests: success and reroll numbers, critical failures, the outcome ladder, the dice line's ``skill``.
+
+``8d10 skill 3 knowledge``: a die showing 10 − skill (at least 5) is a success, a 10 is rolled again (a
+supernatural skill rerolls from 15 − skill); no success with a die in the kind's critical range is a critical
+failure. The functions take *chains* (one sequence of faces per die, the rerolls after the first face), so the
+check operation, the odds and the dice line share them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Final
+
+from rules.dice import (
+    FAILURE,
+    MAX_REROLLS,
+    Chains,
+    DiceError,
+    DiceExpression,
+    DiceReader,
+    DiceTerm,
+    DiceWord,
+    RollResult,
+    dice_text,
+    format_chain,
+    summary_with_outcome,
+)
+from rules.text import N_, _
+
+CRITICAL_FAILURE: Final[str] = N_("critical failure")
+#: Člověk outcome ladder indexed by successes (5 or more is the last word).
+CLOVEK_LADDER: Final[tuple[str, ...]] = (
+    FAILURE,
+    N_("basic success"),
+    N_("full success"),
+    N_("very good success"),
+    N_("very good success"),
+    N_("total success"),
+)
+
+
+class SkillKind(StrEnum):
+    """What a Člověk skill is; it sets the critical failure range."""
+
+    TALENT = "talent"
+    ABILITY = "ability"
+    KNOWLEDGE = "knowledge"
+
+    def label(self) -> str:
+        """The kind in the GM's language."""
+        return _(_KIND_WORDS[self])
+
+
+_KIND_WORDS: Final[dict[SkillKind, str]] = {
+    SkillKind.TALENT: N_("talent"),
+    SkillKind.ABILITY: N_("ability"),
+    SkillKind.KNOWLEDGE: N_("knowledge"),
+}
+#: Highest original face that counts toward a critical failure: talent 1, ability 1–2, knowledge 1–4.
+CRITICAL_RANGE: Final[dict[SkillKind, int]] = {
+    SkillKind.TALENT: 1,
+    SkillKind.ABILITY: 2,
+    SkillKind.KNOWLEDGE: 4,
+}
+
+
+def clovek_face(face: int) -> int:
+    """A d10 face as it reads: the 0 on the die is a 10."""
+    return 10 if face == 0 else face
+
+
+def clovek_success_number(skill: int) -> int:
+    """Lowest face that is a success: 10 − skill, never below 5."""
+    return max(5, 10 - skill)
+
+
+def clovek_reroll_number(skill: int, supernatural: bool) -> int:
+    """Lowest face that is rolled again: 10, or 15 − skill for a supernatural skill.
+
+    A 10 always rerolls, and the reroll number never drops below the success number.
+    """
+    if not supernatural:
+        return 10
+    return min(10, max(15 - skill, clovek_success_number(skill)))
+
+
+def count_clovek_successes(chains: Sequence[Sequence[int]], skill: int, supernatural: bool = False) -> int:
+    """Faces at or above the success number, rerolls included.
+
+    Faces typed after a die that does not reroll are ignored, so a wrong chain cannot add successes.
+    """
+    success = clovek_success_number(skill)
+    reroll = clovek_reroll_number(skill, supernatural)
+    total = 0
+    for chain in chains:
+        for face in map(clovek_face, chain):
+            total += face >= success
+            if face < reroll:
+                break
+    return total
+
+
+def clovek_critical_failure(chains: Sequence[Sequence[int]], skill: int, kind: SkillKind) -> bool:
+    """No success and at least one die (as first rolled, not a reroll) in the kind's critical range."""
+    if count_clovek_successes(chains, skill) > 0:
+        return False
+    top = CRITICAL_RANGE[SkillKind(kind)]
+    return any(1 <= clovek_face(chain[0]) <= top for chain in chains if len(chain) > 0)
+
+
+def clovek_outcome_id(successes: int) -> str:
+    """The untranslated outcome word for a number of successes (store this, translate when shown)."""
+    return CLOVEK_LADDER[min(max(successes, 0), len(CLOVEK_LADDER) - 1)]
+
+
+def clovek_outcome(successes: int) -> str:
+    """The outcome word in the GM's language: failure, basic, full, very good, total success (5+)."""
+    return _(clovek_outcome_id(successes))
+
+
+def clovek_chain_problem(chain: Sequence[int], skill: int, supernatural: bool) -> str | None:
+    """Why a typed-in Člověk die cannot be right (translated), or None when it can."""
+    reroll = clovek_reroll_number(skill, supernatural)
+    faces = [clovek_face(face) for face in chain]
+    text = format_chain(faces)
+    if any(face < reroll for face in faces[:-1]):
+        if reroll == 10:
+            return _("Only a 10 is rolled again ({chain}).").format(chain=text)
+        return _("Only a die showing {number} or more is rolled again ({chain}).").format(
+            number=reroll, chain=text
+        )
+    if faces[-1] >= reroll and len(faces) <= MAX_REROLLS:
+        return _("A {face} is rolled again: type the reroll after a plus, e.g. {chain}+3.").format(
+            face=faces[-1], chain=text
+        )
+    return None
+
+
+@dataclass(frozen=True)
+class ClovekResult(RollResult):
+    """A d10 test's result; ``critical_failure``: no success and a die in the critical range."""
+
+    critical_failure: bool = False
+
+
+@dataclass(frozen=True)
+class ClovekTest(DiceExpression):
+    """Člověk test ``8d10 skill 3 ability``: success on 10 − skill (min 5), a 10 (or more) rerolls."""
+
+    count: int
+    skill: int
+    kind: SkillKind = SkillKind.ABILITY
+    supernatural: bool = False
+
+    @property
+    def text(self) -> str:
+        """``8d10 skill 3 ability`` (plus ``supernatural``)."""
+        text = f"{dice_text(self.count, 10)} skill {self.skill} {self.kind.value}"
+        return text + " supernatural" if self.supernatural else text
+
+    def label(self) -> str:
+        """The test in the GM's language."""
+        if self.supernatural:
+            message = _("{dice} supernatural skill {skill} ({kind})")
+        else:
+            message = _("{dice} skill {skill} ({kind})")
+        return message.format(dice=dice_text(self.count, 10), kind=self.kind.label(), skill=self.skill)
+
+    def die_sides(self) -> tuple[int, ...]:
+        """All d10."""
+        return (10,) * self.count
+
+    def rerolls(self, chain: Sequence[int]) -> bool:
+        """A die at or above the reroll number is rolled again."""
+        return chain[-1] >= clovek_reroll_number(self.skill, self.supernatural)
+
+    def chain_problem(self, chain: Sequence[int]) -> str | None:
+        """Rerolls only after a reroll face, and always after one."""
+        return clovek_chain_problem(chain, self.skill, self.supernatural)
+
+    def evaluate(self, faces: Chains) -> ClovekResult:
+        """Count successes, name the outcome, flag a critical failure."""
+        successes = count_clovek_successes(faces, self.skill, self.supernatural)
+        if clovek_critical_failure(faces, self.skill, self.kind):
+            return ClovekResult(self, faces, 0, 0, outcome=CRITICAL_FAILURE, critical_failure=True)
+        return ClovekResult(self, faces, successes, successes, outcome=clovek_outcome_id(successes))
+
+    def summarize(self, result: RollResult) -> str:
+        """ "2 successes, full success"."""
+        return summary_with_outcome(result, show_outcome=True)
+
+
+SUPERNATURAL: Final[str] = "supernatural"
+
+
+class SkillWord(DiceWord):
+    """``skill N`` after a group of d10, then the kind and ``supernatural`` (each once, in any order)."""
+
+    word = "skill"
+    flags = frozenset({*(kind.value for kind in SkillKind), SUPERNATURAL})
+    example = "8d10 skill 3 ability"
+
+    def read(self, dice: DiceTerm, reader: DiceReader) -> ClovekTest:
+        self.require_sides(dice, 10, _("A skill test rolls d10, not d{sides}."))
+        skill = reader.number(self.word)
+        kind: SkillKind | None = None
+        supernatural = False
+        while (flag := reader.accept(*sorted(self.flags))) is not None:
+            if flag == SUPERNATURAL and not supernatural:
+                supernatural = True
+            elif flag != SUPERNATURAL and kind is None:
+                kind = SkillKind(flag)
+            else:
+                raise DiceError(_("Say “{word}” or another skill kind only once.").format(word=flag))
+        return ClovekTest(dice.count, skill, kind or SkillKind.ABILITY, supernatural)
+
+
+#: The words Člověk adds to the dice line.
+DICE_WORDS: Final[tuple[DiceWord, ...]] = (SkillWord(),)
