@@ -298,6 +298,9 @@ class TakeDelayedAction(Operation):
             raise OperationError(_("{name} has no delayed action to take now.").format(
                 name=encounter.combatant(self.combatant_id).name))
         current = encounter.clock.current
+        if current is not None and current.kind is SlotKind.DELAYED and self.combatant_id in current.ids:
+            raise OperationError(_("{name} is taking the delayed action now.").format(
+                name=encounter.combatant(self.combatant_id).name))
         phase = current.phase if current is not None else None
         return _enter(encounter, system, Slot(SlotKind.DELAYED, (self.combatant_id,), phase))
 

@@ -300,6 +300,14 @@ def test_a_held_action_may_interrupt_any_moment() -> None:
     assert current(history) == "Sokolov"
 
 
+def test_a_held_action_is_taken_once() -> None:
+    history, ids = started(("Sokolov", "Vera", "Bandit 1"))
+    history.do(DelayAction(ids["Sokolov"]))
+    history.do(TakeDelayedAction(ids["Sokolov"]))
+    with pytest.raises(OperationError, match="is taking the delayed action now"):
+        history.do(TakeDelayedAction(ids["Sokolov"]))
+
+
 def test_movement_is_agility_plus_athletics_less_a_metre_per_extra_action_sprint_times_four() -> None:
     assert movement(3, 2, 1, MODS) == 5
     assert movement(3, 2, 3, MODS) == 3
