@@ -57,16 +57,19 @@ _ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
     AttributeSpec("impact", N_("Impact armor"), 0, 0, 30, N_("Imp")),
 )
 
+DELAYING, FREE_ELSEWHERE, MELEE_TIE, REACH_MODE, TABLES = (
+    "delaying", "free_actions_in_other_phases", "melee_tie", "reach_mode", "tables")
+
 _OPTIONS: Final[tuple[OptionSpec, ...]] = (
-    OptionSpec("delaying", N_("Allow delaying actions (optional rule)"), OptionKind.BOOL, True),
-    OptionSpec("free_actions_in_other_phases", N_("Free actions in other characters' phases"),
-               OptionKind.BOOL, True),
-    OptionSpec("melee_tie", N_("Melee tie"), OptionKind.CHOICE, "nobody",
+    OptionSpec(DELAYING, N_("Allow delaying actions (optional rule)"), OptionKind.BOOL, True),
+    OptionSpec(FREE_ELSEWHERE, N_("Free actions in other characters' phases"), OptionKind.BOOL, True),
+    OptionSpec(MELEE_TIE, N_("Melee tie"), OptionKind.CHOICE, "nobody",
                choices=(("nobody", N_("Nobody is hurt")), ("attacker", N_("Attacker hits with base damage")))),
-    OptionSpec("reach_mode", N_("Reach advantage"), OptionKind.CHOICE, "bonus",
+    OptionSpec(REACH_MODE, N_("Reach advantage"), OptionKind.CHOICE, "bonus",
                choices=(("bonus", N_("−1 TN for the one with reach")), ("penalty", N_("+1 TN for the opponent")))),
-    OptionSpec("tables", N_("Range, visibility and modifier tables"), OptionKind.TABLE, {}),
+    OptionSpec(TABLES, N_("Range, visibility and modifier tables"), OptionKind.TABLE, {}),
 )
+_SPECS: Final[dict[str, OptionSpec]] = {spec.key: spec for spec in _OPTIONS}
 
 
 class Sr3System(RuleSystem):
@@ -89,7 +92,7 @@ class Sr3System(RuleSystem):
 
     def validate_option(self, spec: OptionSpec, value: JsonValue) -> JsonValue:
         value = spec.validate(value)
-        if spec.key == "tables" and isinstance(value, Mapping):
+        if spec.key == TABLES and isinstance(value, Mapping):
             load_tables(value)  # raises a RulesError naming the bad entry
         return value
 
@@ -183,10 +186,18 @@ class Sr3System(RuleSystem):
             return HookResult(replace(encounter, surprise=frozen_map()))
         return HookResult(encounter)
 
+    def delay_refusal(self, combatant: Combatant, encounter: Encounter, into_next_pass: bool) -> str | None:
+        """Delaying is an optional rule ("Odkládání akcí (volitelné)"): with it off, no delay of either kind."""
+        if self.option(encounter, DELAYING):
+            return None
+        return _("{name} cannot delay: delaying actions is an optional rule, and “{rule}” is off in the "
+                 "encounter settings.").format(name=combatant.name, rule=_(_SPECS[DELAYING].label))
+
     def action_budget(self, combatant: Combatant, encounter: Encounter) -> Sequence[BudgetItem]:
         used = combatant.actions_used
         free, simple, complex_ = used.get(FREE, 0), used.get(SIMPLE, 0), used.get(COMPLEX, 0)
-        return (BudgetItem(FREE, ACTION_LABELS[FREE], free, _free_allowed(simple, complex_)),
+        free_allowed = 0 if _free_actions_barred(combatant, encounter) else _free_allowed(simple, complex_)
+        return (BudgetItem(FREE, ACTION_LABELS[FREE], free, free_allowed),
                 BudgetItem(SIMPLE, ACTION_LABELS[SIMPLE], simple, _simple_allowed(free, complex_)),
                 BudgetItem(COMPLEX, ACTION_LABELS[COMPLEX], complex_, 0 if simple or free > 1 else 1))
 
@@ -212,8 +223,13 @@ class Sr3System(RuleSystem):
 
 def tables(encounter: Encounter) -> Sr3Tables:
     """The SR3 data tables with this encounter's GM overrides (option ``tables``) merged in."""
-    overrides = encounter.options.get("tables")
+    overrides = encounter.options.get(TABLES)
     return load_tables(overrides if isinstance(overrides, Mapping) else None)
+
+
+def _option(encounter: Encounter, key: str) -> JsonValue:
+    """The encounter's value of an SR3 option, or its default (as RuleSystem.option, for module functions)."""
+    return encounter.options.get(key, _SPECS[key].default)
 
 
 def _free_allowed(simple: int, complex_: int) -> int:
@@ -225,13 +241,26 @@ def _simple_allowed(free: int, complex_: int) -> int:
     return 0 if complex_ else 2 - max(0, free - 1)
 
 
-def _check_may_act_now(combatant: Combatant, kind: str, encounter: Encounter) -> None:
+def _in_own_phase(combatant: Combatant, encounter: Encounter) -> bool:
     current = encounter.clock.current
-    if current is not None and combatant.id in current.ids:
+    return current is not None and combatant.id in current.ids
+
+
+def _free_actions_barred(combatant: Combatant, encounter: Encounter) -> bool:
+    """Another character's phase, and the GM has turned off free actions there."""
+    return not _in_own_phase(combatant, encounter) and not _option(encounter, FREE_ELSEWHERE)
+
+
+def _check_may_act_now(combatant: Combatant, kind: str, encounter: Encounter) -> None:
+    if _in_own_phase(combatant, encounter):
         return
     if kind != FREE:
         raise OperationError(_("{name} can take simple and complex actions only in their own phase.").format(
             name=combatant.name))
+    if _free_actions_barred(combatant, encounter):
+        raise OperationError(_("{name} cannot take a free action in another character's phase: “{rule}” is off "
+                               "in the encounter settings.").format(name=combatant.name,
+                                                                     rule=_(_SPECS[FREE_ELSEWHERE].label)))
     clock = encounter.clock
     if clock.pass_no <= 1 and combatant.id not in clock.acted:
         raise OperationError(_("{name} cannot take free actions before their first phase.").format(
