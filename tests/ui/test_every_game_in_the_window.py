@@ -29,12 +29,7 @@ pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateS
 
 #: Options no rule and no window part reads (found by this test): (game, option) → why the case is expected to
 #: fail. Wire the option up (or drop it with the GM's consent) and take its line out.
-NEVER_READ: dict[tuple[str, str], str] = {
-    ("sr3", "melee_tie"): "sr3's 'melee_tie' is read by nothing: melee ties follow the 'tables' option's "
-                          "melee.tie_rule",
-    ("sr3", "reach_mode"): "sr3's 'reach_mode' is read by nothing: reach follows the 'tables' option's "
-                           "melee.reach_rule",
-}
+NEVER_READ: dict[tuple[str, str], str] = {}
 
 
 def _cases() -> Iterator[object]:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Final
+from enum import StrEnum
+from typing import Final, TypeVar
 
 from rules.encounter import (
     STATUS_LABELS,
@@ -34,9 +35,11 @@ from rules.systems.base import (
 from rules.systems.sr3 import initiative, monitor
 from rules.systems.sr3.levels import LEVEL_BOXES, LEVELS
 from rules.systems.sr3.pools import combat_pool
-from rules.systems.sr3.tables import Sr3Tables, load_tables
+from rules.systems.sr3.tables import ReachRule, Sr3Tables, TieRule, load_tables
 from rules.text import N_, _
 from rules.turns import delayed_slots
+
+R = TypeVar("R", bound=StrEnum)
 
 COMBAT_POOL: Final[str] = N_("combat")  # also the pool's shown name, hence marked
 FREE, SIMPLE, COMPLEX = "free", "simple", "complex"
@@ -63,10 +66,14 @@ DELAYING, FREE_ELSEWHERE, MELEE_TIE, REACH_MODE, TABLES = (
 _OPTIONS: Final[tuple[OptionSpec, ...]] = (
     OptionSpec(DELAYING, N_("Allow delaying actions (optional rule)"), OptionKind.BOOL, True),
     OptionSpec(FREE_ELSEWHERE, N_("Free actions in other characters' phases"), OptionKind.BOOL, True),
-    OptionSpec(MELEE_TIE, N_("Melee tie"), OptionKind.CHOICE, "nobody",
-               choices=(("nobody", N_("Nobody is hurt")), ("attacker", N_("Attacker hits with base damage")))),
-    OptionSpec(REACH_MODE, N_("Reach advantage"), OptionKind.CHOICE, "bonus",
-               choices=(("bonus", N_("−1 TN for the one with reach")), ("penalty", N_("+1 TN for the opponent")))),
+    # The melee choices are the melee rules' own values (tables.TieRule, tables.ReachRule): the option is their
+    # only source, read in one place, tables() below.
+    OptionSpec(MELEE_TIE, N_("Melee tie"), OptionKind.CHOICE, TieRule.NOBODY.value,
+               choices=((TieRule.NOBODY.value, N_("Nobody is hurt")),
+                        (TieRule.ATTACKER.value, N_("Attacker hits with base damage")))),
+    OptionSpec(REACH_MODE, N_("Reach advantage"), OptionKind.CHOICE, ReachRule.BONUS.value,
+               choices=((ReachRule.BONUS.value, N_("−1 TN for the one with reach")),
+                        (ReachRule.PENALTY.value, N_("+1 TN for the opponent")))),
     OptionSpec(TABLES, N_("Range, visibility and modifier tables"), OptionKind.TABLE, {}),
 )
 _SPECS: Final[dict[str, OptionSpec]] = {spec.key: spec for spec in _OPTIONS}
@@ -222,14 +229,31 @@ class Sr3System(RuleSystem):
 
 
 def tables(encounter: Encounter) -> Sr3Tables:
-    """The SR3 data tables with this encounter's GM overrides (option ``tables``) merged in."""
+    """The SR3 data tables with this encounter's GM overrides (option ``tables``) merged in, and its melee options
+    (``melee_tie``, ``reach_mode``) as the melee rules: every calculator gets the encounter's rules from here."""
     overrides = encounter.options.get(TABLES)
-    return load_tables(overrides if isinstance(overrides, Mapping) else None)
+    data = load_tables(overrides if isinstance(overrides, Mapping) else None)
+    tie = _melee_rule(encounter, MELEE_TIE, TieRule, data.melee.tie_rule)
+    reach = _melee_rule(encounter, REACH_MODE, ReachRule, data.melee.reach_rule)
+    if (tie, reach) == (data.melee.tie_rule, data.melee.reach_rule):
+        return data
+    return replace(data, melee=replace(data.melee, tie_rule=tie, reach_rule=reach))
 
 
 def _option(encounter: Encounter, key: str) -> JsonValue:
     """The encounter's value of an SR3 option, or its default (as RuleSystem.option, for module functions)."""
     return encounter.options.get(key, _SPECS[key].default)
+
+
+def _melee_rule(encounter: Encounter, key: str, rule: type[R], from_tables: R) -> R:
+    """The melee rule the option chose; at the option's default, the one the ``tables`` option names.
+
+    Fights saved before the option was the rule's only source may override ``melee.tie_rule`` or
+    ``melee.reach_rule`` in their tables (the option then did nothing): that override was the rule they were
+    played with, so it stays in force until the GM picks the option's other value.
+    """
+    chosen = {member.value: member for member in rule}.get(str(_option(encounter, key)))
+    return from_tables if chosen is None or chosen.value == _SPECS[key].default else chosen
 
 
 def _free_allowed(simple: int, complex_: int) -> int:
