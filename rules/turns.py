@@ -272,6 +272,9 @@ class DelayAction(Operation):
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         require_combatant(encounter, self.combatant_id)
         slot = _require_current_actor(encounter, self.combatant_id)
+        refusal = system.delay_refusal(encounter.combatant(self.combatant_id), encounter, self.into_next_pass)
+        if refusal is not None:
+            raise OperationError(refusal)
         if self.into_next_pass and not system.has_next_pass(encounter):
             raise OperationError(_("There is no next pass in this round to delay into."))
         clock = encounter.clock

@@ -269,6 +269,14 @@ class RuleSystem(ABC):
         """What the actor may still do in its current turn or phase."""
         return ()
 
+    def delay_refusal(self, combatant: Combatant, encounter: Encounter, into_next_pass: bool) -> str | None:
+        """Why ``combatant`` may not delay its action now (translated, shown to the GM), or None: it may.
+
+        ``into_next_pass``: the delay is to the next pass rather than a later phase of this one. The engine
+        asks this before every delay; games where delaying is an optional rule refuse it here when it is off.
+        """
+        return None
+
     def spend_action(self, combatant: Combatant, kind: str, encounter: Encounter) -> Combatant:
         """Record one action of ``kind``; raise OperationError if the budget does not allow it."""
         from rules.errors import OperationError

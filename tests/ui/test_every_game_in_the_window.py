@@ -29,15 +29,7 @@ pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateS
 
 #: Options no rule and no window part reads (found by this test): (game, option) → why the case is expected to
 #: fail. Wire the option up (or drop it with the GM's consent) and take its line out.
-NEVER_READ: dict[tuple[str, str], str] = {
-    ("sr3", "delaying"): "sr3's 'delaying' is read by nothing: a delay is allowed whatever it says",
-    ("sr3", "free_actions_in_other_phases"): "sr3's 'free_actions_in_other_phases' is read by nothing: the action "
-                                             "budget always allows them once the character has acted",
-    ("sr3", "melee_tie"): "sr3's 'melee_tie' is read by nothing: melee ties follow the 'tables' option's "
-                          "melee.tie_rule",
-    ("sr3", "reach_mode"): "sr3's 'reach_mode' is read by nothing: reach follows the 'tables' option's "
-                           "melee.reach_rule",
-}
+NEVER_READ: dict[tuple[str, str], str] = {}
 
 
 def _cases() -> Iterator[object]:

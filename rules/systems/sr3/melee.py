@@ -1,7 +1,10 @@
 """SR3 melee as a GM-adjustable option set: opposed tests, reach, ties, counter-damage, unarmed damage.
 
-The seed stops before melee, so every choice (reach as bonus or penalty, what a tie does, whether a
-winning defender hits back) is an option in the data file rather than a guess in code.
+The seed stops before melee, so every choice is the GM's rather than a guess in code: reach as bonus or
+penalty and what a tie does are the encounter options ``reach_mode`` and ``melee_tie``; whether a winning
+defender hits back, unarmed damage and the numbers are in the data file. Pass the encounter's tables
+(:func:`rules.systems.sr3.system.tables`, which puts the options in) to honour them; without tables the
+defaults apply.
 """
 
 from __future__ import annotations

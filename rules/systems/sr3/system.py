@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Final
+from enum import StrEnum
+from typing import Final, TypeVar
 
 from rules.dice import DiceWord
 from rules.encounter import (
@@ -36,11 +37,13 @@ from rules.systems.base import (
 from rules.systems.sr3 import delays, dice, initiative, monitor
 from rules.systems.sr3.levels import LEVEL_BOXES, LEVELS
 from rules.systems.sr3.pools import combat_pool
-from rules.systems.sr3.tables import Sr3Tables, load_tables
+from rules.systems.sr3.tables import ReachRule, Sr3Tables, TieRule, load_tables
 from rules.systems.sr3.time_units import TIME_UNITS
 from rules.text import N_, _
 from rules.time_units import TimeUnits
 from rules.turns import delayed_slots
+
+R = TypeVar("R", bound=StrEnum)
 
 COMBAT_POOL: Final[str] = N_("combat")  # also the pool's shown name, hence marked
 FREE, SIMPLE, COMPLEX = "free", "simple", "complex"
@@ -61,16 +64,23 @@ _ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
     AttributeSpec("impact", N_("Impact armor"), 0, 0, 30, N_("Imp")),
 )
 
+DELAYING, FREE_ELSEWHERE, MELEE_TIE, REACH_MODE, TABLES = (
+    "delaying", "free_actions_in_other_phases", "melee_tie", "reach_mode", "tables")
+
 _OPTIONS: Final[tuple[OptionSpec, ...]] = (
-    OptionSpec("delaying", N_("Allow delaying actions (optional rule)"), OptionKind.BOOL, True),
-    OptionSpec("free_actions_in_other_phases", N_("Free actions in other characters' phases"),
-               OptionKind.BOOL, True),
-    OptionSpec("melee_tie", N_("Melee tie"), OptionKind.CHOICE, "nobody",
-               choices=(("nobody", N_("Nobody is hurt")), ("attacker", N_("Attacker hits with base damage")))),
-    OptionSpec("reach_mode", N_("Reach advantage"), OptionKind.CHOICE, "bonus",
-               choices=(("bonus", N_("−1 TN for the one with reach")), ("penalty", N_("+1 TN for the opponent")))),
-    OptionSpec("tables", N_("Range, visibility and modifier tables"), OptionKind.TABLE, {}),
+    OptionSpec(DELAYING, N_("Allow delaying actions (optional rule)"), OptionKind.BOOL, True),
+    OptionSpec(FREE_ELSEWHERE, N_("Free actions in other characters' phases"), OptionKind.BOOL, True),
+    # The melee choices are the melee rules' own values (tables.TieRule, tables.ReachRule): the option is their
+    # only source, read in one place, tables() below.
+    OptionSpec(MELEE_TIE, N_("Melee tie"), OptionKind.CHOICE, TieRule.NOBODY.value,
+               choices=((TieRule.NOBODY.value, N_("Nobody is hurt")),
+                        (TieRule.ATTACKER.value, N_("Attacker hits with base damage")))),
+    OptionSpec(REACH_MODE, N_("Reach advantage"), OptionKind.CHOICE, ReachRule.BONUS.value,
+               choices=((ReachRule.BONUS.value, N_("−1 TN for the one with reach")),
+                        (ReachRule.PENALTY.value, N_("+1 TN for the opponent")))),
+    OptionSpec(TABLES, N_("Range, visibility and modifier tables"), OptionKind.TABLE, {}),
 )
+_SPECS: Final[dict[str, OptionSpec]] = {spec.key: spec for spec in _OPTIONS}
 
 
 class Sr3System(RuleSystem):
@@ -93,7 +103,7 @@ class Sr3System(RuleSystem):
 
     def validate_option(self, spec: OptionSpec, value: JsonValue) -> JsonValue:
         value = spec.validate(value)
-        if spec.key == "tables" and isinstance(value, Mapping):
+        if spec.key == TABLES and isinstance(value, Mapping):
             load_tables(value)  # raises a RulesError naming the bad entry
         return value
 
@@ -190,10 +200,18 @@ class Sr3System(RuleSystem):
             return HookResult(replace(encounter, surprise=frozen_map()))
         return HookResult(encounter)
 
+    def delay_refusal(self, combatant: Combatant, encounter: Encounter, into_next_pass: bool) -> str | None:
+        """Delaying is an optional rule ("Odkládání akcí (volitelné)"): with it off, no delay of either kind."""
+        if self.option(encounter, DELAYING):
+            return None
+        return _("{name} cannot delay: delaying actions is an optional rule, and “{rule}” is off in the "
+                 "encounter settings.").format(name=combatant.name, rule=_(_SPECS[DELAYING].label))
+
     def action_budget(self, combatant: Combatant, encounter: Encounter) -> Sequence[BudgetItem]:
         used = combatant.actions_used
         free, simple, complex_ = used.get(FREE, 0), used.get(SIMPLE, 0), used.get(COMPLEX, 0)
-        return (BudgetItem(FREE, ACTION_LABELS[FREE], free, _free_allowed(simple, complex_)),
+        free_allowed = 0 if _free_actions_barred(combatant, encounter) else _free_allowed(simple, complex_)
+        return (BudgetItem(FREE, ACTION_LABELS[FREE], free, free_allowed),
                 BudgetItem(SIMPLE, ACTION_LABELS[SIMPLE], simple, _simple_allowed(free, complex_)),
                 BudgetItem(COMPLEX, ACTION_LABELS[COMPLEX], complex_, 0 if simple or free > 1 else 1))
 
@@ -224,9 +242,31 @@ class Sr3System(RuleSystem):
 
 
 def tables(encounter: Encounter) -> Sr3Tables:
-    """The SR3 data tables with this encounter's GM overrides (option ``tables``) merged in."""
-    overrides = encounter.options.get("tables")
-    return load_tables(overrides if isinstance(overrides, Mapping) else None)
+    """The SR3 data tables with this encounter's GM overrides (option ``tables``) merged in, and its melee options
+    (``melee_tie``, ``reach_mode``) as the melee rules: every calculator gets the encounter's rules from here."""
+    overrides = encounter.options.get(TABLES)
+    data = load_tables(overrides if isinstance(overrides, Mapping) else None)
+    tie = _melee_rule(encounter, MELEE_TIE, TieRule, data.melee.tie_rule)
+    reach = _melee_rule(encounter, REACH_MODE, ReachRule, data.melee.reach_rule)
+    if (tie, reach) == (data.melee.tie_rule, data.melee.reach_rule):
+        return data
+    return replace(data, melee=replace(data.melee, tie_rule=tie, reach_rule=reach))
+
+
+def _option(encounter: Encounter, key: str) -> JsonValue:
+    """The encounter's value of an SR3 option, or its default (as RuleSystem.option, for module functions)."""
+    return encounter.options.get(key, _SPECS[key].default)
+
+
+def _melee_rule(encounter: Encounter, key: str, rule: type[R], from_tables: R) -> R:
+    """The melee rule the option chose; at the option's default, the one the ``tables`` option names.
+
+    Fights saved before the option was the rule's only source may override ``melee.tie_rule`` or
+    ``melee.reach_rule`` in their tables (the option then did nothing): that override was the rule they were
+    played with, so it stays in force until the GM picks the option's other value.
+    """
+    chosen = {member.value: member for member in rule}.get(str(_option(encounter, key)))
+    return from_tables if chosen is None or chosen.value == _SPECS[key].default else chosen
 
 
 def _free_allowed(simple: int, complex_: int) -> int:
@@ -238,13 +278,26 @@ def _simple_allowed(free: int, complex_: int) -> int:
     return 0 if complex_ else 2 - max(0, free - 1)
 
 
-def _check_may_act_now(combatant: Combatant, kind: str, encounter: Encounter) -> None:
+def _in_own_phase(combatant: Combatant, encounter: Encounter) -> bool:
     current = encounter.clock.current
-    if current is not None and combatant.id in current.ids:
+    return current is not None and combatant.id in current.ids
+
+
+def _free_actions_barred(combatant: Combatant, encounter: Encounter) -> bool:
+    """Another character's phase, and the GM has turned off free actions there."""
+    return not _in_own_phase(combatant, encounter) and not _option(encounter, FREE_ELSEWHERE)
+
+
+def _check_may_act_now(combatant: Combatant, kind: str, encounter: Encounter) -> None:
+    if _in_own_phase(combatant, encounter):
         return
     if kind != FREE:
         raise OperationError(_("{name} can take simple and complex actions only in their own phase.").format(
             name=combatant.name))
+    if _free_actions_barred(combatant, encounter):
+        raise OperationError(_("{name} cannot take a free action in another character's phase: “{rule}” is off "
+                               "in the encounter settings.").format(name=combatant.name,
+                                                                     rule=_(_SPECS[FREE_ELSEWHERE].label)))
     clock = encounter.clock
     if clock.pass_no <= 1 and combatant.id not in clock.acted:
         raise OperationError(_("{name} cannot take free actions before their first phase.").format(

@@ -83,17 +83,26 @@ class RangeScale(StrEnum):
 
 
 class ReachRule(StrEnum):
-    """How a melee reach advantage is applied (GM option)."""
+    """How a melee reach advantage is applied (the encounter option ``reach_mode``)."""
 
     BONUS = "bonus"  # -1 TN per point for the fighter with the longer reach
     PENALTY = "penalty"  # +1 TN per point for the opponent
 
 
 class TieRule(StrEnum):
-    """What a tied melee exchange does (GM option)."""
+    """What a tied melee exchange does (the encounter option ``melee_tie``)."""
 
     NOBODY = "nobody"  # nobody is hurt
     ATTACKER = "attacker"  # the attacker hits with base damage
+
+
+#: Melee settings the data once held and the encounter options ``melee_tie`` and ``reach_mode`` now decide
+#: (rules.systems.sr3.system.tables). They are no longer in the data file, but a fight saved before may override
+#: them in its ``tables`` option: they are still accepted (and checked) there, with these defaults, so such a
+#: fight opens and replays, and its choice stays in force while the option is at its default.
+LEGACY_MELEE_DEFAULTS: Final[Mapping[str, str]] = MappingProxyType(
+    {"reach_rule": ReachRule.BONUS.value, "tie_rule": TieRule.NOBODY.value}
+)
 
 
 WEAPON_CLASS_LABELS: Final[Mapping[str, str]] = MappingProxyType(
@@ -227,7 +236,7 @@ class DodgeRules:
 
 @dataclass(frozen=True)
 class MeleeRules:
-    """The melee option set the GM adjusts."""
+    """The melee option set the GM adjusts; the tie and reach rules come from the encounter's options."""
 
     base_tn: int
     reach_rule: ReachRule
@@ -511,13 +520,26 @@ def bundled_data() -> dict[str, object]:
     return data
 
 
+def _known_data() -> dict[str, object]:
+    """The bundled data plus the legacy melee settings an old fight's override may still name."""
+    data = bundled_data()
+    melee = data["melee"]
+    assert isinstance(melee, dict)
+    data["melee"] = {**melee, **LEGACY_MELEE_DEFAULTS}
+    return data
+
+
 @cache
 def _default_tables() -> Sr3Tables:
-    return _build(_Node(bundled_data(), ""))
+    return _build(_Node(_known_data(), ""))
 
 
 def load_tables(overrides: Mapping[str, object] | None = None) -> Sr3Tables:
-    """The SR3 tables with the GM's ``overrides`` merged in key by key; RulesError if they do not fit."""
+    """The SR3 tables with the GM's ``overrides`` merged in key by key; RulesError if they do not fit.
+
+    The melee tie and reach rules are the encounter's options: :func:`rules.systems.sr3.system.tables` puts
+    them in. Here they are the defaults, or what a legacy override (LEGACY_MELEE_DEFAULTS) names.
+    """
     if not overrides:
         return _default_tables()
-    return _build(_Node(_merge(bundled_data(), overrides, ""), ""))
+    return _build(_Node(_merge(_known_data(), overrides, ""), ""))
