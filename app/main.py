@@ -175,7 +175,7 @@ def _open_start(window: object, workspace: object, file: Path | None) -> None:
 
     assert isinstance(window, MainWindow) and isinstance(workspace, Workspace)
     if file is not None:
-        window.open_file(file)
+        window.files.open_file(file)
         if workspace.document.path is not None:
             return
     workspace.open_last_or_sample()

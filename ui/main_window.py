@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
@@ -12,7 +11,6 @@ from PySide6.QtWidgets import (
     QApplication,
     QDialog,
     QDockWidget,
-    QFileDialog,
     QLabel,
     QMainWindow,
     QMenu,
@@ -25,15 +23,15 @@ from PySide6.QtWidgets import (
 )
 
 from app.document import Change
-from app.i18n import _, ngettext
-from app.paths import ENCOUNTER_SUFFIX, documents_dir
+from app.i18n import _
 from app.workspace import Workspace
 from rules.errors import RulesError
 from rules.systems import all_systems, system_ids
 from ui.actions import ACTIONS, Menu, build_action, set_tip
 from ui.charts.initiative_chart import InitiativeChart
 from ui.charts.odds_dock import OddsDock
-from ui.games import game_ui
+from ui.commands.fight import FightCommands
+from ui.commands.files import FileCommands
 from ui.models.initiative_model import InitiativeModel
 from ui.models.log_model import LogModel
 from ui.printing.dialogs import Printing
@@ -48,8 +46,6 @@ from ui.widgets.log_view import LogView
 if TYPE_CHECKING:
     from ui.welcome import WelcomePage
 
-FILE_FILTER = "Bojovka (*.bojovka)"
-LIBRARY_FILTER = "JSON (*.json)"
 REMINDER_MS = 8000
 
 
@@ -66,6 +62,8 @@ class MainWindow(QMainWindow):
         self.document = workspace.document
         self.session = workspace.session
         self.actions_by_name: dict[str, QAction] = {}
+        self.fight = FightCommands(self)
+        self.files = FileCommands(self)
         self.setObjectName("MainWindow")
         self.setStyleSheet(STYLE_SHEET)
         self._fit_to_screen(1280, 800)
@@ -178,7 +176,7 @@ class MainWindow(QMainWindow):
     def _build_actions(self) -> None:
         for spec in ACTIONS:
             action = build_action(spec, self)
-            handler: Callable[[], None] = getattr(self, f"on_{spec.name}")
+            handler: Callable[[], None] = self._handler(spec.name)
             action.triggered.connect(lambda _checked=False, run=handler: self._guarded(run))
             self.actions_by_name[spec.name] = action
             self.addAction(action)
@@ -187,6 +185,12 @@ class MainWindow(QMainWindow):
         redo = self.document.undo_stack.createRedoAction(self, _("&Redo"))
         redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence(QKeySequence.StandardKey.Redo)])
         self.actions_by_name.update(undo=undo, redo=redo)
+
+    def _handler(self, name: str) -> Callable[[], None]:
+        """The ``on_<name>`` of whichever command object (or the window itself, for the View menu) has it."""
+        owner = next(o for o in (self.fight, self.files, self) if hasattr(o, f"on_{name}"))
+        handler: Callable[[], None] = getattr(owner, f"on_{name}")
+        return handler
 
     def _build_menus_and_toolbar(self) -> None:
         menus = {menu: self.menuBar().addMenu(_(menu.value)) for menu in Menu}
@@ -215,7 +219,7 @@ class MainWindow(QMainWindow):
             action = new.addAction(system_id)  # the game's title once the menu opens: no game imported before
             if number == 0:
                 action.setShortcut(QKeySequence.StandardKey.New)
-            action.triggered.connect(lambda _checked=False, sid=system_id: self.new_encounter(sid))
+            action.triggered.connect(lambda _checked=False, sid=system_id: self.files.new_encounter(sid))
         new.aboutToShow.connect(lambda: self._name_games(new))
 
     @staticmethod
@@ -276,10 +280,10 @@ class MainWindow(QMainWindow):
             from ui.welcome import WelcomePage
 
             self.welcome = WelcomePage(list(self.workspace.settings.recent_files))
-            self.welcome.new_requested.connect(self.new_encounter)
-            self.welcome.open_requested.connect(self.open_file)
-            self.welcome.sample_requested.connect(self.open_sample)
-            self.welcome.browse_requested.connect(self.on_open)
+            self.welcome.new_requested.connect(self.files.new_encounter)
+            self.welcome.open_requested.connect(self.files.open_file)
+            self.welcome.sample_requested.connect(self.files.open_sample)
+            self.welcome.browse_requested.connect(self.files.on_open)
             self.welcome.continue_requested.connect(self.show_fight)
             self.pages.addWidget(self.welcome)
         return self.welcome
@@ -291,95 +295,6 @@ class MainWindow(QMainWindow):
             self.show_error(str(refused))
 
     # --- commands ------------------------------------------------------------------------------
-    @staticmethod
-    def _run_dialog(dialog: QDialog) -> None:
-        """Run a dialog modally; it is deleted once closed, so a closed dialog never follows the document.
-
-        PySide happens to destroy a temporary dialog after ``exec``; this makes it a rule, for every way a
-        dialog can be run (the GUI monkey shows them without blocking, and a lingering Walka attack dialog
-        then raised on every change of the SR3 fight opened after it)."""
-        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.exec()
-
-    def _selected_or_current(self) -> str | None:
-        return self.table.selected_id() or self.session.current_actor()
-
-    def _current_or_selected(self) -> str | None:
-        return self.session.current_actor() or self.table.selected_id()
-
-    def on_next_turn(self) -> None:
-        self.session.next_turn()
-
-    def on_back(self) -> None:
-        self.session.back()
-
-    def on_encounter_settings(self) -> None:
-        from ui.dialogs.encounter_settings import EncounterSettingsDialog
-
-        self._run_dialog(EncounterSettingsDialog(self.document, self))
-
-    def on_roll_initiative(self) -> None:
-        from ui.dialogs.initiative import RollInitiativeDialog
-
-        self._run_dialog(RollInitiativeDialog(self.session, self))
-
-    def on_delay(self) -> None:
-        actor = self.session.current_actor()
-        if actor is not None:
-            self.session.delay(actor)
-
-    def on_delay_next_pass(self) -> None:
-        actor = self.session.current_actor()
-        if actor is not None:
-            self.session.delay(actor, into_next_pass=True)
-
-    def on_act_now(self) -> None:
-        chosen = self.table.selected_id()
-        if chosen is None:
-            self.show_error(_("Select the combatant who takes the delayed action."))
-            return
-        self.session.act_now(chosen)
-
-    def on_yield_turn(self) -> None:
-        actor = self.session.current_actor()
-        if actor is not None:
-            self.session.yield_turn(actor)
-
-    def on_attack(self) -> None:
-        dialog_class = game_ui(self.document.system.id).attack_dialog()
-        if dialog_class is None:
-            self.show_error(_("Attacks for this game are resolved with the dice line and Damage."))
-            return
-        target = self.table.selected_id()
-        attacker = self.session.current_actor()
-        self._run_dialog(dialog_class(self.document, self.session.roller, attacker,
-                                      target if target != attacker else None, self))
-
-    def on_damage(self) -> None:
-        from ui.dialogs.harm import HarmDialog
-
-        self._run_dialog(HarmDialog(self.session, self._selected_or_current(), heal=False, parent=self))
-
-    def on_heal(self) -> None:
-        from ui.dialogs.harm import HarmDialog
-
-        self._run_dialog(HarmDialog(self.session, self._selected_or_current(), heal=True, parent=self))
-
-    def on_add(self) -> None:
-        from ui.dialogs.add_combatants import AddCombatantsDialog
-
-        self._run_dialog(AddCombatantsDialog(self.document, self.workspace.library, self))
-        self.show_fight()
-
-    def on_remove(self) -> None:
-        chosen = self.table.selected_id()
-        if chosen is None:
-            return
-        name = self.document.state.combatant(chosen).name
-        answer = QMessageBox.question(self, _("Remove combatant"), _("Remove {name} from the fight?").format(
-            name=name))
-        if answer == QMessageBox.StandardButton.Yes:
-            self.session.remove(chosen)
 
     def on_player_view(self) -> None:
         from ui.widgets.player_view import PlayerView
@@ -441,30 +356,6 @@ class MainWindow(QMainWindow):
             "Bojovka — an offline combat tracker for tabletop game masters.\n"
             "Games: {games}.").format(games=", ".join(_(s.title) for s in all_systems().values())))
 
-    def on_save_to_library(self) -> None:
-        chosen = self._selected_or_current()
-        if chosen is None:
-            self.show_error(_("Select the combatant to keep."))
-            return
-        entry = self.workspace.keep_in_library(chosen)
-        self.statusBar().showMessage(_("{name} is now in the roster/bestiary.").format(name=entry.name), 5000)
-
-    def on_import_library(self) -> None:
-        name, _filter = QFileDialog.getOpenFileName(self, _("Import roster/bestiary"), str(documents_dir()),
-                                                    LIBRARY_FILTER)
-        if name:
-            count = self.workspace.import_library(Path(name))
-            self.statusBar().showMessage(ngettext("Imported {count} entry.", "Imported {count} entries.", count)
-                                         .format(count=count), 5000)
-
-    def on_export_library(self) -> None:
-        name, _filter = QFileDialog.getSaveFileName(self, _("Export roster/bestiary"),
-                                                    str(documents_dir() / "bojovka-library.json"), LIBRARY_FILTER)
-        if name:
-            count = self.workspace.export_library(Path(name))
-            self.statusBar().showMessage(ngettext("Exported {count} entry.", "Exported {count} entries.", count)
-                                         .format(count=count), 5000)
-
     def on_print_summary(self) -> None:
         self.printing.print_summary()
 
@@ -487,69 +378,6 @@ class MainWindow(QMainWindow):
         self.close()
 
     # --- files ---------------------------------------------------------------------------------
-    def new_encounter(self, system_id: str) -> None:
-        """Start an empty encounter of a game (asks to save the current one first)."""
-        if self._may_discard():
-            self.workspace.new(system_id)
-            self.show_fight()
-
-    def open_file(self, path: Path) -> None:
-        """Open an encounter file; a bad file gets a clear message and changes nothing."""
-        self._open(lambda: self.workspace.open(path))
-
-    def open_sample(self, system_id: str) -> None:
-        """Open a copy of a game's shipped sample fight (saving it asks for a new file)."""
-        self._open(lambda: self.workspace.open_sample(system_id))
-
-    def _open(self, load: Callable[[], None]) -> None:
-        if not self._may_discard():
-            return
-        try:
-            load()
-        except RulesError as problem:
-            QMessageBox.warning(self, _("Cannot open the encounter"), str(problem))
-            return
-        self.show_fight()
-
-    def on_open(self) -> None:
-        name, _filter = QFileDialog.getOpenFileName(self, _("Open an encounter"), str(documents_dir()), FILE_FILTER)
-        if name:
-            self.open_file(Path(name))
-
-    def on_save(self) -> None:
-        if self.document.path is None:
-            self.on_save_as()
-            return
-        self._save(None)
-
-    def on_save_as(self) -> None:
-        suggested = str(documents_dir() / f"{self.document.state.name or _('Encounter')}{ENCOUNTER_SUFFIX}")
-        name, _filter = QFileDialog.getSaveFileName(self, _("Save the encounter"), suggested, FILE_FILTER)
-        if name:
-            self._save(Path(name))
-
-    def _save(self, path: Path | None) -> bool:
-        try:
-            saved = self.workspace.save(path)
-        except RulesError as problem:
-            QMessageBox.warning(self, _("Cannot save the encounter"), str(problem))
-            return False
-        self.statusBar().showMessage(_("Saved {file}").format(file=saved.name), 5000)
-        return True
-
-    def _may_discard(self) -> bool:
-        """Ask before replacing a fight with unsaved changes (it is journaled either way)."""
-        if not self.document.modified:
-            return True
-        answer = QMessageBox.question(
-            self, _("Unsaved changes"), _("Save the changes to “{name}” first?").format(
-                name=self.document.title().replace("[*]", "")),
-            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
-            | QMessageBox.StandardButton.Cancel)
-        if answer == QMessageBox.StandardButton.Save:
-            self.on_save()
-            return not self.document.modified
-        return answer == QMessageBox.StandardButton.Discard
 
     # --- layout and closing --------------------------------------------------------------------
     def _restore_layout(self) -> None:
@@ -570,7 +398,7 @@ class MainWindow(QMainWindow):
         if self._retiring:
             event.accept()
             return
-        if not self._may_discard():
+        if not self.files.may_discard():
             event.ignore()
             return
         self.workspace.update_settings(

@@ -90,12 +90,12 @@ def test_the_window_of_the_second_bojovka_says_who_has_the_file(fight_file: Path
     window = MainWindow(Workspace(library=Library(tmp_path / "library.sqlite3")))
     try:
         before = fight_data(window.document.history)
-        window.open_file(fight_file)
+        window.files.open_file(fight_file)
         assert len(shown) == 1 and f"process {first.pid}" in shown[0] and "Close it there first" in shown[0]
         assert fight_data(window.document.history) == before
     finally:
         first.send_signal(signal.SIGKILL)
         first.wait()
-    window.open_file(fight_file)
+    window.files.open_file(fight_file)
     assert window.document.path == fight_file and len(shown) == 1
     window.close()

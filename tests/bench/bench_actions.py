@@ -94,7 +94,7 @@ def _window_figures(window: Any, settle: Callable[[], object]) -> dict[str, floa
         if document.state.clock.current is None:  # the round is over: roll (not timed), as the GM would
             session.roll_initiative()
             settle()
-        samples["next"].append(_timed(window.on_next_turn, settle))
+        samples["next"].append(_timed(window.fight.on_next_turn, settle))
         target = targets[index * 7 % len(targets)]
         samples["damage"].append(_timed(lambda: session.harm(target, "physical", 1), settle))  # noqa: B023
     for _index in range(REPEATS):

@@ -128,7 +128,7 @@ def test_a_save_that_fails_leaves_everything_as_it_was(qtbot: QtBot, tmp_path: P
     before, state, fight = files_of(folder), to_data(window.document.state), fight_data(window.document.history)
     with monkeypatch.context() as patch:
         patch.setattr(os, name, failing(name, code))
-        window.on_save()
+        window.files.on_save()
     assert reason in messages.last() and "unchanged" in messages.last()
     assert files_of(folder) == before  # the file, its .bak, no temp file
     assert window.document.modified and window.isWindowModified()
@@ -218,7 +218,7 @@ def test_a_really_full_disk(qtbot: QtBot, small_disk: Path, tmp_path: Path, mess
     act(window)
     before, state = files_of(small_disk), to_data(window.document.state)
     filler = fill(small_disk)
-    window.on_save()
+    window.files.on_save()
     assert "the disk is full" in messages.last() and "unchanged" in messages.last()
     assert files_of(small_disk).keys() == before.keys() | {"filler"}
     assert all(files_of(small_disk)[name] == data for name, data in before.items())
@@ -233,7 +233,7 @@ def test_a_really_full_disk(qtbot: QtBot, small_disk: Path, tmp_path: Path, mess
     assert to_data(window.document.state) == state and len(window.document.history.entries) == entries
     filler.unlink()  # the GM frees some space
     act(window)
-    window.on_save()
+    window.files.on_save()
     assert fight_data(load_encounter(path)) == fight_data(window.document.history)
     assert fight_data(crash_and_recover(window)) == fight_data(window.document.history)
     close(window)
@@ -248,7 +248,7 @@ def test_a_really_read_only_folder(qtbot: QtBot, small_disk: Path, tmp_path: Pat
     before = files_of(small_disk)
     subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
     try:
-        window.on_save()
+        window.files.on_save()
     finally:
         subprocess.run(["mount", "-o", "remount,rw", str(small_disk)], check=True)
     assert "the disk is read-only" in messages.last() and "unchanged" in messages.last()

@@ -154,7 +154,7 @@ def test_save_and_reopen_from_the_window(window: MainWindow, tmp_path: Path) -> 
     assert path.name == "warehouse.bojovka" and not window.document.modified
     before = to_data(window.document.state)
     window.workspace.new("sr3")
-    window.open_file(path)
+    window.files.open_file(path)
     assert to_data(window.document.state) == before
     assert window.windowTitle().startswith("warehouse")
 
@@ -183,7 +183,7 @@ def test_a_damaged_file_changes_nothing(window: MainWindow, tmp_path: Path,
     bad.write_bytes(good_bytes[: len(good_bytes) // 2])
     shown: list[str] = []
     monkeypatch.setattr("ui.main_window.QMessageBox.warning", lambda _parent, _title, text: shown.append(text))
-    window.open_file(bad)
+    window.files.open_file(bad)
     assert shown and "bad.bojovka" in shown[0]
     assert to_data(window.document.state) == before and window.document.path == saved
     assert saved.read_bytes() == good_bytes
@@ -225,7 +225,7 @@ def test_a_gm_file_in_a_folder_called_samples_opens_that_file(open_window: Windo
     own.parent.mkdir()
     window.workspace.save(own)
     window.workspace.new("souboj")
-    window.open_file(own)
+    window.files.open_file(own)
     assert window.document.system.id == "walka"
     assert [c.name for c in window.document.state.combatants.values()] == ["Ania"]
     assert window.document.path == own

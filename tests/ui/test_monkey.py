@@ -269,7 +269,7 @@ def test_a_closed_dialog_is_gone_and_follows_no_other_fight(qtbot: QtBot, tmp_pa
         closed.append(type(dialog).__name__)
         dialog.reject()
 
-    for command in (window.on_attack, window.on_damage, window.on_roll_initiative, window.on_encounter_settings):
+    for command in (window.fight.on_attack, window.fight.on_damage, window.fight.on_roll_initiative, window.fight.on_encounter_settings):
         QTimer.singleShot(0, close_it)
         command()  # the real, blocking exec
     QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)

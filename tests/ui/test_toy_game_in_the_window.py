@@ -136,7 +136,7 @@ def test_the_toy_game_plays_in_the_window(toy_game: RuleSystem, open_window: Win
     _choose_file(monkeypatch, saved)
     window.actions_by_name["save_as"].trigger()
     assert saved.is_file() and not window.document.modified
-    window.open_file(saved)
+    window.files.open_file(saved)
     reopened = window.document.history
     assert reopened is not history and window.document.path == saved
     assert same(reopened.state, history.state) and log_texts(reopened) == log_texts(history)

@@ -1,0 +1,121 @@
+"""The Fight menu's commands: each asks the fight session (app) for one change, or opens the dialog that makes it.
+
+The window builds the actions (``ui.actions``) and connects each to the ``on_<name>`` of its command object;
+nothing here decides a rule: the session and the game do.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QDialog, QMessageBox
+
+from app.i18n import _
+from ui.games import game_ui
+
+if TYPE_CHECKING:
+    from ui.main_window import MainWindow
+
+
+def run_dialog(dialog: QDialog) -> None:
+    """Run a dialog modally; it is deleted once closed, so a closed dialog never follows the document.
+
+    PySide happens to destroy a temporary dialog after ``exec``; this makes it a rule, for every way a
+    dialog can be run (the GUI monkey shows them without blocking, and a lingering Walka attack dialog
+    then raised on every change of the SR3 fight opened after it)."""
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    dialog.exec()
+
+
+class FightCommands:
+    """What the GM does to the fight from the menu, the toolbar and the keyboard."""
+
+    def __init__(self, window: MainWindow) -> None:
+        self._window = window
+
+    def selected_or_current(self) -> str | None:
+        """The combatant selected in the table, else whoever acts now."""
+        return self._window.table.selected_id() or self._window.session.current_actor()
+
+    def on_next_turn(self) -> None:
+        self._window.session.next_turn()
+
+    def on_back(self) -> None:
+        self._window.session.back()
+
+    def on_encounter_settings(self) -> None:
+        from ui.dialogs.encounter_settings import EncounterSettingsDialog
+
+        run_dialog(EncounterSettingsDialog(self._window.document, self._window))
+
+    def on_roll_initiative(self) -> None:
+        from ui.dialogs.initiative import RollInitiativeDialog
+
+        run_dialog(RollInitiativeDialog(self._window.session, self._window))
+
+    def on_delay(self) -> None:
+        actor = self._window.session.current_actor()
+        if actor is not None:
+            self._window.session.delay(actor)
+
+    def on_delay_next_pass(self) -> None:
+        actor = self._window.session.current_actor()
+        if actor is not None:
+            self._window.session.delay(actor, into_next_pass=True)
+
+    def on_act_now(self) -> None:
+        chosen = self._window.table.selected_id()
+        if chosen is None:
+            self._window.show_error(_("Select the combatant who takes the delayed action."))
+            return
+        self._window.session.act_now(chosen)
+
+    def on_yield_turn(self) -> None:
+        actor = self._window.session.current_actor()
+        if actor is not None:
+            self._window.session.yield_turn(actor)
+
+    def on_attack(self) -> None:
+        dialog_class = game_ui(self._window.document.system.id).attack_dialog()
+        if dialog_class is None:
+            self._window.show_error(_("Attacks for this game are resolved with the dice line and Damage."))
+            return
+        target = self._window.table.selected_id()
+        attacker = self._window.session.current_actor()
+        run_dialog(dialog_class(self._window.document, self._window.session.roller, attacker,
+                                      target if target != attacker else None, self._window))
+
+    def on_damage(self) -> None:
+        from ui.dialogs.harm import HarmDialog
+
+        run_dialog(HarmDialog(self._window.session, self.selected_or_current(), heal=False, parent=self._window))
+
+    def on_heal(self) -> None:
+        from ui.dialogs.harm import HarmDialog
+
+        run_dialog(HarmDialog(self._window.session, self.selected_or_current(), heal=True, parent=self._window))
+
+    def on_add(self) -> None:
+        from ui.dialogs.add_combatants import AddCombatantsDialog
+
+        run_dialog(AddCombatantsDialog(self._window.document, self._window.workspace.library, self._window))
+        self._window.show_fight()
+
+    def on_remove(self) -> None:
+        chosen = self._window.table.selected_id()
+        if chosen is None:
+            return
+        name = self._window.document.state.combatant(chosen).name
+        answer = QMessageBox.question(self._window, _("Remove combatant"), _("Remove {name} from the fight?").format(
+            name=name))
+        if answer == QMessageBox.StandardButton.Yes:
+            self._window.session.remove(chosen)
+
+    def on_save_to_library(self) -> None:
+        chosen = self.selected_or_current()
+        if chosen is None:
+            self._window.show_error(_("Select the combatant to keep."))
+            return
+        entry = self._window.workspace.keep_in_library(chosen)
+        self._window.statusBar().showMessage(_("{name} is now in the roster/bestiary.").format(name=entry.name), 5000)

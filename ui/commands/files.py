@@ -1,0 +1,107 @@
+"""The File menu's commands: new, open, save, the roster/bestiary files; a refusal is a message, never a loss."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from app.i18n import _, ngettext
+from app.paths import ENCOUNTER_SUFFIX, documents_dir
+from rules.errors import RulesError
+
+if TYPE_CHECKING:
+    from ui.main_window import MainWindow
+
+FILE_FILTER = "Bojovka (*.bojovka)"
+LIBRARY_FILTER = "JSON (*.json)"
+
+
+class FileCommands:
+    """Encounter files and roster/bestiary files, for the window's File menu and its welcome page."""
+
+    def __init__(self, window: MainWindow) -> None:
+        self._window = window
+
+    def new_encounter(self, system_id: str) -> None:
+        """Start an empty encounter of a game (asks to save the current one first)."""
+        if self.may_discard():
+            self._window.workspace.new(system_id)
+            self._window.show_fight()
+
+    def open_file(self, path: Path) -> None:
+        """Open an encounter file; a bad file gets a clear message and changes nothing."""
+        self._open(lambda: self._window.workspace.open(path))
+
+    def open_sample(self, system_id: str) -> None:
+        """Open a copy of a game's shipped sample fight (saving it asks for a new file)."""
+        self._open(lambda: self._window.workspace.open_sample(system_id))
+
+    def _open(self, load: Callable[[], None]) -> None:
+        if not self.may_discard():
+            return
+        try:
+            load()
+        except RulesError as problem:
+            QMessageBox.warning(self._window, _("Cannot open the encounter"), str(problem))
+            return
+        self._window.show_fight()
+
+    def on_open(self) -> None:
+        name, _filter = QFileDialog.getOpenFileName(self._window, _("Open an encounter"), str(documents_dir()),
+                                                    FILE_FILTER)
+        if name:
+            self.open_file(Path(name))
+
+    def on_save(self) -> None:
+        if self._window.document.path is None:
+            self.on_save_as()
+            return
+        self._save(None)
+
+    def on_save_as(self) -> None:
+        suggested = str(documents_dir() / f"{self._window.document.state.name or _('Encounter')}{ENCOUNTER_SUFFIX}")
+        name, _filter = QFileDialog.getSaveFileName(self._window, _("Save the encounter"), suggested, FILE_FILTER)
+        if name:
+            self._save(Path(name))
+
+    def _save(self, path: Path | None) -> bool:
+        try:
+            saved = self._window.workspace.save(path)
+        except RulesError as problem:
+            QMessageBox.warning(self._window, _("Cannot save the encounter"), str(problem))
+            return False
+        self._window.statusBar().showMessage(_("Saved {file}").format(file=saved.name), 5000)
+        return True
+
+    def may_discard(self) -> bool:
+        """Ask before replacing a fight with unsaved changes (it is journaled either way)."""
+        if not self._window.document.modified:
+            return True
+        answer = QMessageBox.question(
+            self._window, _("Unsaved changes"), _("Save the changes to “{name}” first?").format(
+                name=self._window.document.title().replace("[*]", "")),
+            QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+            | QMessageBox.StandardButton.Cancel)
+        if answer == QMessageBox.StandardButton.Save:
+            self.on_save()
+            return not self._window.document.modified
+        return answer == QMessageBox.StandardButton.Discard
+
+    def on_import_library(self) -> None:
+        name, _filter = QFileDialog.getOpenFileName(self._window, _("Import roster/bestiary"), str(documents_dir()),
+                                                    LIBRARY_FILTER)
+        if name:
+            count = self._window.workspace.import_library(Path(name))
+            self._window.statusBar().showMessage(ngettext("Imported {count} entry.", "Imported {count} entries.", count)
+                                         .format(count=count), 5000)
+
+    def on_export_library(self) -> None:
+        name, _filter = QFileDialog.getSaveFileName(self._window, _("Export roster/bestiary"),
+                                                    str(documents_dir() / "bojovka-library.json"), LIBRARY_FILTER)
+        if name:
+            count = self._window.workspace.export_library(Path(name))
+            self._window.statusBar().showMessage(ngettext("Exported {count} entry.", "Exported {count} entries.", count)
+                                         .format(count=count), 5000)
