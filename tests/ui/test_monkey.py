@@ -269,7 +269,8 @@ def test_a_closed_dialog_is_gone_and_follows_no_other_fight(qtbot: QtBot, tmp_pa
         closed.append(type(dialog).__name__)
         dialog.reject()
 
-    for command in (window.fight.on_attack, window.fight.on_damage, window.fight.on_roll_initiative, window.fight.on_encounter_settings):
+    fight = window.fight
+    for command in (fight.on_attack, fight.on_damage, fight.on_roll_initiative, fight.on_encounter_settings):
         QTimer.singleShot(0, close_it)
         command()  # the real, blocking exec
     QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
