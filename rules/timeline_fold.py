@@ -311,7 +311,7 @@ class Projection:
     def marks(self, state: Encounter, system: RuleSystem, passes: bool) -> list[Mark]:
         """Scheduled marks: the rest of the current pass in order (its slots numbered from 0), later passes."""
         clock = state.clock
-        key = (state.combatants, state.effects, state.delays, state.surprise, state.options, clock.round,
+        key = (state.combatants, state.effects, state.delays, state.game, state.options, clock.round,
                clock.pass_no, clock.yielded)
         if len(key) != len(self._key) or not all(
                 new is old or (not isinstance(new, Mapping) and new == old) for new, old in zip(key, self._key,

@@ -10,7 +10,9 @@ undo replaying the saved segments) or replayed in full (edited since).
 
 from __future__ import annotations
 
+import copy
 import json
+import random
 import shutil
 from pathlib import Path
 from typing import Any
@@ -18,10 +20,11 @@ from typing import Any
 import pytest
 
 from app.recovery import find_recoverable, recover
-from app.storage import is_sealed, load_encounter, save_encounter
+from app.storage import StorageError, is_sealed, load_encounter, save_encounter, sealed_json
 from rules.history import History
 from rules.serialize import history_from_document
 from tests.app.release_files.observe import observe, observe_state
+from tests.app.test_hostile_files import _junk, _paths, _use, mutants
 
 FILES = Path(__file__).parent / "release_files"
 FIGHTS = sorted(path.name for path in FILES.glob("*.bojovka"))
@@ -74,3 +77,45 @@ def test_an_old_journal_recovers_as_it_did(name: str, tmp_path: Path) -> None:
     (candidate,) = find_recoverable(tmp_path)
     assert candidate.problem is None
     assert observed(recover(candidate), name) == expected(name)
+
+
+def _damaged_game_parts(document: dict[str, Any], rng: random.Random) -> bytes:
+    """The document with one or two values the migration rewrites (a checkpoint's patch, the state's seats,
+    surprise or options) replaced by junk or deleted; sealed again half the time (as a forger would)."""
+    changed = copy.deepcopy(document)
+    targets = [changed["checkpoints"], changed["state"]]
+    for _change in range(rng.randint(1, 2)):
+        paths = [path for target in targets for path in _paths(target)]
+        parent, key = paths[rng.randrange(len(paths))]
+        if isinstance(parent, dict) and rng.random() < 0.3:
+            del parent[key]
+        else:
+            parent[key] = _junk(rng)
+    try:
+        return (sealed_json(changed) if rng.random() < 0.5 else json.dumps(changed)).encode("utf-8")
+    except (ValueError, RecursionError):
+        return b"{}"
+
+
+def test_damaged_old_files_open_or_are_refused_clearly(tmp_path: Path) -> None:
+    """The migration meets damaged old files too: bit flips, values retyped anywhere, or in what it rewrites."""
+    originals = [json.loads((FILES / name).read_text(encoding="utf-8")) for name in FIGHTS
+                 if name.endswith("-long.bojovka")]
+    rng = random.Random(3)
+    path, outcomes = tmp_path / "damaged.bojovka", {"opened": 0, "refused": 0}
+    for number in range(80):
+        document = originals[number % len(originals)]
+        if number % 2:
+            data, how = next(mutants(document, 1, 3_000 + number))
+        else:
+            data, how = _damaged_game_parts(document, rng), "game parts"
+        path.write_bytes(data)
+        try:
+            _use(path, tmp_path)
+        except StorageError as error:
+            assert str(error).startswith("Cannot open") and len(str(error)) < 1000, (how, str(error)[:300])
+            outcomes["refused"] += 1
+        else:
+            outcomes["opened"] += 1
+    print(f"\ndamaged old files: {outcomes}")
+    assert outcomes["refused"] and outcomes["opened"], outcomes
