@@ -10,13 +10,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rules.encounter import Encounter
 from rules.errors import RulesError
+from rules.history import diff, revert
 from rules.serialize import (
     SCHEMA_VERSION,
     SchemaError,
     encounter_from_data,
     history_from_document,
     history_to_document,
+    to_data,
 )
 from rules.systems import get_system
 from rules.systems.sr3.ops import may_act_against
@@ -150,3 +153,20 @@ def test_a_games_own_state_of_the_wrong_shape_is_read_as_far_as_it_makes_sense(j
     assert may_act_against(state, "c1", "c2") and may_act_against(state, "c2", "c1")
     assert may_act_against(state, "c2", "c3") == ("c2" not in junk if isinstance(junk, dict) else True)
     assert len(SR3.remaining_slots(state)) == 8
+
+
+def test_a_games_items_are_kept_in_key_order_and_undone_item_by_item() -> None:
+    """Any way to the same state builds the same ``game`` (order included), and a delta names only the item."""
+    start = Encounter("walka")
+    first = start.with_game_item("zeta", (1,)).with_game_item("alpha", "a")
+    second = start.with_game_item("alpha", "a").with_game_item("zeta", (1,))
+    assert list(first.game) == list(second.game) == ["alpha", "zeta"] and first == second
+    assert first.with_game_item("alpha", first.game["alpha"]) is first
+    assert first.with_game_item("missing", None) is first
+    assert list(first.with_game_item("alpha", None).game) == ["zeta"]
+    changed = first.with_game_item("zeta", (2,))
+    delta = diff(first, changed)
+    assert delta.items == {"game": {"zeta": ((1,), (2,))}} and not delta.fields
+    assert revert(changed, delta) == first and changed.game["alpha"] is first.game["alpha"]
+    loaded = encounter_from_data(json.loads(json.dumps(to_data(changed))))
+    assert loaded == changed and list(loaded.game) == list(changed.game)
