@@ -38,7 +38,7 @@ class Changes:
     delays: bool = False
     #: Keys of the GM options that changed.
     options: frozenset[str] = frozenset()
-    #: The game's own encounter-level state (seating, surprise…).
+    #: The game's own encounter-level state (``Encounter.game``; what is in it is the game's business).
     game_state: bool = False
     #: The encounter's name or notes.
     details: bool = False

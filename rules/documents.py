@@ -1,4 +1,4 @@
-"""Fight documents: a whole fight as JSON-able data (schema 2), opened without replaying it.
+"""Fight documents: a whole fight as JSON-able data (schema 3), opened without replaying it.
 
 A document holds:
 

@@ -222,7 +222,12 @@ class Effect:
 
 @dataclass(frozen=True)
 class Encounter:
-    """The whole fight: who takes part, where the turn order stands, effects, delays and GM options."""
+    """The whole fight: who takes part, where the turn order stands, effects, delays and GM options.
+
+    ``game`` is the game's own encounter-level state (Walka's seating order, SR3's surprise test…): items
+    only the game's package reads and writes, through its own small helpers over :meth:`with_game_item`.
+    Generic code saves, diffs and restores it item by item like any other mapping, never looking inside.
+    """
 
     system_id: str
     name: str = ""
@@ -231,8 +236,7 @@ class Encounter:
     effects: Mapping[str, Effect] = field(default_factory=frozen_map)
     delays: Mapping[str, Delay] = field(default_factory=frozen_map)
     clock: Clock = field(default_factory=Clock)
-    seats: tuple[str, ...] = ()
-    surprise: Mapping[str, tuple[str, ...]] = field(default_factory=frozen_map)
+    game: Mapping[str, JsonValue] = field(default_factory=frozen_map)
     notes: str = ""
     serial: int = 0
 
@@ -256,3 +260,16 @@ class Encounter:
     def option(self, name: str, default: JsonValue = None) -> JsonValue:
         """A GM option of this encounter (the RuleSystem supplies defaults)."""
         return self.options.get(name, default)
+
+    def with_game_item(self, key: str, value: JsonValue) -> Encounter:
+        """A copy with one item of the game's own state set; ``None`` removes it (absent and None are one).
+
+        Items are kept in key order, so every way to the same state (an operation, undo, a file's migration)
+        builds the very same mapping; the other items stay the same objects (the history's delta stays small).
+        """
+        if (self.game[key] is value) if key in self.game else value is None:
+            return self
+        items = {name: item for name, item in self.game.items() if name != key}
+        if value is not None:
+            items[key] = value
+        return replace(self, game=frozen_map(dict(sorted(items.items()))))

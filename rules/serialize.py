@@ -26,7 +26,7 @@ from rules.errors import RulesError
 from rules.history import History, Operation
 from rules.text import _
 
-SCHEMA_VERSION: Final[int] = 2
+SCHEMA_VERSION: Final[int] = 3
 FORMAT: Final[str] = "bojovka-encounter"
 MAX_INT: Final[int] = 10**9
 MAX_TEXT: Final[int] = 100_000
@@ -43,8 +43,116 @@ def _from_version_1(document: dict[str, Any]) -> dict[str, Any]:
     return document
 
 
+# Schema 2 kept a game's own state in fields of every encounter: Walka's seating order (``seats``) and its
+# GM's answer to a tie (the option ``gm_tie_decision``), SR3's surprise test in force (``surprise``). Schema 3
+# keeps them as items of ``game`` under those names (the games read them so; their modules say the names stay),
+# empty ones left out and the items in key order, as the games keep them.
+_TIE: Final[str] = "gm_tie_decision"
+_V2_GAME_ITEMS: Final[tuple[str, ...]] = (_TIE, "seats", "surprise")  # in key order
+
+
+def _v2_game(parts: Mapping[str, Any]) -> dict[str, Any]:
+    """Schema 3's ``game`` for the parts of a schema-2 state."""
+    return {key: parts[key] for key in _V2_GAME_ITEMS if parts.get(key) not in (None, [], {})}
+
+
+def _v2_parts(state: Any) -> dict[str, Any]:
+    """The game's parts of a schema-2 state: seats, surprise, and the tie decision if there is one."""
+    if not isinstance(state, dict):
+        return {}
+    parts = {"seats": state.get("seats"), "surprise": state.get("surprise")}
+    options = state.get("options")
+    if isinstance(options, dict) and _TIE in options:
+        parts[_TIE] = options[_TIE]
+    return parts
+
+
+def _v2_state(state: Any) -> Any:
+    """A schema-2 state with its game's parts moved into ``game``."""
+    if not isinstance(state, dict):
+        return state
+    moved = {key: value for key, value in state.items() if key not in ("seats", "surprise")}
+    if isinstance(state.get("options"), dict):
+        moved["options"] = {key: value for key, value in state["options"].items() if key != _TIE}
+    moved["game"] = _v2_game(_v2_parts(state))
+    return moved
+
+
+def _v2_patched(base: Any, changed: Any, order: Any) -> dict[str, Any]:
+    """A mapping as a schema-2 patch rebuilds it from the state after it (as rules.documents does)."""
+    base = base if isinstance(base, dict) else {}
+    changed = changed if isinstance(changed, dict) else {}
+    keys = order if isinstance(order, list) else list(base)
+    return {key: changed[key] if key in changed else base[key] for key in keys
+            if isinstance(key, str) and (key in changed or key in base)}
+
+
+def _patch_parts(patch: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]] | None:
+    """A patch's whole fields, mapping items and key orders (None: not shaped as a patch at all)."""
+    parts = tuple(patch.get(name, {}) for name in ("fields", "items", "keys"))
+    if not all(isinstance(part, dict) for part in parts):
+        return None
+    return parts[0], parts[1], parts[2]
+
+
+def _v2_checkpoint_parts(patch: Any, after: Mapping[str, Any]) -> dict[str, Any]:
+    """The game's parts of a schema-2 checkpoint, from its patch and the parts of the state after it."""
+    split = _patch_parts(patch) if isinstance(patch, dict) else None
+    whole, items, keys = split or ({}, {}, {})
+    surprise = after.get("surprise")
+    if "surprise" in items or "surprise" in keys:
+        surprise = _v2_patched(surprise, items.get("surprise"), keys.get("surprise"))
+    parts = {"seats": whole.get("seats", after.get("seats")), "surprise": surprise}
+    tie = _v2_patched({_TIE: after[_TIE]} if _TIE in after else {}, items.get("options"), keys.get("options"))
+    if _TIE in tie:
+        parts[_TIE] = tie[_TIE]
+    return parts
+
+
+def _v2_patch(patch: Any, parts: Mapping[str, Any], after: Mapping[str, Any]) -> Any:
+    """A schema-2 checkpoint's patch, its game's parts given as what differs in ``game`` instead."""
+    split = _patch_parts(patch) if isinstance(patch, dict) else None
+    if split is None:
+        return patch  # damaged: rules.documents says where when undo reaches it
+    whole, items, keys = ({key: value for key, value in part.items() if key not in ("seats", "surprise")}
+                          for part in split)
+    if isinstance(items.get("options"), dict):
+        items["options"] = {key: value for key, value in items["options"].items() if key != _TIE}
+    if isinstance(keys.get("options"), list):
+        keys["options"] = [key for key in keys["options"] if key != _TIE]
+    game, following = _v2_game(parts), _v2_game(after)
+    changed = {key: value for key, value in game.items() if key not in following or following[key] != value}
+    if changed:
+        items["game"] = changed
+    if list(game) != list(following):
+        keys["game"] = list(game)
+    return {**patch, "fields": whole, "items": items, "keys": keys}
+
+
+def _from_version_2(document: dict[str, Any]) -> dict[str, Any]:
+    """Schema 3 keeps a game's own state in ``game``: the states move their game's parts there, and each
+    checkpoint's patch (what differs from the checkpoint after it, the last one from ``state``) says what
+    differs in ``game`` instead, so an old fight still opens from its state and undo replays its segments."""
+    checkpoints = document.get("checkpoints")
+    if isinstance(checkpoints, list):
+        after = _v2_parts(document.get("state"))
+        rewritten = []
+        for checkpoint in reversed(checkpoints):
+            if not isinstance(checkpoint, dict):
+                rewritten.append(checkpoint)
+                continue
+            parts = _v2_checkpoint_parts(checkpoint.get("patch"), after)
+            rewritten.append({**checkpoint, "patch": _v2_patch(checkpoint.get("patch"), parts, after)})
+            after = parts
+        document["checkpoints"] = rewritten[::-1]
+    for name in ("initial", "state"):
+        if name in document:
+            document[name] = _v2_state(document[name])
+    return document
+
+
 #: Migrations: version n → n + 1, applied in order to documents older than SCHEMA_VERSION.
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _from_version_1}
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: _from_version_1, 2: _from_version_2}
 
 
 class SchemaError(RulesError):

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from typing import Final
 
-from rules.encounter import Encounter, SlotKind
+from rules.encounter import Clock, Encounter, SlotKind
 from rules.systems.base import RuleSystem
 
 #: Passes looked ahead at most (a guard against a game that never runs out of passes).
@@ -296,6 +296,22 @@ def _place_at(places: Mapping[int, int], seq: int | None) -> int | None:
     return place if place >= 0 else None
 
 
+#: Clock fields a remembered projection follows by itself: whoever has acted is filtered out of it, and the
+#: current slot is the head of what is left.
+_FOLLOWED_CLOCK: Final[frozenset[str]] = frozenset({"acted", "current"})
+_STATE_FIELDS: Final[tuple[str, ...]] = tuple(spec.name for spec in fields(Encounter) if spec.name != "clock")
+_CLOCK_FIELDS: Final[tuple[str, ...]] = tuple(spec.name for spec in fields(Clock) if spec.name not in _FOLLOWED_CLOCK)
+
+
+def projection_key(state: Encounter) -> tuple[object, ...]:
+    """Everything the order still to come may depend on: every field of the encounter (a game's own state
+    included) and of its clock but those a projection follows by itself.
+
+    Derived from the dataclasses, so a field added later can never be left out.
+    """
+    return (*(getattr(state, name) for name in _STATE_FIELDS), *(getattr(state.clock, name) for name in _CLOCK_FIELDS))
+
+
 class Projection:
     """What is still to come in the round being played, as things stand.
 
@@ -313,8 +329,7 @@ class Projection:
     def marks(self, state: Encounter, system: RuleSystem, passes: bool) -> list[Mark]:
         """Scheduled marks: the rest of the current pass in order (its slots numbered from 0), later passes."""
         clock = state.clock
-        key = (state.combatants, state.effects, state.delays, state.surprise, state.options, clock.round,
-               clock.pass_no, clock.yielded)
+        key = projection_key(state)
         if len(key) != len(self._key) or not self._acted <= clock.acted or not all(
                 new is old or (not isinstance(new, Mapping) and new == old) for new, old in zip(key, self._key,
                                                                                               strict=True)):

@@ -5,9 +5,12 @@ from __future__ import annotations
 from rules.changes import Changes
 from rules.combatants import AddCombatant, ApplyHarm, EditCombatant, EditEncounter, RemoveCombatant, SetOption
 from rules.dice import Roller
-from rules.encounter import Side
+from rules.encounter import Side, frozen_map
 from rules.history import History, new_history
+from rules.systems.sr3 import SurpriseTest
+from rules.systems.walka import DecideGmTie, SetSeating
 from rules.turns import NextTurn, roll_initiative
+from tests.rules.test_walka_scenes import roll, table
 
 
 def _history() -> History:
@@ -69,3 +72,18 @@ def test_a_new_name_is_a_detail() -> None:
     what = Changes.of(history.do(EditEncounter("name", "Stuffer Shack")).delta)
     assert what.details and not what.combatants
 
+
+
+def test_the_games_own_state_is_game_state() -> None:
+    """Walka's seating and tie decision, SR3's surprise test: items of ``Encounter.game``, never options."""
+    walka, _ids = table()
+    what = Changes.of(walka.do(SetSeating(("Celina", "Ania", "Bartek"))).delta)
+    assert what.game_state and not what.options and not what.combatants and not what.clock
+    roll(walka, Ania=8, Bartek=3, Celina=10, GM=3)
+    what = Changes.of(walka.do(DecideGmTie(players_first=False)).delta)
+    assert what.game_state and not what.options
+    sr3 = _history()
+    what = Changes.of(sr3.do(SurpriseTest(frozen_map({"a": 3, "b": 1}))).delta)
+    assert what.game_state and not what.combatants and not what.options
+    undone = sr3.undo()
+    assert undone is not None and Changes.of(undone.delta).game_state

@@ -113,7 +113,7 @@ def test_an_untrusted_document_is_replayed_in_full() -> None:
 def test_a_schema_1_document_still_opens() -> None:
     old = {key: value for key, value in copy.deepcopy(DOCUMENT).items() if key not in ("log", "checkpoints")}
     old["schema_version"] = 1
-    assert SCHEMA_VERSION == 2
+    assert SCHEMA_VERSION == 3
     for trusted in (False, True):  # a sealed schema 1 file has nothing to open from: it is replayed
         assert fight_data(history_from_document(copy.deepcopy(old), trusted=trusted)) == fight_data(HISTORY)
 

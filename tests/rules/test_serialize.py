@@ -10,9 +10,26 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from rules.encounter import Encounter
 from rules.errors import RulesError
-from rules.serialize import SCHEMA_VERSION, SchemaError, history_from_document, history_to_document
+from rules.history import diff, revert
+from rules.serialize import (
+    SCHEMA_VERSION,
+    SchemaError,
+    encounter_from_data,
+    history_from_document,
+    history_to_document,
+    to_data,
+)
+from rules.systems import get_system
+from rules.systems.sr3.ops import may_act_against
+from rules.systems.walka import SYSTEM as WALKA
+from rules.systems.walka import seating
+from rules.systems.walka.seating import listed_seats
 from tests.rules.sr3_scenes import eight_characters, play_round, roll_ones
+from tests.rules.test_walka_scenes import roll, table
+
+SR3 = get_system("sr3")
 
 
 def _document() -> dict[str, Any]:
@@ -113,3 +130,43 @@ def test_mutated_documents_load_or_fail_clearly(mutation: tuple[int, Any]) -> No
         history_from_document(document)
     except RulesError as error:
         assert str(error)  # a message for the GM, never another exception type
+
+
+# --- a game's own state -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("junk", [5, "x", [1, "Ania"], {"c1": 1, "c2": ["c1", 7]}, True, 2.5, [], {}])
+def test_a_games_own_state_of_the_wrong_shape_is_read_as_far_as_it_makes_sense(junk: Any) -> None:
+    """``game`` is free-form data in a file: a game reads an item of the wrong shape as absent, never fails."""
+    walka, _ids = table()
+    roll(walka, Ania=8, Bartek=3, Celina=10, GM=3)
+    document = json.loads(json.dumps(history_to_document(walka)))
+    document["state"]["game"] = {"seats": junk, "gm_tie_decision": junk}
+    state = encounter_from_data(document["state"])
+    assert set(listed_seats(state)) <= {"Ania"} and seating.decision(state, False) is None
+    assert WALKA.remaining_slots(state) and WALKA.open_tie(state) is not None
+    sr3, ids = eight_characters()
+    roll_ones(sr3, ids)
+    document = json.loads(json.dumps(history_to_document(sr3)))
+    document["state"]["game"] = {"surprise": junk}
+    state = encounter_from_data(document["state"])
+    assert may_act_against(state, "c1", "c2") and may_act_against(state, "c2", "c1")
+    assert may_act_against(state, "c2", "c3") == ("c2" not in junk if isinstance(junk, dict) else True)
+    assert len(SR3.remaining_slots(state)) == 8
+
+
+def test_a_games_items_are_kept_in_key_order_and_undone_item_by_item() -> None:
+    """Any way to the same state builds the same ``game`` (order included), and a delta names only the item."""
+    start = Encounter("walka")
+    first = start.with_game_item("zeta", (1,)).with_game_item("alpha", "a")
+    second = start.with_game_item("alpha", "a").with_game_item("zeta", (1,))
+    assert list(first.game) == list(second.game) == ["alpha", "zeta"] and first == second
+    assert first.with_game_item("alpha", first.game["alpha"]) is first
+    assert first.with_game_item("missing", None) is first
+    assert list(first.with_game_item("alpha", None).game) == ["zeta"]
+    changed = first.with_game_item("zeta", (2,))
+    delta = diff(first, changed)
+    assert delta.items == {"game": {"zeta": ((1,), (2,))}} and not delta.fields
+    assert revert(changed, delta) == first and changed.game["alpha"] is first.game["alpha"]
+    loaded = encounter_from_data(json.loads(json.dumps(to_data(changed))))
+    assert loaded == changed and list(loaded.game) == list(changed.game)

@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.combatants import ApplyHarm, RemoveCombatant, SpendAction
-from rules.encounter import Encounter
+from rules.encounter import Clock, Encounter
 from rules.history import Batch, History
 from rules.systems.souboj import Declare
 from rules.systems.souboj.model import Action
+from rules.systems.walka import SetSeating
 from rules.timeline import DelayLink, Mark, MarkKind, ScoreStep, Timeline, TurnTimeline
+from rules.timeline_fold import projection_key
 from rules.turns import DelayAction, NextTurn, TakeDelayedAction, YieldTurn
 from tests.rules.sr3_scenes import EIGHT, current_name, eight_characters, play_round, roll_ones
 from tests.rules.test_souboj_scene import SOUBOJ, fight
@@ -254,6 +258,27 @@ def test_walka_slots_are_captioned_with_the_seat() -> None:
     assert captions == {"Nova": (0, "Celina"), "Ganger 1": (1, "GM"), "Ganger 2": (1, "GM"),
                         "Kira": (2, "Ania"), "Drone": (2, "Ania"), "Wedge": (3, "Bartek")}
     assert turn.now is not None and turn.now.slot == 0 and turn.now.ids == (ids["Nova"],)
+
+
+def test_a_walka_seat_reorder_reaches_a_timeline_already_drawn() -> None:
+    """The remembered order still to come depends on the game's own state too (it once missed the seats)."""
+    history, _ids = table()
+    walka_roll(history, Ania=8, Bartek=5, Celina=2, GM=11)  # Celina, the GM, Ania, Bartek
+    timeline = Timeline(history)
+    timeline.sync()
+    before = timeline.latest()
+    history.do(SetSeating(("Celina", "Bartek", "Ania")))  # now Celina, Bartek, Ania, the GM
+    timeline.sync()
+    after = timeline.latest()
+    assert after == _timeline(history) != before
+    assert after is not None and [after.names[m.combatant] for m in after.marks if m.slot == 1] == ["Wedge"]
+
+
+def test_the_projection_follows_every_field_of_the_encounter() -> None:
+    """Every field but the clock (whose acted and current the projection follows by itself) is in its key."""
+    key = projection_key(Encounter("walka"))
+    assert len(key) == len(fields(Encounter)) - 1 + len(fields(Clock)) - 2
+    assert Encounter("walka").game in key
 
 
 # --- keeping up with the history --------------------------------------------------------------------------

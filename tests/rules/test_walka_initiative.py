@@ -9,7 +9,7 @@ from rules.dice import Roller
 from rules.encounter import Side, frozen_map
 from rules.errors import OperationError, RulesError
 from rules.systems.walka import GM_SEAT, SYSTEM, DecideGmTie, SetSeating
-from rules.systems.walka.seating import effective_seat, table_seats
+from rules.systems.walka.seating import effective_seat, listed_seats, table_seats
 from rules.turns import DelayAction, NextTurn, RollInitiative, SetInitiative, YieldTurn, roll_initiative
 from tests.rules.test_walka_scenes import acting, roll, round_order, table
 
@@ -172,7 +172,7 @@ def test_set_seating_reorders_and_reassigns_in_one_step() -> None:
     history, ids = table()
     history.do(SetSeating(("Celina", " Bartek ", "Dana"), frozen_map({ids["Drone"]: "Dana", ids["Ganger 2"]: "GM"})))
     state = history.state
-    assert state.seats == ("Celina", "Bartek", "Dana")
+    assert listed_seats(state) == ("Celina", "Bartek", "Dana")
     assert state.combatant(ids["Drone"]).seat == "Dana" and state.combatant(ids["Ganger 2"]).seat == GM_SEAT
     text = history.entries[-1].text()
     assert "clockwise from the GM's left: Celina, Bartek, Dana, then the GM." in text

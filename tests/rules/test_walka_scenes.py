@@ -12,6 +12,7 @@ from rules.combatants import AddCombatant
 from rules.encounter import Encounter, JsonValue, Side, frozen_map
 from rules.history import History
 from rules.systems.walka import GM_SEAT, SYSTEM, SetSeating
+from rules.systems.walka.seating import listed_seats
 from rules.turns import NextTurn, RollInitiative
 
 PARTY: dict[str, tuple[Side, str | None]] = {
@@ -70,7 +71,7 @@ def round_order(history: History) -> list[list[str]]:
 def test_the_table_seats_everyone_where_the_party_says() -> None:
     history, ids = table()
     state = history.state
-    assert state.seats == SEATS
+    assert listed_seats(state) == SEATS
     assert [SYSTEM.initiative_group(state.combatant(ids[name]), state) for name in PARTY] == [
         "Ania", "Ania", "Bartek", "Celina", GM_SEAT, GM_SEAT]
 

@@ -11,6 +11,7 @@ from rules.dice import Roller
 from rules.encounter import Side, Status
 from rules.serialize import to_data
 from rules.systems.walka import GM_SEAT
+from rules.systems.walka.seating import listed_seats
 from tests.ui.conftest import WindowFactory
 from ui.dialogs.add_combatants import AddCombatantsDialog
 from ui.dialogs.initiative import RollInitiativeDialog
@@ -119,7 +120,7 @@ def test_a_whole_walka_fight_through_the_window(window: MainWindow, qtbot: QtBot
     assert list(ids) == ["Kira", "Wedge", "Ganger 1", "Ganger 2"]
     _seat_the_table(window, qtbot)
     state = window.document.state
-    assert state.seats == ("Ania", "Bartek")
+    assert listed_seats(state) == ("Ania", "Bartek")
     assert (state.combatant(ids["Kira"]).seat, state.combatant(ids["Wedge"]).seat) == ("Ania", "Bartek")
 
     # Each seat rolls one d12; the GM's gangers share the window's first roll. Ania ties with the GM.

@@ -20,6 +20,7 @@ from rules.history import History, Operation
 from rules.serialize import to_data
 from rules.systems.walka import GM_SEAT
 from rules.systems.walka.sample import sample
+from rules.systems.walka.seating import listed_seats
 from tests.rules.test_walka_scenes import roll, table
 from ui.games import game_ui
 from ui.games.walka.panel import ActionsSection, SeatingSection
@@ -73,7 +74,7 @@ def hosted(qtbot: QtBot, document: EncounterDocument, section_class: Any, combat
 
 
 def seats(document: EncounterDocument) -> tuple[str, ...]:
-    return tuple(document.state.seats)
+    return tuple(listed_seats(document.state))
 
 
 def names_by_seat(model: SeatingModel) -> list[tuple[str, list[str]]]:

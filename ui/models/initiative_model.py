@@ -266,8 +266,9 @@ class InitiativeModel(EnumTableModel):
     def _refresh(self, change: Change) -> None:
         if not self._ids:
             return
-        clock_moved = change.what.clock or bool(change.what.effects)
-        if clock_moved:
+        # The game's own state may change what any row shows (who may act, in which order), as the clock does.
+        everyone = change.what.clock or bool(change.what.effects) or change.what.game_state
+        if everyone:
             self.dataChanged.emit(self.index(0, 0), self.index(len(self._ids) - 1, len(Column) - 1))
             return
         for combatant_id in change.combatants:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 
 from rules.combatants import harm_lines, track_label
 from rules.effects import AddEffect
-from rules.encounter import Combatant, Effect, Encounter, Pool, Side, frozen_map
+from rules.encounter import Combatant, Effect, Encounter, Pool, Side
 from rules.errors import OperationError
 from rules.history import Applied, LogLine, Operation, require_combatant
 from rules.systems.base import RuleSystem
@@ -20,7 +20,7 @@ from rules.systems.sr3.damage import Ammo, explosive_misfire, resolve_hit
 from rules.systems.sr3.dice import count_sr3_successes, rule_of_one
 from rules.systems.sr3.levels import LEVEL_BOXES, check_level
 from rules.systems.sr3.monitor import PHYSICAL, STUN
-from rules.systems.sr3.surprise import surprise_matrix
+from rules.systems.sr3.surprise import may_act_against_now, surprise_matrix, with_surprise
 from rules.systems.sr3.system import COMBAT_POOL
 from rules.text import N_, _
 
@@ -57,7 +57,7 @@ class SurpriseTest(Operation):
                for cid, n in self.successes.items()]
         log += [LogLine("{name} is completely surprised and cannot act in the first pass.",
                         {"name": encounter.combatant(cid).name}) for cid in sorted(result.completely_surprised)]
-        return Applied(replace(encounter, surprise=frozen_map(surprise)), tuple(log))
+        return Applied(with_surprise(encounter, surprise), tuple(log))
 
 
 def _has_opponent(combatant_id: str, sides: Mapping[str, str]) -> bool:
@@ -66,9 +66,8 @@ def _has_opponent(combatant_id: str, sides: Mapping[str, str]) -> bool:
 
 def may_act_against(encounter: Encounter, actor: str, opponent: str) -> bool:
     """Whether the surprise test (if one is in force) lets ``actor`` act against ``opponent``."""
-    if actor not in encounter.surprise:
-        return True
-    return opponent in encounter.surprise[actor]
+    allowed = may_act_against_now(encounter, actor)
+    return allowed is None or opponent in allowed
 
 
 # --- attacks ------------------------------------------------------------------------------------

@@ -1,14 +1,42 @@
-"""SR3 surprise: Reaction tests compared pairwise between opposing sides."""
+"""SR3 surprise: Reaction tests compared pairwise between opposing sides.
+
+The test in force is SR3's own state of the encounter (an item of ``Encounter.game``, from the surprise test
+to the end of the first pass): only the functions here read and write it.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
+from typing import Final
 
+from rules.encounter import Encounter, frozen_map
 from rules.systems.sr3.ranged import ModifierLine, TargetNumber, line, require, target_number
 from rules.systems.sr3.tables import Sr3Tables, load_tables
 from rules.text import _
+
+#: SR3's item of ``Encounter.game``: combatant id → the opponents it may act against while the test holds
+#: (only those the test restricts are listed). Saved files name it, so it keeps this name.
+SURPRISE: Final[str] = "surprise"
+
+
+def surprise_in_force(encounter: Encounter) -> bool:
+    """Whether a surprise test still restricts anyone."""
+    return SURPRISE in encounter.game
+
+
+def may_act_against_now(encounter: Encounter, actor: str) -> tuple[str, ...] | None:
+    """The opponents ``actor`` may act against while a surprise test holds; None: the test restricts nobody's
+    actions of ``actor`` (no test, or ``actor`` not in it)."""
+    held = encounter.game.get(SURPRISE)
+    entry = held.get(actor) if isinstance(held, Mapping) else None
+    return tuple(other for other in entry if isinstance(other, str)) if isinstance(entry, tuple) else None
+
+
+def with_surprise(encounter: Encounter, restricted: Mapping[str, tuple[str, ...]]) -> Encounter:
+    """A copy with the surprise test in force replaced (nobody restricted: no test, the item goes)."""
+    return encounter.with_game_item(SURPRISE, frozen_map(restricted) if restricted else None)
 
 
 def surprise_tn(

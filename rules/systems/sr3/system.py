@@ -37,6 +37,7 @@ from rules.systems.base import (
 from rules.systems.sr3 import delays, dice, initiative, monitor
 from rules.systems.sr3.levels import LEVEL_BOXES, LEVELS
 from rules.systems.sr3.pools import combat_pool
+from rules.systems.sr3.surprise import may_act_against_now, surprise_in_force, with_surprise
 from rules.systems.sr3.tables import ReachRule, Sr3Tables, TieRule, load_tables
 from rules.systems.sr3.time_units import TIME_UNITS
 from rules.text import N_, _
@@ -196,8 +197,8 @@ class Sr3System(RuleSystem):
             return HookResult(_refresh_pools(encounter))
         if hook is Hook.TURN_START:
             return HookResult(_reset_actions(encounter))
-        if hook is Hook.PASS_END and encounter.clock.pass_no == 1 and encounter.surprise:
-            return HookResult(replace(encounter, surprise=frozen_map()))
+        if hook is Hook.PASS_END and encounter.clock.pass_no == 1 and surprise_in_force(encounter):
+            return HookResult(with_surprise(encounter, {}))
         return HookResult(encounter)
 
     def delay_refusal(self, combatant: Combatant, encounter: Encounter, into_next_pass: bool) -> str | None:
@@ -334,6 +335,6 @@ def _reset_actions(encounter: Encounter) -> Encounter:
 
 def _completely_surprised(combatant: Combatant, encounter: Encounter) -> bool:
     """Surprised against every opponent: no actions at all in the first pass after the surprise test."""
-    if combatant.id not in encounter.surprise or encounter.clock.pass_no != 1:
+    if encounter.clock.pass_no != 1:
         return False
-    return not encounter.surprise[combatant.id]
+    return may_act_against_now(encounter, combatant.id) == ()

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import Final
 
 from rules.combatants import harm_lines
-from rules.encounter import Combatant, Encounter, SlotKind, Status, frozen_map, with_item
+from rules.encounter import Combatant, Encounter, SlotKind, Status, frozen_map
 from rules.errors import OperationError
 from rules.history import Applied, LogArg, LogLine, Operation, require_combatant
 from rules.systems.base import Reminder, RuleSystem
@@ -69,7 +69,7 @@ class SetSeating(Operation):
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         _walka(system)
         seats = _checked_seats(self.seats)
-        state = replace(encounter, seats=seats)
+        state = seating.with_listed_seats(encounter, seats)
         moved: list[Combatant] = []
         for combatant_id, seat in self.assignments.items():
             combatant = require_combatant(encounter, combatant_id)
@@ -77,7 +77,7 @@ class SetSeating(Operation):
                 raise OperationError(_("There is no seat “{seat}” at the table.").format(seat=seat))
             if combatant.seat != seat:
                 moved.append(replace(combatant, seat=seat))
-        if seats == encounter.seats and not moved:
+        if seats == seating.listed_seats(encounter) and not moved:
             raise OperationError(_("The seating is already like that."))
         for combatant in moved:
             state = state.with_combatant(combatant)
@@ -118,8 +118,7 @@ class DecideGmTie(Operation):
             raise OperationError(_("There is no tie between the GM and the players to decide."))
         if seating.decision(encounter, reroll) == self.players_first:
             raise OperationError(_("That is already the GM's decision."))
-        value = seating.decision_value(self.players_first, encounter.clock.round)
-        state = replace(encounter, options=with_item(encounter.options, seating.TIE_DECISION, value))
+        state = seating.with_decision(encounter, self.players_first)
         text = (N_("The GM decides the tie: the players' side goes first.") if self.players_first
                 else N_("The GM decides the tie: the GM's side goes first."))
         decided = Applied(state, (LogLine(text),))

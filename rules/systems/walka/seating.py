@@ -1,6 +1,6 @@
 """Initiative by seat: the seating order, each seat's d12, who starts, and the order clockwise from there.
 
-``Encounter.seats`` lists the players' seats clockwise from the GM's left; the GM sits after the last one
+The seating order lists the players' seats clockwise from the GM's left; the GM sits after the last one
 (at the GM's own place, between their right and their left). A combatant's ``seat`` names who controls it:
 a player's seat, or :data:`GM_SEAT`. Without one, non-player characters sit with the GM and a player
 character has a seat of its own, named after it, at the end of the players' seats.
@@ -9,6 +9,9 @@ Each seat rolls one d12 (its members share the roll). The lowest roll starts and
 Between players a tie goes to the seat nearer the GM's left; a tie between the GM and players is the GM's
 call, recorded by :class:`~rules.systems.walka.ops.DecideGmTie` (the option ``gm_tie_default`` rules
 until then). With "re-roll every round" off the rolls stand for the whole combat.
+
+The seating order and the GM's decision are Walka's own state of the encounter (``Encounter.game``): only the
+functions here read and write those items.
 """
 
 from __future__ import annotations
@@ -17,14 +20,29 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from rules.encounter import Combatant, Encounter, JsonValue, Side
+from rules.encounter import Combatant, Encounter, JsonValue, Side, frozen_map
 from rules.text import N_, _
 
 GM_SEAT: Final[str] = "GM"
 GM_SEAT_LABEL: Final[str] = N_("GM")
-#: Where the GM's answer to a tie is kept in ``Encounter.options`` (set only by DecideGmTie).
+#: Walka's items of ``Encounter.game``: the seating order (set by SetSeating), the GM's answer to a tie
+#: (set by DecideGmTie). Saved files name them, so they keep these names.
+SEATS: Final[str] = "seats"
 TIE_DECISION: Final[str] = "gm_tie_decision"
 PLAYERS, GM = "players", "gm"
+
+
+def listed_seats(encounter: Encounter) -> tuple[str, ...]:
+    """The players' seats the GM has placed, clockwise from the GM's left (empty: none placed yet)."""
+    value = encounter.game.get(SEATS)
+    return tuple(seat for seat in value if isinstance(seat, str)) if isinstance(value, tuple) else ()
+
+
+def with_listed_seats(encounter: Encounter, seats: tuple[str, ...]) -> Encounter:
+    """A copy with the seating order replaced (no seats: the item goes, as in a new encounter)."""
+    if seats == listed_seats(encounter):
+        return encounter
+    return encounter.with_game_item(SEATS, seats or None)
 
 
 def effective_seat(combatant: Combatant) -> str:
@@ -42,10 +60,10 @@ def seat_label(seat: str) -> str:
 def table_seats(encounter: Encounter) -> list[str]:
     """Every seat in clockwise order from the GM's left, the GM last (if anyone sits there).
 
-    Seats in ``Encounter.seats`` come first, in their order; seats only a combatant names follow in roster
+    Seats in the seating order come first, in their order; seats only a combatant names follow in roster
     order (they have not been placed at the table yet). Empty listed seats stay: the table keeps its shape.
     """
-    seats = [seat for seat in encounter.seats if seat != GM_SEAT]
+    seats = [seat for seat in listed_seats(encounter) if seat != GM_SEAT]
     named = [effective_seat(c) for c in encounter.combatants.values()]
     for seat in named:
         if seat != GM_SEAT and seat not in seats:
@@ -115,7 +133,7 @@ def decision(encounter: Encounter, reroll_each_round: bool) -> bool | None:
 
     With rolls once per combat the answer stands for the combat; with re-rolls, only in its own round.
     """
-    value = encounter.options.get(TIE_DECISION)
+    value = encounter.game.get(TIE_DECISION)
     if not isinstance(value, Mapping):
         return None
     first, round_no = value.get("first"), value.get("round")
@@ -124,9 +142,11 @@ def decision(encounter: Encounter, reroll_each_round: bool) -> bool | None:
     return first == PLAYERS
 
 
-def decision_value(players_first: bool, round_no: int) -> Mapping[str, JsonValue]:
-    """How a decision is stored in the options."""
-    return {"first": PLAYERS if players_first else GM, "round": round_no}
+def with_decision(encounter: Encounter, players_first: bool) -> Encounter:
+    """A copy with the GM's answer to a tie, given in the encounter's current round."""
+    value: Mapping[str, JsonValue] = frozen_map({"first": PLAYERS if players_first else GM,
+                                                 "round": encounter.clock.round})
+    return encounter.with_game_item(TIE_DECISION, value)
 
 
 def start_seat(rolls: Mapping[str, int], order: list[str], players_first: bool) -> str | None:

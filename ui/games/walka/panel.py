@@ -38,7 +38,7 @@ from rules.history import Operation
 from rules.systems.base import RuleSystem
 from rules.systems.walka import GM_SEAT, DecideGmTie, SetKnockedDown, SpendChance, WalkaAction, WalkaSystem
 from rules.systems.walka import actions as walka_actions
-from rules.systems.walka.seating import effective_seat, seat_label
+from rules.systems.walka.seating import effective_seat, listed_seats, seat_label
 from rules.systems.walka.system import chances_left, hit_points
 from ui.games.base import Apply, SectionFactory
 from ui.games.walka.seating import (
@@ -370,7 +370,7 @@ class SeatingSection(QGroupBox):
         place = seats.index(seat) if seat in seats else -1
         self.up_button.setEnabled(place > 0)
         self.down_button.setEnabled(0 <= place < len(seats) - 1)
-        self.remove_button.setEnabled(self._state is not None and seat in self._state.seats)
+        self.remove_button.setEnabled(self._state is not None and seat in listed_seats(self._state))
         self.remove_button.setToolTip(_("Whoever sits there goes back to their default seat."))
 
     # --- changing ---------------------------------------------------------------------------

@@ -28,7 +28,7 @@ from rules.encounter import Encounter, Side, frozen_map
 from rules.history import Operation
 from rules.systems.base import RuleSystem
 from rules.systems.walka import GM_SEAT, SetSeating, WalkaSystem
-from rules.systems.walka.seating import members, seat_label, table_seats
+from rules.systems.walka.seating import listed_seats, members, seat_label, table_seats
 
 Index = QModelIndex | QPersistentModelIndex
 Apply = Callable[[Operation], bool]
@@ -105,7 +105,7 @@ def _seating(state: Encounter, seats: Sequence[str], moved: dict[str, str | None
                 if not c.seat and c.side is Side.PLAYER and c.name in listed}
     assignments = {**implicit, **(moved or {})}
     changed = {cid: seat for cid, seat in assignments.items() if state.combatant(cid).seat != seat}
-    if tuple(seats) == state.seats and not changed:
+    if tuple(seats) == listed_seats(state) and not changed:
         return None
     return SetSeating(tuple(seats), frozen_map(changed))
 
@@ -129,7 +129,7 @@ def assign(state: Encounter, combatant_id: str, seat: str) -> SetSeating | None:
     """Give a character to a seat (a player's, or the GM's); None when it already sits there."""
     if combatant_id not in state.combatants:
         return None
-    seats = list(state.seats)
+    seats = list(listed_seats(state))
     if seat != GM_SEAT and seat not in seats:
         seats.append(seat)  # a seat only a character named so far: it is a real seat from now on
     return _seating(state, seats, {combatant_id: seat})
@@ -137,15 +137,15 @@ def assign(state: Encounter, combatant_id: str, seat: str) -> SetSeating | None:
 
 def add_seat(state: Encounter, name: str) -> SetSeating | None:
     """A new, empty seat after the listed ones (at the GM's right, before seats not placed yet)."""
-    return _seating(state, [*state.seats, name.strip()])
+    return _seating(state, [*listed_seats(state), name.strip()])
 
 
 def remove_seat(state: Encounter, seat: str) -> SetSeating | None:
     """Take a listed seat away; whoever sat there goes back to their default seat."""
-    if seat not in state.seats:
+    if seat not in listed_seats(state):
         return None
     moved: dict[str, str | None] = {c.id: None for c in members(state, seat) if c.seat is not None}
-    return _seating(state, [s for s in state.seats if s != seat], moved)
+    return _seating(state, [s for s in listed_seats(state) if s != seat], moved)
 
 
 def rename_seat(state: Encounter, seat: str, name: str) -> SetSeating | None:
