@@ -262,7 +262,31 @@ def _replay_all(document: dict[str, Any], initial: Encounter, operations: list[A
     if "state" in document and to_data(history.state) != document["state"]:
         raise SchemaError(_("The saved state does not match the fight's history; the file was changed "
                             "or damaged."))
+    _keep_saved_log(history, document.get("log"))
     return history
+
+
+def _same_lines(replayed: Sequence[LogLine], saved: Sequence[LogLine]) -> bool:
+    """Whether a replay wrote the saved lines: the same facts (arguments and counts), line for line. The
+    wording is not compared: a later release may say the same thing better (Souboj's "acts in phase 4"
+    became "acts at initiative 4"), and an old fight must still undo."""
+    return len(replayed) == len(saved) and all(
+        (new.args, new.count, new.translate) == (old.args, old.count, old.translate)
+        for new, old in zip(replayed, saved, strict=True))
+
+
+def _keep_saved_log(history: History, saved: Any) -> None:
+    """The log says what was written when it happened: a replayed fight keeps its saved lines, not today's
+    wording of them, wherever they are readable and there is one record per operation."""
+    if not isinstance(saved, list) or len(saved) != len(history.entries):
+        return
+    try:
+        lines = [tuple(decode_line(line, f"log[{index}][{number}]") for number, line in enumerate(record[2]))
+                 for index, record in enumerate(saved)]
+    except (SchemaError, TypeError, IndexError, KeyError):
+        return  # a damaged log is no reason to refuse a fight whose history replays: today's lines stand
+    for entry, kept in zip(history.entries, lines, strict=True):
+        entry.keep_log(kept)
 
 
 def _check_kinds(operations: list[Any]) -> None:
@@ -420,7 +444,7 @@ class Archive:
             operation = self.operation(index)
             applied = operation.apply(state, self.system)
             clock = applied.encounter.clock
-            if [clock.round, clock.pass_no] != self._log[index][:2] or applied.log != self.log(index):
+            if [clock.round, clock.pass_no] != self._log[index][:2] or not _same_lines(applied.log, self.log(index)):
                 raise self._damaged(index, _("the log does not match the operation"))
             replayed.append((operation, diff(state, applied.encounter), applied.reminders))
             state = applied.encounter

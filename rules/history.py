@@ -276,6 +276,10 @@ class Entry:
         """Complete a pending entry from its replay (called by its source)."""
         self._operation, self._delta, self._reminders = operation, delta, reminders
 
+    def keep_log(self, lines: tuple[LogLine, ...]) -> None:
+        """Show ``lines``, the log saved with a replayed fight, instead of what its replay wrote today."""
+        self._log = lines
+
     def text(self) -> str:
         """The log lines in the GM's language, one per line."""
         return "\n".join(line.render() for line in self.log)
