@@ -83,16 +83,16 @@ def sample_problems() -> list[str]:
 
 
 def rule_data_problems() -> list[str]:
-    """The games' data tables (package data of ``rules.data``) are there and parse."""
-    files = sorted((entry for entry in resources.files("rules.data").iterdir() if entry.name.endswith(".json")),
-                   key=lambda entry: entry.name)
-    problems = [] if files else ["no rule data (rules/data/*.json) found"]
+    """The games' data tables (``data.json`` beside a game's rules, package data) are there and parse."""
+    files = [entry for game in all_systems() if (entry := resources.files(f"rules.systems.{game}")
+                                                  .joinpath("data.json")).is_file()]
+    problems = [] if files else ["no rule data (rules/systems/<game>/data.json) found"]
     for entry in files:
         try:
             if not isinstance(json.loads(entry.read_text(encoding="utf-8")), dict):
-                problems.append(f"rule data {entry.name} is not a JSON object")
+                problems.append(f"rule data {entry} is not a JSON object")
         except (OSError, ValueError) as error:
-            problems.append(f"rule data {entry.name} cannot be read: {error}")
+            problems.append(f"rule data {entry} cannot be read: {error}")
     return problems
 
 

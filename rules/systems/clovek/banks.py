@@ -3,7 +3,7 @@
 clovek.md, "Dice banks" and "Burning". A bank's size is twice its *dexterity attribute* (physical = Agility,
 social = Charm, mental = Intelligence); its *capacity attribute* sets the power of actions of that type
 (physical = Constitution; the social and mental ones are named per character). Each type has a stun track and a
-wound track whose sizes the GM sets (**Decision**, default 10 each, in ``rules/data/clovek.json``).
+wound track whose sizes the GM sets (**Decision**, default 10 each, in ``rules/systems/clovek/data.json``).
 """
 
 from __future__ import annotations
@@ -134,7 +134,7 @@ def initiative_dice_chosen(combatant: Combatant) -> int:
 
 @cache
 def _bundled_text() -> str:
-    return resources.files("rules.data").joinpath("clovek.json").read_text(encoding="utf-8")
+    return resources.files("rules.systems.clovek").joinpath("data.json").read_text(encoding="utf-8")
 
 
 def bundled_track_sizes() -> dict[str, dict[str, int]]:

@@ -1,4 +1,4 @@
-"""Institute's data tables: the bundled ``rules/data/institut.json`` with the GM's overrides merged in.
+"""Institute's data tables: the bundled ``rules/systems/institut/data.json`` with the GM's overrides merged in.
 
 Four tables, each behind an encounter option of kind TABLE: the default life pyramid, the called-shot table,
 the dice modifiers the seed names, and the GM's own weapon list (empty by default: the seed gives none).
@@ -256,7 +256,7 @@ def _merge(default: object, override: object, path: str, open_keys: bool) -> obj
 
 @cache
 def _bundled_text() -> str:
-    return resources.files("rules.data").joinpath("institut.json").read_text(encoding="utf-8")
+    return resources.files("rules.systems.institut").joinpath("data.json").read_text(encoding="utf-8")
 
 
 def bundled_data() -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""Souboj's data: ``rules/data/souboj.json`` merged with the GM's overrides (option ``tables``) and checked.
+"""Souboj's data: ``rules/systems/souboj/data.json`` merged with the GM's overrides (option ``tables``) and checked.
 
 The attack and defence table of the digest (which numbers each kind of attack adds), the damage rules per
 kind (Strength added? armor subtracted? may it be flat? may the GM call a critical?), the cap of the critical
@@ -141,7 +141,7 @@ def _build(data: Mapping[str, object]) -> SoubojTables:
 
 @cache
 def _bundled_text() -> str:
-    return resources.files("rules.data").joinpath("souboj.json").read_text(encoding="utf-8")
+    return resources.files("rules.systems.souboj").joinpath("data.json").read_text(encoding="utf-8")
 
 
 def bundled_data() -> dict[str, object]:

@@ -1,4 +1,4 @@
-"""SR3 combat tables: the bundled ``rules/data/sr3.json`` merged with the GM's overrides and validated.
+"""SR3 combat tables: the bundled ``rules/systems/sr3/data.json`` merged with the GM's overrides and validated.
 
 Every number the GM may want to change lives in the data file; code only names the keys. Overrides are
 merged key by key (nested mappings recurse, lists and scalars replace) and the result is checked as a whole,
@@ -511,7 +511,7 @@ def _build(root: _Node) -> Sr3Tables:
 
 @cache
 def _bundled_text() -> str:
-    return resources.files("rules.data").joinpath("sr3.json").read_text(encoding="utf-8")
+    return resources.files("rules.systems.sr3").joinpath("data.json").read_text(encoding="utf-8")
 
 
 def bundled_data() -> dict[str, object]:

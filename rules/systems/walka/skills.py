@@ -1,4 +1,4 @@
-"""Walka's skills and which defence answers which attack: the bundled ``rules/data/walka.json`` and GM overrides.
+"""Walka's skills and which defence answers which attack: the bundled ``data.json`` here, and GM overrides.
 
 The attacker rolls a combat skill (Firearms, Melee weapons, Brawling, Interface); the defender rolls Dodge,
 Parry (against melee weapons) or Concentration (against cyber-attacks). Which defences answer which attack
@@ -37,7 +37,7 @@ Defences = Mapping[str, tuple[str, ...]]
 
 
 def _bundled_text() -> str:
-    return resources.files("rules.data").joinpath("walka.json").read_text(encoding="utf-8")
+    return resources.files("rules.systems.walka").joinpath("data.json").read_text(encoding="utf-8")
 
 
 def bundled_defences() -> dict[str, list[str]]:

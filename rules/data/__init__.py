@@ -1,1 +1,0 @@
-"""Rule data tables shipped with Bojovka (JSON); a GM's overrides are merged over them per encounter."""
