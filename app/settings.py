@@ -23,6 +23,7 @@ from typing import Any, Final, Literal, get_args
 
 from app.paths import config_dir
 from app.storage import StorageError, atomic_write_text, parse_json, read_limited
+from rules.systems import system_ids
 
 log = logging.getLogger(__name__)
 
@@ -111,7 +112,8 @@ def _directory(value: Any) -> str | None:
 
 
 def _system(value: Any) -> str | None:
-    return value if isinstance(value, str) and re.fullmatch(r"[a-z0-9_]{1,32}", value) else None
+    """A game this Bojovka has (the ids are listed without importing any game)."""
+    return value if isinstance(value, str) and value in system_ids() else None
 
 
 #: Key → validator returning the value to keep, or None for "use the default". A key with a None default

@@ -34,7 +34,7 @@ class Workspace:
     def __init__(self, settings: Settings | None = None, roller: Roller | None = None,
                  library: Library | None = None) -> None:
         self.settings = settings or load_settings()
-        history = new_history("sr3")
+        history = new_history(self.settings.default_system)
         self.journal = Journal.start(history, None)
         self.document = EncounterDocument(history, None, self.journal)
         self.session = FightSession(self.document, roller)
@@ -73,7 +73,7 @@ class Workspace:
         self.document.replace_history(history, None)
 
     def open_last_or_sample(self) -> None:
-        """What start-up shows: the last encounter if it still opens, else the SR3 sample."""
+        """What start-up shows: the last encounter if it still opens, else the sample of the GM's default game."""
         last = self.settings.last_encounter
         if last and Path(last).is_file():
             try:
@@ -81,7 +81,7 @@ class Workspace:
                 return
             except StorageError:
                 pass  # a moved or damaged last file must not block start-up; the sample opens instead
-        self.open_sample("sr3")
+        self.open_sample(self.settings.default_system)
 
     # --- saving --------------------------------------------------------------------------------
     def save(self, path: Path | None = None) -> Path:

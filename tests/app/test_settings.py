@@ -216,3 +216,12 @@ def test_without_recent_file(tmp_path: Path) -> None:
 def test_settings_are_frozen() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         Settings().language = "cs"  # type: ignore[misc]
+
+
+def test_an_unknown_default_game_falls_back_to_the_shipped_default() -> None:
+    """A setting naming a game this Bojovka lacks (a removed plug-in) must not stop the start."""
+    save_settings(Settings(language="pl"))
+    data = json.loads(settings_path().read_text(encoding="utf-8"))
+    settings_path().write_text(json.dumps({**data, "default_system": "no_such_game"}), encoding="utf-8")
+    loaded = load_settings()
+    assert loaded.default_system == Settings().default_system and loaded.language == "pl"
