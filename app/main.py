@@ -39,6 +39,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--screenshot-what", default="main", choices=("main", "welcome", "attack", "player"),
                         help=_("which window --screenshot renders"))
     parser.add_argument("--theme", choices=("light", "dark"), default="light", help=_("theme for --screenshot"))
+    parser.add_argument("--game", metavar="ID", help=_("the game whose sample fight --screenshot shows"))
     parser.add_argument("--language", help=_("override the language (en, cs, pl, ru)"))
     parser.add_argument("--print-summary", nargs=2, type=Path, metavar=("FILE", "OUT.pdf"),
                         help=_("write the summary of the encounter FILE as a PDF and exit (no window)"))
@@ -238,7 +239,8 @@ def main(argv: list[str] | None = None) -> int:
 
         _application()
         install_language(args.language or "en")
-        return selftest() if args.selftest else screenshot(args.screenshot, args.screenshot_what, args.theme)
+        return selftest() if args.selftest else screenshot(args.screenshot, args.screenshot_what, args.theme,
+                                                                        args.game)
     return run(args)
 
 

@@ -98,27 +98,38 @@ def _window_for(what: str, window: MainWindow) -> QWidget:
     if what == "attack":
         from ui.games import game_ui
 
-        dialog_class = game_ui("sr3").attack_dialog()
-        assert dialog_class is not None
+        dialog_class = game_ui(window.document.system.id).attack_dialog()
+        if dialog_class is None:
+            return window
         session = window.session
-        dialog = dialog_class(window.document, session.roller, session.current_actor(), "c6", window)
+        dialog = dialog_class(window.document, session.roller, session.current_actor(), _a_foe(window), window)
         dialog.show()
         return dialog
     return window
 
 
-def screenshot(path: Path, what: str = "main", theme: str = "light") -> int:
-    """Render a window with the SR3 sample encounter to ``path`` (PNG)."""
+def _a_foe(window: MainWindow) -> str | None:
+    """Someone on another side than whoever acts now: the target an attack screenshot shows."""
+    state = window.document.state
+    actor = state.combatants.get(window.session.current_actor() or "")
+    foes = [c.id for c in state.combatants.values() if actor is None or c.side is not actor.side]
+    return foes[0] if foes else None
+
+
+def screenshot(path: Path, what: str = "main", theme: str = "light", game: str | None = None) -> int:
+    """Render a window with a game's sample encounter (the GM's default game's) to ``path`` (PNG)."""
     attach_parent_console()
     application = QApplication.instance()
     assert isinstance(application, QApplication)
     apply_theme(application, theme)
     window = MainWindow(Workspace(roller=Roller.seeded(1)))
-    window.workspace.open_sample("sr3")
+    window.workspace.open_sample(game or window.workspace.settings.default_system)
     window.resize(1366, 768)
     window.show_fight()
     window.show()
-    window.table.select_combatant("c5")
+    foe = _a_foe(window)
+    if foe is not None:
+        window.table.select_combatant(foe)
     target = _window_for(what, window)
     for _round in range(3):
         application.processEvents()
