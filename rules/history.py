@@ -281,6 +281,15 @@ class Entry:
         return "\n".join(line.render() for line in self.log)
 
 
+@dataclass(frozen=True)
+class Prepared:
+    """An operation worked out against ``before`` but not yet in the history (see :meth:`History.prepare`)."""
+
+    entry: Entry
+    before: Encounter
+    after: Encounter
+
+
 #: A checkpoint: the state after ``position`` entries, or None while a loaded one is not yet decoded.
 Checkpoint = tuple[int, Encounter | None]
 
@@ -341,20 +350,43 @@ class History:
         """Whether there is an undone operation to redo."""
         return bool(self._undone)
 
-    def do(self, operation: Operation) -> Entry:
-        """Apply ``operation``; on OperationError nothing changes. Clears the redo stack."""
+    @property
+    def position(self) -> int:
+        """How many operations are in effect (the index Qt's undo stack mirrors)."""
+        return len(self._done)
+
+    @property
+    def next_redo(self) -> Entry | None:
+        """The entry Redo would bring back, if any."""
+        return self._undone[-1] if self._undone else None
+
+    def prepare(self, operation: Operation) -> Prepared:
+        """Work out what ``operation`` does to the current state without recording it.
+
+        OperationError when it is not possible; either way nothing changes until :meth:`commit`.
+        """
         before = self.state
         applied = operation.apply(before, self.system)
         after = applied.encounter.clock  # group the log by where the fight stands once the change is made
         entry = Entry(operation, diff(before, applied.encounter), applied.log, applied.reminders,
                       after.round, after.pass_no)
-        self.state = applied.encounter
+        return Prepared(entry, before, applied.encounter)
+
+    def commit(self, prepared: Prepared) -> Entry:
+        """Record a prepared operation: it takes effect and the redo stack is cleared."""
+        if prepared.before is not self.state:
+            raise ValueError("the operation was prepared against another state of the fight")
+        self.state = prepared.after
         self._undone.clear()
         self._forget_checkpoints_after(len(self._done))
-        self._done.append(entry)
+        self._done.append(prepared.entry)
         self._entries = None
         self._maybe_checkpoint()
-        return entry
+        return prepared.entry
+
+    def do(self, operation: Operation) -> Entry:
+        """Apply ``operation``; on OperationError nothing changes. Clears the redo stack."""
+        return self.commit(self.prepare(operation))
 
     def _forget_checkpoints_after(self, position: int) -> None:
         while self.checkpoints[-1][0] > position:
@@ -387,14 +419,6 @@ class History:
         self.state = reapply(self.state, entry.delta)
         self._done.append(entry)
         self._entries = None
-        return entry
-
-    def retract(self) -> Entry | None:
-        """Undo the last operation and forget it (it could not be recorded, so it must not have happened)."""
-        entry = self.undo()
-        if entry is not None:
-            self._undone.pop()
-            self._forget_checkpoints_after(len(self._done))
         return entry
 
     @classmethod
