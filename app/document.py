@@ -7,10 +7,10 @@ and flushed to disk (an operation the journal cannot record does not happen), th
 commands' own ``undo()`` and ``redo()``, so Edit → Undo/Redo, the undo view (jumps of several steps included)
 and the window's modified mark are Qt's own, driven by the stack's index and clean state.
 
-The stack's index always equals the history's position. A command steps the history only from the place next
-to its entry, so pushing the entries of a loaded fight (already in effect) does nothing, and when the history
-refuses an undo (a loaded fight whose saved history does not replay) the stack moves back to where the history
-stands within the same call.
+The command below the stack's index always holds the history's last entry. A command acts on its own entry
+only, when the history is right next to it, so pushing the entries of a loaded fight (already in effect) does
+nothing, and when the history refuses an undo (a loaded fight whose saved history does not replay) the stack
+moves back to where the history stands within the same call.
 """
 
 from __future__ import annotations
@@ -100,28 +100,29 @@ def _command_text(entry: Entry) -> str:
 
 
 class _EntryCommand(QUndoCommand):
-    """Entry number ``position`` of the history on Qt's undo stack: redo puts it in effect, undo takes it out.
+    """One entry of the history on Qt's undo stack: redo puts it in effect, undo takes it out.
 
-    A step acts only when the history stands right next to it (at ``position`` to redo it, one entry further to
-    undo it) and does nothing otherwise: the entries of a loaded fight are pushed already in effect, and after
-    a refused undo the stack steps back over commands whose entries never left the history.
+    A command acts on its own entry only, and only when the history is right next to it: redo when the entry
+    is the history's next redo (or is a new operation prepared against the current state, which it commits),
+    undo when it is the history's last entry. Otherwise it does nothing: the entries of a loaded fight are
+    pushed already in effect, and after a refused undo the stack steps back over commands whose entries never
+    left the history.
     """
 
-    def __init__(self, document: EncounterDocument, position: int, entry: Entry,
-                 prepared: Prepared | None = None, announce: Change | None = None) -> None:
+    def __init__(self, document: EncounterDocument, entry: Entry, prepared: Prepared | None = None,
+                 announce: Change | None = None) -> None:
         super().__init__(_command_text(entry))
         # A weak reference: a strong one would make document → stack → command → document a cycle that
         # the garbage collector tears down in an order Qt's undo stack does not survive.
         self._document = weakref.ref(document)
-        self._position = position
-        self._entry = entry
+        self.entry = entry
         self._prepared = prepared  # a new operation, worked out and journaled, until redo() commits it
         self._announce = announce
 
     def redo(self) -> None:
         document = self._document()
         if document is not None:
-            document._forward(self._position, self._entry, self._prepared, self._announce)
+            document._forward(self.entry, self._prepared, self._announce)
         # Committed (or never to be): the history owns the states now, and a later redo is asked for by the
         # undo stack, not by whoever applied the operation (nor should the command keep that dialog alive).
         self._prepared = self._announce = None
@@ -129,7 +130,13 @@ class _EntryCommand(QUndoCommand):
     def undo(self) -> None:
         document = self._document()
         if document is not None:
-            document._back(self._position, self._entry)
+            document._back(self.entry)
+
+
+def _entry_of(stack: QUndoStack, slot: int) -> Entry | None:
+    """The entry of the command in ``slot`` (None below the first)."""
+    command = stack.command(slot) if slot >= 0 else None
+    return command.entry if isinstance(command, _EntryCommand) else None
 
 
 class EncounterDocument(QObject):
@@ -161,18 +168,23 @@ class EncounterDocument(QObject):
 
         Each push finds its entry in effect already, so it does nothing: opening a long fight replays nothing.
         """
-        for position, entry in enumerate(self._history.entries):
-            self.undo_stack.push(_EntryCommand(self, position, entry))
+        for entry in self._history.entries:
+            self.undo_stack.push(_EntryCommand(self, entry))
 
     def _keep_in_step(self, index: int) -> None:
-        """Qt's stack cannot refuse a step: after one the history refused, return to where the history stands.
+        """Qt's stack cannot refuse a step: after one the history refused, go back to where the history stands.
 
-        The commands stepped over do nothing (their entries never left the history), so this only moves the
-        index back, within the same call. While the stack is being filled it is shorter than the history.
+        In step, the command below the index holds the history's last entry. After a refused undo that command
+        is at or above the index; the commands stepped over to get back above it do nothing (their entries
+        never left the history), so this only moves the index, within the same call.
         """
-        position = self._history.position
-        if index != position and position <= self.undo_stack.count():
-            self.undo_stack.setIndex(position)
+        stack, last = self.undo_stack, self._history.last_done
+        if _entry_of(stack, index - 1) is last:
+            return
+        for slot in range(index, stack.count()):  # empty while the stack is being filled: the index is on top
+            if _entry_of(stack, slot) is last:
+                stack.setIndex(slot + 1)
+                return
 
     # --- reading -------------------------------------------------------------------------------
     @property
@@ -216,27 +228,25 @@ class EncounterDocument(QObject):
             self._journal.record_operation(operation)  # not journaled = not safe: the change must not happen
         entry = prepared.entry
         change = Change(entry, Changes.of(entry.delta), initiator=initiator)
-        self.undo_stack.push(_EntryCommand(self, self._history.position, entry, prepared, change))
+        self.undo_stack.push(_EntryCommand(self, entry, prepared, change))
         return change
 
-    def _forward(self, position: int, entry: Entry, prepared: Prepared | None, announce: Change | None) -> None:
-        """A command's redo: commit a new operation, or bring back an undone one, from right before it."""
+    def _forward(self, entry: Entry, prepared: Prepared | None, announce: Change | None) -> None:
+        """A command's redo: bring back an undone entry, or commit a new operation prepared against this state."""
         history = self._history
-        if history.position != position:
-            return  # already in effect: a loaded fight's entry, or one a refused undo left in place
         if history.next_redo is entry:
             history.redo()
             self._journal_step(lambda journal: journal.record_redo())
-        elif prepared is not None:
+        elif prepared is not None and prepared.before is history.state:
             history.commit(prepared)  # journaled by apply()
         else:
-            return
+            return  # already in effect: a loaded fight's entry, or one a refused undo left in place
         self.changed.emit(announce if announce is not None else Change(entry, Changes.of(entry.delta)))
 
-    def _back(self, position: int, entry: Entry) -> None:
+    def _back(self, entry: Entry) -> None:
         """A command's undo; a loaded fight's saved history may refuse (it is damaged there): the GM is told."""
         history = self._history
-        if history.position != position + 1:
+        if history.last_done is not entry:
             return  # an undo before it in the same jump was refused: the entry stays, like the history
         try:
             history.undo()

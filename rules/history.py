@@ -356,6 +356,11 @@ class History:
         return len(self._done)
 
     @property
+    def last_done(self) -> Entry | None:
+        """The entry Undo would take back, if any."""
+        return self._done[-1] if self._done else None
+
+    @property
     def next_redo(self) -> Entry | None:
         """The entry Redo would bring back, if any."""
         return self._undone[-1] if self._undone else None
