@@ -44,8 +44,11 @@ class Journal(Protocol):
     def record_redo(self) -> None:
         """Append a redo and flush it."""
 
-    def restart(self, history: History, path: Path | None) -> None:
-        """Start over after a save or a load: the journal now extends this history."""
+    def restart(self, history: History, path: Path | None, unsaved: bool = False) -> None:
+        """Start over (after a save, a load, a missed step): the journal now extends this history.
+
+        ``unsaved``: the history holds changes the file does not.
+        """
 
     def close(self) -> None:
         """The fight was closed normally: the journal is no longer needed."""
@@ -154,6 +157,7 @@ class EncounterDocument(QObject):
         self._history = history
         self._path = path
         self._journal = journal
+        self._journal_behind = False  # it missed a step: it must start over before it records the next one
         self.undo_stack = QUndoStack(self)
         self.undo_stack.indexChanged.connect(self._keep_in_step)
         self._fill_stack()
@@ -224,8 +228,10 @@ class EncounterDocument(QObject):
         ``initiator`` (a dialog, a panel) comes back in the :class:`Change`, so it can skip its own echo.
         """
         prepared = self._history.prepare(operation)
-        if self._journal is not None:
-            self._journal.record_operation(operation)  # not journaled = not safe: the change must not happen
+        if self._journal is not None:  # not journaled = not safe: the change must not happen
+            if self._journal_behind:
+                self._restart_journal(unsaved=True)
+            self._journal.record_operation(operation)
         entry = prepared.entry
         change = Change(entry, Changes.of(entry.delta), initiator=initiator)
         self.undo_stack.push(_EntryCommand(self, entry, prepared, change))
@@ -257,13 +263,28 @@ class EncounterDocument(QObject):
         self.changed.emit(Change(entry, Changes.of(entry.delta), undone=True))
 
     def _journal_step(self, record: Callable[[Journal], None]) -> None:
-        """Undo and redo come from Qt's stack and cannot be refused; a failed write is reported instead."""
+        """Undo and redo come from Qt's stack and cannot be refused; a failed write is reported instead.
+
+        A journal that missed a step no longer replays to this fight, so instead of recording the next step it
+        starts over from the fight as it now is (and apply() does the same before it records an operation).
+        """
         if self._journal is None:
             return
         try:
-            record(self._journal)
+            if self._journal_behind:
+                self._restart_journal(unsaved=True)
+            else:
+                record(self._journal)
         except RulesError as problem:
+            self._journal_behind = True
             self.journal_failed.emit(str(problem))
+
+    def _restart_journal(self, unsaved: bool) -> None:
+        """A fresh journal header holding the fight as it is now (StorageError: still behind)."""
+        if self._journal is not None:
+            self._journal_behind = True
+            self._journal.restart(self._history, self._path, unsaved)
+            self._journal_behind = False
 
     def replace_history(self, history: History, path: Path | None, clean: bool = True) -> None:
         """Load another fight into this document (new, open, recover); the undo stack starts over."""
@@ -275,8 +296,7 @@ class EncounterDocument(QObject):
             self.undo_stack.setClean()
         else:
             self.undo_stack.resetClean()  # modified even when it holds no entry (a recovered new fight)
-        if self._journal is not None:
-            self._journal.restart(history, path)
+        self._restart_journal(unsaved=not clean)
         self.replaced.emit()
         self.path_changed.emit()
 
@@ -284,7 +304,6 @@ class EncounterDocument(QObject):
         """The file now holds the current state."""
         self._path = path
         self.undo_stack.setClean()
-        if self._journal is not None:
-            self._journal.restart(self._history, path)
+        self._restart_journal(unsaved=False)
         self.path_changed.emit()
 

@@ -46,8 +46,8 @@ class FakeJournal:
     def record_redo(self) -> None:
         self._record("redo")
 
-    def restart(self, history: History, path: Path | None) -> None:
-        del history, path
+    def restart(self, history: History, path: Path | None, unsaved: bool = False) -> None:
+        del history, path, unsaved
         self.restarts += 1
 
     def close(self) -> None:
