@@ -302,6 +302,9 @@ def checkpoint_gap(combatants: int) -> int:
 class History:
     """The operations applied to an encounter, with undo and redo.
 
+    :meth:`do` is :meth:`prepare` (work the operation out, nothing changes) then :meth:`commit` (record it), so a
+    caller can refuse an operation between the two (the app does when its journal cannot record it).
+
     Every few entries (:func:`checkpoint_gap`) the history remembers the state as a checkpoint (a shared
     reference, nearly free); saved files keep them, so a long fight opens from its last state and replays
     only the segment that undo reaches.
