@@ -1,9 +1,16 @@
 """The open encounter: its history, its file, its journal, bridged to Qt's undo stack.
 
-Every change goes through :meth:`EncounterDocument.apply`: the operation is applied to the history (a
-refused operation raises :class:`~rules.errors.RulesError` and changes nothing), written to the journal
-and flushed to disk, and only then pushed on the ``QUndoStack`` and announced. Edit → Undo/Redo, the undo
-view and the window's modified mark are Qt's own, driven by the stack's clean state.
+Every change goes through :meth:`EncounterDocument.apply`: the operation is worked out against the current
+state (a refused operation raises :class:`~rules.errors.RulesError` and changes nothing), written to the journal
+and flushed to disk (an operation the journal cannot record does not happen), then pushed on the
+``QUndoStack`` as a command whose ``redo()`` commits it to the history and announces it. Undo and redo are the
+commands' own ``undo()`` and ``redo()``, so Edit → Undo/Redo, the undo view (jumps of several steps included)
+and the window's modified mark are Qt's own, driven by the stack's index and clean state.
+
+The command below the stack's index always holds the history's last entry. A command acts on its own entry
+only, when the history is right next to it, so pushing the entries of a loaded fight (already in effect) does
+nothing, and when the history refuses an undo (a loaded fight whose saved history does not replay) the stack
+moves back to where the history stands within the same call.
 """
 
 from __future__ import annotations
@@ -14,13 +21,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from rules.changes import Changes
 from rules.encounter import Encounter
 from rules.errors import RulesError
-from rules.history import Entry, History, HistoryDamaged, Operation
+from rules.history import Entry, History, HistoryDamaged, Operation, Prepared
 from rules.systems.base import Reminder, RuleSystem
 from rules.text import _
 
@@ -37,8 +44,11 @@ class Journal(Protocol):
     def record_redo(self) -> None:
         """Append a redo and flush it."""
 
-    def restart(self, history: History, path: Path | None) -> None:
-        """Start over after a save or a load: the journal now extends this history."""
+    def restart(self, history: History, path: Path | None, unsaved: bool = False) -> None:
+        """Start over (after a save, a load, a missed step): the journal now extends this history.
+
+        ``unsaved``: the history holds changes the file does not.
+        """
 
     def close(self) -> None:
         """The fight was closed normally: the journal is no longer needed."""
@@ -63,6 +73,16 @@ class Change:
         return self.what.combatants
 
     @property
+    def added(self) -> frozenset[str]:
+        """Ids of combatants that joined the fight with this change (those an undone add took out are removed)."""
+        return self.what.removed if self.undone else self.what.added
+
+    @property
+    def removed(self) -> frozenset[str]:
+        """Ids of combatants that left the fight with this change (undoing a removal adds them back)."""
+        return self.what.added if self.undone else self.what.removed
+
+    @property
     def roster_changed(self) -> bool:
         """Combatants were added, removed or reordered."""
         return self.what.roster
@@ -82,31 +102,44 @@ def _command_text(entry: Entry) -> str:
     return entry.label or (entry.log[0].render() if entry.log else _("Change"))
 
 
-class _HistoryCommand(QUndoCommand):
-    """One history entry on Qt's undo stack; the operation was already applied when it is pushed."""
+class _EntryCommand(QUndoCommand):
+    """One entry of the history on Qt's undo stack: redo puts it in effect, undo takes it out.
 
-    def __init__(self, document: EncounterDocument, entry: Entry) -> None:
+    A command acts on its own entry only, and only when the history is right next to it: redo when the entry
+    is the history's next redo (or is a new operation prepared against the current state, which it commits),
+    undo when it is the history's last entry. Otherwise it does nothing: the entries of a loaded fight are
+    pushed already in effect, and after a refused undo the stack steps back over commands whose entries never
+    left the history.
+    """
+
+    def __init__(self, document: EncounterDocument, entry: Entry, prepared: Prepared | None = None,
+                 announce: Change | None = None) -> None:
         super().__init__(_command_text(entry))
         # A weak reference: a strong one would make document → stack → command → document a cycle that
         # the garbage collector tears down in an order Qt's undo stack does not survive.
         self._document = weakref.ref(document)
-        self._pushed = False
-        self._refused = False
+        self.entry = entry
+        self._prepared = prepared  # a new operation, worked out and journaled, until redo() commits it
+        self._announce = announce
 
     def redo(self) -> None:
-        if not self._pushed or self._refused:  # pushed: already in the history; refused: it never left it
-            self._pushed, self._refused = True, False
-            return
         document = self._document()
         if document is not None:
-            document._redo()
+            document._forward(self.entry, self._prepared, self._announce)
+        # Committed (or never to be): the history owns the states now, and a later redo is asked for by the
+        # undo stack, not by whoever applied the operation (nor should the command keep that dialog alive).
+        self._prepared = self._announce = None
 
     def undo(self) -> None:
         document = self._document()
-        if document is not None and not document._undo():
-            # Qt's stack cannot refuse an undo: step it forward again once it has finished this one.
-            self._refused = True
-            QTimer.singleShot(0, document.undo_stack.redo)
+        if document is not None:
+            document._back(self.entry)
+
+
+def _entry_of(stack: QUndoStack, slot: int) -> Entry | None:
+    """The entry of the command in ``slot`` (None below the first)."""
+    command = stack.command(slot) if slot >= 0 else None
+    return command.entry if isinstance(command, _EntryCommand) else None
 
 
 class EncounterDocument(QObject):
@@ -124,7 +157,9 @@ class EncounterDocument(QObject):
         self._history = history
         self._path = path
         self._journal = journal
+        self._journal_behind = False  # it missed a step: it must start over before it records the next one
         self.undo_stack = QUndoStack(self)
+        self.undo_stack.indexChanged.connect(self._keep_in_step)
         self._fill_stack()
         self.undo_stack.setClean()
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
@@ -133,9 +168,27 @@ class EncounterDocument(QObject):
         self.path_changed.emit()
 
     def _fill_stack(self) -> None:
-        """One command per entry already in the history, so undo reaches back past a load."""
+        """One command per entry already in the history, so undo reaches back past a load.
+
+        Each push finds its entry in effect already, so it does nothing: opening a long fight replays nothing.
+        """
         for entry in self._history.entries:
-            self.undo_stack.push(_HistoryCommand(self, entry))
+            self.undo_stack.push(_EntryCommand(self, entry))
+
+    def _keep_in_step(self, index: int) -> None:
+        """Qt's stack cannot refuse a step: after one the history refused, go back to where the history stands.
+
+        In step, the command below the index holds the history's last entry. After a refused undo that command
+        is at or above the index; the commands stepped over to get back above it do nothing (their entries
+        never left the history), so this only moves the index, within the same call.
+        """
+        stack, last = self.undo_stack, self._history.last_done
+        if _entry_of(stack, index - 1) is last:
+            return
+        for slot in range(index, stack.count()):  # empty while the stack is being filled: the index is on top
+            if _entry_of(stack, slot) is last:
+                stack.setIndex(slot + 1)
+                return
 
     # --- reading -------------------------------------------------------------------------------
     @property
@@ -170,50 +223,68 @@ class EncounterDocument(QObject):
 
     # --- changing ------------------------------------------------------------------------------
     def apply(self, operation: Operation, initiator: object | None = None) -> Change:
-        """Apply, journal, push on the undo stack, announce. RulesError: nothing happened.
+        """Work out, journal, then push on the undo stack (which commits and announces). RulesError: nothing happened.
 
         ``initiator`` (a dialog, a panel) comes back in the :class:`Change`, so it can skip its own echo.
         """
-        entry = self._history.do(operation)
-        if self._journal is not None:
-            try:
-                self._journal.record_operation(operation)
-            except RulesError:
-                self._history.retract()  # not journaled = not safe: the change must not happen
-                raise
-        self.undo_stack.push(_HistoryCommand(self, entry))
+        prepared = self._history.prepare(operation)
+        if self._journal is not None:  # not journaled = not safe: the change must not happen
+            if self._journal_behind:
+                self._restart_journal(unsaved=True)
+            self._journal.record_operation(operation)
+        entry = prepared.entry
         change = Change(entry, Changes.of(entry.delta), initiator=initiator)
-        self.changed.emit(change)
+        self.undo_stack.push(_EntryCommand(self, entry, prepared, change))
         return change
 
-    def _undo(self) -> bool:
-        """Undo in the history; False when a loaded fight's saved history refuses (it is damaged there)."""
+    def _forward(self, entry: Entry, prepared: Prepared | None, announce: Change | None) -> None:
+        """A command's redo: bring back an undone entry, or commit a new operation prepared against this state."""
+        history = self._history
+        if history.next_redo is entry:
+            history.redo()
+            self._journal_step(lambda journal: journal.record_redo())
+        elif prepared is not None and prepared.before is history.state:
+            history.commit(prepared)  # journaled by apply()
+        else:
+            return  # already in effect: a loaded fight's entry, or one a refused undo left in place
+        self.changed.emit(announce if announce is not None else Change(entry, Changes.of(entry.delta)))
+
+    def _back(self, entry: Entry) -> None:
+        """A command's undo; a loaded fight's saved history may refuse (it is damaged there): the GM is told."""
+        history = self._history
+        if history.last_done is not entry:
+            return  # an undo before it in the same jump was refused: the entry stays, like the history
         try:
-            entry = self._history.undo()
+            history.undo()
         except HistoryDamaged as damage:
             self.history_damaged.emit(str(damage))
-            return False
-        if entry is None:
-            return True
+            return
         self._journal_step(lambda journal: journal.record_undo())
         self.changed.emit(Change(entry, Changes.of(entry.delta), undone=True))
-        return True
-
-    def _redo(self) -> None:
-        entry = self._history.redo()
-        if entry is None:
-            return
-        self._journal_step(lambda journal: journal.record_redo())
-        self.changed.emit(Change(entry, Changes.of(entry.delta)))
 
     def _journal_step(self, record: Callable[[Journal], None]) -> None:
-        """Undo and redo come from Qt's stack and cannot be refused; a failed write is reported instead."""
+        """Undo and redo come from Qt's stack and cannot be refused; a failed write is reported instead.
+
+        A journal that missed a step no longer replays to this fight, so instead of recording the next step it
+        starts over from the fight as it now is (and apply() does the same before it records an operation).
+        """
         if self._journal is None:
             return
         try:
-            record(self._journal)
+            if self._journal_behind:
+                self._restart_journal(unsaved=True)
+            else:
+                record(self._journal)
         except RulesError as problem:
+            self._journal_behind = True
             self.journal_failed.emit(str(problem))
+
+    def _restart_journal(self, unsaved: bool) -> None:
+        """A fresh journal header holding the fight as it is now (StorageError: still behind)."""
+        if self._journal is not None:
+            self._journal_behind = True
+            self._journal.restart(self._history, self._path, unsaved)
+            self._journal_behind = False
 
     def replace_history(self, history: History, path: Path | None, clean: bool = True) -> None:
         """Load another fight into this document (new, open, recover); the undo stack starts over."""
@@ -223,8 +294,9 @@ class EncounterDocument(QObject):
         self._fill_stack()
         if clean:
             self.undo_stack.setClean()
-        if self._journal is not None:
-            self._journal.restart(history, path)
+        else:
+            self.undo_stack.resetClean()  # modified even when it holds no entry (a recovered new fight)
+        self._restart_journal(unsaved=not clean)
         self.replaced.emit()
         self.path_changed.emit()
 
@@ -232,7 +304,6 @@ class EncounterDocument(QObject):
         """The file now holds the current state."""
         self._path = path
         self.undo_stack.setClean()
-        if self._journal is not None:
-            self._journal.restart(self._history, path)
+        self._restart_journal(unsaved=False)
         self.path_changed.emit()
 

@@ -315,22 +315,25 @@ class Journal:
         journal.restart(history, path)
         return journal
 
-    def restart(self, history: History, path: Path | None) -> None:
+    def restart(self, history: History, path: Path | None, unsaved: bool = False) -> None:
         """Write a new header holding ``history`` (atomically); later records extend it.
+
+        ``unsaved``: the header itself holds changes the file does not (a recovered fight, or one whose journal
+        missed a step and starts over), so it is worth offering after a crash even with no record after it.
 
         On failure (StorageError) the journal refuses records until a restart succeeds: the old journal
         no longer matches the document.
         """
         self._close_file()  # Windows cannot replace a file that is open
         try:
-            self._write_header(history, path)
+            self._write_header(history, path, unsaved)
         except StorageError as error:
             self._close_file()
             self._broken = self._failure(error)
             raise self._broken from error
         self._broken = None
 
-    def _write_header(self, history: History, path: Path | None) -> None:
+    def _write_header(self, history: History, path: Path | None, unsaved: bool) -> None:
         if not self._lock.acquire():
             raise StorageError(_("The recovery journal “{file}” is used by another process.").format(
                 file=self.path), self.path)
@@ -341,6 +344,7 @@ class Journal:
             "app_version": app_version(),
             "document": history_to_document(history),
             "redo": [to_data(operation) for operation in _redo_operations(history)],
+            "unsaved": unsaved,
         }
         atomic_write_text(self.path, sealed_json(header) + "\n")
         try:
@@ -472,6 +476,8 @@ def _name_of(header: dict[str, Any], file: Path | None) -> str:
 
 
 def _newer_than_file(header: dict[str, Any], file: Path | None, changes: int, changed: datetime) -> bool:
+    if header.get("unsaved") is True:
+        return True
     if file is None:
         document = header.get("document")
         operations = document.get("operations") if isinstance(document, dict) else None

@@ -285,6 +285,15 @@ class Entry:
         return "\n".join(line.render() for line in self.log)
 
 
+@dataclass(frozen=True)
+class Prepared:
+    """An operation worked out against ``before`` but not yet in the history (see :meth:`History.prepare`)."""
+
+    entry: Entry
+    before: Encounter
+    after: Encounter
+
+
 #: A checkpoint: the state after ``position`` entries, or None while a loaded one is not yet decoded.
 Checkpoint = tuple[int, Encounter | None]
 
@@ -296,6 +305,9 @@ def checkpoint_gap(combatants: int) -> int:
 
 class History:
     """The operations applied to an encounter, with undo and redo.
+
+    :meth:`do` is :meth:`prepare` (work the operation out, nothing changes) then :meth:`commit` (record it), so a
+    caller can refuse an operation between the two (the app does when its journal cannot record it).
 
     Every few entries (:func:`checkpoint_gap`) the history remembers the state as a checkpoint (a shared
     reference, nearly free); saved files keep them, so a long fight opens from its last state and replays
@@ -345,20 +357,48 @@ class History:
         """Whether there is an undone operation to redo."""
         return bool(self._undone)
 
-    def do(self, operation: Operation) -> Entry:
-        """Apply ``operation``; on OperationError nothing changes. Clears the redo stack."""
+    @property
+    def position(self) -> int:
+        """How many operations are in effect (the index Qt's undo stack mirrors)."""
+        return len(self._done)
+
+    @property
+    def last_done(self) -> Entry | None:
+        """The entry Undo would take back, if any."""
+        return self._done[-1] if self._done else None
+
+    @property
+    def next_redo(self) -> Entry | None:
+        """The entry Redo would bring back, if any."""
+        return self._undone[-1] if self._undone else None
+
+    def prepare(self, operation: Operation) -> Prepared:
+        """Work out what ``operation`` does to the current state without recording it.
+
+        OperationError when it is not possible; either way nothing changes until :meth:`commit`.
+        """
         before = self.state
         applied = operation.apply(before, self.system)
         after = applied.encounter.clock  # group the log by where the fight stands once the change is made
         entry = Entry(operation, diff(before, applied.encounter), applied.log, applied.reminders,
                       after.round, after.pass_no)
-        self.state = applied.encounter
+        return Prepared(entry, before, applied.encounter)
+
+    def commit(self, prepared: Prepared) -> Entry:
+        """Record a prepared operation: it takes effect and the redo stack is cleared."""
+        if prepared.before is not self.state:
+            raise ValueError("the operation was prepared against another state of the fight")
+        self.state = prepared.after
         self._undone.clear()
         self._forget_checkpoints_after(len(self._done))
-        self._done.append(entry)
+        self._done.append(prepared.entry)
         self._entries = None
         self._maybe_checkpoint()
-        return entry
+        return prepared.entry
+
+    def do(self, operation: Operation) -> Entry:
+        """Apply ``operation``; on OperationError nothing changes. Clears the redo stack."""
+        return self.commit(self.prepare(operation))
 
     def _forget_checkpoints_after(self, position: int) -> None:
         while self.checkpoints[-1][0] > position:
@@ -391,14 +431,6 @@ class History:
         self.state = reapply(self.state, entry.delta)
         self._done.append(entry)
         self._entries = None
-        return entry
-
-    def retract(self) -> Entry | None:
-        """Undo the last operation and forget it (it could not be recorded, so it must not have happened)."""
-        entry = self.undo()
-        if entry is not None:
-            self._undone.pop()
-            self._forget_checkpoints_after(len(self._done))
         return entry
 
     @classmethod

@@ -269,6 +269,63 @@ def test_full_disk_while_journaling(monkeypatch: pytest.MonkeyPatch) -> None:
     assert same(recover(only_candidate()), document.history)
 
 
+def _disk_full(*_args: object) -> None:
+    raise OSError(errno.ENOSPC, "No space left on device")
+
+
+def test_an_undo_the_journal_missed_is_caught_up_before_the_next_record(monkeypatch: pytest.MonkeyPatch) -> None:
+    document, journal, ids = open_document()
+    document.apply(ApplyHarm(ids["Dave"], "stun", 1, "club"))
+    document.apply(NextTurn())
+    failures: list[str] = []
+    document.journal_failed.connect(failures.append)
+    with monkeypatch.context() as patch:
+        patch.setattr(os, "fsync", _disk_full)
+        document.undo_stack.undo()  # it happens, the GM is warned, the journal is a step behind
+    assert failures and "the disk is full" in failures[0]
+    document.undo_stack.redo()  # the disk has room again: the journal starts over from the fight as it is
+    document.undo_stack.undo()
+    document.apply(ApplyHarm(ids["Dave"], "physical", 1, "club"))
+    abandon(journal)
+    assert same(recover(only_candidate()), document.history)
+
+
+def test_a_redo_the_journal_missed_is_caught_up_and_still_offered(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "fight.bojovka"
+    document, journal, ids = open_document()
+    document.apply(ApplyHarm(ids["Dave"], "stun", 1, "club"))
+    document.undo_stack.undo()
+    save_encounter(document.history, path)
+    document.mark_saved(path)
+    with monkeypatch.context() as patch:
+        patch.setattr(os, "fsync", _disk_full)
+        document.undo_stack.redo()
+    document.apply(NextTurn())  # catches the journal up first: a fresh header, then this operation
+    document.undo_stack.undo()
+    abandon(journal)
+    candidate = only_candidate()
+    assert candidate.worth_offering  # the header holds changes the file does not
+    assert same(recover(candidate), document.history)
+
+
+def test_a_recovered_fight_is_offered_again_after_another_crash(tmp_path: Path) -> None:
+    path = tmp_path / "fight.bojovka"
+    document, journal, _ids = open_document()
+    save_encounter(document.history, path)
+    document.mark_saved(path)
+    document.apply(NextTurn())
+    abandon(journal)
+    recovered = recover(only_candidate())
+    discard(only_candidate())
+    second = Journal.start(History(recovered.initial), None)
+    again = EncounterDocument(History(recovered.initial), None, second)
+    again.replace_history(recovered, path, clean=False)  # what Workspace.recover does
+    abandon(second)
+    candidate = only_candidate()
+    assert candidate.worth_offering and same(recover(candidate), document.history)
+
+
 def test_a_journal_that_cannot_be_truncated_refuses_records(monkeypatch: pytest.MonkeyPatch) -> None:
     document, journal, _ids = open_document()
 

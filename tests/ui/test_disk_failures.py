@@ -171,6 +171,8 @@ def test_an_undo_the_journal_cannot_record_warns_and_stays_undone(qtbot: QtBot, 
     window.actions_by_name["redo"].trigger()
     window.actions_by_name["undo"].trigger()
     assert to_data(window.document.state) == undone
+    # The journal missed that undo, so it started over from the fight as it was: a crash now recovers it.
+    assert fight_data(crash_and_recover(window)) == fight_data(window.document.history)
     close(window)
 
 

@@ -49,8 +49,9 @@ def test_order_model_passes_the_model_tester_through_a_fight(qtmodeltester: Any)
     model = TurnOrderModel(document)
     qtmodeltester.check(model, force_py=True)  # keeps checking on every signal below
     assert model.rowCount() == 0
-    roll_ones(document.history, ids)
-    document.replaced.emit()
+    history = document.history
+    roll_ones(history, ids)
+    document.replace_history(history, None)  # a fight changed outside the document comes back as a whole
     for _turn in range(3):
         document.apply(NextTurn())
     document.apply(SetDamage(ids["Camilla"], "stun", 10))  # knocked out: leaves the order

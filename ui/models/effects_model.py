@@ -1,7 +1,8 @@
 """The encounter's effects and reminders as a table, and the words that describe their timing.
 
-Rows follow ``state.effects``. Adding or removing an effect resets the model (rows come and go rarely and
-one at a time); an effect ticking down or a combatant being renamed only emits ``dataChanged``.
+Rows follow ``state.effects``. Adding or removing an effect inserts or removes its row (the selection stays
+on the others); an effect ticking down or a combatant being renamed only emits ``dataChanged``. Only loading
+another fight resets the model.
 """
 
 from __future__ import annotations
@@ -219,9 +220,8 @@ class EffectsModel(EnumTableModel):
         self.endResetModel()
 
     def _on_changed(self, change: Change) -> None:
-        if list(self._document.state.effects) != self._ids:
-            self._reset()
-            return
+        if change.what.effect_list:  # effects were added or removed: insert and remove just those rows
+            self._sync_ids(list(self._document.state.effects))
         changed = change.what.effects
         renamed = change.combatants
         state = self._document.state

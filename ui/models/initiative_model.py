@@ -1,8 +1,9 @@
 """The initiative table: one row per combatant, in the order of the current pass.
 
 Rows run: those who have acted in this pass, the current actor, those still to act (as the RuleSystem
-orders them), then everyone without a turn. After each change the model moves rows with
-``layoutChanged`` (selection survives) and emits ``dataChanged`` only for what changed.
+orders them), then everyone without a turn. After each change the model inserts and removes the rows of
+combatants who came and went, moves the others with ``layoutChanged`` (the selection survives) and emits
+``dataChanged`` only for what changed; it resets only when another fight is loaded.
 """
 
 from __future__ import annotations
@@ -245,23 +246,10 @@ class InitiativeModel(EnumTableModel):
         self.endResetModel()
 
     def _on_changed(self, change: Change) -> None:
-        new_ids = ordered_ids(self._document.state, self._document.system)
-        if set(new_ids) != set(self._ids):
-            self._on_replaced()
-            return
-        if new_ids != self._ids:
-            self._move_rows(new_ids)
+        # The order depends on the clock, every score and the game's own state: recompute it, then move,
+        # insert and remove only the rows that differ (the selection stays on the rows that stay).
+        self._sync_ids(ordered_ids(self._document.state, self._document.system))
         self._refresh(change)
-
-    def _move_rows(self, new_ids: list[str]) -> None:
-        self.layoutAboutToBeChanged.emit()
-        old_ids = self._ids
-        moved_from = self.persistentIndexList()
-        self._ids = new_ids
-        new_rows = {cid: row for row, cid in enumerate(new_ids)}
-        moved_to = [self.index(new_rows[old_ids[index.row()]], index.column()) for index in moved_from]
-        self.changePersistentIndexList(moved_from, moved_to)
-        self.layoutChanged.emit()
 
     def _refresh(self, change: Change) -> None:
         if not self._ids:

@@ -11,6 +11,7 @@ from PySide6.QtCore import QAbstractTableModel, QByteArray, QModelIndex, QObject
 from app.i18n import N_, _
 from app.library import KIND_LABELS, LibraryEntry
 from rules.systems.base import RuleSystem
+from ui.models.base import sync_rows
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -51,8 +52,14 @@ def stat_tooltip(entry: LibraryEntry, system: RuleSystem) -> str:
                      for spec in system.attribute_specs() if spec.key in entry.attributes)
 
 
+def _by_id(entries: Sequence[LibraryEntry]) -> dict[int, LibraryEntry] | None:
+    """The entries by id, in order; None when one has no id yet or two share one."""
+    keyed = {entry.id: entry for entry in entries if entry.id is not None}
+    return keyed if len(keyed) == len(entries) else None
+
+
 class LibraryModel(QAbstractTableModel):
-    """Rows of library entries (one game's), refreshed wholesale by :meth:`set_entries`."""
+    """Rows of library entries (one game's), following each new search by :meth:`set_entries`."""
 
     def __init__(self, system: RuleSystem, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -60,10 +67,23 @@ class LibraryModel(QAbstractTableModel):
         self._entries: list[LibraryEntry] = []
 
     def set_entries(self, entries: Sequence[LibraryEntry]) -> None:
-        """Show new search results."""
-        self.beginResetModel()
+        """Show new search results: rows of entries still found stay (and stay selected), others come and go."""
+        old, new = _by_id(self._entries), _by_id(entries)
+        if old is None or new is None:  # entries not stored yet cannot be told apart: start over
+            self.beginResetModel()
+            self._entries = list(entries)
+            self.endResetModel()
+            return
+        known = {**new, **old}  # a row that stays shows its old values until dataChanged below
+
+        def show(ids: list[int]) -> None:
+            self._entries = [known[entry_id] for entry_id in ids]
+
+        sync_rows(self, list(old), list(new), show)
         self._entries = list(entries)
-        self.endResetModel()
+        for row, entry in enumerate(self._entries):
+            if entry.id in old and old[entry.id] != entry:
+                self.dataChanged.emit(self.index(row, 0), self.index(row, len(LibraryColumn) - 1))
 
     def entry(self, row: int) -> LibraryEntry | None:
         """The entry shown in ``row``, if any."""

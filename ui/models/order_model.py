@@ -2,8 +2,8 @@
 
 Rows: the slot acting now, the slots still to act in this pass (as the RuleSystem orders them), then those
 who have acted. A row is keyed by what it shows (a delayed action is a row of its own), so after a change
-the model moves rows with ``layoutChanged`` and emits ``dataChanged`` only for the roles that changed; it
-resets only when rows appear or disappear.
+the model inserts and removes the rows that come and go, moves the others with ``layoutChanged`` and emits
+``dataChanged`` only for the roles that changed; it resets only when another fight is loaded.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from app.document import Change, EncounterDocument
 from app.i18n import _
 from rules.encounter import Combatant, Encounter, Slot, SlotKind
 from rules.systems.base import RuleSystem
+from ui.models.base import sync_rows
 
 Index = QModelIndex | QPersistentModelIndex
 RowKey = tuple[str, tuple[str, ...]]
@@ -167,33 +168,22 @@ class TurnOrderModel(QAbstractListModel):
     def _on_changed(self, change: Change) -> None:
         del change  # the order depends on the whole clock and every score: recompute, then diff
         new = order_rows(self._document.state, self._document.system)
-        old_keys = [row.key for row in self._rows]
-        new_keys = [row.key for row in new]
-        if set(old_keys) != set(new_keys) or len(old_keys) != len(new_keys):
-            self.beginResetModel()
-            self._rows = new
-            self.endResetModel()
-            return
         old_by_key = {row.key: row for row in self._rows}
-        if old_keys != new_keys:
-            self._move_rows(new)
-        else:
-            self._rows = new
-        self._announce(old_by_key)
+        new_by_key = {row.key: row for row in new}
+        known = {**new_by_key, **old_by_key}  # rows that stay show what they showed until dataChanged below
 
-    def _move_rows(self, new: list[OrderRow]) -> None:
-        """Same rows in another order: move persistent indexes so a selection follows its row."""
-        self.layoutAboutToBeChanged.emit()
-        where = {row.key: number for number, row in enumerate(new)}
-        for index in self.persistentIndexList():
-            moved = where[self._rows[index.row()].key]
-            self.changePersistentIndex(index, self.index(moved, 0))
+        def show(keys: list[RowKey]) -> None:
+            self._rows = [known[key] for key in keys]
+
+        sync_rows(self, [row.key for row in self._rows], [row.key for row in new], show)
         self._rows = new
-        self.layoutChanged.emit()
+        self._announce(old_by_key)
 
     def _announce(self, old_by_key: dict[RowKey, OrderRow]) -> None:
         for number, row in enumerate(self._rows):
-            before = old_by_key[row.key]
+            before = old_by_key.get(row.key)
+            if before is None:
+                continue  # a row just inserted: nothing shown before
             roles = [role for spec in fields(OrderRow) if getattr(before, spec.name) != getattr(row, spec.name)
                      for role in _roles_of(spec.name)]
             if roles:

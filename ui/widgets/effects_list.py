@@ -36,6 +36,7 @@ from rules.errors import RulesError
 from rules.history import Operation
 from rules.systems.base import Hook
 from ui.models.effects_model import EffectsModel, ordered_hooks, timing_text
+from ui.widgets.row_table import RowTable
 
 MAX_COUNT: Final[int] = 999
 
@@ -239,7 +240,7 @@ class EffectsPanel(QWidget):
         document.changed.connect(self._on_changed)
 
     def _make_table(self) -> QTableView:
-        table = QTableView()
+        table = RowTable()
         table.setModel(self.model)
         table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)

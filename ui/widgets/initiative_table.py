@@ -10,12 +10,12 @@ from PySide6.QtWidgets import (
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
-    QTableView,
     QWidget,
 )
 
 from ui.models.initiative_model import Column, InitiativeModel, Role
 from ui.widgets.condition_track import paint_track
+from ui.widgets.row_table import RowTable
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -94,7 +94,7 @@ class InitiativeDelegate(QStyledItemDelegate):
         return hint
 
 
-class InitiativeTable(QTableView):
+class InitiativeTable(RowTable):
     """The order of the fight; selecting a row selects the combatant the other panels show."""
 
     selected = Signal(object)  # combatant id or None
