@@ -8,8 +8,6 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
-    QApplication,
-    QDialog,
     QDockWidget,
     QLabel,
     QMainWindow,
@@ -32,11 +30,12 @@ from ui.charts.initiative_chart import InitiativeChart
 from ui.charts.odds_dock import OddsDock
 from ui.commands.fight import FightCommands
 from ui.commands.files import FileCommands
+from ui.commands.preferences import PreferenceCommands
 from ui.models.initiative_model import InitiativeModel
 from ui.models.log_model import LogModel
 from ui.printing.dialogs import Printing
 from ui.status import fight_status
-from ui.theme import STYLE_SHEET, apply_theme
+from ui.theme import STYLE_SHEET
 from ui.widgets.details import CombatantDetails
 from ui.widgets.dice_line import DiceLine
 from ui.widgets.effects_list import EffectsPanel
@@ -64,6 +63,7 @@ class MainWindow(QMainWindow):
         self.actions_by_name: dict[str, QAction] = {}
         self.fight = FightCommands(self)
         self.files = FileCommands(self)
+        self.preferences = PreferenceCommands(self)
         self.setObjectName("MainWindow")
         self.setStyleSheet(STYLE_SHEET)
         self._fit_to_screen(1280, 800)
@@ -79,7 +79,7 @@ class MainWindow(QMainWindow):
         self.initiative_model.error.connect(self.show_error)
         self.document.journal_failed.connect(self._warn_journal)
         self.document.history_damaged.connect(self._warn_history)
-        QGuiApplication.styleHints().colorSchemeChanged.connect(self._on_scheme_changed)
+        QGuiApplication.styleHints().colorSchemeChanged.connect(self.preferences.follow_the_desktop)
         self._restore_layout()
         self._on_replaced()
 
@@ -188,7 +188,10 @@ class MainWindow(QMainWindow):
 
     def _handler(self, name: str) -> Callable[[], None]:
         """The ``on_<name>`` of whichever command object (or the window itself, for the View menu) has it."""
-        owner = next(o for o in (self.fight, self.files, self) if hasattr(o, f"on_{name}"))
+        owners = (self.fight, self.files, self.preferences, self)
+        owner = next((o for o in owners if hasattr(o, f"on_{name}")), None)
+        if owner is None:
+            raise LookupError(f"no command object handles the action {name!r}")
         handler: Callable[[], None] = getattr(owner, f"on_{name}")
         return handler
 
@@ -317,56 +320,6 @@ class MainWindow(QMainWindow):
         if placed:  # room for the form beside a readable chart; the log keeps the rest
             self.resizeDocks([log, dock], [max(300, self.width() - 640), 640], Qt.Orientation.Horizontal)
         self.odds.question_box.setFocus()
-
-    def on_theme_system(self) -> None:
-        self._set_theme("system")
-
-    def on_theme_light(self) -> None:
-        self._set_theme("light")
-
-    def on_theme_dark(self) -> None:
-        self._set_theme("dark")
-
-    def _on_scheme_changed(self) -> None:
-        """The desktop switched light/dark: follow it when the GM chose "follow the system"."""
-        if self.workspace.settings.theme == "system":
-            application = QApplication.instance()
-            assert isinstance(application, QApplication)
-            apply_theme(application, "system")
-
-    def _set_theme(self, theme: str) -> None:
-        application = QApplication.instance()
-        assert isinstance(application, QApplication)
-        apply_theme(application, theme)
-        self.workspace.update_settings(theme=theme)
-
-    def on_preferences(self) -> None:
-        from ui.dialogs.preferences import PreferencesDialog
-
-        dialog = PreferencesDialog(self.workspace.settings, self)
-        if dialog.exec() != QDialog.DialogCode.Accepted:
-            return
-        self._set_theme(dialog.chosen_theme())
-        if dialog.chosen_language() != self.workspace.settings.language:
-            self.workspace.update_settings(language=dialog.chosen_language())
-            self.language_chosen.emit(dialog.chosen_language())
-
-    def on_about(self) -> None:
-        QMessageBox.about(self, _("About Bojovka"), _(
-            "Bojovka — an offline combat tracker for tabletop game masters.\n"
-            "Games: {games}.").format(games=", ".join(_(s.title) for s in all_systems().values())))
-
-    def on_print_summary(self) -> None:
-        self.printing.print_summary()
-
-    def on_print_preview(self) -> None:
-        self.printing.preview_summary()
-
-    def on_export_summary_pdf(self) -> None:
-        self.printing.export_summary_pdf()
-
-    def on_print_prep_sheet(self) -> None:
-        self.printing.preview_prep_sheet()
 
     def on_welcome(self) -> None:
         state = self.document.state

@@ -6,17 +6,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QEvent, QSize
+from PySide6.QtCore import QSize
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtSvg import QSvgRenderer
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from app.document import EncounterDocument
-from app.library import Library
-from app.workspace import Workspace
 from rules.combatants import ApplyHarm
-from rules.dice import Roller
 from rules.encounter import frozen_map
 from rules.history import History
 from rules.timeline import MarkKind
@@ -26,12 +23,12 @@ from tests.rules.test_souboj_scene import fight
 from tests.rules.test_souboj_scene import roll as souboj_roll
 from tests.rules.test_walka_scenes import roll as walka_roll
 from tests.rules.test_walka_scenes import table
+from tests.ui.conftest import WindowFactory
 from ui.charts.initiative_canvas import InitiativeCanvas
 from ui.charts.initiative_chart import InitiativeChart, render_initiative_chart_image
 from ui.charts.initiative_items import ColumnAxis, LaneAxis
 from ui.charts.initiative_series import ChartSeries
 from ui.charts.initiative_style import DARK, LIGHT, OKABE_ITO, ChartColors
-from ui.main_window import MainWindow
 from ui.theme import apply_theme
 from ui.widgets.condition_track import contrast_ratio
 
@@ -327,30 +324,20 @@ def test_the_canvas_renders_offscreen_in_both_themes(qtbot: QtBot) -> None:
 # --- in the main window ---------------------------------------------------------------------------------------
 
 
-def test_the_view_action_shows_the_chart_dock(qtbot: QtBot, tmp_path: Path) -> None:
-    workspace = Workspace(roller=Roller.seeded(3), library=Library(tmp_path / "library.sqlite3"))
-    window = MainWindow(workspace)
-    try:
-        workspace.open_sample("sr3")
-        window.show_fight()
-        window.show()
-        QApplication.processEvents()
-        chart = window.initiative_chart
-        assert not chart.on_screen  # a tab behind the combat log at first: it draws nothing
-        drawn = chart.canvas.series
-        window.session.next_turn()
-        assert chart.canvas.series is drawn
-        action = window.actions_by_name["initiative_chart"]
-        assert action.shortcut().toString() == "Ctrl+Shift+T"
-        action.trigger()
-        QApplication.processEvents()
-        assert chart.on_screen
-        series = chart.canvas.series
-        assert series.passes and len(series.lanes) == len(window.document.state.combatants)
-        assert series is not drawn and series.now_x is not None
-    finally:
-        window.document.undo_stack.setClean()
-        window.close()
-        window.deleteLater()
-        QApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
-        workspace.close(keep_journal=False)
+def test_the_view_action_shows_the_chart_dock(open_window: WindowFactory) -> None:
+    window = open_window(sample="sr3", seed=3)
+    window.show()
+    QApplication.processEvents()
+    chart = window.initiative_chart
+    assert not chart.on_screen  # a tab behind the combat log at first: it draws nothing
+    drawn = chart.canvas.series
+    window.session.next_turn()
+    assert chart.canvas.series is drawn
+    action = window.actions_by_name["initiative_chart"]
+    assert action.shortcut().toString() == "Ctrl+Shift+T"
+    action.trigger()
+    QApplication.processEvents()
+    assert chart.on_screen
+    series = chart.canvas.series
+    assert series.passes and len(series.lanes) == len(window.document.state.combatants)
+    assert series is not drawn and series.now_x is not None

@@ -23,6 +23,7 @@ from rules.systems.souboj.model import Kind
 from rules.systems.sr3.odds import attack_outcome_distribution, successes_distribution
 from rules.systems.walka.contest import Outcome
 from rules.systems.walka.odds import hit_points_lost, outcome_chances
+from tests.ui.conftest import WindowFactory
 from ui.charts import odds_dock
 from ui.charts.odds_data import View, categories
 from ui.charts.odds_dock import OddsDock
@@ -30,7 +31,6 @@ from ui.charts.odds_questions import Field, Question
 from ui.games import game_ui
 from ui.games.base import GameUi
 from ui.games.sr3.odds import ORDER
-from ui.main_window import MainWindow
 
 pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
 
@@ -177,17 +177,12 @@ def test_a_refused_value_gets_a_message_and_no_chart(qtbot: QtBot, monkeypatch: 
     assert dock.chart.heights() == [1.0] and dock.message.isHidden()
 
 
-def test_the_window_has_the_dock_behind_a_shortcut(qtbot: QtBot) -> None:
-    workspace = Workspace(roller=Roller.seeded(1))
-    try:
-        window = MainWindow(workspace)
-        qtbot.addWidget(window)
-        action = window.actions_by_name["odds"]
-        assert action.shortcut().toString() == "Ctrl+Shift+O"
-        window.show()
-        assert not window.odds_dock.isVisible()  # opened when wanted: the log keeps its room
-        action.trigger()
-        assert window.odds_dock.isVisible()
-        assert window.odds.question() is not None
-    finally:
-        workspace.close(keep_journal=False)
+def test_the_window_has_the_dock_behind_a_shortcut(open_window: WindowFactory) -> None:
+    window = open_window(seed=1)
+    action = window.actions_by_name["odds"]
+    assert action.shortcut().toString() == "Ctrl+Shift+O"
+    window.show()
+    assert not window.odds_dock.isVisible()  # opened when wanted: the log keeps its room
+    action.trigger()
+    assert window.odds_dock.isVisible()
+    assert window.odds.question() is not None

@@ -56,7 +56,7 @@ def test_the_print_commands_are_in_the_file_menu_with_shortcuts(window: MainWind
     for name, keys in PRINT_ACTIONS.items():
         action = window.actions_by_name[name]
         assert action.shortcut().toString() == keys
-        assert callable(getattr(window, f"on_{name}"))
+        assert callable(getattr(window.files, f"on_{name}"))
     file_menu = window.menuBar().actions()[0].menu()
     assert isinstance(file_menu, QMenu)
     texts = [action.text() for action in file_menu.actions()]

@@ -105,3 +105,15 @@ class FileCommands:
             count = self._window.workspace.export_library(Path(name))
             self._window.statusBar().showMessage(ngettext("Exported {count} entry.", "Exported {count} entries.", count)
                                          .format(count=count), 5000)
+
+    def on_print_summary(self) -> None:
+        self._window.printing.print_summary()
+
+    def on_print_preview(self) -> None:
+        self._window.printing.preview_summary()
+
+    def on_export_summary_pdf(self) -> None:
+        self._window.printing.export_summary_pdf()
+
+    def on_print_prep_sheet(self) -> None:
+        self._window.printing.preview_prep_sheet()
