@@ -103,6 +103,24 @@ class TrackSpec:
     label: str
     size: int
     kind: str = "boxes"
+    #: The game's own short name for the track (SR3 "P"), for the initiative table's condition text.
+    abbreviation: str = ""
+    #: Translation context of the abbreviation (one letter means different things in different games).
+    context: str = ""
+
+    def short_name(self) -> str:
+        """The abbreviation (or the label) in the GM's language."""
+        if self.abbreviation and self.context:
+            return pgettext(self.context, self.abbreviation)
+        return _(self.abbreviation or self.label)
+
+
+def track_reading(track: TrackSpec, marked: int) -> str:
+    """``P 6/10``: a track's short name and its boxes marked of its size; past the size, ``P 10/10 +2``."""
+    if marked > track.size:
+        return _("{track} {marked}/{size} +{overflow}").format(track=track.short_name(), marked=track.size,
+                                                              size=track.size, overflow=marked - track.size)
+    return _("{track} {marked}/{size}").format(track=track.short_name(), marked=marked, size=track.size)
 
 
 @dataclass(frozen=True)
@@ -203,6 +221,20 @@ class RuleSystem(ABC):
     def condition_notes(self, combatant: Combatant, encounter: Encounter) -> Sequence[str]:
         """Short, translated notes on what the condition does now (SR3: "TN +2, initiative −2")."""
         return ()
+
+    def condition_summary(self, combatant: Combatant, encounter: Encounter) -> str:
+        """The condition in a few characters, in the game's own terms, for a table cell (SR3: ``P 6/10 · S 2/10``).
+
+        The status (unconscious, dying, dead) is not part of it: the window shows that beside it. Default, from
+        :meth:`tracks`: each marked track as its short name and boxes marked of its size (overflow as ``+n``),
+        "Unhurt" when none is marked. A game whose numbers read otherwise (hit points left rather than lost)
+        overrides this.
+        """
+        tracks = self.tracks(combatant, encounter)
+        marked = [track_reading(track, combatant.boxes(track.key)) for track in tracks if combatant.boxes(track.key)]
+        if not marked:
+            return _("Unhurt") if tracks else ""
+        return " · ".join(marked)
 
     def can_act(self, combatant: Combatant, encounter: Encounter) -> bool:
         """Whether the combatant gets turns at all now (the turn engine skips it otherwise)."""

@@ -28,6 +28,8 @@ from rules.systems.base import (
     TrackSpec,
 )
 from rules.systems.clovek.banks import (
+    BANK_CONTEXT,
+    BANK_SHORT,
     BANK_TITLES,
     BANK_WORDS,
     BANKS,
@@ -53,7 +55,7 @@ from rules.systems.clovek.banks import (
 from rules.systems.clovek.dice import DICE_WORDS
 from rules.systems.clovek.economy import action_type, new_round, spend_dice, take_action
 from rules.systems.clovek.long_actions import healing_blocked, long_actions
-from rules.text import N_, _
+from rules.text import N_, _, pgettext
 from rules.turns import delayed_slots
 
 ACTION_LABELS: Final[dict[str, str]] = {PHYSICAL: N_("physical action"), "social": N_("social action"),
@@ -169,6 +171,20 @@ class ClovekSystem(RuleSystem):
                 name=combatant.name, bank=_(BANK_WORDS[name]), action=blocker.name))
         size = track_sizes(encounter)[name, kind]
         return combatant.with_damage(track, min(size, max(0, combatant.boxes(track) + amount)))
+
+    def condition_summary(self, combatant: Combatant, encounter: Encounter) -> str:
+        """Bank by bank, the stun wounds and wounds marked: ``Phys: stun 2/10, wounds 7/10 · Ment: stun 1/10``
+        (banks without a mark are left out; "Unhurt" when none has one)."""
+        sizes = track_sizes(encounter)
+        words = {STUN: N_("stun {marked}/{size}"), WOUNDS: N_("wounds {marked}/{size}")}
+        banks = []
+        for name in BANKS:
+            marks = [_(words[kind]).format(marked=combatant.boxes(track_key(name, kind)), size=sizes[name, kind])
+                     for kind in TRACK_KINDS if combatant.boxes(track_key(name, kind))]
+            if marks:
+                banks.append(_("{bank}: {tracks}").format(bank=pgettext(BANK_CONTEXT, BANK_SHORT[name]),
+                                                          tracks=", ".join(marks)))
+        return " · ".join(banks) if banks else _("Unhurt")
 
     def condition_notes(self, combatant: Combatant, encounter: Encounter) -> Sequence[str]:
         notes = [_("Dice left: {banks}").format(banks=", ".join(

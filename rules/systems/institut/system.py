@@ -20,10 +20,19 @@ from rules.systems.base import (
     Reminder,
     RuleSystem,
     TrackSpec,
+    track_reading,
 )
 from rules.systems.institut import rounds
 from rules.systems.institut.combat import DodgeTie
-from rules.systems.institut.pyramid import CLASS_LABELS, CLASSES, MORTAL, Pyramid, pyramid_from_rows
+from rules.systems.institut.pyramid import (
+    CLASS_CONTEXT,
+    CLASS_LABELS,
+    CLASS_SHORT,
+    CLASSES,
+    MORTAL,
+    Pyramid,
+    pyramid_from_rows,
+)
 from rules.systems.institut.tables import TABLE_KEYS, InstitutTables, default_table, load_tables
 from rules.text import N_, NP_, _, ngettext
 from rules.turns import delayed_slots
@@ -107,7 +116,8 @@ class InstitutSystem(RuleSystem):
 
     def tracks(self, combatant: Combatant, encounter: Encounter) -> Sequence[TrackSpec]:
         pyramid = pyramid_for(combatant, encounter)
-        return tuple(TrackSpec(wound.key, CLASS_LABELS[wound.key], wound.boxes) for wound in pyramid.classes)
+        return tuple(TrackSpec(wound.key, CLASS_LABELS[wound.key], wound.boxes, abbreviation=CLASS_SHORT[wound.key],
+                               context=CLASS_CONTEXT) for wound in pyramid.classes)
 
     def status(self, combatant: Combatant, encounter: Encounter) -> Status:
         return combatant_status(combatant)
@@ -122,6 +132,14 @@ class InstitutSystem(RuleSystem):
 
     def harm_presets(self, track: str) -> Sequence[tuple[str, int]]:
         return ((N_("One wound"), 1), (N_("Two wounds"), 2), (N_("Three wounds"), 3))
+
+    def condition_summary(self, combatant: Combatant, encounter: Encounter) -> str:
+        """The marked wound classes, heaviest first (``Crit 1/1 · Hvy 2/2 · Lgt 2/4``): the worst filled class
+        sets the penalty, so it comes first and a narrow cell cuts off only the lightest."""
+        tracks = self.tracks(combatant, encounter)
+        marked = [track_reading(track, combatant.boxes(track.key)) for track in reversed(tracks)
+                  if combatant.boxes(track.key)]
+        return " · ".join(marked) if marked else _("Unhurt")
 
     def condition_notes(self, combatant: Combatant, encounter: Encounter) -> Sequence[str]:
         data = tables(encounter)

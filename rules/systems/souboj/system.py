@@ -53,7 +53,7 @@ from rules.systems.souboj.model import (
     with_extra,
 )
 from rules.systems.souboj.tables import SoubojTables, load_tables
-from rules.text import N_, NP_, _, ngettext
+from rules.text import N_, NP_, _, ngettext, pgettext
 from rules.time_units import PhaseWords, TimeUnits
 from rules.turns import delayed_slots
 
@@ -138,6 +138,16 @@ class SoubojSystem(RuleSystem):
             raise OperationError(_("Damage goes on the wounds or the shadow damage track."))
         hurt = combatant.with_damage(track, max(0, combatant.boxes(track) + amount))
         return condition.settle(combatant, hurt, tables(encounter), shadow_counts_for_death(encounter))
+
+    def condition_summary(self, combatant: Combatant, encounter: Encounter) -> str:
+        """``HP 12/22 · shadow 5``: hit points left (below 0 too) of the maximum, then any shadow damage (it is
+        part of the loss, but fades and does not kill)."""
+        parts = [_("{hp} {left}/{total}").format(hp=pgettext("souboj", "HP"),
+                                                 left=_signed(condition.hit_points(combatant)),
+                                                 total=condition.max_hp(combatant))]
+        if combatant.boxes(SHADOW) > 0:
+            parts.append(_("shadow {points}").format(points=combatant.boxes(SHADOW)))
+        return " · ".join(parts)
 
     def condition_notes(self, combatant: Combatant, encounter: Encounter) -> Sequence[str]:
         notes = [_("Hit points {hp} of {maximum}").format(hp=_signed(condition.hit_points(combatant)),

@@ -40,7 +40,7 @@ from rules.systems.sr3.pools import combat_pool
 from rules.systems.sr3.surprise import may_act_against_now, surprise_in_force, with_surprise
 from rules.systems.sr3.tables import ReachRule, Sr3Tables, TieRule, load_tables
 from rules.systems.sr3.time_units import TIME_UNITS
-from rules.text import N_, _
+from rules.text import N_, NP_, _
 from rules.time_units import TimeUnits
 from rules.turns import delayed_slots
 
@@ -49,6 +49,8 @@ R = TypeVar("R", bound=StrEnum)
 COMBAT_POOL: Final[str] = N_("combat")  # also the pool's shown name, hence marked
 FREE, SIMPLE, COMPLEX = "free", "simple", "complex"
 ACTION_LABELS: Final[dict[str, str]] = {FREE: N_("free"), SIMPLE: N_("simple"), COMPLEX: N_("complex")}
+#: Translation context of the monitors' letters (the extractor needs it spelt out in each NP_: S is also Strength).
+MONITOR: Final[str] = "sr3 monitor"
 LEVEL_LABELS: Final[dict[str, str]] = {"L": N_("Light"), "M": N_("Moderate"), "S": N_("Serious"), "D": N_("Deadly")}
 
 _ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
@@ -121,8 +123,10 @@ class Sr3System(RuleSystem):
                        damage=frozen_map({**combatant.damage, **damage}))
 
     def tracks(self, combatant: Combatant, encounter: Encounter) -> Sequence[TrackSpec]:
-        return (TrackSpec(monitor.PHYSICAL, N_("Physical"), monitor.BOXES),
-                TrackSpec(monitor.STUN, N_("Stun"), monitor.BOXES))
+        return (TrackSpec(monitor.PHYSICAL, N_("Physical"), monitor.BOXES,
+                          abbreviation=NP_("sr3 monitor", "P"), context=MONITOR),
+                TrackSpec(monitor.STUN, N_("Stun"), monitor.BOXES, abbreviation=NP_("sr3 monitor", "S"),
+                          context=MONITOR))
 
     def status(self, combatant: Combatant, encounter: Encounter) -> Status:
         return monitor.status(combatant.boxes(monitor.PHYSICAL), combatant.boxes(monitor.STUN),

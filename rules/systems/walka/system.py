@@ -33,7 +33,7 @@ from rules.systems.base import (
 )
 from rules.systems.walka import actions, seating
 from rules.systems.walka.skills import Defences, load_defences
-from rules.text import N_, NP_, _, ngettext
+from rules.text import N_, NP_, _, ngettext, pgettext
 from rules.turns import delayed_slots
 
 HP: Final[str] = "hp"
@@ -159,6 +159,11 @@ class WalkaSystem(RuleSystem):
         lost = min(max(0, combatant.boxes(HP) + amount), max_hit_points(combatant))
         updated = combatant.with_damage(HP, lost)
         return actions.with_extra(updated, actions.HOLDING_ON, None) if amount else updated
+
+    def condition_summary(self, combatant: Combatant, encounter: Encounter) -> str:
+        """``HP 12/30``: the Hit Points left of the character's Hit Points (the track counts those lost)."""
+        return _("{hp} {left}/{total}").format(hp=pgettext("walka", "HP"), left=hit_points(combatant),
+                                               total=max_hit_points(combatant))
 
     def condition_notes(self, combatant: Combatant, encounter: Encounter) -> Sequence[str]:
         notes = [ngettext("{left} of {total} Hit Point left", "{left} of {total} Hit Points left",
