@@ -1,4 +1,5 @@
-"""The public turn order of the current pass, for the player view: names and roles, never scores.
+"""The public turn order of the current pass, for the player view: names and roles, never scores (the status
+word of someone out of the fight is shown with the name).
 
 Rows: the slot acting now, the slots still to act in this pass (as the RuleSystem orders them), then those
 who have acted. A row is keyed by what it shows (a delayed action is a row of its own), so after a change
@@ -16,7 +17,7 @@ from PySide6.QtCore import QAbstractListModel, QByteArray, QModelIndex, QPersist
 
 from app.document import Change, EncounterDocument
 from app.i18n import _
-from rules.encounter import Combatant, Encounter, Slot, SlotKind
+from rules.encounter import STATUS_LABELS, Combatant, Encounter, Slot, SlotKind, Status
 from rules.systems.base import RuleSystem
 from ui.models.base import sync_rows
 
@@ -80,15 +81,25 @@ def _slot_row(slot: Slot, state: Encounter, system: RuleSystem, current: bool) -
         return OrderRow(key, name, name, current, False, None, None, slot.kind.value)
     members = [state.combatants[i] for i in slot.ids if i in state.combatants]
     name = ", ".join(c.name for c in members)
-    display = _("{name} (delayed action)").format(name=name) if slot.kind is SlotKind.DELAYED else name
+    shown = ", ".join(_with_status(c, state, system) for c in members)
+    display = _("{name} (delayed action)").format(name=shown) if slot.kind is SlotKind.DELAYED else shown
     first = members[0] if members else None
     return OrderRow(key, name, display, current, False, first.side.value if first else None,
                     system.status(first, state).value if first else None, slot.kind.value)
 
 
 def _acted_row(combatant: Combatant, state: Encounter, system: RuleSystem) -> OrderRow:
-    return OrderRow(("", (combatant.id,)), combatant.name, combatant.name, False, True, combatant.side.value,
-                    system.status(combatant, state).value, ACTED)
+    return OrderRow(("", (combatant.id,)), combatant.name, _with_status(combatant, state, system), False, True,
+                    combatant.side.value, system.status(combatant, state).value, ACTED)
+
+
+def _with_status(combatant: Combatant, state: Encounter, system: RuleSystem) -> str:
+    """The name, and the status word of someone out of the fight (``Ganger 1 · Dying``): a word players may
+    read, never a number."""
+    status = system.status(combatant, state)
+    if status is Status.ACTIVE:
+        return combatant.name
+    return f"{combatant.name} · {_(STATUS_LABELS[status])}"
 
 
 def _same_slot(first: Slot, second: Slot) -> bool:

@@ -1,7 +1,9 @@
 """The player view: a second window for a projector or a second screen.
 
 It shows what the table may know: round and pass, who acts now (very large), the order of the pass and the
-player characters' condition as bars. Opponents appear by name only: no scores, no monitors, no GM notes.
+player characters' condition as bars. Opponents (and allies: every NPC) appear by name only: no scores, no
+monitors, no GM notes; whoever is out of the fight (unconscious, dying, dead) is marked with an icon and the
+status word, in the order and under "Out of the fight".
 Dark by default (projectors wash out light backgrounds); the text scales with the window; F11 toggles full
 screen and Esc leaves it.
 """
@@ -11,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
+from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QRect, QRectF, QSize, Qt
 from PySide6.QtGui import QAction, QColor, QFont, QKeySequence, QPainter, QPaintEvent, QPalette, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -35,6 +37,7 @@ from rules.encounter import STATUS_LABELS, Encounter, Side, Status
 from rules.systems.base import RuleSystem
 from ui.models.order_model import TurnOrderModel
 from ui.widgets.condition_track import paint_track
+from ui.widgets.status_icons import paint_status_icon
 
 #: Projector palette: light text on near-black (about 16:1), an amber band for whoever acts now.
 DARK_COLORS: Final[dict[QPalette.ColorRole, str]] = {
@@ -84,6 +87,20 @@ class PartyEntry:
     name: str
     status: str
     tracks: tuple[tuple[str, int, int], ...]
+    state: Status = Status.ACTIVE  # what the icon before the name shows
+
+
+@dataclass(frozen=True)
+class FallenEntry:
+    """An NPC out of the fight: its name, the status word and the status (for the icon). No numbers."""
+
+    name: str
+    status: str
+    state: Status
+
+
+def _status_word(status: Status) -> str:
+    return _(STATUS_LABELS[status]) if status is not Status.ACTIVE else ""
 
 
 def party(state: Encounter, system: RuleSystem) -> list[PartyEntry]:
@@ -93,11 +110,33 @@ def party(state: Encounter, system: RuleSystem) -> list[PartyEntry]:
         if combatant.side is not Side.PLAYER:
             continue
         status = system.status(combatant, state)
-        word = _(STATUS_LABELS[status]) if status is not Status.ACTIVE else ""
         tracks = tuple((_(spec.label), combatant.boxes(spec.key), spec.size)
                        for spec in system.tracks(combatant, state))
-        entries.append(PartyEntry(combatant.name, word, tracks))
+        entries.append(PartyEntry(combatant.name, _status_word(status), tracks, status))
     return entries
+
+
+def fallen(state: Encounter, system: RuleSystem) -> list[FallenEntry]:
+    """The NPCs (opponents and allies) out of the fight, by name and status word only."""
+    entries = []
+    for combatant in state.combatants.values():
+        status = system.status(combatant, state)
+        if combatant.side is not Side.PLAYER and status is not Status.ACTIVE:
+            entries.append(FallenEntry(combatant.name, _status_word(status), status))
+    return entries
+
+
+def paint_named_status(painter: QPainter, rect: QRect, name: str, word: str, status: Status, ink: QColor) -> None:
+    """``[icon] Name · Word`` in ``rect`` (just the name for someone active), elided to fit."""
+    left = rect.left()
+    if paint_status_icon(painter, QRectF(left, rect.top(), rect.height(), rect.height()).adjusted(1, 1, -1, -1),
+                         status, ink):
+        left += rect.height() + rect.height() // 4
+    text = f"{name} · {word}" if word else name
+    area = QRect(left, rect.top(), max(0, rect.right() + 1 - left), rect.height())
+    painter.setPen(ink)
+    painter.drawText(area, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                     painter.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, area.width()))
 
 
 class PartyPanel(QWidget):
@@ -181,11 +220,49 @@ class PartyPanel(QWidget):
         font = QFont(self.font())
         font.setBold(True)
         painter.setFont(font)
-        painter.setPen(self.palette().color(QPalette.ColorRole.WindowText))
-        text = f"{entry.name} · {entry.status}" if entry.status else entry.name
-        painter.drawText(rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                         painter.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, rect.width()))
+        paint_named_status(painter, rect, entry.name, entry.status, entry.state,
+                           self.palette().color(QPalette.ColorRole.WindowText))
         painter.setFont(self.font())
+
+
+class FallenPanel(QWidget):
+    """The NPCs out of the fight, one line each: the status icon, the name and the status word."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._entries: list[FallenEntry] = []
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+
+    def set_entries(self, entries: list[FallenEntry]) -> None:
+        """Show these NPCs."""
+        self._entries = entries
+        self.updateGeometry()
+        self.update()
+
+    def entries(self) -> list[FallenEntry]:
+        """The NPCs shown."""
+        return list(self._entries)
+
+    def texts(self) -> list[str]:
+        """Every text the panel draws."""
+        return [text for entry in self._entries for text in (entry.name, entry.status)]
+
+    def _line(self) -> int:
+        return int(self.fontMetrics().height() * LINE_HEIGHT)
+
+    def sizeHint(self) -> QSize:
+        return QSize(self.fontMetrics().horizontalAdvance("M") * 18, len(self._entries) * self._line())
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(self.fontMetrics().horizontalAdvance("M") * 8, len(self._entries) * self._line())
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        painter = QPainter(self)
+        ink = self.palette().color(QPalette.ColorRole.WindowText)
+        for number, entry in enumerate(self._entries):
+            row = QRect(0, number * self._line(), self.width(), self._line())
+            paint_named_status(painter, row, entry.name, entry.status, entry.state, ink)
+        painter.end()
 
 
 class OrderDelegate(QStyledItemDelegate):
@@ -213,6 +290,11 @@ class OrderDelegate(QStyledItemDelegate):
         text = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
         text = f"✓ {text}" if acted else text
         inner = rect.adjusted(option.fontMetrics.horizontalAdvance("M") // 2, 0, 0, 0)
+        status = Status(index.data(TurnOrderModel.StatusRole) or Status.ACTIVE.value)
+        side = painter.fontMetrics().height()
+        icon = QRectF(inner.left(), inner.center().y() - side / 2, side, side).adjusted(1, 1, -1, -1)
+        if paint_status_icon(painter, icon, status, painter.pen().color()):  # the word is in the text
+            inner.setLeft(inner.left() + side + side // 4)
         painter.drawText(inner, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                          painter.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, inner.width()))
         if option.state & QStyle.StateFlag.State_HasFocus:
@@ -248,6 +330,7 @@ class PlayerView(QWidget):
         self.current_label.setWordWrap(True)
         self.order_caption = QLabel(_("Order"))
         self.party_caption = QLabel(_("Party"))
+        self.fallen_caption = QLabel(_("Out of the fight"))
         self.order = QListView()
         self.order.setModel(self.model)
         self.order.setItemDelegate(OrderDelegate(self.order))
@@ -255,7 +338,8 @@ class PlayerView(QWidget):
         self.order.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.order.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.party = PartyPanel()
-        for caption in (self.now_caption, self.order_caption, self.party_caption):
+        self.fallen = FallenPanel()
+        for caption in (self.now_caption, self.order_caption, self.party_caption, self.fallen_caption):
             caption.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.full_screen_button = QToolButton()
         self.full_screen_button.setAutoRaise(True)
@@ -271,6 +355,9 @@ class PlayerView(QWidget):
         grid.addWidget(self.order, 4, 0)
         party = QVBoxLayout()
         party.addWidget(self.party)
+        party.addSpacing(self.fontMetrics().height())
+        party.addWidget(self.fallen_caption)
+        party.addWidget(self.fallen)
         party.addStretch(1)
         grid.addLayout(party, 4, 1, 1, 2)
         grid.setColumnStretch(0, 3)
@@ -320,13 +407,16 @@ class PlayerView(QWidget):
         self.current_label.setText(current.display if current is not None else "—")
         self.party.set_entries(party(state, system))
         self.party_caption.setVisible(bool(self.party.texts()))
+        self.fallen.set_entries(fallen(state, system))
+        self.fallen_caption.setVisible(bool(self.fallen.entries()))
+        self.fallen.setVisible(bool(self.fallen.entries()))
         self._scale_fonts()  # more rows may need smaller text
 
     def shown_texts(self) -> list[str]:
         """Every text the window shows (labels, order rows, party panel): what the players can read."""
         labels = [label.text() for label in self.findChildren(QLabel) if label.isVisibleTo(self)]
         rows = [str(self.model.index(row, 0).data()) for row in range(self.model.rowCount())]
-        return labels + rows + self.party.texts() + [self.full_screen_button.text()]
+        return labels + rows + self.party.texts() + self.fallen.texts() + [self.full_screen_button.text()]
 
     # --- scaling -------------------------------------------------------------------------------
     def resizeEvent(self, event: QResizeEvent) -> None:
@@ -337,7 +427,9 @@ class PlayerView(QWidget):
         """The body text size for this window size, shrunk so that every row of the order and the party fits."""
         # In units of the base size: the heading lines, then the taller of the two columns (see _scale_fonts).
         heading = (1.4 + 1.0 + 3.2 + 1.0) * LINE_HEIGHT
-        party_lines = (len(party(self._document.state, self._document.system)) * 2.4 + 1) * 1.2 * LINE_HEIGHT
+        state, system = self._document.state, self._document.system
+        out = len(fallen(state, system))
+        party_lines = ((len(party(state, system)) * 2.4 + 1) * 1.2 + ((out * 1.2 + 2.0) if out else 0)) * LINE_HEIGHT
         order_lines = self.model.rowCount() * 1.5 * 1.5
         fit = (self.height() - CHROME) / (heading + max(party_lines, order_lines, 1.0))
         return int(max(12, min(self.width() / 42, fit, 72)))
@@ -348,7 +440,8 @@ class PlayerView(QWidget):
             return
         self._base = base
         sizes = {self.round_label: 1.4, self.now_caption: 1.0, self.current_label: 3.2, self.order_caption: 1.0,
-                 self.party_caption: 1.0, self.order: 1.5, self.party: 1.2, self.full_screen_button: 0.8}
+                 self.party_caption: 1.0, self.order: 1.5, self.party: 1.2, self.fallen_caption: 1.0,
+                 self.fallen: 1.2, self.full_screen_button: 0.8}
         for widget, factor in sizes.items():
             font = QFont(self.font())
             font.setPixelSize(max(8, int(base * factor)))
