@@ -154,13 +154,22 @@ def paint_track(painter: QPainter, rect: QRect | QRectF, filled: int, size: int,
     proportional bar when the segments would be narrower than :data:`MIN_SEGMENT`."""
     area = QRectF(rect)
     colors = TrackColors.from_palette(palette or QGuiApplication.palette())
-    # Overflow boxes only as far as they leave the track's own boxes countable (the words give the number).
+    boxes = compact_boxes(area, size, overflow)
+    if boxes is None:
+        paint_bar(painter, area, filled, size, colors)
+    else:
+        paint_boxes(painter, boxes, min(filled, size), size, colors)
+
+
+def compact_boxes(area: QRectF, size: int, overflow: int) -> list[QRectF] | None:
+    """The boxes :func:`paint_track` draws in ``area``, or None when even the track's own boxes would be
+    narrower than :data:`MIN_SEGMENT` (it draws a bar then). Overflow boxes are drawn only as far as they leave
+    the boxes countable: the words beside the drawing give the number."""
     for shown in range(min(max(0, overflow), MAX_OVERFLOW_BOXES), -1, -1):
         boxes = box_rects(area, size, shown, spacing=1, gap=4, square=False)
         if boxes and boxes[0].width() >= MIN_SEGMENT:
-            paint_boxes(painter, boxes, min(filled, size), size, colors)
-            return
-    paint_bar(painter, area, filled, size, colors)
+            return boxes
+    return None
 
 
 class ConditionTrack(QWidget):

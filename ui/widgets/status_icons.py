@@ -112,10 +112,11 @@ def _pixmap(status: Status, ink: QColor, size: int, ratio: float) -> QPixmap:
 def status_icon(status: Status, palette: QPalette | None = None, size: int = ICON_SIZE) -> QIcon | None:
     """``status``'s icon (None when active), inked with the palette's text colour, and its highlighted text colour
     when the row is selected."""
-    if status not in PAINTERS:
+    if status not in PAINTERS or QGuiApplication.instance() is None:  # pixmaps need a GUI application
         return None
     palette = palette or QGuiApplication.palette()
-    ratio = max(1.0, QGuiApplication.primaryScreen().devicePixelRatio()) if QGuiApplication.primaryScreen() else 1.0
+    screen = QGuiApplication.primaryScreen()
+    ratio = max(1.0, screen.devicePixelRatio()) if screen is not None else 1.0
     icon = QIcon()
     for mode, role in ((QIcon.Mode.Normal, QPalette.ColorRole.Text),
                        (QIcon.Mode.Selected, QPalette.ColorRole.HighlightedText),
