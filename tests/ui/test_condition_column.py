@@ -357,6 +357,23 @@ def test_the_order_writes_the_status_word_after_the_name(system: RuleSystem, kno
     assert row.status == Status.UNCONSCIOUS.value
 
 
+@GAMES
+def test_the_now_acting_heading_keeps_to_the_names(qtbot: QtBot, system: RuleSystem, knocked_out: Any) -> None:
+    """The huge line is one line of names; the order row under it carries the status word and the icon of the
+    worst off of its members."""
+    document = _sample(system)
+    current = order_rows(document.state, system)[0]
+    last = current.key[1][-1]
+    knocked_out(system, last, Status.DEAD)
+    document.replaced.emit()
+    view = PlayerView(document)
+    qtbot.addWidget(view)
+    assert view.current_label.text() == current.title
+    assert STATUS_LABELS[Status.DEAD] not in view.current_label.text()
+    assert view.model.row(0).status == Status.DEAD.value
+    assert STATUS_LABELS[Status.DEAD] in view.model.index(0, 0).data()
+
+
 # --- the model stays a good model ---------------------------------------------------------------------
 
 

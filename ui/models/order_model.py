@@ -45,12 +45,13 @@ class OrderRow:
 
     key: RowKey
     name: str
-    display: str
+    display: str  # the names, with the status word of anyone out of the fight
     is_current: bool
     has_acted: bool
     side: str | None
     status: str | None
     kind: str
+    title: str = ""  # the display without status words: the player view's big "now acting" heading
 
     def value(self, role: int) -> Any:
         """The row's data for ``role`` (None when it has none)."""
@@ -78,19 +79,27 @@ def _slot_row(slot: Slot, state: Encounter, system: RuleSystem, current: bool) -
     if slot.kind is SlotKind.TIMER:
         effect = state.effects.get(slot.ids[0])
         name = effect.name if effect is not None else _("Timer")
-        return OrderRow(key, name, name, current, False, None, None, slot.kind.value)
+        return OrderRow(key, name, name, current, False, None, None, slot.kind.value, name)
     members = [state.combatants[i] for i in slot.ids if i in state.combatants]
     name = ", ".join(c.name for c in members)
     shown = ", ".join(_with_status(c, state, system) for c in members)
-    display = _("{name} (delayed action)").format(name=shown) if slot.kind is SlotKind.DELAYED else shown
+    delayed = slot.kind is SlotKind.DELAYED
+    display = _("{name} (delayed action)").format(name=shown) if delayed else shown
+    title = _("{name} (delayed action)").format(name=name) if delayed else name
     first = members[0] if members else None
     return OrderRow(key, name, display, current, False, first.side.value if first else None,
-                    system.status(first, state).value if first else None, slot.kind.value)
+                    _worst(members, state, system), slot.kind.value, title)
+
+
+def _worst(members: list[Combatant], state: Encounter, system: RuleSystem) -> str | None:
+    """The row's status: the worst of its members' (one out of the fight marks the row)."""
+    statuses = [system.status(c, state) for c in members]
+    return max(statuses, key=list(Status).index).value if statuses else None
 
 
 def _acted_row(combatant: Combatant, state: Encounter, system: RuleSystem) -> OrderRow:
     return OrderRow(("", (combatant.id,)), combatant.name, _with_status(combatant, state, system), False, True,
-                    combatant.side.value, system.status(combatant, state).value, ACTED)
+                    combatant.side.value, system.status(combatant, state).value, ACTED, combatant.name)
 
 
 def _with_status(combatant: Combatant, state: Encounter, system: RuleSystem) -> str:

@@ -404,7 +404,8 @@ class PlayerView(QWidget):
         state, system = self._document.state, self._document.system
         self.round_label.setText(round_text(state, system))
         current = self.model.row(0) if self.model.rowCount() and self.model.row(0).is_current else None
-        self.current_label.setText(current.display if current is not None else "—")
+        # The names only: the order just below gives their status words, and the big line must stay one line.
+        self.current_label.setText(current.title if current is not None else "—")
         self.party.set_entries(party(state, system))
         self.party_caption.setVisible(bool(self.party.texts()))
         self.fallen.set_entries(fallen(state, system))
