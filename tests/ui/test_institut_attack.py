@@ -19,8 +19,8 @@ from rules.systems.institut import DeclareActions, HoldAction, SuppressionFire, 
 from rules.systems.institut.combat import Defence, FireMode
 from rules.systems.institut.ops import Blast, InstitutAttack, SuppressionDodge, ThrowGrenade
 from rules.systems.institut.pyramid import CLASSES
-from rules.systems.institut.tables import WeaponKind
 from rules.systems.institut.sample import sample
+from rules.systems.institut.tables import WeaponKind
 from rules.turns import NextTurn
 from tests.rules.test_institut_scenes import cast, roll
 from ui.games import game_ui
@@ -325,7 +325,7 @@ def test_screenshot_fits_a_laptop(qtbot: QtBot, tmp_path: Path, theme: str) -> N
 
 
 def test_the_weapon_list_comes_from_the_games_data_and_fills_the_form(dialog_for: DialogFactory) -> None:
-    document, ids = fight()
+    document, _ids = fight()
     dialog = dialog_for(document)
     page = dialog.attack
     items = [page.preset.itemText(index) for index in range(page.preset.count())]
