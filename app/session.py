@@ -30,10 +30,12 @@ class FightSession:
         """The id of whoever acts now (first of a simultaneous group), or None."""
         return current_actor(self.document.state)
 
-    def roll_initiative(self, typed: Mapping[str, tuple[int, ...]] | None = None) -> Change:
-        """Start the round: typed faces for those the GM gives, rolled dice for everyone else."""
+    def roll_initiative(self, typed: Mapping[str, tuple[int, ...]] | None = None,
+                        chosen: Mapping[str, Mapping[str, int]] | None = None) -> Change:
+        """Start the round: typed faces for those the GM gives, rolled dice for everyone else, after the choices
+        the game asks for (``chosen``: combatant id → initiative input → value), all in one undo step."""
         state = self.document.state
-        return self.document.apply(roll_initiative(state, self.document.system, self.roller, typed))
+        return self.document.apply(roll_initiative(state, self.document.system, self.roller, typed, chosen))
 
     def next_turn(self) -> Change:
         """The current actor is done (Space)."""

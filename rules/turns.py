@@ -9,14 +9,14 @@ round start → pass start → turn start/end … → pass end → round end.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from rules.dice import Roller
 from rules.effects import fire_hook
-from rules.encounter import Delay, Encounter, Initiative, Slot, SlotKind, frozen_map, with_item, without_item
+from rules.encounter import Combatant, Delay, Encounter, Initiative, Slot, SlotKind, frozen_map, with_item, without_item
 from rules.errors import OperationError
 from rules.history import Applied, LogLine, Operation, require_combatant
-from rules.systems.base import Hook, Reminder, RuleSystem
+from rules.systems.base import DiceSpec, Hook, Reminder, RuleSystem
 from rules.text import N_, _, ngettext
 
 # --- helpers the games use ----------------------------------------------------------------------
@@ -154,20 +154,28 @@ def _check_faces(faces: tuple[int, ...], count: int, sides: int, name: str) -> N
 
 @dataclass(frozen=True)
 class RollInitiative(Operation):
-    """Initiative for a new round: the faces each combatant rolled (by the app or typed in by the GM)."""
+    """Initiative for a new round: the faces each combatant rolled (by the app or typed in by the GM), and what
+    the GM chose for those the game asks about (:meth:`RuleSystem.initiative_inputs`), in one undo step."""
 
     kind = "roll_initiative"
     rolls: Mapping[str, tuple[int, ...]]
     tiebreaks: Mapping[str, tuple[int, ...]]
+    choices: Mapping[str, Mapping[str, int]] = field(default_factory=frozen_map)
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         if encounter.clock.current is not None:
             raise OperationError(_("The round is still running: finish it before rolling initiative."))
         state = encounter
+        for combatant_id in self.choices:
+            if combatant_id not in self.rolls:
+                raise OperationError(_("{name} makes initiative choices without rolling initiative.").format(
+                    name=require_combatant(encounter, combatant_id).name))
         for combatant_id, faces in self.rolls.items():
             require_combatant(encounter, combatant_id)
-            combatant = encounter.combatant(combatant_id)
-            spec = system.initiative_dice(combatant, encounter)
+            combatant = system.with_initiative_inputs(encounter.combatant(combatant_id),
+                                                      self.choices.get(combatant_id, {}), encounter)
+            state = state.with_combatant(combatant)
+            spec = system.initiative_dice(combatant, state)
             _check_faces(faces, spec.count, spec.sides, combatant.name)
             rolled = Initiative(spec.base, faces, self.tiebreaks.get(combatant_id, ()))
             state = state.with_combatant(replace(combatant, initiative=rolled))
@@ -177,25 +185,47 @@ class RollInitiative(Operation):
         return Applied(state, log).then(start_round(state, system))
 
 
+def initiative_choices(encounter: Encounter, system: RuleSystem, typed: Mapping[str, tuple[int, ...]],
+                       chosen: Mapping[str, Mapping[str, int]]) -> dict[str, dict[str, int]]:
+    """The GM's choices, plus the dice count the typed faces give where the game lets the GM choose it (typing
+    five faces says five dice were rolled) and the GM did not pick it."""
+    choices = {combatant_id: dict(values) for combatant_id, values in chosen.items() if values}
+    for combatant_id, faces in typed.items():
+        if not faces or combatant_id not in encounter.combatants:
+            continue
+        for spec in system.initiative_inputs(encounter.combatant(combatant_id), encounter):
+            if spec.counts_dice:
+                choices.setdefault(combatant_id, {}).setdefault(spec.key, len(faces))
+    return choices
+
+
 def roll_initiative(encounter: Encounter, system: RuleSystem, roller: Roller,
-                    typed: Mapping[str, tuple[int, ...]] | None = None) -> RollInitiative:
-    """Build the round's initiative: typed faces where the GM gave them, rolled dice for everyone else.
+                    typed: Mapping[str, tuple[int, ...]] | None = None,
+                    chosen: Mapping[str, Mapping[str, int]] | None = None) -> RollInitiative:
+    """Build the round's initiative: typed faces where the GM gave them, rolled dice for everyone else, with the
+    GM's initiative choices (``chosen``: combatant id → input key → value) made first.
 
     Combatants the game groups together (:meth:`RuleSystem.initiative_group`: grunt groups, seats) share one roll.
     """
     typed = typed or {}
+    choices = initiative_choices(encounter, system, typed, chosen or {})
+
+    def spec_of(combatant: Combatant) -> DiceSpec:
+        made = system.with_initiative_inputs(combatant, choices.get(combatant.id, {}), encounter)
+        return system.initiative_dice(made, encounter.with_combatant(made))
+
     rolls: dict[str, tuple[int, ...]] = {}
     tiebreaks: dict[str, tuple[int, ...]] = {}
     by_group: dict[tuple[str, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
     for combatant in encounter.combatants.values():  # a roll typed for any member is the whole group's roll
         group = system.initiative_group(combatant, encounter)
         if group and combatant.id in typed and system.can_act(combatant, encounter):
-            count = system.initiative_dice(combatant, encounter).count
+            count = spec_of(combatant).count
             by_group.setdefault((group, count), (typed[combatant.id], tuple(roller.dice(system.tiebreak_dice(), 6))))
     for combatant in encounter.combatants.values():
         if not system.can_act(combatant, encounter):
             continue
-        spec = system.initiative_dice(combatant, encounter)
+        spec = spec_of(combatant)
         group = system.initiative_group(combatant, encounter)
         key = (group or "", spec.count)
         if combatant.id not in typed and group and key in by_group:
@@ -205,7 +235,8 @@ def roll_initiative(encounter: Encounter, system: RuleSystem, roller: Roller,
         tiebreaks[combatant.id] = tuple(roller.dice(system.tiebreak_dice(), 6))
         if group:
             by_group[key] = (rolls[combatant.id], tiebreaks[combatant.id])
-    return RollInitiative(frozen_map(rolls), frozen_map(tiebreaks))
+    kept = {combatant_id: frozen_map(values) for combatant_id, values in choices.items() if combatant_id in rolls}
+    return RollInitiative(frozen_map(rolls), frozen_map(tiebreaks), frozen_map(kept))
 
 
 @dataclass(frozen=True)

@@ -132,9 +132,27 @@ class DiceSpec:
     base: int = 0
 
     def describe(self) -> str:
-        """E.g. ``6 + 2d6``."""
+        """E.g. ``6 + 2d6`` (no dice: the base alone)."""
+        if self.count == 0:
+            return str(self.base)
         dice = f"{self.count}d{self.sides}"
         return f"{self.base} + {dice}" if self.base else dice
+
+
+@dataclass(frozen=True)
+class InitiativeInput:
+    """A number the GM chooses for one combatant as initiative is rolled (Člověk: the mental dice risked).
+
+    ``counts_dice``: the number of faces typed for the combatant sets it too (each face is one die rolled).
+    """
+
+    key: str
+    label: str  # English source, marked with N_ and translated when shown
+    value: int  # what it is now (the roll uses it unless the GM picks another)
+    minimum: int
+    maximum: int
+    counts_dice: bool = False
+    help: str = ""
 
 
 @dataclass(frozen=True)
@@ -244,6 +262,30 @@ class RuleSystem(ABC):
     @abstractmethod
     def initiative_dice(self, combatant: Combatant, encounter: Encounter) -> DiceSpec:
         """What this combatant rolls for initiative (the app rolls it or the GM types the faces)."""
+
+    def initiative_inputs(self, combatant: Combatant, encounter: Encounter) -> Sequence[InitiativeInput]:
+        """What the GM may choose for ``combatant`` in the Roll initiative dialog. Default: nothing."""
+        return ()
+
+    def with_initiative_inputs(self, combatant: Combatant, values: Mapping[str, int],
+                               encounter: Encounter) -> Combatant:
+        """``combatant`` with the GM's choices (keys of :meth:`initiative_inputs`) made; RulesError if one does not
+        fit. A game with inputs overrides :meth:`store_initiative_inputs`, which gets the values checked."""
+        inputs = {spec.key: spec for spec in self.initiative_inputs(combatant, encounter)}
+        for key, value in values.items():
+            spec = inputs.get(key)
+            if spec is None:
+                raise RulesError(_("{name} has no initiative choice {key!r}.").format(name=combatant.name, key=key))
+            if isinstance(value, bool) or not isinstance(value, int) or not spec.minimum <= value <= spec.maximum:
+                raise RulesError(_("{name}: “{choice}” must be {minimum} to {maximum}, not {value}.").format(
+                    name=combatant.name, choice=_(spec.label), minimum=spec.minimum, maximum=spec.maximum,
+                    value=value))
+        return self.store_initiative_inputs(combatant, values, encounter) if values else combatant
+
+    def store_initiative_inputs(self, combatant: Combatant, values: Mapping[str, int],
+                                encounter: Encounter) -> Combatant:
+        """Record checked initiative choices on ``combatant`` (only games with :meth:`initiative_inputs`)."""
+        return combatant
 
     def initiative_group(self, combatant: Combatant, encounter: Encounter) -> str | None:
         """Combatants with the same key share one initiative roll (grunt groups; Walka's seats)."""

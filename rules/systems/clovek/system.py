@@ -8,7 +8,7 @@ At ROUND_END every bank refills, the round's actions and burn count are forgotte
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Final
 
@@ -22,6 +22,7 @@ from rules.systems.base import (
     DiceSpec,
     Hook,
     HookResult,
+    InitiativeInput,
     OptionKind,
     OptionSpec,
     RuleSystem,
@@ -34,6 +35,7 @@ from rules.systems.clovek.banks import (
     BANK_WORDS,
     BANKS,
     COMPOSURE,
+    INITIATIVE_DICE,
     MENTAL,
     PHYSICAL,
     STUN,
@@ -50,6 +52,7 @@ from rules.systems.clovek.banks import (
     split_track,
     track_key,
     track_sizes,
+    with_extra,
     with_spent,
 )
 from rules.systems.clovek.dice import DICE_WORDS
@@ -210,6 +213,18 @@ class ClovekSystem(RuleSystem):
         """The mental dice the character chose to risk (as many as are left), best die + Composure."""
         count = min(initiative_dice_chosen(combatant), bank(combatant, MENTAL).remaining)
         return DiceSpec(count, 10, combatant.attribute(COMPOSURE))
+
+    def initiative_inputs(self, combatant: Combatant, encounter: Encounter) -> Sequence[InitiativeInput]:
+        """The mental dice to risk, up to those left in the bank (typing faces says how many were rolled)."""
+        left = bank(combatant, MENTAL).remaining
+        return (InitiativeInput(INITIATIVE_DICE, N_("Mental dice risked"), min(initiative_dice_chosen(combatant), left),
+                                0, left, counts_dice=True,
+                                help=N_("Best die + Composure; the dice stay spent for the round.")),)
+
+    def store_initiative_inputs(self, combatant: Combatant, values: Mapping[str, int],
+                                encounter: Encounter) -> Combatant:
+        """The dice risked are kept for the next rounds, as if set in the dice banks panel."""
+        return with_extra(combatant, INITIATIVE_DICE, values[INITIATIVE_DICE])
 
     def remaining_slots(self, encounter: Encounter) -> list[Slot]:
         clock = encounter.clock
