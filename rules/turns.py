@@ -45,6 +45,15 @@ def current_actor(encounter: Encounter) -> str | None:
     return slot.ids[0]
 
 
+def actor_for(encounter: Encounter, selected: str | None) -> str | None:
+    """Whom a command for "the actor" (delay, let the ties go first) means: ``selected`` when it is one of those
+    acting now (a simultaneous group, a seat), else the current actor (the first of them)."""
+    slot = encounter.clock.current
+    if selected is not None and slot is not None and slot.kind is SlotKind.ACTORS and selected in slot.ids:
+        return selected
+    return current_actor(encounter)
+
+
 def names(encounter: Encounter, ids: tuple[str, ...]) -> str:
     """Combatant names joined for a log line (timers and unknown ids are skipped)."""
     return ", ".join(encounter.combatants[i].name for i in ids if i in encounter.combatants)
