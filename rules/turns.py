@@ -207,8 +207,9 @@ def roll_initiative(encounter: Encounter, system: RuleSystem, roller: Roller,
         spec = system.initiative_dice(combatant, encounter)
         group = system.initiative_group(combatant, encounter)
         key = (group or "", spec.count)
-        if combatant.id not in typed and group and key in by_group:
-            rolls[combatant.id], tiebreaks[combatant.id] = by_group[key]
+        if group and key in by_group:  # the group's roll, or what the GM typed for this member, on its tie dice
+            shared, tiebreaks[combatant.id] = by_group[key]
+            rolls[combatant.id] = typed.get(combatant.id) or shared
             continue
         rolls[combatant.id] = typed.get(combatant.id) or tuple(roller.dice(spec.count, spec.sides))
         tiebreaks[combatant.id] = tuple(roller.dice(system.tiebreak_dice(), 6))

@@ -146,9 +146,6 @@ class InstitutSystem(RuleSystem):
         """A pool of Agility + Thinking d6, summed."""
         return DiceSpec(max(1, combatant.attribute("agility") + combatant.attribute("thinking")), 6)
 
-    def initiative_group(self, combatant: Combatant, encounter: Encounter) -> str | None:
-        return None  # everyone rolls their own pool: there are no grunt groups in this game
-
     def remaining_slots(self, encounter: Encounter) -> list[Slot]:
         clock = encounter.clock
         waiting = [c for c in encounter.combatants.values()
