@@ -48,6 +48,8 @@ R = TypeVar("R", bound=StrEnum)
 
 COMBAT_POOL: Final[str] = N_("combat")  # also the pool's shown name, hence marked
 FREE, SIMPLE, COMPLEX = "free", "simple", "complex"
+#: Kept with the phase's action counts: the rounds fired full auto in this phase (one complex action fires them).
+FULL_AUTO_ROUNDS: Final[str] = "full_auto_rounds"
 ACTION_LABELS: Final[dict[str, str]] = {FREE: N_("free"), SIMPLE: N_("simple"), COMPLEX: N_("complex")}
 LEVEL_LABELS: Final[dict[str, str]] = {"L": N_("Light"), "M": N_("Moderate"), "S": N_("Serious"), "D": N_("Deadly")}
 
