@@ -54,6 +54,30 @@ def actor_for(encounter: Encounter, selected: str | None) -> str | None:
     return current_actor(encounter)
 
 
+def played_order(encounter: Encounter, system: RuleSystem) -> list[str]:
+    """Those who have acted in this pass, in the order the game gives the pass (the order they acted in).
+
+    ``clock.acted`` is a set: its iteration order depends on how it was built and on the process's string hashing,
+    so it differs after a reload or crash recovery. The game's own order of the pass, asked as if nobody had acted
+    yet, is the same every time; whoever it no longer places (knocked out after acting) follows, by score, then
+    as the roster lists them.
+    """
+    acted = encounter.clock.acted
+    fresh = encounter.with_clock(acted=frozenset(), current=None)
+    placed = [cid for slot in system.remaining_slots(fresh) if slot.kind is SlotKind.ACTORS
+              for cid in slot.ids if cid in acted]
+    ordered = list(dict.fromkeys(placed))
+    roster = list(encounter.combatants)
+    rest = sorted((cid for cid in acted if cid in encounter.combatants and cid not in ordered),
+                  key=lambda cid: (-_rolled(encounter, cid), roster.index(cid)))
+    return ordered + rest
+
+
+def _rolled(encounter: Encounter, combatant_id: str) -> int:
+    initiative = encounter.combatants[combatant_id].initiative
+    return initiative.rolled if initiative is not None else -10_000
+
+
 def names(encounter: Encounter, ids: tuple[str, ...]) -> str:
     """Combatant names joined for a log line (timers and unknown ids are skipped)."""
     return ", ".join(encounter.combatants[i].name for i in ids if i in encounter.combatants)
