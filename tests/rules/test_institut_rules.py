@@ -392,6 +392,15 @@ def test_a_dodge_needs_a_declared_action_left_once_the_turn_is_over() -> None:
     assert history.state.combatant(ids["Sokolov"]).actions_used["taken"] == 2
 
 
+def test_the_panels_use_buttons_read_well_in_the_log() -> None:
+    history, ids = started(("Sokolov", "Vera"))
+    history.do(HoldAction(ids["Sokolov"], "if Vera shoots, I dodge"))
+    history.do(SpendAction(ids["Sokolov"], "held"))
+    assert history.entries[-1].text() == "Sokolov takes a held action."
+    history.do(SpendAction(ids["Sokolov"], "action"))
+    assert history.entries[-1].text() == "Sokolov takes an action."
+
+
 def test_a_held_dodge_is_the_declaration_it_fulfils() -> None:
     history, ids = started(("Sokolov", "Vera"))
     history.do(HoldAction(ids["Sokolov"], "if Vera shoots, I dodge"))

@@ -378,6 +378,7 @@ def test_one_action_per_round_marked_in_its_own_turn() -> None:
     assert _left(history, ids["Bora"]) == 1
     history.do(SpendAction(ids["Bora"], "action"))
     assert _left(history, ids["Bora"]) == 0
+    assert history.entries[-1].text() == "Bora takes an action."  # the budget's own words, not "a action action"
     with pytest.raises(OperationError, match="already acted"):
         history.do(SpendAction(ids["Bora"], "action"))
     with pytest.raises(OperationError, match="one action per round"):

@@ -26,11 +26,13 @@ def test_two_simple_actions_or_one_complex() -> None:
     roll_ones(history, ids)
     mike = ids["Mike"]
     history.do(SpendAction(mike, "simple"))
+    assert history.entries[-1].text() == "Mike takes a simple action."
     assert _budget(history, mike) == {"free": (0, 2), "simple": (1, 2), "complex": (0, 0)}
     history.do(SpendAction(mike, "simple"))
     with pytest.raises(OperationError, match="no simple action left"):
         history.do(SpendAction(mike, "simple"))
     history.do(SpendAction(mike, "free"))
+    assert history.entries[-1].text() == "Mike takes a free action."
     with pytest.raises(OperationError):
         history.do(SpendAction(mike, "free"))  # the swap is used up by two simple actions
 
@@ -39,6 +41,7 @@ def test_complex_action_leaves_only_a_free_one() -> None:
     history, ids = eight_characters()
     roll_ones(history, ids)
     history.do(SpendAction(ids["Mike"], "complex"))
+    assert history.entries[-1].text() == "Mike takes a complex action."
     assert _budget(history, ids["Mike"]) == {"free": (0, 1), "simple": (0, 0), "complex": (1, 1)}
 
 

@@ -178,9 +178,10 @@ class InstitutSystem(RuleSystem):
         allowed = actions.declared if not actions.nothing_declared else 1
         penalty = rounds.action_penalty(actions, tables(encounter).modifiers)
         label = N_("actions") if not penalty else _("actions (every roll −{count})").format(count=penalty)
-        items = [BudgetItem(ACTION, label, actions.taken, allowed)]
+        items = [BudgetItem(ACTION, label, actions.taken, allowed, N_("{name} takes an action."))]
         if actions.held:
-            items.append(BudgetItem(HELD_ACTION, N_("held"), actions.held - len(actions.pending), actions.held))
+            items.append(BudgetItem(HELD_ACTION, N_("held"), actions.held - len(actions.pending), actions.held,
+                                    N_("{name} takes a held action.")))
         return items
 
     def spend_action(self, combatant: Combatant, kind: str, encounter: Encounter) -> Combatant:
