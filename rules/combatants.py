@@ -296,12 +296,16 @@ class SpendAction(Operation):
 
 
 def _spent_line(combatant: Combatant, action: str, item: BudgetItem | None) -> LogLine:
-    """The game's sentence for the action used, else one naming the budget's label for it (or its key)."""
+    """The game's sentence for the action used, else one naming the budget's label for it (or its key).
+
+    The arguments stay those of the line fights were saved with ("action": the key), so an older saved fight
+    still undoes past it (a replay must write the facts it saved; the wording may change).
+    """
+    args: dict[str, LogArg] = {"name": combatant.name, "action": action}
     if item is not None and item.spent:
-        return LogLine(item.spent, {"name": combatant.name})
+        return LogLine(item.spent, args, translate=("action",))
     label = item.label if item is not None else action
-    return LogLine("{name} takes an action: {action}.", {"name": combatant.name, "action": label},
-                   translate=("action",))
+    return LogLine("{name} takes an action: {label}.", {**args, "label": label}, translate=("action", "label"))
 
 
 @dataclass(frozen=True)
