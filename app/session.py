@@ -16,7 +16,15 @@ from rules.combatants import ApplyHarm, RemoveCombatant
 from rules.dice import Roller
 from rules.errors import OperationError
 from rules.rolls import RecordRoll, parse_for
-from rules.turns import DelayAction, NextTurn, TakeDelayedAction, YieldTurn, current_actor, roll_initiative
+from rules.turns import (
+    DelayAction,
+    NextTurn,
+    TakeDelayedAction,
+    YieldTurn,
+    actor_for,
+    current_actor,
+    roll_initiative,
+)
 
 
 class FightSession:
@@ -29,6 +37,10 @@ class FightSession:
     def current_actor(self) -> str | None:
         """The id of whoever acts now (first of a simultaneous group), or None."""
         return current_actor(self.document.state)
+
+    def actor_for(self, selected: str | None) -> str | None:
+        """The combatant the GM selected when it is one of those acting now, else the current actor."""
+        return actor_for(self.document.state, selected)
 
     def roll_initiative(self, typed: Mapping[str, tuple[int, ...]] | None = None,
                         chosen: Mapping[str, Mapping[str, int]] | None = None) -> Change:

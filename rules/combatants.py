@@ -19,7 +19,7 @@ from rules.encounter import (
 )
 from rules.errors import OperationError
 from rules.history import Applied, LogArg, LogLine, Operation, require_combatant
-from rules.systems.base import RuleSystem
+from rules.systems.base import BudgetItem, RuleSystem
 from rules.text import _
 
 MAX_NAME = 200
@@ -290,10 +290,22 @@ class SpendAction(Operation):
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         combatant = require_combatant(encounter, self.combatant_id)
+        item = next((i for i in system.action_budget(combatant, encounter) if i.key == self.action), None)
         updated = system.spend_action(combatant, self.action, encounter)
-        line = LogLine("{name} takes a {action} action.", {"name": combatant.name, "action": self.action},
-                       translate=("action",))
-        return Applied(encounter.with_combatant(updated), (line,))
+        return Applied(encounter.with_combatant(updated), (_spent_line(combatant, self.action, item),))
+
+
+def _spent_line(combatant: Combatant, action: str, item: BudgetItem | None) -> LogLine:
+    """The game's sentence for the action used, else one naming the budget's label for it (or its key).
+
+    The arguments stay those of the line fights were saved with ("action": the key), so an older saved fight
+    still undoes past it (a replay must write the facts it saved; the wording may change).
+    """
+    args: dict[str, LogArg] = {"name": combatant.name, "action": action}
+    if item is not None and item.spent:
+        return LogLine(item.spent, args, translate=("action",))
+    label = item.label if item is not None else action
+    return LogLine("{name} takes an action: {label}.", {**args, "label": label}, translate=("action", "label"))
 
 
 @dataclass(frozen=True)

@@ -45,6 +45,39 @@ def current_actor(encounter: Encounter) -> str | None:
     return slot.ids[0]
 
 
+def actor_for(encounter: Encounter, selected: str | None) -> str | None:
+    """Whom a command for "the actor" (delay, let the ties go first) means: ``selected`` when it is one of those
+    acting now (a simultaneous group, a seat), else the current actor (the first of them)."""
+    slot = encounter.clock.current
+    if selected is not None and slot is not None and slot.kind is SlotKind.ACTORS and selected in slot.ids:
+        return selected
+    return current_actor(encounter)
+
+
+def played_order(encounter: Encounter, system: RuleSystem) -> list[str]:
+    """Those who have acted in this pass, in the order the game gives the pass (the order they acted in).
+
+    ``clock.acted`` is a set: its iteration order depends on how it was built and on the process's string hashing,
+    so it differs after a reload or crash recovery. The game's own order of the pass, asked as if nobody had acted
+    yet, is the same every time; whoever it no longer places (knocked out after acting) follows, by score, then
+    as the roster lists them.
+    """
+    acted = encounter.clock.acted
+    fresh = encounter.with_clock(acted=frozenset(), current=None)
+    placed = [cid for slot in system.remaining_slots(fresh) if slot.kind is SlotKind.ACTORS
+              for cid in slot.ids if cid in acted]
+    ordered = list(dict.fromkeys(placed))
+    roster = list(encounter.combatants)
+    rest = sorted((cid for cid in acted if cid in encounter.combatants and cid not in ordered),
+                  key=lambda cid: (-_rolled(encounter, cid), roster.index(cid)))
+    return ordered + rest
+
+
+def _rolled(encounter: Encounter, combatant_id: str) -> int:
+    initiative = encounter.combatants[combatant_id].initiative
+    return initiative.rolled if initiative is not None else -10_000
+
+
 def names(encounter: Encounter, ids: tuple[str, ...]) -> str:
     """Combatant names joined for a log line (timers and unknown ids are skipped)."""
     return ", ".join(encounter.combatants[i].name for i in ids if i in encounter.combatants)
@@ -228,8 +261,9 @@ def roll_initiative(encounter: Encounter, system: RuleSystem, roller: Roller,
         spec = spec_of(combatant)
         group = system.initiative_group(combatant, encounter)
         key = (group or "", spec.count)
-        if combatant.id not in typed and group and key in by_group:
-            rolls[combatant.id], tiebreaks[combatant.id] = by_group[key]
+        if group and key in by_group:  # the group's roll, or what the GM typed for this member, on its tie dice
+            shared, tiebreaks[combatant.id] = by_group[key]
+            rolls[combatant.id] = typed.get(combatant.id) or shared
             continue
         rolls[combatant.id] = typed.get(combatant.id) or tuple(roller.dice(spec.count, spec.sides))
         tiebreaks[combatant.id] = tuple(roller.dice(system.tiebreak_dice(), 6))

@@ -157,12 +157,17 @@ class InitiativeInput:
 
 @dataclass(frozen=True)
 class BudgetItem:
-    """One kind of action and how many the actor has used / may use in the current turn or phase."""
+    """One kind of action and how many the actor has used / may use in the current turn or phase.
+
+    ``spent`` is the log sentence when one is used (English source, ``{name}`` the actor: "{name} takes a simple
+    action."); empty, the log names the ``label`` (a game's label may be a plural or a state, "actions").
+    """
 
     key: str
     label: str
     used: int
     allowed: int
+    spent: str = ""
 
     @property
     def left(self) -> int:

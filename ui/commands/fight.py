@@ -54,13 +54,18 @@ class FightCommands:
 
         run_dialog(RollInitiativeDialog(self._window.session, self._window))
 
+    def acting_one(self) -> str | None:
+        """Whom Delay and "let the ties go first" mean: the selected combatant if it acts now (one of a group
+        acting together), else the current actor."""
+        return self._window.session.actor_for(self._window.table.selected_id())
+
     def on_delay(self) -> None:
-        actor = self._window.session.current_actor()
+        actor = self.acting_one()
         if actor is not None:
             self._window.session.delay(actor)
 
     def on_delay_next_pass(self) -> None:
-        actor = self._window.session.current_actor()
+        actor = self.acting_one()
         if actor is not None:
             self._window.session.delay(actor, into_next_pass=True)
 
@@ -72,7 +77,7 @@ class FightCommands:
         self._window.session.act_now(chosen)
 
     def on_yield_turn(self) -> None:
-        actor = self._window.session.current_actor()
+        actor = self.acting_one()
         if actor is not None:
             self._window.session.yield_turn(actor)
 

@@ -22,7 +22,7 @@ from rules.encounter import SIDE_LABELS, STATUS_LABELS, Combatant, Encounter, Si
 from rules.errors import RulesError
 from rules.systems.base import RuleSystem
 from rules.time_units import TimeUnits
-from rules.turns import SetInitiative
+from rules.turns import SetInitiative, played_order
 from ui.models.base import EnumTableModel
 from ui.widgets.status_icons import status_icon
 
@@ -68,8 +68,7 @@ def ordered_ids(state: Encounter, system: RuleSystem) -> list[str]:
     upcoming = [cid for slot in system.remaining_slots(state) if slot.kind is not SlotKind.TIMER
                 for cid in slot.ids if cid not in current]
     placed = set(current) | set(upcoming)
-    acted = sorted((cid for cid in clock.acted if cid in state.combatants and cid not in placed),
-                   key=lambda cid: -_rolled(state.combatants[cid]))
+    acted = [cid for cid in played_order(state, system) if cid not in placed]
     placed |= set(acted)
     rest = [cid for cid in state.combatants if cid not in placed]
     rest.sort(key=lambda cid: -_rolled(state.combatants[cid]))

@@ -19,6 +19,7 @@ from app.document import Change, EncounterDocument
 from app.i18n import _
 from rules.encounter import STATUS_LABELS, Combatant, Encounter, Slot, SlotKind, Status
 from rules.systems.base import RuleSystem
+from rules.turns import played_order
 from ui.models.base import sync_rows
 
 Index = QModelIndex | QPersistentModelIndex
@@ -125,9 +126,8 @@ def order_rows(state: Encounter, system: RuleSystem) -> list[OrderRow]:
         rows += [_slot_row(slot, state, system, current=False) for slot in system.remaining_slots(state)
                  if clock.current is None or not _same_slot(slot, clock.current)]
     placed = {i for row in rows for i in row.key[1]}
-    acted = [c for c in state.combatants.values() if c.id in clock.acted and c.id not in placed]
-    acted.sort(key=lambda c: -(c.initiative.rolled if c.initiative else -10_000))
-    rows += [_acted_row(c, state, system) for c in acted]
+    rows += [_acted_row(state.combatant(cid), state, system) for cid in played_order(state, system)
+             if cid not in placed]
     return _unique(rows)
 
 

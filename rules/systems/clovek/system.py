@@ -63,6 +63,10 @@ from rules.turns import delayed_slots
 
 ACTION_LABELS: Final[dict[str, str]] = {PHYSICAL: N_("physical action"), "social": N_("social action"),
                                         MENTAL: N_("mental action")}
+#: The log line when one is used (the panel's buttons).
+SPENT_TEXTS: Final[dict[str, str]] = {PHYSICAL: N_("{name} takes a physical action."),
+                                      "social": N_("{name} takes a social action."),
+                                      MENTAL: N_("{name} takes a mental action.")}
 
 _ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
     AttributeSpec("agility", N_("Agility"), 2, 0, 20, N_("Agi")),
@@ -251,9 +255,9 @@ class ClovekSystem(RuleSystem):
         chosen = action_type(combatant)
         if chosen is not None:
             used = combatant.actions_used.get(chosen, 0)
-            return (BudgetItem(chosen, ACTION_LABELS[chosen], used, used),)
-        return tuple(BudgetItem(name, ACTION_LABELS[name], 0, 1 if bank(combatant, name).remaining else 0)
-                     for name in BANKS)
+            return (BudgetItem(chosen, ACTION_LABELS[chosen], used, used, SPENT_TEXTS[chosen]),)
+        return tuple(BudgetItem(name, ACTION_LABELS[name], 0, 1 if bank(combatant, name).remaining else 0,
+                                SPENT_TEXTS[name]) for name in BANKS)
 
     def spend_action(self, combatant: Combatant, kind: str, encounter: Encounter) -> Combatant:
         """An action of type ``kind`` with the one die every activity needs at least."""

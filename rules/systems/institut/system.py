@@ -164,9 +164,6 @@ class InstitutSystem(RuleSystem):
         """A pool of Agility + Thinking d6, summed."""
         return DiceSpec(max(1, combatant.attribute("agility") + combatant.attribute("thinking")), 6)
 
-    def initiative_group(self, combatant: Combatant, encounter: Encounter) -> str | None:
-        return None  # everyone rolls their own pool: there are no grunt groups in this game
-
     def remaining_slots(self, encounter: Encounter) -> list[Slot]:
         clock = encounter.clock
         waiting = [c for c in encounter.combatants.values()
@@ -199,9 +196,10 @@ class InstitutSystem(RuleSystem):
         allowed = actions.declared if not actions.nothing_declared else 1
         penalty = rounds.action_penalty(actions, tables(encounter).modifiers)
         label = N_("actions") if not penalty else _("actions (every roll −{count})").format(count=penalty)
-        items = [BudgetItem(ACTION, label, actions.taken, allowed)]
+        items = [BudgetItem(ACTION, label, actions.taken, allowed, N_("{name} takes an action."))]
         if actions.held:
-            items.append(BudgetItem(HELD_ACTION, N_("held"), actions.held - len(actions.pending), actions.held))
+            items.append(BudgetItem(HELD_ACTION, N_("held"), actions.held - len(actions.pending), actions.held,
+                                    N_("{name} takes a held action.")))
         return items
 
     def spend_action(self, combatant: Combatant, kind: str, encounter: Encounter) -> Combatant:

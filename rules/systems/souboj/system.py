@@ -254,7 +254,7 @@ class SoubojSystem(RuleSystem):
         # Having played its turn, or given up its initiative, spends the round's action too.
         spent = combatant.id in encounter.clock.acted or gave_up_now(combatant, encounter)
         used = max(combatant.actions_used.get(ACTION, 0), 1 if spent else 0)
-        return (BudgetItem(ACTION, N_("action"), used, 1),)
+        return (BudgetItem(ACTION, N_("action"), used, 1, N_("{name} takes an action.")),)
 
     def spend_action(self, combatant: Combatant, kind: str, encounter: Encounter) -> Combatant:
         if kind != ACTION:

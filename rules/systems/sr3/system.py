@@ -48,9 +48,15 @@ R = TypeVar("R", bound=StrEnum)
 
 COMBAT_POOL: Final[str] = N_("combat")  # also the pool's shown name, hence marked
 FREE, SIMPLE, COMPLEX = "free", "simple", "complex"
+#: Kept with the phase's action counts: the rounds fired full auto in this phase (one complex action fires them).
+FULL_AUTO_ROUNDS: Final[str] = "full_auto_rounds"
 ACTION_LABELS: Final[dict[str, str]] = {FREE: N_("free"), SIMPLE: N_("simple"), COMPLEX: N_("complex")}
 #: Translation context of the monitors' letters (the extractor needs it spelt out in each NP_: S is also Strength).
 MONITOR: Final[str] = "sr3 monitor"
+#: The log line when one is used (the panel's buttons).
+SPENT_TEXTS: Final[dict[str, str]] = {FREE: N_("{name} takes a free action."),
+                                      SIMPLE: N_("{name} takes a simple action."),
+                                      COMPLEX: N_("{name} takes a complex action.")}
 LEVEL_LABELS: Final[dict[str, str]] = {"L": N_("Light"), "M": N_("Moderate"), "S": N_("Serious"), "D": N_("Deadly")}
 
 _ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
@@ -216,9 +222,10 @@ class Sr3System(RuleSystem):
         used = combatant.actions_used
         free, simple, complex_ = used.get(FREE, 0), used.get(SIMPLE, 0), used.get(COMPLEX, 0)
         free_allowed = 0 if _free_actions_barred(combatant, encounter) else _free_allowed(simple, complex_)
-        return (BudgetItem(FREE, ACTION_LABELS[FREE], free, free_allowed),
-                BudgetItem(SIMPLE, ACTION_LABELS[SIMPLE], simple, _simple_allowed(free, complex_)),
-                BudgetItem(COMPLEX, ACTION_LABELS[COMPLEX], complex_, 0 if simple or free > 1 else 1))
+        return (BudgetItem(FREE, ACTION_LABELS[FREE], free, free_allowed, SPENT_TEXTS[FREE]),
+                BudgetItem(SIMPLE, ACTION_LABELS[SIMPLE], simple, _simple_allowed(free, complex_), SPENT_TEXTS[SIMPLE]),
+                BudgetItem(COMPLEX, ACTION_LABELS[COMPLEX], complex_, 0 if simple or free > 1 else 1,
+                           SPENT_TEXTS[COMPLEX]))
 
     def spend_action(self, combatant: Combatant, kind: str, encounter: Encounter) -> Combatant:
         if kind not in ACTION_LABELS:

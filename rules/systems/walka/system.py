@@ -278,8 +278,10 @@ class WalkaSystem(RuleSystem):
         attacks = combatant.actions_used.get(actions.ATTACK, 0)
         penalty = actions.attack_penalty_dice(combatant) > 0
         advantage = actions.prepared_now(combatant, encounter)
-        return (BudgetItem(actions.NON_COMBAT, N_("actions"), actions.used(combatant), actions.ACTIONS_PER_ROUND),
-                BudgetItem(actions.COMBAT_ALIAS, _ATTACK_LABELS[(penalty, advantage)], attacks, attacks + left))
+        return (BudgetItem(actions.NON_COMBAT, N_("actions"), actions.used(combatant), actions.ACTIONS_PER_ROUND,
+                           N_("{name} takes a non-combat action.")),
+                BudgetItem(actions.COMBAT_ALIAS, _ATTACK_LABELS[(penalty, advantage)], attacks, attacks + left,
+                           N_("{name} takes a combat action.")))
 
     def spend_action(self, combatant: Combatant, kind: str, encounter: Encounter) -> Combatant:
         kind = actions.check_kind(kind)
