@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication
 
 from app.document import Change, EncounterDocument
 from app.i18n import N_, _, ngettext
-from rules.combatants import EditCombatant
+from rules.combatants import EditCombatant, is_hidden
 from rules.encounter import SIDE_LABELS, Combatant, Encounter, Side, SlotKind, Status
 from rules.errors import RulesError
 from rules.report import condition_text, track_readings
@@ -138,7 +138,8 @@ class InitiativeModel(EnumTableModel):
         if column is Column.NAME:
             return combatant.name
         if column is Column.SIDE:
-            return _(SIDE_LABELS[combatant.side])
+            side = _(SIDE_LABELS[combatant.side])
+            return _("{side} · hidden").format(side=side) if is_hidden(combatant) else side
         if column is Column.INITIATIVE:
             if editing:
                 return str(combatant.initiative.rolled) if combatant.initiative else ""
@@ -208,6 +209,8 @@ class InitiativeModel(EnumTableModel):
         return combatant.id in state.clock.acted or status is not Status.ACTIVE
 
     def _tooltip(self, combatant: Combatant, column: Column, state: Encounter) -> str | None:
+        if column in (Column.NAME, Column.SIDE) and is_hidden(combatant):
+            return _("Hidden from the players: the player view leaves {name} out.").format(name=combatant.name)
         if column is Column.EFFECTS:
             effects = [e for e in state.effects.values() if e.target == combatant.id]
             return "\n".join(f"{e.name}: {e.note}" if e.note else e.name for e in effects) or None

@@ -1,4 +1,5 @@
-"""The public turn order of the current pass, for the player view: names and roles, never scores.
+"""The public turn order of the current pass, for the player view: names and roles, never scores, and nobody the
+GM hides from the players.
 
 Rows: the slot acting now, the slots still to act in this pass (as the RuleSystem orders them), then those
 who have acted. A row is keyed by what it shows (a delayed action is a row of its own), so after a change
@@ -16,6 +17,7 @@ from PySide6.QtCore import QAbstractListModel, QByteArray, QModelIndex, QPersist
 
 from app.document import Change, EncounterDocument
 from app.i18n import _
+from rules.combatants import is_hidden
 from rules.encounter import Combatant, Encounter, Slot, SlotKind
 from rules.systems.base import RuleSystem
 from ui.models.base import sync_rows
@@ -71,17 +73,22 @@ def _roles_of(field_name: str) -> list[int]:
     return [role for role, name in _ROLE_FIELDS.items() if name == field_name]
 
 
-def _slot_row(slot: Slot, state: Encounter, system: RuleSystem, current: bool) -> OrderRow:
-    """A row for a slot still to play (or playing now)."""
-    key: RowKey = (SlotKind.DELAYED.value if slot.kind is SlotKind.DELAYED else "", slot.ids)
+def _slot_row(slot: Slot, state: Encounter, system: RuleSystem, current: bool) -> OrderRow | None:
+    """A row for a slot still to play (or playing now); None when the GM hides everyone in it."""
+    prefix = SlotKind.DELAYED.value if slot.kind is SlotKind.DELAYED else ""
     if slot.kind is SlotKind.TIMER:
         effect = state.effects.get(slot.ids[0])
         name = effect.name if effect is not None else _("Timer")
-        return OrderRow(key, name, name, current, False, None, None, slot.kind.value)
+        return OrderRow((prefix, slot.ids), name, name, current, False, None, None, slot.kind.value)
     members = [state.combatants[i] for i in slot.ids if i in state.combatants]
-    name = ", ".join(c.name for c in members)
+    shown = [member for member in members if not is_hidden(member)]
+    if members and not shown:
+        return None
+    name = ", ".join(c.name for c in shown)
     display = _("{name} (delayed action)").format(name=name) if slot.kind is SlotKind.DELAYED else name
-    first = members[0] if members else None
+    first = shown[0] if shown else None
+    # Keyed by whom it shows, so the row never names (even by id) someone hidden.
+    key: RowKey = (prefix, tuple(c.id for c in shown) if len(shown) < len(members) else slot.ids)
     return OrderRow(key, name, display, current, False, first.side.value if first else None,
                     system.status(first, state).value if first else None, slot.kind.value)
 
@@ -98,14 +105,16 @@ def _same_slot(first: Slot, second: Slot) -> bool:
 def order_rows(state: Encounter, system: RuleSystem) -> list[OrderRow]:
     """The current slot, then the rest of this pass in order, then those who have acted."""
     clock = state.clock
-    rows: list[OrderRow] = []
+    slots: list[OrderRow | None] = []
     if clock.current is not None:
-        rows.append(_slot_row(clock.current, state, system, current=True))
+        slots.append(_slot_row(clock.current, state, system, current=True))
     if clock.pass_no > 0:  # pass 0: this round's initiative is not rolled yet, so there is no order
-        rows += [_slot_row(slot, state, system, current=False) for slot in system.remaining_slots(state)
-                 if clock.current is None or not _same_slot(slot, clock.current)]
+        slots += [_slot_row(slot, state, system, current=False) for slot in system.remaining_slots(state)
+                  if clock.current is None or not _same_slot(slot, clock.current)]
+    rows = [row for row in slots if row is not None]
     placed = {i for row in rows for i in row.key[1]}
-    acted = [c for c in state.combatants.values() if c.id in clock.acted and c.id not in placed]
+    acted = [c for c in state.combatants.values()
+             if c.id in clock.acted and c.id not in placed and not is_hidden(c)]
     acted.sort(key=lambda c: -(c.initiative.rolled if c.initiative else -10_000))
     rows += [_acted_row(c, state, system) for c in acted]
     return _unique(rows)

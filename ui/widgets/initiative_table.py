@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QPainter, QPalette
+from collections.abc import Callable, Sequence
+
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QPoint, QRect, QSize, Qt, Signal
+from PySide6.QtGui import QAction, QColor, QContextMenuEvent, QPainter, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
+    QMenu,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
@@ -95,12 +98,18 @@ class InitiativeDelegate(QStyledItemDelegate):
 
 
 class InitiativeTable(RowTable):
-    """The order of the fight; selecting a row selects the combatant the other panels show."""
+    """The order of the fight; selecting a row selects the combatant the other panels show.
+
+    A right click selects the row under the mouse and offers the window's own commands on it
+    (:meth:`set_row_actions`), so the menu's texts and shortcuts are the menus' and the toolbar's.
+    """
 
     selected = Signal(object)  # combatant id or None
 
     def __init__(self, model: InitiativeModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._row_actions: tuple[QAction | None, ...] = ()
+        self._prepare_menu: Callable[[str | None], None] = lambda _combatant_id: None
         self.setModel(model)
         self.setItemDelegate(InitiativeDelegate(self))
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -133,3 +142,46 @@ class InitiativeTable(RowTable):
         row = model.row_of(combatant_id)
         if row >= 0:
             self.selectRow(row)
+
+    # --- the right-click menu ------------------------------------------------------------------
+    def set_row_actions(self, actions: Sequence[QAction | None],
+                        prepare: Callable[[str | None], None] | None = None) -> None:
+        """The commands a right click on a row offers (None: a separator).
+
+        ``prepare(combatant_id)`` runs before the menu shows (to enable or check what applies to that row),
+        ``prepare(None)`` once it has closed (to put the commands back as they were for the window)."""
+        self._row_actions = tuple(actions)
+        if prepare is not None:
+            self._prepare_menu = prepare
+
+    def row_menu(self, row: int) -> QMenu | None:
+        """Select ``row`` and build its menu (None for no row); the caller shows it and deletes it."""
+        model = self.model()
+        if not 0 <= row < model.rowCount():
+            return None
+        self.selectRow(row)
+        combatant_id = model.index(row, 0).data(Role.COMBATANT_ID)
+        self._prepare_menu(combatant_id)
+        menu = QMenu(self)
+        for action in self._row_actions:
+            if action is None:
+                menu.addSeparator()
+            elif action.isVisible():
+                menu.addAction(action)
+        return menu
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        position = event.pos()
+        if event.reason() == QContextMenuEvent.Reason.Keyboard:  # the menu key: the selected row
+            row = self.currentIndex().row()
+            position = self.visualRect(self.model().index(max(row, 0), 0)).center()
+        else:
+            row = self.rowAt(position.y())
+        menu = self.row_menu(row)
+        if menu is None:
+            return
+        try:
+            menu.exec(self.viewport().mapToGlobal(QPoint(position)))
+        finally:
+            self._prepare_menu(None)
+            menu.deleteLater()

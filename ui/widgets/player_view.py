@@ -8,11 +8,25 @@ screen and Esc leaves it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
-from PySide6.QtGui import QAction, QColor, QFont, QKeySequence, QPainter, QPaintEvent, QPalette, QResizeEvent
+from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
+from PySide6.QtGui import (
+    QAction,
+    QColor,
+    QFont,
+    QFontMetrics,
+    QFontMetricsF,
+    QHideEvent,
+    QKeySequence,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QResizeEvent,
+    QShowEvent,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -30,7 +44,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.document import EncounterDocument
-from app.i18n import _
+from app.i18n import N_, _
 from rules.encounter import STATUS_LABELS, Encounter, Side, Status
 from rules.systems.base import RuleSystem
 from ui.models.order_model import TurnOrderModel
@@ -54,6 +68,24 @@ DARK_COLORS: Final[dict[QPalette.ColorRole, str]] = {
 #: Line height as a multiple of the pixel size, and the pixels taken by margins and spacing.
 LINE_HEIGHT: Final[float] = 1.2
 CHROME: Final[int] = 60
+#: The track labels heading the party panel wrap onto this many lines, shrinking to MIN_FIT of the panel's text
+#: (never below MIN_PIXELS) before anything is cut.
+HEADING_LINES: Final[int] = 2
+MIN_FIT: Final[float] = 0.5
+MIN_PIXELS: Final[int] = 8
+
+
+#: The player view's own commands (the Help menu's list of shortcuts names them too).
+FULL_SCREEN: Final[str] = N_("Full screen")
+FULL_SCREEN_KEY: Final[Qt.Key] = Qt.Key.Key_F11
+LEAVE_FULL_SCREEN: Final[str] = N_("Leave full screen")
+LEAVE_FULL_SCREEN_KEY: Final[Qt.Key] = Qt.Key.Key_Escape
+
+
+def own_shortcuts() -> list[tuple[str, QKeySequence]]:
+    """The player view's own commands and their keys, translated."""
+    return [(_(FULL_SCREEN), QKeySequence(FULL_SCREEN_KEY)),
+            (_(LEAVE_FULL_SCREEN), QKeySequence(LEAVE_FULL_SCREEN_KEY))]
 
 
 def dark_palette() -> QPalette:
@@ -100,6 +132,30 @@ def party(state: Encounter, system: RuleSystem) -> list[PartyEntry]:
     return entries
 
 
+def wrapped_size(metrics: QFontMetrics, text: str, width: int, wrap: Qt.TextFlag = Qt.TextFlag.TextWordWrap) -> QSize:
+    """The size of ``text`` wrapped at ``width`` (by words: wider than ``width`` when one word is)."""
+    flags = int(Qt.AlignmentFlag.AlignLeft) | int(wrap)
+    return metrics.boundingRect(QRect(0, 0, max(1, width), 10_000), flags, text).size()
+
+
+def fitted_font(font: QFont, texts: Sequence[str], width: int, lines: int) -> QFont:
+    """``font``, or a smaller one (down to MIN_FIT of it), in which every text fits ``width`` on ``lines`` lines."""
+    fitted = QFont(font)
+    pixels = font.pixelSize() if font.pixelSize() > 0 else QFontMetrics(font).height()
+    smallest = max(MIN_PIXELS, int(pixels * MIN_FIT))
+    for size in range(pixels, smallest - 1, -1):
+        fitted.setPixelSize(size)
+        metrics = QFontMetrics(fitted)
+        if all(_fits(metrics, text, width, lines) for text in texts):
+            break
+    return fitted
+
+
+def _fits(metrics: QFontMetrics, text: str, width: int, lines: int) -> bool:
+    size = wrapped_size(metrics, text, width)
+    return size.width() <= width and size.height() <= metrics.lineSpacing() * lines + 1
+
+
 class PartyPanel(QWidget):
     """The player characters, each with a bar per condition track."""
 
@@ -126,6 +182,36 @@ class PartyPanel(QWidget):
     def _line(self) -> int:
         return self.fontMetrics().height()
 
+    def _heading_cells(self, count: int) -> list[QRect]:
+        line = self._line()
+        return self._cells(QRect(line // 2, 0, self.width() - line // 2, line), count)
+
+    def heading_font(self) -> QFont:
+        """The font of the track labels heading the panel: the panel's, shrunk until each label fits its column
+        on at most two lines (a long label in a narrow column, six tracks in Russian, is never cut)."""
+        labels = self._shared_labels() or ()
+        cells = self._heading_cells(len(labels))
+        width = min((cell.width() for cell in cells), default=0)
+        return fitted_font(self.font(), labels, width, HEADING_LINES)
+
+    def heading_wrap(self) -> Qt.TextFlag:
+        """How the headings wrap: at words, or anywhere when a word is wider than its column even in the
+        smallest heading font (better a broken word than a cut one)."""
+        labels = self._shared_labels() or ()
+        width = min((cell.width() for cell in self._heading_cells(len(labels))), default=0)
+        metrics = QFontMetrics(self.heading_font())
+        if all(wrapped_size(metrics, label, width).width() <= width for label in labels):
+            return Qt.TextFlag.TextWordWrap
+        return Qt.TextFlag.TextWrapAnywhere
+
+    def _heading_height(self) -> int:
+        labels = self._shared_labels()
+        if not labels:
+            return 0
+        metrics, wrap = QFontMetrics(self.heading_font()), self.heading_wrap()
+        width = max(1, min(cell.width() for cell in self._heading_cells(len(labels))))
+        return max(wrapped_size(metrics, label, width, wrap).height() for label in labels)
+
     def _entry_height(self) -> int:
         """A name line, a line with every track side by side, a small gap."""
         return self._line() * 2 + self._line() * 2 // 5
@@ -136,9 +222,12 @@ class PartyPanel(QWidget):
         return labels.pop() if len(labels) == 1 else None
 
     def sizeHint(self) -> QSize:
-        heading = self._line() if self._shared_labels() else 0
         return QSize(self.fontMetrics().horizontalAdvance("M") * 18,
-                     heading + len(self._entries) * self._entry_height())
+                     self._heading_height() + len(self._entries) * self._entry_height())
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.updateGeometry()  # the headings wrap, or not, with the width
 
     def minimumSizeHint(self) -> QSize:
         return QSize(self.fontMetrics().horizontalAdvance("M") * 8, self._line())
@@ -153,11 +242,13 @@ class PartyPanel(QWidget):
         line, top = self._line(), 0
         shared = self._shared_labels()
         if shared:
+            top = self._heading_height()
             painter.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
-            for cell, label in zip(self._cells(QRect(line // 2, 0, self.width() - line // 2, line), len(shared)),
-                                   shared, strict=True):
-                painter.drawText(cell, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, label)
-            top += line
+            painter.setFont(self.heading_font())
+            flags = int(Qt.AlignmentFlag.AlignLeft) | int(Qt.AlignmentFlag.AlignBottom) | int(self.heading_wrap())
+            for cell, label in zip(self._heading_cells(len(shared)), shared, strict=True):
+                painter.drawText(QRect(cell.left(), 0, cell.width(), top), flags, label)
+            painter.setFont(self.font())
         for entry in self._entries:
             self._paint_name(painter, entry, QRect(0, top, self.width(), line))
             self._paint_tracks(painter, entry, QRect(line // 2, top + line, self.width() - line // 2, line),
@@ -169,10 +260,15 @@ class PartyPanel(QWidget):
         """Each track gets an equal share of the row: its label (unless the panel is headed), then its bar."""
         for cell, (label, value, size) in zip(self._cells(row, len(entry.tracks)), entry.tracks, strict=True):
             label_width = 0
-            if labelled:
+            if labelled:  # the label takes at most half its cell, in a smaller font when it must
+                font = fitted_font(self.font(), (label,), cell.width() // 2, 1)
+                painter.setFont(font)
                 painter.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
-                painter.drawText(cell, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, label)
-                label_width = self.fontMetrics().horizontalAdvance(label) + self._line() // 4
+                metrics = QFontMetrics(font)
+                text = metrics.elidedText(label, Qt.TextElideMode.ElideRight, cell.width() // 2)
+                painter.drawText(cell, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+                painter.setFont(self.font())
+                label_width = metrics.horizontalAdvance(text) + self._line() // 4
             bar = QRect(cell.left() + label_width, cell.top() + cell.height() // 6, cell.width() - label_width,
                         cell.height() * 2 // 3)
             paint_track(painter, bar, min(value, size), size, max(0, value - size), self.palette())
@@ -222,7 +318,14 @@ class OrderDelegate(QStyledItemDelegate):
 
 
 class PlayerView(QWidget):
-    """A top-level window for the players: round, current actor, order, the party's condition."""
+    """A top-level window for the players: round, current actor, order, the party's condition.
+
+    Nothing in it takes the keyboard focus, so no key presses a button there: the GM's keys go to the
+    window's commands, which :meth:`share_actions` makes work here too (Space is Next on either screen).
+    """
+
+    #: The window was shown (True) or closed or hidden (False).
+    shown_changed = Signal(bool)
 
     def __init__(self, document: EncounterDocument, parent: QWidget | None = None, *, dark: bool = True) -> None:
         super().__init__(parent, Qt.WindowType.Window)
@@ -259,6 +362,7 @@ class PlayerView(QWidget):
             caption.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.full_screen_button = QToolButton()
         self.full_screen_button.setAutoRaise(True)
+        self.full_screen_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Space is Next, never this button
         grid = QGridLayout(self)
         # The text scales to the window, never the window to the text (and a projector has a fixed size).
         grid.setSizeConstraint(QLayout.SizeConstraint.SetNoConstraint)
@@ -273,24 +377,41 @@ class PlayerView(QWidget):
         party.addWidget(self.party)
         party.addStretch(1)
         grid.addLayout(party, 4, 1, 1, 2)
-        grid.setColumnStretch(0, 3)
-        grid.setColumnStretch(1, 2)
+        self._grid = grid
+        self._share_columns(2)
         grid.setRowStretch(4, 1)
 
     def _build_actions(self) -> None:
-        self.full_screen_action = QAction(_("Full screen"), self)
+        self.full_screen_action = QAction(_(FULL_SCREEN), self)
         self.full_screen_action.setCheckable(True)
-        self.full_screen_action.setShortcut(QKeySequence(Qt.Key.Key_F11))
+        self.full_screen_action.setShortcut(QKeySequence(FULL_SCREEN_KEY))
         self.full_screen_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         self.full_screen_action.toggled.connect(self.set_full_screen)
-        self.leave_full_screen_action = QAction(_("Leave full screen"), self)
-        self.leave_full_screen_action.setShortcut(QKeySequence(Qt.Key.Key_Escape))
+        self.leave_full_screen_action = QAction(_(LEAVE_FULL_SCREEN), self)
+        self.leave_full_screen_action.setShortcut(QKeySequence(LEAVE_FULL_SCREEN_KEY))
         self.leave_full_screen_action.triggered.connect(lambda: self.set_full_screen(False))
         self.addAction(self.full_screen_action)
         self.addAction(self.leave_full_screen_action)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         self.full_screen_button.setDefaultAction(self.full_screen_action)
         self.full_screen_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+
+    def share_actions(self, actions: Sequence[QAction]) -> None:
+        """Make the main window's ``actions`` work while this window has the focus (and list them in its
+        right-click menu): their shortcuts act on the main window's fight."""
+        for action in actions:
+            if action not in self.actions():
+                self.addAction(action)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not event.spontaneous():
+            self.shown_changed.emit(True)
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        super().hideEvent(event)
+        if not event.spontaneous():  # closed or hidden, not merely minimised
+            self.shown_changed.emit(False)
 
     # --- full screen ---------------------------------------------------------------------------
     def set_full_screen(self, on: bool) -> None:
@@ -318,9 +439,17 @@ class PlayerView(QWidget):
         self.round_label.setText(round_text(state, system))
         current = self.model.row(0) if self.model.rowCount() and self.model.row(0).is_current else None
         self.current_label.setText(current.display if current is not None else "—")
-        self.party.set_entries(party(state, system))
+        entries = party(state, system)
+        self.party.set_entries(entries)
+        self._share_columns(max((len(entry.tracks) for entry in entries), default=0))
         self.party_caption.setVisible(bool(self.party.texts()))
         self._scale_fonts()  # more rows may need smaller text
+
+    def _share_columns(self, tracks: int) -> None:
+        """The order's share of the width and the party's: more tracks side by side need a wider party."""
+        order, party_share = (3, 2) if tracks <= 2 else ((1, 1) if tracks <= 4 else (2, 3))
+        self._grid.setColumnStretch(0, order)
+        self._grid.setColumnStretch(1, party_share)
 
     def shown_texts(self) -> list[str]:
         """Every text the window shows (labels, order rows, party panel): what the players can read."""
@@ -335,12 +464,39 @@ class PlayerView(QWidget):
 
     def base_pixel_size(self) -> int:
         """The body text size for this window size, shrunk so that every row of the order and the party fits."""
-        # In units of the base size: the heading lines, then the taller of the two columns (see _scale_fonts).
-        heading = (1.4 + 1.0 + 3.2 + 1.0) * LINE_HEIGHT
-        party_lines = (len(party(self._document.state, self._document.system)) * 2.4 + 1) * 1.2 * LINE_HEIGHT
-        order_lines = self.model.rowCount() * 1.5 * 1.5
-        fit = (self.height() - CHROME) / (heading + max(party_lines, order_lines, 1.0))
-        return int(max(12, min(self.width() / 42, fit, 72)))
+        ratio = self._line_ratio()
+        widest = min(self.width() / 42, 72.0)
+        base = self._fitting_size(ratio, 1)
+        lines = self._current_lines(min(base, widest))
+        if lines > 1:  # a simultaneous group's names wrap: fit again with the taller line
+            base = self._fitting_size(ratio, lines)
+        return int(max(12, min(widest, base)))
+
+    def _line_ratio(self) -> float:
+        """A line's height per pixel of font size, in this window's font (1.2 would underestimate some fonts)."""
+        font = QFont(self.font())
+        font.setPixelSize(100)
+        return max(LINE_HEIGHT, QFontMetricsF(font).height() / 100)
+
+    def _fitting_size(self, ratio: float, current_lines: int) -> float:
+        """The largest base size at which the headings and the taller of the two columns fit the height."""
+        # In units of the base size (see _scale_fonts): round, caption, the current actor's lines, caption.
+        heading = (1.4 + 1.0 + 3.2 * current_lines + 1.0) * ratio
+        # The party: its track labels (up to two lines), then each character's name and bars (2.4 lines).
+        entries = len(party(self._document.state, self._document.system))
+        party_lines = (HEADING_LINES + entries * 2.4) * 1.2 * ratio
+        order_lines = self.model.rowCount() * 1.5 * 1.5 * ratio
+        rows = self.model.rowCount() + entries + 1  # each row can lose a pixel to rounding
+        return (self.height() - CHROME - rows) / (heading + max(party_lines, order_lines, 1.0))
+
+    def _current_lines(self, base: float) -> int:
+        """How many lines the current actor's name takes at ``base`` (the label wraps)."""
+        font = QFont(self.font())
+        font.setPixelSize(max(8, int(base * 3.2)))
+        font.setBold(True)
+        width = self.width() - CHROME
+        size = wrapped_size(QFontMetrics(font), self.current_label.text(), width)
+        return max(1, round(size.height() / max(1, QFontMetrics(font).lineSpacing())))
 
     def _scale_fonts(self) -> None:
         base = self.base_pixel_size()
