@@ -14,6 +14,10 @@ from PySide6.QtWidgets import QWidget
 
 from app.i18n import N_, _
 
+#: A QAction property holding the command's name when its text says more (Undo's names the step it undoes):
+#: the list of shortcuts calls the command by it.
+COMMAND_NAME = "command_name"
+
 
 class Menu(StrEnum):
     """Top-level menus, in menu-bar order."""

@@ -27,7 +27,7 @@ from rules.combatants import is_hidden
 from rules.encounter import Side
 from rules.errors import RulesError
 from rules.systems import all_systems, system_ids
-from ui.actions import ACTIONS, Menu, build_action, set_tip
+from ui.actions import ACTIONS, COMMAND_NAME, Menu, build_action, set_tip
 from ui.charts.initiative_chart import InitiativeChart
 from ui.charts.odds_dock import OddsDock
 from ui.commands.fight import FightCommands
@@ -94,7 +94,7 @@ class MainWindow(QMainWindow):
         self.initiative_model.error.connect(self.show_error)
         self.document.journal_failed.connect(self._warn_journal)
         self.document.history_damaged.connect(self._warn_history)
-        self.table.selected.connect(lambda _combatant: self._sync_hidden_check())
+        self.table.selectionModel().selectionChanged.connect(lambda *_args: self._sync_hidden_check())
         QGuiApplication.styleHints().colorSchemeChanged.connect(self.preferences.follow_the_desktop)
         self._restore_layout()
         self._on_replaced()
@@ -197,6 +197,8 @@ class MainWindow(QMainWindow):
         undo.setShortcut(QKeySequence.StandardKey.Undo)
         redo = self.document.undo_stack.createRedoAction(self, _("&Redo"))
         redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence(QKeySequence.StandardKey.Redo)])
+        undo.setProperty(COMMAND_NAME, _("&Undo"))  # their texts name the step; the list of shortcuts does not
+        redo.setProperty(COMMAND_NAME, _("&Redo"))
         self.actions_by_name.update(undo=undo, redo=redo)
 
     def _handler(self, name: str) -> Callable[[], None]:

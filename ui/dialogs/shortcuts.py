@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from app.i18n import _
+from ui.actions import COMMAND_NAME
 from ui.widgets.player_view import own_shortcuts
 
 _MNEMONIC = re.compile(r"&(.)")
@@ -32,6 +33,12 @@ _MNEMONIC = re.compile(r"&(.)")
 def plain(text: str) -> str:
     """A menu text without its mnemonic marks ("Save &as…" → "Save as…"; "&&" stays one "&")."""
     return _MNEMONIC.sub(r"\1", text)
+
+
+def command_name(action: QAction) -> str:
+    """What the list calls ``action``: its fixed name if it has one, else its menu text, without mnemonics."""
+    name = action.property(COMMAND_NAME)
+    return plain(name if isinstance(name, str) and name else action.text())
 
 
 def keys_text(action: QAction) -> str:
@@ -59,7 +66,7 @@ def _menu_rows(menu: QMenu, seen: set[QAction], path: str = "") -> Iterator[tupl
             continue
         if not action.shortcut().isEmpty() and action not in seen:
             seen.add(action)
-            yield f"{path}{plain(action.text())}", keys_text(action)
+            yield f"{path}{command_name(action)}", keys_text(action)
 
 
 def shortcut_groups(window: QMainWindow) -> list[ShortcutGroup]:
@@ -73,7 +80,7 @@ def shortcut_groups(window: QMainWindow) -> list[ShortcutGroup]:
             rows = tuple(_menu_rows(menu, seen))
             if rows:
                 groups.append(ShortcutGroup(plain(menu.title()), rows))
-    others = tuple((plain(action.text()), keys_text(action)) for action in window.findChildren(QAction)
+    others = tuple((command_name(action), keys_text(action)) for action in window.findChildren(QAction)
                    if not action.shortcut().isEmpty() and action.isVisible() and action not in seen)
     if others:
         groups.append(ShortcutGroup(_("Elsewhere in the window"), others))
