@@ -486,8 +486,8 @@ class PlayerView(QWidget):
         entries = len(party(self._document.state, self._document.system))
         party_lines = (HEADING_LINES + entries * 2.4) * 1.2 * ratio
         order_lines = self.model.rowCount() * 1.5 * 1.5 * ratio
-        rows = self.model.rowCount() + entries + 1  # each row can lose a pixel to rounding
-        return (self.height() - CHROME - rows) / (heading + max(party_lines, order_lines, 1.0))
+        rows = self.model.rowCount() + entries + 1  # each row can lose a pixel or two to rounding
+        return (self.height() - CHROME - 2 * rows) / (heading + max(party_lines, order_lines, 1.0))
 
     def _current_lines(self, base: float) -> int:
         """How many lines the current actor's name takes at ``base`` (the label wraps)."""
