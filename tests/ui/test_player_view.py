@@ -314,7 +314,7 @@ def test_no_heading_is_cut_in_any_game_or_language(qtbot: QtBot, game: str, lang
             rows = view.model.rowCount()
             # Once the layout has settled (the text scales in steps), no order row and no party line is cut off.
             qtbot.waitUntil(lambda: rows * view.order.sizeHintForRow(0) <= view.order.viewport().height()  # noqa: B023
-                            and view.party.sizeHint().height() <= view.party.height() + 1, timeout=3000)  # noqa: B023
+                            and view.party.sizeHint().height() <= view.party.height() + 1, timeout=3000)
             _assert_headings_fit(view, f"{game} {language} {size}")
     finally:
         install_language("en")
@@ -329,5 +329,5 @@ def _assert_headings_fit(view: PlayerView, where: str) -> None:
     for cell, label in zip(party_panel._heading_cells(len(labels)), labels, strict=True):
         size = wrapped_size(metrics, label, cell.width(), party_panel.heading_wrap())
         assert size.width() <= cell.width() and size.height() <= height, f"{where}: {label!r} is cut"
-    for label in (view.round_label, view.now_caption, view.order_caption, view.party_caption):
-        assert label.fontMetrics().horizontalAdvance(label.text()) <= label.width(), f"{where}: {label.text()}"
+    for caption in (view.round_label, view.now_caption, view.order_caption, view.party_caption):
+        assert caption.fontMetrics().horizontalAdvance(caption.text()) <= caption.width(), f"{where}: {caption.text()}"
