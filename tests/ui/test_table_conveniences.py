@@ -316,6 +316,10 @@ def test_a_reminder_does_not_push_the_table_down(window: MainWindow) -> None:
     QApplication.processEvents()
     assert window.reminder.isVisible() and long in window.reminder.text()
     assert window.table.y() == top
+    window.reminder.show_reminders([long, "Reminder: Bleeding"])
+    shown = window.reminder.shown_text(400)
+    assert "Bleeding" in shown and window.reminder.fontMetrics().horizontalAdvance(shown) <= 400  # one line each
+    assert window.reminder.toolTip() == f"{long}\nReminder: Bleeding"
     window.reminder.show_reminders(())  # the timer ran out
     QApplication.processEvents()
     assert not window.reminder.isVisible() and window.table.y() == top

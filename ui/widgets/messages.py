@@ -50,8 +50,8 @@ def text_label(rich: bool = False) -> QLabel:
 class ReminderLine(QLabel):
     """One line of reminders under the round label that keeps its place while hidden, so the table never jumps.
 
-    Several reminders share the line (elided at its end when they do not fit); the tooltip has them one a line.
-    ``text()`` is the whole line.
+    Several reminders share the line; when they do not fit, each is shortened to its share of it (so a long one
+    never hides the next); the tooltip has them in full, one a line. ``text()`` is the whole line.
     """
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -61,9 +61,11 @@ class ReminderLine(QLabel):
         policy.setRetainSizeWhenHidden(True)
         self.setSizePolicy(policy)
         self.setVisible(False)
+        self._texts: tuple[str, ...] = ()
 
     def show_reminders(self, texts: Sequence[str]) -> None:
         """Show these reminders (none: hide the line, keeping its place)."""
+        self._texts = tuple(texts)
         self.setText(SEPARATOR.join(texts))
         self.setToolTip("\n".join(texts))
         self.setVisible(bool(texts))
@@ -79,6 +81,13 @@ class ReminderLine(QLabel):
         painter = QPainter(self)
         rect = self.contentsRect()
         painter.setPen(self.palette().color(QPalette.ColorRole.WindowText))
-        painter.drawText(rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                         self.fontMetrics().elidedText(self.text(), Qt.TextElideMode.ElideRight, rect.width()))
+        painter.drawText(rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, self.shown_text(rect.width()))
         painter.end()
+
+    def shown_text(self, width: int) -> str:
+        """The line as drawn in ``width`` pixels."""
+        metrics = self.fontMetrics()
+        if metrics.horizontalAdvance(self.text()) <= width or len(self._texts) < 2:
+            return metrics.elidedText(self.text(), Qt.TextElideMode.ElideRight, width)
+        share = (width - metrics.horizontalAdvance(SEPARATOR) * (len(self._texts) - 1)) // len(self._texts)
+        return SEPARATOR.join(metrics.elidedText(text, Qt.TextElideMode.ElideRight, share) for text in self._texts)
