@@ -81,7 +81,8 @@ class ReminderLine(QLabel):
         painter = QPainter(self)
         rect = self.contentsRect()
         painter.setPen(self.palette().color(QPalette.ColorRole.WindowText))
-        painter.drawText(rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, self.shown_text(rect.width()))
+        align = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
+        painter.drawText(rect, align, self.shown_text(rect.width()))
         painter.end()
 
     def shown_text(self, width: int) -> str:
