@@ -28,6 +28,9 @@ from rules.errors import OperationError
 from rules.rolls import RecordRoll, parse_for
 from rules.turns import DelayAction, NextTurn, TakeDelayedAction, YieldTurn, current_actor, roll_initiative
 
+#: A name's number at its end ("Ganger 3"): a copy continues the numbering of the name before it.
+_NUMBERED = re.compile(r"\s+[0-9]{1,9}$")
+
 
 class FightSession:
     """The GM's commands on one open encounter."""
@@ -83,7 +86,7 @@ class FightSession:
         """
         state = self.document.state
         original = state.combatant(combatant_id)
-        base = re.sub(r"\s+[0-9]{1,9}$", "", original.name.strip()) or original.name
+        base = _NUMBERED.sub("", original.name.strip()) or original.name
         name = numbered_names(base, 1, [*(c.name for c in state.combatants.values()), base])[0]
         extra = frozen_map({key: value for key, value in original.extra.items() if key != SHARED_MONITOR})
         return self.document.apply(AddCombatant(next_combatant_id(state), name, original.side, original.attributes,
