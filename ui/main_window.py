@@ -329,6 +329,17 @@ class MainWindow(QMainWindow):
             self.pages.addWidget(self.welcome)
         return self.welcome
 
+    def rebuild_welcome_page(self) -> None:
+        """Build the welcome page anew (its lists are read once), now if it is showing, else when next shown."""
+        if self.welcome is None:
+            return
+        showing = self.pages.currentWidget() is self.welcome
+        self.pages.removeWidget(self.welcome)
+        self.welcome.deleteLater()
+        self.welcome = None
+        if showing:
+            self.on_welcome()
+
     def _guarded(self, run: Callable[[], None]) -> None:
         try:
             run()

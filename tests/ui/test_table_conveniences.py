@@ -218,8 +218,11 @@ def test_open_recent_lists_files_greys_missing_ones_and_clears(window: MainWindo
     window.workspace.new("walka")
     first.trigger()
     assert window.document.path == kept and window.document.system.id == "sr3"
+    window.actions_by_name["welcome"].trigger()
+    assert window.welcome is not None and window.welcome.recent.count() == 2
     clear.trigger()
     assert window.workspace.settings.recent_files == ()
+    assert window.pages.currentWidget() is window.welcome and window.welcome.recent.count() == 0  # rebuilt
     placeholder, clear = _recent_entries(window)  # rebuilt each time the menu opens
     assert not placeholder.isEnabled() and not clear.isEnabled()
 

@@ -74,7 +74,12 @@ class FileCommands:
         menu.addSeparator()
         clear = menu.addAction(_("&Clear list"))
         clear.setEnabled(bool(recent))
-        clear.triggered.connect(self._window.workspace.clear_recent_files)
+        clear.triggered.connect(self.clear_recent_files)
+
+    def clear_recent_files(self) -> None:
+        """Forget the recent files, in the menu and on the welcome page."""
+        self._window.workspace.clear_recent_files()
+        self._window.rebuild_welcome_page()
 
     def on_save(self) -> None:
         if self._window.document.path is None:
