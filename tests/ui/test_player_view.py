@@ -25,7 +25,8 @@ from rules.turns import DelayAction, NextTurn
 from tests.rules.sr3_scenes import eight_characters, roll_ones
 from tests.ui.conftest import WindowFactory
 from ui.models.order_model import ACTED, TurnOrderModel, order_rows
-from ui.widgets.player_view import PlayerView, wrapped_size
+from ui.widgets.party_panel import wrapped_size
+from ui.widgets.player_view import PlayerView
 
 
 def _document(rolled: bool = True) -> tuple[EncounterDocument, dict[str, str]]:
