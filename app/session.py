@@ -8,12 +8,22 @@ GM typed the faces rolled at the table.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping
 
 from app.document import Change, EncounterDocument
 from app.i18n import _
-from rules.combatants import ApplyHarm, RemoveCombatant
+from app.library import numbered_names
+from rules.combatants import (
+    SHARED_MONITOR,
+    AddCombatant,
+    ApplyHarm,
+    RemoveCombatant,
+    SetHidden,
+    next_combatant_id,
+)
 from rules.dice import Roller
+from rules.encounter import frozen_map
 from rules.errors import OperationError
 from rules.rolls import RecordRoll, parse_for
 from rules.turns import (
@@ -25,6 +35,9 @@ from rules.turns import (
     current_actor,
     roll_initiative,
 )
+
+#: A name's number at its end ("Ganger 3"): a copy continues the numbering of the name before it.
+_NUMBERED = re.compile(r"\s+[0-9]{1,9}$")
 
 
 class FightSession:
@@ -78,6 +91,24 @@ class FightSession:
     def remove(self, combatant_id: str) -> Change:
         """Take a combatant out of the fight."""
         return self.document.apply(RemoveCombatant(combatant_id))
+
+    def duplicate(self, combatant_id: str) -> Change:
+        """Add a fresh copy of a combatant: its side, numbers, notes and game data, numbered on ("Ganger 4").
+
+        The copy starts unhurt, without initiative, seat or group (as if added from the bestiary); it is hidden
+        from the players if the original is (its game data says so).
+        """
+        state = self.document.state
+        original = state.combatant(combatant_id)
+        base = _NUMBERED.sub("", original.name.strip()) or original.name
+        name = numbered_names(base, 1, [*(c.name for c in state.combatants.values()), base])[0]
+        extra = frozen_map({key: value for key, value in original.extra.items() if key != SHARED_MONITOR})
+        return self.document.apply(AddCombatant(next_combatant_id(state), name, original.side, original.attributes,
+                                                notes=original.notes, extra=extra))
+
+    def set_hidden(self, combatant_id: str, hidden: bool) -> Change:
+        """Hide a combatant from the player view, or reveal it."""
+        return self.document.apply(SetHidden(combatant_id, hidden))
 
     def roll_dice(self, expression: str, typed_faces: str = "", who: str = "") -> Change:
         """Roll (or record typed faces of) a dice-line expression, read as the open fight's game reads it; the

@@ -141,6 +141,10 @@ class Workspace:
         self.settings = dataclasses.replace(self.settings, **changes)  # type: ignore[arg-type]
         save_settings(self.settings)
 
+    def clear_recent_files(self) -> None:
+        """Forget the recent files (File → Open recent → Clear list); the files themselves stay."""
+        self.update_settings(recent_files=())
+
     def _remember(self, path: Path) -> None:
         self.settings = dataclasses.replace(with_recent_file(self.settings, path), last_encounter=str(path))
         save_settings(self.settings)

@@ -122,7 +122,9 @@ class EditCombatant(Operation):
         _check_text(text, MAX_NOTES if self.field == "notes" else MAX_NAME, self.field)
         if self.field == "side":
             try:
-                return replace(combatant, side=Side(text))
+                side = Side(text)
+                shown = with_hidden(combatant, False) if side is Side.PLAYER else combatant  # PCs are always shown
+                return replace(shown, side=side)
             except ValueError:
                 raise OperationError(_("Unknown side {side!r}.").format(side=self.value)) from None
         if self.field == "name":
@@ -134,6 +136,45 @@ class EditCombatant(Operation):
         if self.field == "group":
             return replace(combatant, group=self.value)  # None clears it
         return replace(combatant, seat=self.value)
+
+
+#: Key in ``Combatant.extra``: left out of the player view (an ambush the players have not seen yet). Kept in
+#: ``extra`` (absent when shown) so that files of fights without hidden combatants stay as they were.
+HIDDEN = "hidden_from_players"
+
+
+def is_hidden(combatant: Combatant) -> bool:
+    """Whether the players' screen leaves ``combatant`` out."""
+    return combatant.extra.get(HIDDEN) is True
+
+
+def with_hidden(combatant: Combatant, hidden: bool) -> Combatant:
+    """A copy hidden from the players' screen, or shown on it."""
+    if is_hidden(combatant) == hidden:
+        return combatant
+    extra = with_item(combatant.extra, HIDDEN, True) if hidden else without_item(combatant.extra, HIDDEN)
+    return replace(combatant, extra=extra)
+
+
+@dataclass(frozen=True)
+class SetHidden(Operation):
+    """Hide a non-player combatant from the player view, or reveal it (player characters are always shown)."""
+
+    kind = "set_hidden"
+    combatant_id: str
+    hidden: bool
+
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        combatant = require_combatant(encounter, self.combatant_id)
+        if self.hidden and combatant.side is Side.PLAYER:
+            raise OperationError(_("{name} is a player character: the players always see them.").format(
+                name=combatant.name))
+        if is_hidden(combatant) == self.hidden:
+            return Applied(encounter)
+        args: dict[str, LogArg] = {"name": combatant.name}
+        line = (LogLine("{name} is hidden from the players.", args) if self.hidden
+                else LogLine("{name} is revealed to the players.", args))
+        return Applied(encounter.with_combatant(with_hidden(combatant, self.hidden)), (line,))
 
 
 @dataclass(frozen=True)

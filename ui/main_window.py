@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
+    QApplication,
     QDockWidget,
     QLabel,
     QMainWindow,
@@ -15,7 +16,6 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QStackedWidget,
     QToolBar,
-    QUndoView,
     QVBoxLayout,
     QWidget,
 )
@@ -23,9 +23,11 @@ from PySide6.QtWidgets import (
 from app.document import Change
 from app.i18n import _
 from app.workspace import Workspace
+from rules.combatants import is_hidden
+from rules.encounter import Side
 from rules.errors import RulesError
 from rules.systems import all_systems, system_ids
-from ui.actions import ACTIONS, Menu, build_action, set_tip
+from ui.actions import ACTIONS, COMMAND_NAME, Menu, build_action, set_tip
 from ui.charts.initiative_chart import InitiativeChart
 from ui.charts.odds_dock import OddsDock
 from ui.commands.fight import FightCommands
@@ -40,10 +42,20 @@ from ui.widgets.details import CombatantDetails
 from ui.widgets.dice_line import DiceLine
 from ui.widgets.effects_list import EffectsPanel
 from ui.widgets.initiative_table import InitiativeTable
+from ui.widgets.inputs import guard_the_wheel
 from ui.widgets.log_view import LogView
+from ui.widgets.messages import ReminderLine
+from ui.widgets.undo_history import UndoHistory
 
 if TYPE_CHECKING:
     from ui.welcome import WelcomePage
+    from ui.widgets.player_view import PlayerView
+
+#: What a right click on a row of the initiative table offers (None: a separator), by action name.
+ROW_ACTIONS = ("damage", "heal", None, "delay", "delay_next_pass", "add_effect", None, "hide_from_players",
+               "duplicate", None, "remove")
+#: The commands that only the acting combatant's row offers.
+ACTING_ONLY = ("delay", "delay_next_pass")
 
 REMINDER_MS = 8000
 
@@ -66,12 +78,15 @@ class MainWindow(QMainWindow):
         self.preferences = PreferenceCommands(self)
         self.setObjectName("MainWindow")
         self.setStyleSheet(STYLE_SHEET)
+        application = QApplication.instance()
+        if application is not None:
+            guard_the_wheel(application)
         self._fit_to_screen(1280, 800)
         self._build_central()
         self._build_docks()
         self._build_actions()
         self._build_menus_and_toolbar()
-        self.player_view: QWidget | None = None
+        self.player_view: PlayerView | None = None
         self.printing = Printing(self, workspace)
         self.document.changed.connect(self._on_changed)
         self.document.replaced.connect(self._on_replaced)
@@ -79,6 +94,7 @@ class MainWindow(QMainWindow):
         self.initiative_model.error.connect(self.show_error)
         self.document.journal_failed.connect(self._warn_journal)
         self.document.history_damaged.connect(self._warn_history)
+        self.table.selectionModel().selectionChanged.connect(lambda *_args: self._sync_hidden_check())
         QGuiApplication.styleHints().colorSchemeChanged.connect(self.preferences.follow_the_desktop)
         self._restore_layout()
         self._on_replaced()
@@ -95,9 +111,7 @@ class MainWindow(QMainWindow):
     def _build_central(self) -> None:
         self.initiative_model = InitiativeModel(self.document)
         self.table = InitiativeTable(self.initiative_model)
-        self.reminder = QLabel()
-        self.reminder.setWordWrap(True)
-        self.reminder.setVisible(False)
+        self.reminder = ReminderLine()  # keeps its line while hidden: the table never jumps
         self.reminder.setProperty("error", True)
         self.round_label = QLabel()
         self.round_label.setProperty("heading", True)
@@ -113,7 +127,7 @@ class MainWindow(QMainWindow):
         self.pages.addWidget(fight)
         self.setCentralWidget(self.pages)
         self._reminder_timer = QTimer(self, singleShot=True, interval=REMINDER_MS)
-        self._reminder_timer.timeout.connect(lambda: self.reminder.setVisible(False))
+        self._reminder_timer.timeout.connect(lambda: self.reminder.show_reminders(()))
 
     def _dock(self, title: str, name: str, widget: QWidget, area: Qt.DockWidgetArea | None) -> QDockWidget:
         """A dock in ``area``; with no area it stays out of the layout until it is first asked for."""
@@ -134,8 +148,7 @@ class MainWindow(QMainWindow):
         self.log_view = LogView(self.log_model)
         self.dice_line = DiceLine(self.session)
         self.initiative_chart = InitiativeChart(self.document)
-        self.undo_view = QUndoView(self.document.undo_stack)
-        self.undo_view.setEmptyLabel(_("<start of the fight>"))
+        self.undo_view = UndoHistory(self.document.undo_stack)  # asks before a click undoes several steps
         self.odds = OddsDock(self.document)
         right, bottom = Qt.DockWidgetArea.RightDockWidgetArea, Qt.DockWidgetArea.BottomDockWidgetArea
         self.details_dock = details = self._dock(_("Combatant"), "dock_details", self.details, right)
@@ -184,6 +197,8 @@ class MainWindow(QMainWindow):
         undo.setShortcut(QKeySequence.StandardKey.Undo)
         redo = self.document.undo_stack.createRedoAction(self, _("&Redo"))
         redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence(QKeySequence.StandardKey.Redo)])
+        undo.setProperty(COMMAND_NAME, _("&Undo"))  # their texts name the step; the list of shortcuts does not
+        redo.setProperty(COMMAND_NAME, _("&Redo"))
         self.actions_by_name.update(undo=undo, redo=redo)
 
     def _handler(self, name: str) -> Callable[[], None]:
@@ -215,6 +230,28 @@ class MainWindow(QMainWindow):
         view.addSeparator()
         for dock in self.docks:
             view.addAction(dock.toggleViewAction())
+        self.recent_menu = QMenu(_("Open &recent"), menus[Menu.FILE])
+        self.recent_menu.setToolTipsVisible(True)  # a missing file says why it is greyed
+        self.recent_menu.aboutToShow.connect(lambda: self.files.fill_recent_menu(self.recent_menu))
+        menus[Menu.FILE].insertMenu(self.actions_by_name["save"], self.recent_menu)
+        self.table.set_row_actions([self.actions_by_name[name] if name else None for name in ROW_ACTIONS],
+                                   self._prepare_row_menu)
+
+    def _prepare_row_menu(self, combatant_id: str | None) -> None:
+        """Fit the row menu's commands to the row (``None``: the menu closed, back to the window's own state)."""
+        current = self.document.state.clock.current
+        for name in ACTING_ONLY:
+            self.actions_by_name[name].setEnabled(combatant_id is None or (
+                current is not None and combatant_id in current.ids))
+        self._sync_hidden_check()
+
+    def _sync_hidden_check(self) -> None:
+        """"Hidden from the players" shows whether the selected combatant (else the acting one) is hidden."""
+        action = self.actions_by_name["hide_from_players"]
+        chosen = self.fight.selected_or_current()
+        combatant = self.document.state.combatants.get(chosen) if chosen is not None else None
+        action.setChecked(combatant is not None and is_hidden(combatant))
+        action.setEnabled(combatant is not None and combatant.side is not Side.PLAYER)
 
     def _new_menu(self, file_menu: QMenu) -> None:
         new = file_menu.addMenu(_("&New encounter"))
@@ -233,9 +270,9 @@ class MainWindow(QMainWindow):
     # --- keeping up with the document ----------------------------------------------------------
     def _on_changed(self, change: Change) -> None:
         self._update_status()
+        self._sync_hidden_check()
         if change.reminders:
-            self.reminder.setText("\n".join(reminder.text for reminder in change.reminders))
-            self.reminder.setVisible(True)
+            self.reminder.show_reminders([reminder.text for reminder in change.reminders])
             self._reminder_timer.start()
 
     def _on_replaced(self) -> None:
@@ -243,6 +280,7 @@ class MainWindow(QMainWindow):
         self._update_status()
         self._fit_actions_to_the_game()
         self.details.set_combatant(None)
+        self._sync_hidden_check()
 
     def _fit_actions_to_the_game(self) -> None:
         """Delaying into the next pass only where rounds have passes; the Delay tip in the game's words."""
@@ -291,21 +329,54 @@ class MainWindow(QMainWindow):
             self.pages.addWidget(self.welcome)
         return self.welcome
 
+    def rebuild_welcome_page(self) -> None:
+        """Build the welcome page anew (its lists are read once), now if it is showing, else when next shown."""
+        if self.welcome is None:
+            return
+        showing = self.pages.currentWidget() is self.welcome
+        self.pages.removeWidget(self.welcome)
+        self.welcome.deleteLater()
+        self.welcome = None
+        if showing:
+            self.on_welcome()
+
     def _guarded(self, run: Callable[[], None]) -> None:
         try:
             run()
         except RulesError as refused:
             self.show_error(str(refused))
+        finally:  # a checkable command the GM could not carry out shows the state as it is
+            self._sync_hidden_check()
+            self._sync_player_view_check()
 
     # --- commands ------------------------------------------------------------------------------
 
     def on_player_view(self) -> None:
+        """F9: open the player view, or close it when it is open."""
+        view = self.player_view
+        if view is not None and view.isVisible():
+            view.close()
+        else:
+            self.open_player_view()
+
+    def open_player_view(self) -> PlayerView:
+        """Show the player view (built the first time) and bring it to the front."""
         from ui.widgets.player_view import PlayerView
 
         if self.player_view is None:
             self.player_view = PlayerView(self.document)
+            # Next, Back and F9 work while the players' screen has the focus (it is a window of its own).
+            self.player_view.share_actions([self.actions_by_name[name]
+                                            for name in ("next_turn", "back", "player_view")])
+            self.player_view.shown_changed.connect(lambda _shown: self._sync_player_view_check())
         self.player_view.show()
         self.player_view.raise_()
+        self._sync_player_view_check()
+        return self.player_view
+
+    def _sync_player_view_check(self) -> None:
+        shown = self.player_view is not None and self.player_view.isVisible()
+        self.actions_by_name["player_view"].setChecked(shown)
 
     def on_initiative_chart(self) -> None:
         self.chart_dock.show()

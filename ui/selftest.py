@@ -91,10 +91,9 @@ def _window_for(what: str, window: MainWindow) -> QWidget:
         window.on_welcome()
         return window
     if what == "player":
-        window.on_player_view()
-        assert window.player_view is not None
-        window.player_view.resize(1280, 720)
-        return window.player_view
+        view = window.open_player_view()
+        view.resize(1280, 720)
+        return view
     if what == "attack":
         from ui.games import game_ui
 

@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QMessageBox
 
 from app.i18n import _
+from rules.combatants import is_hidden
 from ui.games import game_ui
 
 if TYPE_CHECKING:
@@ -116,6 +117,29 @@ class FightCommands:
             name=name))
         if answer == QMessageBox.StandardButton.Yes:
             self._window.session.remove(chosen)
+
+    def on_duplicate(self) -> None:
+        chosen = self.selected_or_current()
+        if chosen is None:
+            self._window.show_error(_("Select the combatant to duplicate."))
+            return
+        change = self._window.session.duplicate(chosen)
+        for added in change.added:
+            self._window.table.select_combatant(added)
+
+    def on_hide_from_players(self) -> None:
+        chosen = self.selected_or_current()
+        if chosen is None:
+            self._window.show_error(_("Select the combatant to hide or reveal."))
+            return
+        hidden = is_hidden(self._window.document.state.combatant(chosen))
+        self._window.session.set_hidden(chosen, not hidden)
+
+    def on_add_effect(self) -> None:
+        window = self._window
+        window.effects_dock.show()
+        window.effects_dock.raise_()
+        window.effects.open_form(target=self.selected_or_current())
 
     def on_save_to_library(self) -> None:
         chosen = self.selected_or_current()

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
 
 from app.i18n import _, ngettext
 from app.paths import ENCOUNTER_SUFFIX, documents_dir
@@ -54,6 +54,32 @@ class FileCommands:
                                                     FILE_FILTER)
         if name:
             self.open_file(Path(name))
+
+    def fill_recent_menu(self, menu: QMenu) -> None:
+        """File → Open recent, as the settings have it now: the newest first, a file no longer there greyed
+        (its tooltip says where it was), then Clear list."""
+        menu.clear()
+        recent = [Path(text) for text in self._window.workspace.settings.recent_files]
+        for number, path in enumerate(recent, start=1):
+            name = f"{path.stem}  —  {path.parent}".replace("&", "&&")  # a file name's & is no mnemonic
+            action = menu.addAction(f"&{number} {name}" if number < 10 else name)
+            if path.is_file():
+                action.setToolTip(str(path))
+                action.triggered.connect(lambda _checked=False, chosen=path: self.open_file(chosen))
+            else:
+                action.setEnabled(False)
+                action.setToolTip(_("{path} is no longer there (moved, renamed or deleted).").format(path=path))
+        if not recent:
+            menu.addAction(_("No recent encounters yet.")).setEnabled(False)
+        menu.addSeparator()
+        clear = menu.addAction(_("&Clear list"))
+        clear.setEnabled(bool(recent))
+        clear.triggered.connect(self.clear_recent_files)
+
+    def clear_recent_files(self) -> None:
+        """Forget the recent files, in the menu and on the welcome page."""
+        self._window.workspace.clear_recent_files()
+        self._window.rebuild_welcome_page()
 
     def on_save(self) -> None:
         if self._window.document.path is None:

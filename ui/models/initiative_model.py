@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication
 
 from app.document import Change, EncounterDocument
 from app.i18n import N_, _, ngettext
-from rules.combatants import EditCombatant
+from rules.combatants import EditCombatant, is_hidden
 from rules.encounter import SIDE_LABELS, STATUS_LABELS, Combatant, Encounter, Side, SlotKind, Status
 from rules.errors import RulesError
 from rules.systems.base import RuleSystem
@@ -137,7 +137,8 @@ class InitiativeModel(EnumTableModel):
         if column is Column.NAME:
             return combatant.name
         if column is Column.SIDE:
-            return _(SIDE_LABELS[combatant.side])
+            side = _(SIDE_LABELS[combatant.side])
+            return _("{side} · hidden").format(side=side) if is_hidden(combatant) else side
         if column is Column.INITIATIVE:
             if editing:
                 return str(combatant.initiative.rolled) if combatant.initiative else ""
@@ -220,6 +221,8 @@ class InitiativeModel(EnumTableModel):
         return combatant.id in state.clock.acted or not active
 
     def _tooltip(self, combatant: Combatant, column: Column, state: Encounter) -> str | None:
+        if column in (Column.NAME, Column.SIDE) and is_hidden(combatant):
+            return _("Hidden from the players: the player view leaves {name} out.").format(name=combatant.name)
         system = self._document.system
         status = system.status(combatant, state)
         word = _(STATUS_LABELS[status]) if status is not Status.ACTIVE else None

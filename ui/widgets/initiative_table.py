@@ -3,13 +3,26 @@ numbers in the game's own terms, and a status icon and word for whoever is out o
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QHelpEvent, QIcon, QPainter, QPalette
+from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QPoint, QRect, QSize, Qt, Signal
+from PySide6.QtGui import (
+    QAction,
+    QBrush,
+    QColor,
+    QContextMenuEvent,
+    QFont,
+    QFontMetrics,
+    QHelpEvent,
+    QIcon,
+    QPainter,
+    QPalette,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
+    QMenu,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
@@ -189,12 +202,18 @@ class InitiativeDelegate(QStyledItemDelegate):
 
 
 class InitiativeTable(RowTable):
-    """The order of the fight; selecting a row selects the combatant the other panels show."""
+    """The order of the fight; selecting a row selects the combatant the other panels show.
+
+    A right click selects the row under the mouse and offers the window's own commands on it
+    (:meth:`set_row_actions`), so the menu's texts and shortcuts are the menus' and the toolbar's.
+    """
 
     selected = Signal(object)  # combatant id or None
 
     def __init__(self, model: InitiativeModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._row_actions: tuple[QAction | None, ...] = ()
+        self._prepare_menu: Callable[[str | None], None] = lambda _combatant_id: None
         self.setModel(model)
         self.setItemDelegate(InitiativeDelegate(self))
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -209,7 +228,7 @@ class InitiativeTable(RowTable):
         header.setStretchLastSection(True)
         # Together at most ~850 px, so that the effects keep a column in a window 1366 px wide.
         for column, width in ((Column.NAME, 150), (Column.SIDE, 130), (Column.INITIATIVE, 110),
-                              (Column.ACTIONS, 200), (Column.CONDITION, 260)):
+                              (Column.ACTIONS, 190), (Column.CONDITION, 270)):
             self.setColumnWidth(column, width)
         self.selectionModel().currentRowChanged.connect(self._on_current_row)
 
@@ -228,3 +247,46 @@ class InitiativeTable(RowTable):
         row = model.row_of(combatant_id)
         if row >= 0:
             self.selectRow(row)
+
+    # --- the right-click menu ------------------------------------------------------------------
+    def set_row_actions(self, actions: Sequence[QAction | None],
+                        prepare: Callable[[str | None], None] | None = None) -> None:
+        """The commands a right click on a row offers (None: a separator).
+
+        ``prepare(combatant_id)`` runs before the menu shows (to enable or check what applies to that row),
+        ``prepare(None)`` once it has closed (to put the commands back as they were for the window)."""
+        self._row_actions = tuple(actions)
+        if prepare is not None:
+            self._prepare_menu = prepare
+
+    def row_menu(self, row: int) -> QMenu | None:
+        """Select ``row`` and build its menu (None for no row); the caller shows it and deletes it."""
+        model = self.model()
+        if not 0 <= row < model.rowCount():
+            return None
+        self.selectRow(row)
+        combatant_id = model.index(row, 0).data(Role.COMBATANT_ID)
+        self._prepare_menu(combatant_id)
+        menu = QMenu(self)
+        for action in self._row_actions:
+            if action is None:
+                menu.addSeparator()
+            elif action.isVisible():
+                menu.addAction(action)
+        return menu
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        position = event.pos()
+        if event.reason() == QContextMenuEvent.Reason.Keyboard:  # the menu key: the selected row
+            row = self.currentIndex().row()
+            position = self.visualRect(self.model().index(max(row, 0), 0)).center()
+        else:
+            row = self.rowAt(position.y())
+        menu = self.row_menu(row)
+        if menu is None:
+            return
+        try:
+            menu.exec(self.viewport().mapToGlobal(QPoint(position)))
+        finally:
+            self._prepare_menu(None)
+            menu.deleteLater()
