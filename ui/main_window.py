@@ -25,7 +25,7 @@ from app.i18n import _
 from app.workspace import Workspace
 from rules.errors import RulesError
 from rules.systems import all_systems, system_ids
-from ui.actions import ACTIONS, Menu, build_action, set_tip
+from ui.actions import ACTIONS, Menu, build_action, first_shortcut, set_tip, unique_shortcuts
 from ui.charts.initiative_chart import InitiativeChart
 from ui.charts.odds_dock import OddsDock
 from ui.commands.fight import FightCommands
@@ -181,9 +181,10 @@ class MainWindow(QMainWindow):
             self.actions_by_name[spec.name] = action
             self.addAction(action)
         undo = self.document.undo_stack.createUndoAction(self, _("&Undo"))
-        undo.setShortcut(QKeySequence.StandardKey.Undo)
+        undo.setShortcuts(unique_shortcuts(QKeySequence.StandardKey.Undo))
         redo = self.document.undo_stack.createRedoAction(self, _("&Redo"))
-        redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence(QKeySequence.StandardKey.Redo)])
+        # Ctrl+Shift+Z everywhere (the GM's hands know it), and whatever the desktop uses besides.
+        redo.setShortcuts(unique_shortcuts("Ctrl+Shift+Z", QKeySequence.StandardKey.Redo))
         self.actions_by_name.update(undo=undo, redo=redo)
 
     def _handler(self, name: str) -> Callable[[], None]:
@@ -221,7 +222,7 @@ class MainWindow(QMainWindow):
         for number, system_id in enumerate(system_ids()):
             action = new.addAction(system_id)  # the game's title once the menu opens: no game imported before
             if number == 0:
-                action.setShortcut(QKeySequence.StandardKey.New)
+                action.setShortcuts(first_shortcut(QKeySequence.StandardKey.New))
             action.triggered.connect(lambda _checked=False, sid=system_id: self.files.new_encounter(sid))
         new.aboutToShow.connect(lambda: self._name_games(new))
 
