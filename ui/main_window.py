@@ -46,6 +46,10 @@ if TYPE_CHECKING:
     from ui.welcome import WelcomePage
 
 REMINDER_MS = 8000
+#: The dock layout's version in saveState(); a layout of another version is not restored (the window starts
+#: with its own). 1: opening the odds dock no longer breaks the log's tab group, and a layout saved before
+#: could hold a combat log lost for good (ticked in View, never drawn).
+LAYOUT_VERSION = 1
 
 
 class MainWindow(QMainWindow):
@@ -154,9 +158,10 @@ class MainWindow(QMainWindow):
         self.splitDockWidget(log, dice, Qt.Orientation.Vertical)  # the dice line sits under the log
         self.tabifyDockWidget(log, chart)  # a tab behind the log: it draws nothing until the GM looks at it
         log.raise_()
-        self._late_places: dict[QDockWidget, Callable[[], None]] = {
-            undo: lambda: self.splitDockWidget(effects, undo, Qt.Orientation.Vertical),
-            odds: lambda: self.splitDockWidget(log, odds, Qt.Orientation.Horizontal),  # beside the log: low and wide
+        #: Where a late dock goes: beside which dock, split which way.
+        self._late_places: dict[QDockWidget, tuple[QDockWidget, Qt.Orientation]] = {
+            undo: (effects, Qt.Orientation.Vertical),  # under the effects
+            odds: (log, Qt.Orientation.Horizontal),  # beside the log (and the dice line under it): low and wide
         }
         for late in self._late_places:
             late.toggleViewAction().triggered.connect(lambda shown, dock=late: self._dock_late(dock) if shown else None)
@@ -168,8 +173,16 @@ class MainWindow(QMainWindow):
         """Put a dock kept out of the layout where it belongs; True the first time (it was placed now)."""
         if self.dockWidgetArea(dock) != Qt.DockWidgetArea.NoDockWidgetArea or dock.isFloating():
             return False
-        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
-        self._late_places[dock]()
+        neighbour, orientation = self._late_places[dock]
+        area = self.dockWidgetArea(neighbour)
+        if area == Qt.DockWidgetArea.NoDockWidgetArea or neighbour.isFloating() or self.tabifiedDockWidgets(neighbour):
+            # Split beside a dock in a tab group (the log, with the chart behind it), Qt loses the whole group:
+            # the log vanished for good, still ticked in View, and saveState() kept it so. At the area's edge
+            # instead, beside the group.
+            self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea if area == Qt.DockWidgetArea.NoDockWidgetArea
+                               else area, dock, orientation)
+        else:
+            self.splitDockWidget(neighbour, dock, orientation)
         dock.show()
         return True
 
@@ -339,7 +352,7 @@ class MainWindow(QMainWindow):
         if settings.window_geometry:
             self.restoreGeometry(QByteArray.fromBase64(settings.window_geometry.encode()))
         if settings.window_state:
-            self.restoreState(QByteArray.fromBase64(settings.window_state.encode()))
+            self.restoreState(QByteArray.fromBase64(settings.window_state.encode()), LAYOUT_VERSION)
 
     def retire(self) -> None:
         """Close for a rebuilt window over the same workspace: no questions, the fight stays open."""
@@ -357,7 +370,7 @@ class MainWindow(QMainWindow):
             return
         self.workspace.update_settings(
             window_geometry=bytes(self.saveGeometry().toBase64().data()).decode(),
-            window_state=bytes(self.saveState().toBase64().data()).decode())
+            window_state=bytes(self.saveState(LAYOUT_VERSION).toBase64().data()).decode())
         self.workspace.close(keep_journal=False)
         if self.player_view is not None:
             self.player_view.close()
