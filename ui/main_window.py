@@ -35,12 +35,13 @@ from ui.models.initiative_model import InitiativeModel
 from ui.models.log_model import LogModel
 from ui.printing.dialogs import Printing
 from ui.status import fight_status
-from ui.theme import STYLE_SHEET
+from ui.theme import make_heading
 from ui.widgets.details import CombatantDetails
 from ui.widgets.dice_line import DiceLine
 from ui.widgets.effects_list import EffectsPanel
 from ui.widgets.initiative_table import InitiativeTable
 from ui.widgets.log_view import LogView
+from ui.widgets.messages import mark_error
 
 if TYPE_CHECKING:
     from ui.welcome import WelcomePage
@@ -69,7 +70,6 @@ class MainWindow(QMainWindow):
         self.files = FileCommands(self)
         self.preferences = PreferenceCommands(self)
         self.setObjectName("MainWindow")
-        self.setStyleSheet(STYLE_SHEET)
         self._fit_to_screen(1280, 800)
         self._build_central()
         self._build_docks()
@@ -102,9 +102,9 @@ class MainWindow(QMainWindow):
         self.reminder = QLabel()
         self.reminder.setWordWrap(True)
         self.reminder.setVisible(False)
-        self.reminder.setProperty("error", True)
+        mark_error(self.reminder, True)
         self.round_label = QLabel()
-        self.round_label.setProperty("heading", True)
+        make_heading(self.round_label)
         fight = QWidget()
         layout = QVBoxLayout(fight)
         layout.setContentsMargins(4, 4, 4, 4)

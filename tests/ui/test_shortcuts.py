@@ -52,8 +52,9 @@ def window(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, open
 def _menu_actions(menu: QMenu) -> Iterable[QAction]:
     for action in menu.actions():
         yield action
-        if action.menu() is not None:
-            yield from _menu_actions(action.menu())
+        submenu = action.menu()
+        if isinstance(submenu, QMenu):
+            yield from _menu_actions(submenu)
 
 
 def every_action(window: MainWindow) -> list[QAction]:
@@ -61,8 +62,9 @@ def every_action(window: MainWindow) -> list[QAction]:
     found: list[QAction] = [*window.actions(), *window.findChildren(QAction)]
     for top in window.menuBar().actions():
         found.append(top)
-        if top.menu() is not None:
-            found.extend(_menu_actions(top.menu()))
+        menu = top.menu()
+        if isinstance(menu, QMenu):
+            found.extend(_menu_actions(menu))
     for toolbar in window.findChildren(QToolBar):
         found.extend(toolbar.actions())
     unique: dict[int, QAction] = {}
@@ -75,7 +77,7 @@ def bound_keys(window: MainWindow) -> list[tuple[str, str]]:
     """(key sequence, whose) for every shortcut of every action and QShortcut of the window."""
     keys = [(sequence.toString(), action.objectName() or action.text())
             for action in every_action(window) for sequence in action.shortcuts()]
-    keys += [(shortcut.key().toString(), shortcut.parent().objectName() or type(shortcut.parent()).__name__)
+    keys += [(shortcut.key().toString(), type(shortcut.parent()).__name__)
              for shortcut in window.findChildren(QShortcut)]
     return keys
 
