@@ -45,6 +45,7 @@ from ui.widgets.messages import mark_error
 
 if TYPE_CHECKING:
     from ui.welcome import WelcomePage
+    from ui.widgets.player_view import PlayerView
 
 REMINDER_MS = 8000
 #: The dock layout's version in saveState(); a layout of another version is not restored (the window starts
@@ -75,7 +76,7 @@ class MainWindow(QMainWindow):
         self._build_docks()
         self._build_actions()
         self._build_menus_and_toolbar()
-        self.player_view: QWidget | None = None
+        self.player_view: PlayerView | None = None
         self.printing = Printing(self, workspace)
         self.document.changed.connect(self._on_changed)
         self.document.replaced.connect(self._on_replaced)
@@ -232,12 +233,20 @@ class MainWindow(QMainWindow):
 
     def _new_menu(self, file_menu: QMenu) -> None:
         new = file_menu.addMenu(_("&New encounter"))
-        for number, system_id in enumerate(system_ids()):
+        self.new_actions: dict[str, QAction] = {}
+        for system_id in system_ids():
             action = new.addAction(system_id)  # the game's title once the menu opens: no game imported before
-            if number == 0:
-                action.setShortcuts(first_shortcut(QKeySequence.StandardKey.New))
+            action.setObjectName(f"action_new_{system_id}")
             action.triggered.connect(lambda _checked=False, sid=system_id: self.files.new_encounter(sid))
+            self.new_actions[system_id] = action
+        self.follow_default_game()
         new.aboutToShow.connect(lambda: self._name_games(new))
+
+    def follow_default_game(self) -> None:
+        """Ctrl+N starts an encounter of the GM's default game (the game of the last one they started)."""
+        default = self.workspace.settings.default_system
+        for system_id, action in self.new_actions.items():
+            action.setShortcuts(first_shortcut(QKeySequence.StandardKey.New) if system_id == default else [])
 
     @staticmethod
     def _name_games(menu: QMenu) -> None:
@@ -317,7 +326,8 @@ class MainWindow(QMainWindow):
         from ui.widgets.player_view import PlayerView
 
         if self.player_view is None:
-            self.player_view = PlayerView(self.document)
+            self.player_view = PlayerView(self.document, geometry=self.workspace.settings.player_view_geometry)
+            self.player_view.placed.connect(lambda geometry: self.workspace.remember(player_view_geometry=geometry))
         self.player_view.show()
         self.player_view.raise_()
 

@@ -6,17 +6,20 @@ import re
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, Qt
+import pytest
+from PySide6.QtCore import QModelIndex, QRect, Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from app.document import EncounterDocument
+from app.settings import load_settings
 from rules.combatants import EditCombatant, SetDamage
 from rules.effects import AddEffect
 from rules.encounter import Effect, Side
 from rules.turns import DelayAction, NextTurn
 from tests.rules.sr3_scenes import eight_characters, roll_ones
+from tests.ui.conftest import WindowFactory
 from ui.models.order_model import ACTED, TurnOrderModel, order_rows
 from ui.widgets.player_view import PlayerView
 
@@ -221,3 +224,42 @@ def test_follows_the_application_theme_when_asked(qtbot: QtBot) -> None:
     qtbot.addWidget(view)
     window = QPalette.ColorRole.Window
     assert view.palette().color(window) == QApplication.palette().color(window)
+
+
+# --- its place on the screen --------------------------------------------------------------------------
+
+PLACE = QRect(60, 90, 640, 400)  # inside the offscreen platform's 800×800 screen (a place off it is moved)
+#: What the offscreen platform says when the main window and the player view are raised.
+OFFSCREEN = pytest.mark.qt_log_ignore(r"This plugin does not support (raise|propagateSizeHints)\(\)")
+
+
+def _open_player_view(window_factory: WindowFactory, qtbot: QtBot) -> PlayerView:
+    window = window_factory(sample="sr3")
+    window.on_player_view()
+    view = window.player_view
+    assert view is not None
+    qtbot.waitExposed(view)
+    return view
+
+
+@OFFSCREEN
+def test_the_player_view_opens_where_the_gm_put_it_last_time(open_window: WindowFactory, qtbot: QtBot) -> None:
+    view = _open_player_view(open_window, qtbot)
+    assert not load_settings().player_view_geometry  # a fresh BOJOVKA_HOME: Qt's place
+    view.setGeometry(PLACE)  # moved to the projector and sized to it
+    qtbot.waitUntil(lambda: view.geometry() == PLACE)
+    view.close()  # the GM closes it
+    assert load_settings().player_view_geometry
+    again = _open_player_view(open_window, qtbot)  # the next run
+    assert again.geometry() == PLACE
+
+
+@OFFSCREEN
+def test_closing_the_window_keeps_the_player_views_place(open_window: WindowFactory, qtbot: QtBot) -> None:
+    view = _open_player_view(open_window, qtbot)
+    view.setGeometry(PLACE.translated(20, 10))
+    qtbot.waitUntil(lambda: view.geometry() == PLACE.translated(20, 10))
+    owner = open_window.opened[-1]
+    owner.close()  # quitting Bojovka with the player view open
+    assert not view.isVisible()
+    assert _open_player_view(open_window, qtbot).geometry() == PLACE.translated(20, 10)

@@ -11,8 +11,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
-from PySide6.QtGui import QAction, QColor, QFont, QKeySequence, QPainter, QPaintEvent, QPalette, QResizeEvent
+from PySide6.QtCore import QByteArray, QEvent, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QColor,
+    QFont,
+    QKeySequence,
+    QPainter,
+    QPaintEvent,
+    QPalette,
+    QResizeEvent,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -222,9 +232,16 @@ class OrderDelegate(QStyledItemDelegate):
 
 
 class PlayerView(QWidget):
-    """A top-level window for the players: round, current actor, order, the party's condition."""
+    """A top-level window for the players: round, current actor, order, the party's condition.
 
-    def __init__(self, document: EncounterDocument, parent: QWidget | None = None, *, dark: bool = True) -> None:
+    ``geometry`` (base64 of ``saveGeometry()``, as ``placed`` gave it) puts it back where it was last time:
+    on the projector, full screen if it was."""
+
+    #: The window closes: where it was (base64 of saveGeometry()), for the next run to put it back there.
+    placed = Signal(str)
+
+    def __init__(self, document: EncounterDocument, parent: QWidget | None = None, *, dark: bool = True,
+                 geometry: str = "") -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self._document = document
         self._base = 0
@@ -239,7 +256,13 @@ class PlayerView(QWidget):
         document.replaced.connect(self.refresh)
         self.model.modelReset.connect(self.refresh)
         self.resize(1024, 640)
+        if geometry:
+            self.restoreGeometry(QByteArray.fromBase64(geometry.encode()))
         self.refresh()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.placed.emit(bytes(self.saveGeometry().toBase64().data()).decode())
+        super().closeEvent(event)
 
     def _build(self) -> None:
         self.round_label = QLabel()
