@@ -102,13 +102,41 @@ ACTIONS: tuple[ActionSpec, ...] = (
 )
 
 
+def platform_bindings(key: QKeySequence.StandardKey) -> list[QKeySequence]:
+    """The desktop's key sequences for a standard command, its preferred one first.
+
+    They differ between desktops (Redo is Ctrl+Y first on Windows, Ctrl+Shift+Z on macOS and plain X11), so
+    every shortcut of the window asks here; tests replace this to see the window as another desktop builds it.
+    """
+    return list(QKeySequence.keyBindings(key))
+
+
+def unique_shortcuts(*wanted: str | QKeySequence.StandardKey) -> list[QKeySequence]:
+    """The sequences of ``wanted`` in order, each once (a standard key brings all the desktop's bindings).
+
+    Qt refuses a key bound twice in one window, even twice to the same action ("Ambiguous shortcut overload")
+    and the key then does nothing: Redo as "Ctrl+Shift+Z" plus the desktop's Redo was exactly that."""
+    kept: list[QKeySequence] = []
+    for item in wanted:
+        sequences = platform_bindings(item) if isinstance(item, QKeySequence.StandardKey) else [QKeySequence(item)]
+        for sequence in sequences:
+            if not sequence.isEmpty() and sequence not in kept:
+                kept.append(sequence)
+    return kept
+
+
+def first_shortcut(wanted: str | QKeySequence.StandardKey) -> list[QKeySequence]:
+    """The one sequence of a named key, or the desktop's preferred one of a standard key (none if it has none)."""
+    return unique_shortcuts(wanted)[:1]
+
+
 def build_action(spec: ActionSpec, parent: QWidget) -> QAction:
     """A QAction for ``spec`` with its translated text, shortcut (shown in menus) and tip."""
     action = QAction(_(spec.text), parent)
     action.setObjectName(f"action_{spec.name}")
     action.setCheckable(spec.checkable)
     if spec.shortcut is not None:
-        action.setShortcut(QKeySequence(spec.shortcut))
+        action.setShortcuts(first_shortcut(spec.shortcut))
     set_tip(action, _(spec.tip) if spec.tip else action.text().replace("&", ""))
     return action
 

@@ -27,7 +27,7 @@ from rules.combatants import is_hidden
 from rules.encounter import Side
 from rules.errors import RulesError
 from rules.systems import all_systems, system_ids
-from ui.actions import ACTIONS, COMMAND_NAME, Menu, build_action, set_tip
+from ui.actions import ACTIONS, COMMAND_NAME, Menu, build_action, first_shortcut, set_tip, unique_shortcuts
 from ui.charts.initiative_chart import InitiativeChart
 from ui.charts.odds_dock import OddsDock
 from ui.commands.fight import FightCommands
@@ -37,14 +37,14 @@ from ui.models.initiative_model import InitiativeModel
 from ui.models.log_model import LogModel
 from ui.printing.dialogs import Printing
 from ui.status import fight_status
-from ui.theme import STYLE_SHEET
+from ui.theme import make_heading
 from ui.widgets.details import CombatantDetails
 from ui.widgets.dice_line import DiceLine
 from ui.widgets.effects_list import EffectsPanel
 from ui.widgets.initiative_table import InitiativeTable
 from ui.widgets.inputs import guard_the_wheel
 from ui.widgets.log_view import LogView
-from ui.widgets.messages import ReminderLine
+from ui.widgets.messages import ReminderLine, mark_error
 from ui.widgets.undo_history import UndoHistory
 
 if TYPE_CHECKING:
@@ -58,6 +58,10 @@ ROW_ACTIONS = ("damage", "heal", None, "delay", "delay_next_pass", "add_effect",
 ACTING_ONLY = ("delay", "delay_next_pass")
 
 REMINDER_MS = 8000
+#: The dock layout's version in saveState(); a layout of another version is not restored (the window starts
+#: with its own). 1: opening the odds dock no longer breaks the log's tab group, and a layout saved before
+#: could hold a combat log lost for good (ticked in View, never drawn).
+LAYOUT_VERSION = 1
 
 
 class MainWindow(QMainWindow):
@@ -77,7 +81,6 @@ class MainWindow(QMainWindow):
         self.files = FileCommands(self)
         self.preferences = PreferenceCommands(self)
         self.setObjectName("MainWindow")
-        self.setStyleSheet(STYLE_SHEET)
         application = QApplication.instance()
         if application is not None:
             guard_the_wheel(application)
@@ -112,9 +115,9 @@ class MainWindow(QMainWindow):
         self.initiative_model = InitiativeModel(self.document)
         self.table = InitiativeTable(self.initiative_model)
         self.reminder = ReminderLine()  # keeps its line while hidden: the table never jumps
-        self.reminder.setProperty("error", True)
+        mark_error(self.reminder, True)
         self.round_label = QLabel()
-        self.round_label.setProperty("heading", True)
+        make_heading(self.round_label)
         fight = QWidget()
         layout = QVBoxLayout(fight)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -167,9 +170,10 @@ class MainWindow(QMainWindow):
         self.splitDockWidget(log, dice, Qt.Orientation.Vertical)  # the dice line sits under the log
         self.tabifyDockWidget(log, chart)  # a tab behind the log: it draws nothing until the GM looks at it
         log.raise_()
-        self._late_places: dict[QDockWidget, Callable[[], None]] = {
-            undo: lambda: self.splitDockWidget(effects, undo, Qt.Orientation.Vertical),
-            odds: lambda: self.splitDockWidget(log, odds, Qt.Orientation.Horizontal),  # beside the log: low and wide
+        #: Where a late dock goes: beside which dock, split which way.
+        self._late_places: dict[QDockWidget, tuple[QDockWidget, Qt.Orientation]] = {
+            undo: (effects, Qt.Orientation.Vertical),  # under the effects
+            odds: (log, Qt.Orientation.Horizontal),  # beside the log (and the dice line under it): low and wide
         }
         for late in self._late_places:
             late.toggleViewAction().triggered.connect(lambda shown, dock=late: self._dock_late(dock) if shown else None)
@@ -181,8 +185,16 @@ class MainWindow(QMainWindow):
         """Put a dock kept out of the layout where it belongs; True the first time (it was placed now)."""
         if self.dockWidgetArea(dock) != Qt.DockWidgetArea.NoDockWidgetArea or dock.isFloating():
             return False
-        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
-        self._late_places[dock]()
+        neighbour, orientation = self._late_places[dock]
+        area = self.dockWidgetArea(neighbour)
+        if area == Qt.DockWidgetArea.NoDockWidgetArea or neighbour.isFloating() or self.tabifiedDockWidgets(neighbour):
+            # Split beside a dock in a tab group (the log, with the chart behind it), Qt loses the whole group:
+            # the log vanished for good, still ticked in View, and saveState() kept it so. At the area's edge
+            # instead, beside the group.
+            self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea if area == Qt.DockWidgetArea.NoDockWidgetArea
+                               else area, dock, orientation)
+        else:
+            self.splitDockWidget(neighbour, dock, orientation)
         dock.show()
         return True
 
@@ -194,9 +206,10 @@ class MainWindow(QMainWindow):
             self.actions_by_name[spec.name] = action
             self.addAction(action)
         undo = self.document.undo_stack.createUndoAction(self, _("&Undo"))
-        undo.setShortcut(QKeySequence.StandardKey.Undo)
+        undo.setShortcuts(unique_shortcuts(QKeySequence.StandardKey.Undo))
         redo = self.document.undo_stack.createRedoAction(self, _("&Redo"))
-        redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence(QKeySequence.StandardKey.Redo)])
+        # Ctrl+Shift+Z everywhere (the GM's hands know it), and whatever the desktop uses besides.
+        redo.setShortcuts(unique_shortcuts("Ctrl+Shift+Z", QKeySequence.StandardKey.Redo))
         undo.setProperty(COMMAND_NAME, _("&Undo"))  # their texts name the step; the list of shortcuts does not
         redo.setProperty(COMMAND_NAME, _("&Redo"))
         self.actions_by_name.update(undo=undo, redo=redo)
@@ -255,12 +268,20 @@ class MainWindow(QMainWindow):
 
     def _new_menu(self, file_menu: QMenu) -> None:
         new = file_menu.addMenu(_("&New encounter"))
-        for number, system_id in enumerate(system_ids()):
+        self.new_actions: dict[str, QAction] = {}
+        for system_id in system_ids():
             action = new.addAction(system_id)  # the game's title once the menu opens: no game imported before
-            if number == 0:
-                action.setShortcut(QKeySequence.StandardKey.New)
+            action.setObjectName(f"action_new_{system_id}")
             action.triggered.connect(lambda _checked=False, sid=system_id: self.files.new_encounter(sid))
+            self.new_actions[system_id] = action
+        self.follow_default_game()
         new.aboutToShow.connect(lambda: self._name_games(new))
+
+    def follow_default_game(self) -> None:
+        """Ctrl+N starts an encounter of the GM's default game (the game of the last one they started)."""
+        default = self.workspace.settings.default_system
+        for system_id, action in self.new_actions.items():
+            action.setShortcuts(first_shortcut(QKeySequence.StandardKey.New) if system_id == default else [])
 
     @staticmethod
     def _name_games(menu: QMenu) -> None:
@@ -364,7 +385,8 @@ class MainWindow(QMainWindow):
         from ui.widgets.player_view import PlayerView
 
         if self.player_view is None:
-            self.player_view = PlayerView(self.document)
+            self.player_view = PlayerView(self.document, geometry=self.workspace.settings.player_view_geometry)
+            self.player_view.placed.connect(lambda geometry: self.workspace.remember(player_view_geometry=geometry))
             # Next, Back and F9 work while the players' screen has the focus (it is a window of its own).
             self.player_view.share_actions([self.actions_by_name[name]
                                             for name in ("next_turn", "back", "player_view")])
@@ -409,7 +431,7 @@ class MainWindow(QMainWindow):
         if settings.window_geometry:
             self.restoreGeometry(QByteArray.fromBase64(settings.window_geometry.encode()))
         if settings.window_state:
-            self.restoreState(QByteArray.fromBase64(settings.window_state.encode()))
+            self.restoreState(QByteArray.fromBase64(settings.window_state.encode()), LAYOUT_VERSION)
 
     def retire(self) -> None:
         """Close for a rebuilt window over the same workspace: no questions, the fight stays open."""
@@ -427,7 +449,7 @@ class MainWindow(QMainWindow):
             return
         self.workspace.update_settings(
             window_geometry=bytes(self.saveGeometry().toBase64().data()).decode(),
-            window_state=bytes(self.saveState().toBase64().data()).decode())
+            window_state=bytes(self.saveState(LAYOUT_VERSION).toBase64().data()).decode())
         self.workspace.close(keep_journal=False)
         if self.player_view is not None:
             self.player_view.close()

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QRect, Qt
 from PySide6.QtGui import QColor, QFontMetrics, QPalette
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QWidget
@@ -17,6 +17,7 @@ from pytestqt.qtbot import QtBot
 from app.document import EncounterDocument
 from app.i18n import install_language
 from app.samples import _builders
+from app.settings import load_settings
 from rules.combatants import EditCombatant, SetDamage, SetHidden
 from rules.effects import AddEffect
 from rules.encounter import Effect, Side
@@ -332,3 +333,42 @@ def _assert_headings_fit(view: PlayerView, where: str) -> None:
         assert size.width() <= cell.width() and size.height() <= height, f"{where}: {label!r} is cut"
     for caption in (view.round_label, view.now_caption, view.order_caption, view.party_caption):
         assert caption.fontMetrics().horizontalAdvance(caption.text()) <= caption.width(), f"{where}: {caption.text()}"
+
+
+# --- its place on the screen --------------------------------------------------------------------------
+
+PLACE = QRect(60, 90, 640, 400)  # inside the offscreen platform's 800×800 screen (a place off it is moved)
+#: What the offscreen platform says when the main window and the player view are raised.
+OFFSCREEN = pytest.mark.qt_log_ignore(r"This plugin does not support (raise|propagateSizeHints)\(\)")
+
+
+def _open_player_view(window_factory: WindowFactory, qtbot: QtBot) -> PlayerView:
+    window = window_factory(sample="sr3")
+    window.on_player_view()
+    view = window.player_view
+    assert view is not None
+    qtbot.waitExposed(view)
+    return view
+
+
+@OFFSCREEN
+def test_the_player_view_opens_where_the_gm_put_it_last_time(open_window: WindowFactory, qtbot: QtBot) -> None:
+    view = _open_player_view(open_window, qtbot)
+    assert not load_settings().player_view_geometry  # a fresh BOJOVKA_HOME: Qt's place
+    view.setGeometry(PLACE)  # moved to the projector and sized to it
+    qtbot.waitUntil(lambda: view.geometry() == PLACE)
+    view.close()  # the GM closes it
+    assert load_settings().player_view_geometry
+    again = _open_player_view(open_window, qtbot)  # the next run
+    assert again.geometry() == PLACE
+
+
+@OFFSCREEN
+def test_closing_the_window_keeps_the_player_views_place(open_window: WindowFactory, qtbot: QtBot) -> None:
+    view = _open_player_view(open_window, qtbot)
+    view.setGeometry(PLACE.translated(20, 10))
+    qtbot.waitUntil(lambda: view.geometry() == PLACE.translated(20, 10))
+    owner = open_window.opened[-1]
+    owner.close()  # quitting Bojovka with the player view open
+    assert not view.isVisible()
+    assert _open_player_view(open_window, qtbot).geometry() == PLACE.translated(20, 10)

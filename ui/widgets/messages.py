@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QEvent, QObject, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
@@ -21,21 +21,53 @@ def error_color(palette: QPalette) -> QColor:
 
 
 def show_message(label: QLabel, text: str, error: bool = True) -> None:
-    """Put ``text`` on ``label``; a problem is drawn in red.
-
-    The colour is set in the label's palette, so it also works in a dialog opened without the main window's
-    style sheet; the ``error`` property lets a style sheet restyle it.
-    """
-    palette = label.palette()
-    parent = label.parentWidget()
-    base = parent.palette() if parent is not None else QPalette()
-    palette.setColor(QPalette.ColorRole.WindowText,
-                     error_color(palette) if error and text else base.color(QPalette.ColorRole.WindowText))
-    label.setPalette(palette)
-    label.setProperty("error", bool(error and text))
+    """Put ``text`` on ``label``; a problem is drawn in red and bold (see :func:`mark_error`)."""
+    mark_error(label, bool(error and text))
     label.setText(text)
-    label.style().unpolish(label)  # a dynamic property only restyles after a re-polish
-    label.style().polish(label)
+
+
+def mark_error(label: QLabel, error: bool) -> None:
+    """Red and bold for a problem, else the label's window's own text colour.
+
+    Only the red is the label's own (its palette's other roles, and all of them without a problem, come from
+    its window and follow a theme switch); the red is chosen anew whenever the window's colours change. The
+    ``error`` property says which.
+    """
+    label.setProperty("error", error)
+    font = label.font()
+    font.setBold(error)
+    label.setFont(font)
+    if error:
+        if label.findChild(_RedOnItsWindow, options=Qt.FindChildOption.FindDirectChildrenOnly) is None:
+            _RedOnItsWindow(label)
+        _paint_red(label)
+    else:
+        label.setPalette(QPalette())  # no colour of its own: its window's, whatever the theme
+
+
+def _paint_red(label: QLabel) -> None:
+    parent = label.parentWidget()
+    red = error_color(parent.palette() if parent is not None else QPalette())
+    if label.testAttribute(Qt.WidgetAttribute.WA_SetPalette) and label.palette().color(
+            QPalette.ColorRole.WindowText) == red:
+        return  # already (and setting it again would announce another palette change)
+    palette = QPalette()
+    palette.setColor(QPalette.ColorRole.WindowText, red)
+    label.setPalette(palette)
+
+
+class _RedOnItsWindow(QObject):
+    """Chooses a problem label's red anew when its window's colours change (a light/dark theme switch)."""
+
+    def __init__(self, label: QLabel) -> None:
+        super().__init__(label)
+        label.installEventFilter(self)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.PaletteChange and isinstance(watched, QLabel) \
+                and watched.property("error") is True:
+            _paint_red(watched)
+        return False
 
 
 def text_label(rich: bool = False) -> QLabel:

@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QRectF, QSize, Qt, Signal
+from PySide6.QtCore import QByteArray, QEvent, QModelIndex, QPersistentModelIndex, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
     QAction,
+    QCloseEvent,
     QColor,
     QFont,
     QFontMetrics,
@@ -145,12 +146,18 @@ class PlayerView(QWidget):
 
     Nothing in it takes the keyboard focus, so no key presses a button there: the GM's keys go to the
     window's commands, which :meth:`share_actions` makes work here too (Space is Next on either screen).
+    ``geometry`` (base64 of ``saveGeometry()``, as ``placed`` gave it) puts it back where it was last time:
+    on the projector, full screen if it was.
     """
 
     #: The window was shown (True) or closed or hidden (False).
     shown_changed = Signal(bool)
 
-    def __init__(self, document: EncounterDocument, parent: QWidget | None = None, *, dark: bool = True) -> None:
+    #: The window closes: where it was (base64 of saveGeometry()), for the next run to put it back there.
+    placed = Signal(str)
+
+    def __init__(self, document: EncounterDocument, parent: QWidget | None = None, *, dark: bool = True,
+                 geometry: str = "") -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self._document = document
         self._base = 0
@@ -165,7 +172,13 @@ class PlayerView(QWidget):
         document.replaced.connect(self.refresh)
         self.model.modelReset.connect(self.refresh)
         self.resize(1024, 640)
+        if geometry:
+            self.restoreGeometry(QByteArray.fromBase64(geometry.encode()))
         self.refresh()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.placed.emit(bytes(self.saveGeometry().toBase64().data()).decode())
+        super().closeEvent(event)
 
     def _build(self) -> None:
         self.round_label = QLabel()
