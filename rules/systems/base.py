@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from rules.dice_words import DiceWord
 from rules.encounter import Combatant, Delay, Encounter, JsonValue, Side, Slot, Status
 from rules.errors import RulesError
+from rules.harm import Harm, read_plain_harm
 from rules.text import _, pgettext
 from rules.time_units import ROUNDS, TimeUnits
 
@@ -199,6 +200,26 @@ class RuleSystem(ABC):
     def harm_presets(self, track: str) -> Sequence[tuple[str, int]]:
         """Quick amounts for the damage dialog, as (label, amount) (SR3: Light 1 … Deadly 10)."""
         return ()
+
+    def parse_harm(self, text: str, combatant: Combatant, track: str, encounter: Encounter,
+                   heal: bool = False) -> Harm:
+        """Read what the GM typed in the Damage (``heal``: Heal) dialog for ``combatant``, in the game's notation.
+
+        ``track`` is the track chosen in the dialog; the text may name another. The result says what will be
+        marked, in words, before anything is applied; a text the game cannot read raises a RulesError saying why
+        (translated). Default: a whole number of marks, optionally followed by words naming a track (``3 stun``).
+        """
+        return read_plain_harm(text, self.tracks(combatant, encounter), track, heal)
+
+    def harm_notation(self) -> str:
+        """What the damage dialog's amount field accepts, as translated examples (shown as its hint)."""
+        return _("A whole number, e.g. 3")
+
+    def shared_harm_note(self, encounter: Encounter) -> str:
+        """What the game says when several combatants take the same hit (a grenade), translated, or "".
+
+        The dialog shows it with the targets' readings (SR3: each target resists on its own)."""
+        return ""
 
     def condition_notes(self, combatant: Combatant, encounter: Encounter) -> Sequence[str]:
         """Short, translated notes on what the condition does now (SR3: "TN +2, initiative −2")."""

@@ -15,6 +15,7 @@ from typing import Final
 from rules.dice import DiceWord
 from rules.encounter import Combatant, Encounter, Initiative, JsonValue, Pool, Slot, SlotKind, Status, frozen_map
 from rules.errors import OperationError, RulesError
+from rules.harm import Harm
 from rules.history import History, Operation
 from rules.systems.base import (
     AttributeSpec,
@@ -169,6 +170,24 @@ class ClovekSystem(RuleSystem):
                 name=combatant.name, bank=_(BANK_WORDS[name]), action=blocker.name))
         size = track_sizes(encounter)[name, kind]
         return combatant.with_damage(track, min(size, max(0, combatant.boxes(track) + amount)))
+
+    def parse_harm(self, text: str, combatant: Combatant, track: str, encounter: Encounter,
+                   heal: bool = False) -> Harm:
+        """The power of what hit (as many marks), on the chosen track or the one named: ``3``, ``3 social stun``.
+
+        A power of 0 or less is the digest's "succeeded without lasting effect": nothing to mark, said so."""
+        first = (text.split(maxsplit=1) or [""])[0]
+        power = first.replace("−", "-")
+        if not heal and power.lstrip("-").isdigit() and int(power) <= 0:
+            raise RulesError(_("Power {power}: the action succeeds without lasting effect, nothing to mark.").format(
+                power=first))
+        harm = super().parse_harm(text, combatant, track, encounter, heal)
+        if heal:
+            return harm
+        return replace(harm, meaning=_("Power {power}: {marks}").format(power=harm.amount, marks=harm.meaning))
+
+    def harm_notation(self) -> str:
+        return _("The power (as many wounds), e.g. 3, 3 social or 2 mental stun")
 
     def condition_notes(self, combatant: Combatant, encounter: Encounter) -> Sequence[str]:
         notes = [_("Dice left: {banks}").format(banks=", ".join(

@@ -139,6 +139,9 @@ class SoubojSystem(RuleSystem):
         hurt = combatant.with_damage(track, max(0, combatant.boxes(track) + amount))
         return condition.settle(combatant, hurt, tables(encounter), shadow_counts_for_death(encounter))
 
+    def harm_notation(self) -> str:
+        return _("Hit points, e.g. 3; name the track to choose it: 3 shadow")
+
     def condition_notes(self, combatant: Combatant, encounter: Encounter) -> Sequence[str]:
         notes = [_("Hit points {hp} of {maximum}").format(hp=_signed(condition.hit_points(combatant)),
                                                            maximum=condition.max_hp(combatant))]
