@@ -9,13 +9,24 @@ round start → pass start → turn start/end … → pass end → round end.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from rules.dice import Roller
 from rules.effects import fire_hook
-from rules.encounter import Delay, Encounter, Initiative, Slot, SlotKind, frozen_map, with_item, without_item
-from rules.errors import OperationError
-from rules.history import Applied, LogLine, Operation, require_combatant
+from rules.encounter import (
+    Combatant,
+    Delay,
+    Encounter,
+    Initiative,
+    Slot,
+    SlotKind,
+    frozen_map,
+    with_item,
+    without_item,
+)
+from rules.errors import OperationError, RulesError
+from rules.history import ADDED_LATER, Applied, LogLine, Operation, require_combatant
+from rules.initiative_text import TypedInitiative
 from rules.systems.base import Hook, Reminder, RuleSystem
 from rules.text import N_, _, ngettext
 
@@ -154,58 +165,82 @@ def _check_faces(faces: tuple[int, ...], count: int, sides: int, name: str) -> N
 
 @dataclass(frozen=True)
 class RollInitiative(Operation):
-    """Initiative for a new round: the faces each combatant rolled (by the app or typed in by the GM)."""
+    """Initiative for a new round: the faces each combatant rolled (by the app or typed in by the GM), or the total
+    a player announced (``totals``: the game turns it into what it stores, :meth:`RuleSystem.initiative_from_total`).
+    """
 
     kind = "roll_initiative"
     rolls: Mapping[str, tuple[int, ...]]
     tiebreaks: Mapping[str, tuple[int, ...]]
+    totals: Mapping[str, int] = field(default_factory=frozen_map, metadata=ADDED_LATER)
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         if encounter.clock.current is not None:
             raise OperationError(_("The round is still running: finish it before rolling initiative."))
         state = encounter
         for combatant_id, faces in self.rolls.items():
-            require_combatant(encounter, combatant_id)
-            combatant = encounter.combatant(combatant_id)
+            combatant = require_combatant(encounter, combatant_id)
             spec = system.initiative_dice(combatant, encounter)
             _check_faces(faces, spec.count, spec.sides, combatant.name)
             rolled = Initiative(spec.base, faces, self.tiebreaks.get(combatant_id, ()))
             state = state.with_combatant(replace(combatant, initiative=rolled))
+        for combatant_id, total in self.totals.items():
+            state = state.with_combatant(self._announced(encounter, system, combatant_id, total))
         log = tuple(LogLine("{name} rolls {total} for initiative.",
                             {"name": c.name, "total": system.score_text(c, state)})
-                    for c in (state.combatant(i) for i in self.rolls))
+                    for c in (state.combatant(i) for i in (*self.rolls, *self.totals)))
         return Applied(state, log).then(start_round(state, system))
+
+    def _announced(self, encounter: Encounter, system: RuleSystem, combatant_id: str, total: int) -> Combatant:
+        combatant = require_combatant(encounter, combatant_id)
+        if combatant_id in self.rolls:
+            raise OperationError(_("{name} has both faces and a total for initiative: give one.").format(
+                name=combatant.name))
+        try:
+            announced = system.initiative_from_total(combatant, encounter, total)
+        except RulesError as problem:
+            raise OperationError(str(problem)) from None
+        return replace(combatant, initiative=replace(announced, tiebreak=self.tiebreaks.get(combatant_id, ())))
 
 
 def roll_initiative(encounter: Encounter, system: RuleSystem, roller: Roller,
-                    typed: Mapping[str, tuple[int, ...]] | None = None) -> RollInitiative:
-    """Build the round's initiative: typed faces where the GM gave them, rolled dice for everyone else.
+                    typed: Mapping[str, tuple[int, ...]] | None = None,
+                    totals: Mapping[str, int] | None = None) -> RollInitiative:
+    """Build the round's initiative: typed faces or announced totals where the GM gave them, rolled dice for
+    everyone else.
 
-    Combatants the game groups together (:meth:`RuleSystem.initiative_group`: grunt groups, seats) share one roll.
+    Combatants the game groups together (:meth:`RuleSystem.initiative_group`: grunt groups, seats) share one roll:
+    faces or a total typed for any member is the whole group's.
     """
-    typed = typed or {}
+    given = {cid: TypedInitiative(faces=faces) for cid, faces in (typed or {}).items() if faces}
+    given.update({cid: TypedInitiative(total=total) for cid, total in (totals or {}).items()})
     rolls: dict[str, tuple[int, ...]] = {}
+    announced: dict[str, int] = {}
     tiebreaks: dict[str, tuple[int, ...]] = {}
-    by_group: dict[tuple[str, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+    by_group: dict[tuple[str, int], tuple[TypedInitiative, tuple[int, ...]]] = {}
     for combatant in encounter.combatants.values():  # a roll typed for any member is the whole group's roll
         group = system.initiative_group(combatant, encounter)
-        if group and combatant.id in typed and system.can_act(combatant, encounter):
+        if group and combatant.id in given and system.can_act(combatant, encounter):
             count = system.initiative_dice(combatant, encounter).count
-            by_group.setdefault((group, count), (typed[combatant.id], tuple(roller.dice(system.tiebreak_dice(), 6))))
+            by_group.setdefault((group, count), (given[combatant.id], tuple(roller.dice(system.tiebreak_dice(), 6))))
     for combatant in encounter.combatants.values():
         if not system.can_act(combatant, encounter):
             continue
         spec = system.initiative_dice(combatant, encounter)
         group = system.initiative_group(combatant, encounter)
         key = (group or "", spec.count)
-        if combatant.id not in typed and group and key in by_group:
-            rolls[combatant.id], tiebreaks[combatant.id] = by_group[key]
-            continue
-        rolls[combatant.id] = typed.get(combatant.id) or tuple(roller.dice(spec.count, spec.sides))
-        tiebreaks[combatant.id] = tuple(roller.dice(system.tiebreak_dice(), 6))
-        if group:
-            by_group[key] = (rolls[combatant.id], tiebreaks[combatant.id])
-    return RollInitiative(frozen_map(rolls), frozen_map(tiebreaks))
+        if combatant.id not in given and group and key in by_group:
+            roll, tiebreaks[combatant.id] = by_group[key]
+        else:
+            roll = given.get(combatant.id) or TypedInitiative(faces=tuple(roller.dice(spec.count, spec.sides)))
+            tiebreaks[combatant.id] = tuple(roller.dice(system.tiebreak_dice(), 6))
+            if group:
+                by_group[key] = (roll, tiebreaks[combatant.id])
+        if roll.total is not None:
+            announced[combatant.id] = roll.total
+        else:
+            rolls[combatant.id] = roll.faces
+    return RollInitiative(frozen_map(rolls), frozen_map(tiebreaks), frozen_map(announced))
 
 
 @dataclass(frozen=True)

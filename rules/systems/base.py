@@ -13,7 +13,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from rules.dice_words import DiceWord
-from rules.encounter import Combatant, Delay, Encounter, JsonValue, Side, Slot, Status
+from rules.encounter import Combatant, Delay, Encounter, Initiative, JsonValue, Side, Slot, Status
 from rules.errors import RulesError
 from rules.harm import Harm, read_plain_harm
 from rules.text import _, pgettext
@@ -233,6 +233,23 @@ class RuleSystem(ABC):
     @abstractmethod
     def initiative_dice(self, combatant: Combatant, encounter: Encounter) -> DiceSpec:
         """What this combatant rolls for initiative (the app rolls it or the GM types the faces)."""
+
+    def initiative_from_total(self, combatant: Combatant, encounter: Encounter, total: int) -> Initiative:
+        """What to store when the GM types the total the player announces instead of the faces rolled.
+
+        Default, from :meth:`initiative_dice`: a single die becomes the face that makes the total (so every rule
+        reading faces still works); with several dice the total replaces the fixed part plus the dice (stored as
+        the fixed part, with no faces). A total the dice cannot make raises a RulesError naming what they can.
+        The tie-break dice are added by the caller.
+        """
+        spec = self.initiative_dice(combatant, encounter)
+        low, high = spec.base + spec.count, spec.base + spec.count * spec.sides
+        if not low <= total <= high:
+            raise RulesError(_("{name} rolls {dice} for initiative: the total is {low} to {high}, not {total}.")
+                             .format(name=combatant.name, dice=spec.describe(), low=low, high=high, total=total))
+        if spec.count == 1:
+            return Initiative(spec.base, (total - spec.base,))
+        return Initiative(total)
 
     def initiative_group(self, combatant: Combatant, encounter: Encounter) -> str | None:
         """Combatants with the same key share one initiative roll (grunt groups; Walka's seats)."""

@@ -214,6 +214,20 @@ class ClovekSystem(RuleSystem):
         count = min(initiative_dice_chosen(combatant), bank(combatant, MENTAL).remaining)
         return DiceSpec(count, 10, combatant.attribute(COMPOSURE))
 
+    def initiative_from_total(self, combatant: Combatant, encounter: Encounter, total: int) -> Initiative:
+        """The best die is the total less Composure (the other dice risked count only as spent mental dice)."""
+        spec = self.initiative_dice(combatant, encounter)
+        if spec.count == 0:
+            if total != spec.base:
+                raise RulesError(_("{name} risks no mental dice: the initiative is Composure, {composure}, "
+                                   "not {total}.").format(name=combatant.name, composure=spec.base, total=total))
+            return Initiative(spec.base)
+        if not 1 <= total - spec.base <= spec.sides:
+            raise RulesError(_("{name}'s initiative is the best die plus Composure {composure}: {low} to {high}, "
+                               "not {total}.").format(name=combatant.name, composure=spec.base, low=spec.base + 1,
+                                                      high=spec.base + spec.sides, total=total))
+        return Initiative(spec.base, (total - spec.base,))
+
     def remaining_slots(self, encounter: Encounter) -> list[Slot]:
         clock = encounter.clock
         waiting = [c for c in encounter.combatants.values()
@@ -229,7 +243,7 @@ class ClovekSystem(RuleSystem):
     # --- timing and the turn ------------------------------------------------------------------
     def on_hook(self, encounter: Encounter, hook: Hook, actors: tuple[str, ...]) -> HookResult:
         if hook is Hook.ROUND_START:
-            return HookResult(_charge_initiative_dice(encounter))
+            return HookResult(_charge_initiative_dice(encounter, self))
         if hook is Hook.ROUND_END:
             return HookResult(_end_round(encounter))
         return HookResult(encounter)
@@ -267,14 +281,18 @@ def _tie_key(combatant: Combatant, yielded: frozenset[str]) -> tuple[int, ...]:
     return (_score(combatant), 0 if combatant.id in yielded else 1, *tiebreak)
 
 
-def _charge_initiative_dice(encounter: Encounter) -> Encounter:
-    """The mental dice rolled for initiative stay spent; keep only the best die (the score counts no other)."""
+def _charge_initiative_dice(encounter: Encounter, system: ClovekSystem) -> Encounter:
+    """The mental dice rolled for initiative stay spent; keep only the best die (the score counts no other).
+
+    As many are spent as the character risked (the faces typed or rolled are that many; an announced total keeps
+    only its best die)."""
     state = encounter
     for combatant in encounter.combatants.values():
         rolled = combatant.initiative
         if rolled is None or not rolled.dice:
             continue
-        charged = with_spent(combatant, MENTAL, bank(combatant, MENTAL).spent + len(rolled.dice))
+        risked = max(len(rolled.dice), system.initiative_dice(combatant, encounter).count)
+        charged = with_spent(combatant, MENTAL, bank(combatant, MENTAL).spent + risked)
         best = replace(rolled, dice=(max(rolled.dice),))
         state = state.with_combatant(replace(charged, initiative=best))
     return state
