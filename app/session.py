@@ -15,6 +15,8 @@ from app.i18n import _
 from rules.combatants import ApplyHarm, RemoveCombatant
 from rules.dice import Roller
 from rules.errors import OperationError
+from rules.harm import Harm
+from rules.history import Batch, require_combatant
 from rules.rolls import RecordRoll, parse_for
 from rules.turns import DelayAction, NextTurn, TakeDelayedAction, YieldTurn, current_actor, roll_initiative
 
@@ -30,10 +32,11 @@ class FightSession:
         """The id of whoever acts now (first of a simultaneous group), or None."""
         return current_actor(self.document.state)
 
-    def roll_initiative(self, typed: Mapping[str, tuple[int, ...]] | None = None) -> Change:
-        """Start the round: typed faces for those the GM gives, rolled dice for everyone else."""
+    def roll_initiative(self, typed: Mapping[str, tuple[int, ...]] | None = None,
+                        totals: Mapping[str, int] | None = None) -> Change:
+        """Start the round: typed faces or announced totals for those the GM gives, rolled dice for everyone else."""
         state = self.document.state
-        return self.document.apply(roll_initiative(state, self.document.system, self.roller, typed))
+        return self.document.apply(roll_initiative(state, self.document.system, self.roller, typed, totals))
 
     def next_turn(self) -> Change:
         """The current actor is done (Space)."""
@@ -60,6 +63,23 @@ class FightSession:
         if amount == 0:
             raise OperationError(_("Enter an amount other than zero."))
         return self.document.apply(ApplyHarm(combatant_id, track, amount, source))
+
+    def read_harm(self, text: str, combatant_id: str, track: str, heal: bool = False) -> Harm:
+        """What ``text`` typed in the Damage (Heal) dialog means for that combatant, read by the game."""
+        state = self.document.state
+        return self.document.system.parse_harm(text, require_combatant(state, combatant_id), track, state, heal)
+
+    def harm_each(self, harms: Mapping[str, Harm], heal: bool = False) -> Change:
+        """Mark (``heal``: take off) each combatant's read amount: several targets of one hit are one undo step."""
+        operations = tuple(ApplyHarm(combatant_id, harm.track, -harm.amount if heal else harm.amount)
+                           for combatant_id, harm in harms.items())
+        if not operations:
+            raise OperationError(_("Choose whom it hits."))
+        if len(operations) == 1:
+            return self.document.apply(operations[0])
+        names = ", ".join(self.document.state.combatant(combatant_id).name for combatant_id in harms)
+        label = _("Healing: {names}") if heal else _("Damage: {names}")
+        return self.document.apply(Batch(operations, label.format(names=names)))
 
     def remove(self, combatant_id: str) -> Change:
         """Take a combatant out of the fight."""
