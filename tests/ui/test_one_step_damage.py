@@ -9,13 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 from PySide6.QtCore import QPoint, Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDialog, QWidget
 from pytestqt.qtbot import QtBot
 
+from rules.systems.base import DiceSpec
 from ui.dialogs.harm import HarmDialog
-from ui.dialogs.initiative import RollInitiativeDialog
+from ui.dialogs.initiative import RollInitiativeDialog, field_hint
 from ui.main_window import MainWindow
 from ui.models.initiative_model import InitiativeModel
 
@@ -244,3 +246,14 @@ def test_a_typed_total_lands_as_the_score(open_window: Opener, qtbot: QtBot) -> 
     state = window.document.state
     assert [_score(window, ids[name]) for name in ("Wedge", "Sharon")] == [17, 9]
     assert window.document.system.score_text(state.combatant(ids["Wedge"]), state) == "17 → 7"
+
+
+@pytest.mark.parametrize(("spec", "hint"), [
+    (DiceSpec(2, 6, 6), "6 + 2d6: the total, e.g. 13, or each die, e.g. 4,2"),
+    (DiceSpec(7, 6), "7d6: the total, e.g. 25, or each die, e.g. 4,2,6,…"),
+    (DiceSpec(1, 6, 5), "5 + 1d6: the die, e.g. 4, or the total after =, e.g. =9"),
+    (DiceSpec(1, 12), "1d12: the die (the total), e.g. 4"),
+    (DiceSpec(0, 10, 4), "4 + 0d10: the total, e.g. 4"),
+])
+def test_every_field_says_what_a_lone_number_means_for_its_roll(spec: DiceSpec, hint: str) -> None:
+    assert field_hint(spec) == hint

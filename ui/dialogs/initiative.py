@@ -32,6 +32,8 @@ from ui.widgets.messages import show_message
 def field_hint(spec: DiceSpec) -> str:
     """What the field accepts for a roll of ``spec``, with examples (the field's placeholder)."""
     dice = spec.describe()
+    if spec.count == 0:  # nothing to roll (a character may risk no dice): only a total
+        return _("{dice}: the total, e.g. {total}").format(dice=dice, total=example_total(spec))
     if spec.count != 1:
         return _("{dice}: the total, e.g. {total}, or each die, e.g. {faces}").format(
             dice=dice, total=example_total(spec), faces=example_faces(spec))
