@@ -30,7 +30,15 @@ from typing import Any, Final
 
 from app.i18n import N_, _
 from app.paths import data_dir, resource
-from rules.combatants import ATTRIBUTE_LIMIT, MAX_NAME, MAX_NOTES, SHARED_MONITOR, AddCombatant, next_combatant_id
+from rules.combatants import (
+    ATTRIBUTE_LIMIT,
+    HIDDEN,
+    MAX_NAME,
+    MAX_NOTES,
+    SHARED_MONITOR,
+    AddCombatant,
+    next_combatant_id,
+)
 from rules.encounter import Combatant, Encounter, JsonValue, Side, frozen_map, with_item
 from rules.errors import RulesError
 from rules.systems import all_systems
@@ -524,7 +532,8 @@ def _write_atomically(path: Path, text: str) -> None:
 
 def from_combatant(combatant: Combatant, kind: EntryKind | str, system_id: str) -> LibraryEntry:
     """A library entry from a combatant of the fight (its damage and initiative are not kept)."""
-    extra = {key: value for key, value in combatant.extra.items() if key != SHARED_MONITOR}
+    # How this fight treats it (a shared monitor, kept from the players' eyes) is not what the creature is.
+    extra = {key: value for key, value in combatant.extra.items() if key not in (SHARED_MONITOR, HIDDEN)}
     return LibraryEntry(kind=EntryKind(kind), system_id=system_id, name=combatant.name, side=combatant.side,
                         attributes=frozen_map(combatant.attributes), notes=combatant.notes, extra=frozen_map(extra))
 

@@ -8,17 +8,38 @@ GM typed the faces rolled at the table.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping
 
 from app.document import Change, EncounterDocument
 from app.i18n import _
-from rules.combatants import ApplyHarm, RemoveCombatant
+from app.library import numbered_names
+from rules.combatants import (
+    SHARED_MONITOR,
+    AddCombatant,
+    ApplyHarm,
+    RemoveCombatant,
+    SetHidden,
+    next_combatant_id,
+)
 from rules.dice import Roller
+from rules.encounter import frozen_map
 from rules.errors import OperationError
 from rules.harm import Harm
 from rules.history import Batch, require_combatant
 from rules.rolls import RecordRoll, parse_for
-from rules.turns import DelayAction, NextTurn, TakeDelayedAction, YieldTurn, current_actor, roll_initiative
+from rules.turns import (
+    DelayAction,
+    NextTurn,
+    TakeDelayedAction,
+    YieldTurn,
+    actor_for,
+    current_actor,
+    roll_initiative,
+)
+
+#: A name's number at its end ("Ganger 3"): a copy continues the numbering of the name before it.
+_NUMBERED = re.compile(r"\s+[0-9]{1,9}$")
 
 
 class FightSession:
@@ -32,11 +53,18 @@ class FightSession:
         """The id of whoever acts now (first of a simultaneous group), or None."""
         return current_actor(self.document.state)
 
+    def actor_for(self, selected: str | None) -> str | None:
+        """The combatant the GM selected when it is one of those acting now, else the current actor."""
+        return actor_for(self.document.state, selected)
+
     def roll_initiative(self, typed: Mapping[str, tuple[int, ...]] | None = None,
+                        chosen: Mapping[str, Mapping[str, int]] | None = None,
                         totals: Mapping[str, int] | None = None) -> Change:
-        """Start the round: typed faces or announced totals for those the GM gives, rolled dice for everyone else."""
+        """Start the round: typed faces or announced totals for those the GM gives, rolled dice for everyone else,
+        after the choices the game asks for (``chosen``: combatant id → initiative input → value), all in one undo
+        step."""
         state = self.document.state
-        return self.document.apply(roll_initiative(state, self.document.system, self.roller, typed, totals))
+        return self.document.apply(roll_initiative(state, self.document.system, self.roller, typed, chosen, totals))
 
     def next_turn(self) -> Change:
         """The current actor is done (Space)."""
@@ -84,6 +112,24 @@ class FightSession:
     def remove(self, combatant_id: str) -> Change:
         """Take a combatant out of the fight."""
         return self.document.apply(RemoveCombatant(combatant_id))
+
+    def duplicate(self, combatant_id: str) -> Change:
+        """Add a fresh copy of a combatant: its side, numbers, notes and game data, numbered on ("Ganger 4").
+
+        The copy starts unhurt, without initiative, seat or group (as if added from the bestiary); it is hidden
+        from the players if the original is (its game data says so).
+        """
+        state = self.document.state
+        original = state.combatant(combatant_id)
+        base = _NUMBERED.sub("", original.name.strip()) or original.name
+        name = numbered_names(base, 1, [*(c.name for c in state.combatants.values()), base])[0]
+        extra = frozen_map({key: value for key, value in original.extra.items() if key != SHARED_MONITOR})
+        return self.document.apply(AddCombatant(next_combatant_id(state), name, original.side, original.attributes,
+                                                notes=original.notes, extra=extra))
+
+    def set_hidden(self, combatant_id: str, hidden: bool) -> Change:
+        """Hide a combatant from the player view, or reveal it."""
+        return self.document.apply(SetHidden(combatant_id, hidden))
 
     def roll_dice(self, expression: str, typed_faces: str = "", who: str = "") -> Change:
         """Roll (or record typed faces of) a dice-line expression, read as the open fight's game reads it; the

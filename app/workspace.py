@@ -7,12 +7,13 @@ only call them and show what they return or raise (StorageError / RulesError mes
 from __future__ import annotations
 
 import dataclasses
+import logging
 from pathlib import Path
 
 from app.document import EncounterDocument
 from app.i18n import _
 from app.library import EntryKind, Library, LibraryEntry, from_combatant
-from app.paths import ENCOUNTER_SUFFIX
+from app.paths import ENCOUNTER_SUFFIX, documents_dir
 from app.recovery import EncounterLock, Journal, RecoveryCandidate, discard, find_recoverable, recover
 from app.samples import sample_path
 from app.session import FightSession
@@ -21,6 +22,8 @@ from app.storage import StorageError, load_encounter, save_encounter
 from rules.dice import Roller
 from rules.encounter import Side
 from rules.history import History, new_history
+
+log = logging.getLogger(__name__)
 
 
 def _owner_text(lock: EncounterLock) -> str:
@@ -53,6 +56,12 @@ class Workspace:
         """An empty encounter of a game."""
         self._release()
         self.document.replace_history(new_history(system_id, name), None)
+
+    def start_new(self, system_id: str) -> None:
+        """A new encounter the GM asked for: its game becomes the default (the next Ctrl+N starts one too)."""
+        self.new(system_id)
+        if system_id != self.settings.default_system:
+            self.remember(default_system=system_id)
 
     def open(self, path: Path) -> None:
         """Load an encounter file; on StorageError the current fight is untouched."""
@@ -140,6 +149,29 @@ class Workspace:
         """Change settings and save them at once."""
         self.settings = dataclasses.replace(self.settings, **changes)  # type: ignore[arg-type]
         save_settings(self.settings)
+
+    def clear_recent_files(self) -> None:
+        """Forget the recent files (File → Open recent → Clear list); the files themselves stay."""
+        self.update_settings(recent_files=())
+
+    def remember(self, **changes: object) -> None:
+        """Change settings that are conveniences (where dialogs start, the default game, a window's place):
+        a disk that refuses them is logged, never an error that stops what the GM was doing."""
+        try:
+            self.update_settings(**changes)
+        except StorageError as problem:
+            log.warning("settings: could not remember %s: %s", ", ".join(changes), problem)
+
+    def start_directory(self) -> Path:
+        """Where a file dialog opens: the folder of the last file the GM chose there, else the documents."""
+        last = self.settings.last_directory
+        return Path(last) if last and Path(last).is_dir() else documents_dir()
+
+    def chose_file(self, path: Path) -> None:
+        """The GM chose ``path`` in a file dialog: the next dialog starts in its folder."""
+        folder = str(path.absolute().parent)
+        if folder != self.settings.last_directory:
+            self.remember(last_directory=folder)
 
     def _remember(self, path: Path) -> None:
         self.settings = dataclasses.replace(with_recent_file(self.settings, path), last_encounter=str(path))

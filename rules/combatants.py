@@ -19,7 +19,7 @@ from rules.encounter import (
 )
 from rules.errors import OperationError
 from rules.history import Applied, LogArg, LogLine, Operation, require_combatant
-from rules.systems.base import RuleSystem
+from rules.systems.base import BudgetItem, RuleSystem
 from rules.text import _
 
 MAX_NAME = 200
@@ -122,7 +122,9 @@ class EditCombatant(Operation):
         _check_text(text, MAX_NOTES if self.field == "notes" else MAX_NAME, self.field)
         if self.field == "side":
             try:
-                return replace(combatant, side=Side(text))
+                side = Side(text)
+                shown = with_hidden(combatant, False) if side is Side.PLAYER else combatant  # PCs are always shown
+                return replace(shown, side=side)
             except ValueError:
                 raise OperationError(_("Unknown side {side!r}.").format(side=self.value)) from None
         if self.field == "name":
@@ -134,6 +136,45 @@ class EditCombatant(Operation):
         if self.field == "group":
             return replace(combatant, group=self.value)  # None clears it
         return replace(combatant, seat=self.value)
+
+
+#: Key in ``Combatant.extra``: left out of the player view (an ambush the players have not seen yet). Kept in
+#: ``extra`` (absent when shown) so that files of fights without hidden combatants stay as they were.
+HIDDEN = "hidden_from_players"
+
+
+def is_hidden(combatant: Combatant) -> bool:
+    """Whether the players' screen leaves ``combatant`` out."""
+    return combatant.extra.get(HIDDEN) is True
+
+
+def with_hidden(combatant: Combatant, hidden: bool) -> Combatant:
+    """A copy hidden from the players' screen, or shown on it."""
+    if is_hidden(combatant) == hidden:
+        return combatant
+    extra = with_item(combatant.extra, HIDDEN, True) if hidden else without_item(combatant.extra, HIDDEN)
+    return replace(combatant, extra=extra)
+
+
+@dataclass(frozen=True)
+class SetHidden(Operation):
+    """Hide a non-player combatant from the player view, or reveal it (player characters are always shown)."""
+
+    kind = "set_hidden"
+    combatant_id: str
+    hidden: bool
+
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        combatant = require_combatant(encounter, self.combatant_id)
+        if self.hidden and combatant.side is Side.PLAYER:
+            raise OperationError(_("{name} is a player character: the players always see them.").format(
+                name=combatant.name))
+        if is_hidden(combatant) == self.hidden:
+            return Applied(encounter)
+        args: dict[str, LogArg] = {"name": combatant.name}
+        line = (LogLine("{name} is hidden from the players.", args) if self.hidden
+                else LogLine("{name} is revealed to the players.", args))
+        return Applied(encounter.with_combatant(with_hidden(combatant, self.hidden)), (line,))
 
 
 @dataclass(frozen=True)
@@ -290,10 +331,22 @@ class SpendAction(Operation):
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         combatant = require_combatant(encounter, self.combatant_id)
+        item = next((i for i in system.action_budget(combatant, encounter) if i.key == self.action), None)
         updated = system.spend_action(combatant, self.action, encounter)
-        line = LogLine("{name} takes a {action} action.", {"name": combatant.name, "action": self.action},
-                       translate=("action",))
-        return Applied(encounter.with_combatant(updated), (line,))
+        return Applied(encounter.with_combatant(updated), (_spent_line(combatant, self.action, item),))
+
+
+def _spent_line(combatant: Combatant, action: str, item: BudgetItem | None) -> LogLine:
+    """The game's sentence for the action used, else one naming the budget's label for it (or its key).
+
+    The arguments stay those of the line fights were saved with ("action": the key), so an older saved fight
+    still undoes past it (a replay must write the facts it saved; the wording may change).
+    """
+    args: dict[str, LogArg] = {"name": combatant.name, "action": action}
+    if item is not None and item.spent:
+        return LogLine(item.spent, args, translate=("action",))
+    label = item.label if item is not None else action
+    return LogLine("{name} takes an action: {label}.", {**args, "label": label}, translate=("action", "label"))
 
 
 @dataclass(frozen=True)

@@ -8,17 +8,22 @@ Polish players do; ``N`` is a whole number of at most 6 digits)::
               | dice compare N                       4d6 >= 4           (count the dice that meet it)
               | dice WORD …                          a game's own test, read by the game's DiceWord
     sum      := ["+" | "-"] term (("+" | "-") term)*
-    term     := dice | N
+    term     := dice [keep] | N
     dice     := [N] ("d" | "k") (N | "%")            d% is d100
+    keep     := ("kh" | "kl") [N]                    2d20kh1, 4d6kl3: count only the N highest / lowest
+                                                     (no N: one); in sums only, never before a test
     extra    := "+" N "b" | "+" N "p"                bonus / penalty dice, may repeat; they cancel one for one
     compare  := ">=" | ">" | "<=" | "<" | "≥" | "≤"
 
 A game adds its words through :meth:`RuleSystem.dice_words` (SR3: ``12d6 tn 5``; Člověk:
 ``8d10 skill 3 ability``); :func:`parse` knows only the words it is given, so a line is read in the context of
 one game (:func:`rules.rolls.parse_for`). Limits, checked before any work so that any input is answered at
-once: 200 characters, 20 terms, 200 dice per term (a roll-under test: 200 dice in all), 2..1000 sides, and
-:data:`MAX_REROLLS` rerolls per die. Parentheses are refused with a clear message. Every roll can also be typed
-in: see :meth:`DiceExpression.from_faces`.
+once: 200 characters, 20 terms, 200 dice per term (a roll-under test: 200 dice in all), 2..1000 sides, a
+keeping term keeps 1 to all of its dice, and :data:`MAX_REROLLS` rerolls per die. Parentheses are refused
+with a clear message. Every roll can also be typed in: see :meth:`DiceExpression.from_faces`; a keeping term
+is typed with all its dice, and the line keeps the right ones. The exact odds of a keeping term are
+:func:`rules.odds.sum_of_kept` (like a plain sum's, :func:`rules.odds.sum_of`, they are not part of the
+expression).
 """
 
 from __future__ import annotations
@@ -30,6 +35,8 @@ from typing import Final
 from rules.dice_expressions import (
     COMPARISONS,
     DESCRIBE_MAX_DICE,
+    KEEP_HIGHEST,
+    KEEP_LOWEST,
     DiceExpression,
     DiceTerm,
     Roller,
@@ -46,7 +53,7 @@ from rules.dice_faces import MAX_FACES_TEXT_LENGTH, Chains, format_faces, read_f
 from rules.dice_rules import FAILURE, MAX_REROLLS, SUCCESS, format_chain, roll_under_kept
 from rules.dice_words import DiceReader, DiceWord, UnknownDiceWord
 from rules.errors import DiceError
-from rules.text import _
+from rules.text import _, ngettext
 
 __all__ = [
     "DESCRIBE_MAX_DICE",
@@ -93,9 +100,11 @@ MAX_NUMBER_DIGITS: Final[int] = 6
 
 _DIGITS: Final[frozenset[str]] = frozenset("0123456789")
 _DICE_LETTERS: Final[frozenset[str]] = frozenset({"d", "k"})
-#: Words every dice line knows: the dice letters, and the roll-under test's ``under``, ``b`` and ``p``.
+#: Words every dice line knows: the dice letters, keep highest / lowest, and the roll-under test's ``under``,
+#: ``b`` and ``p``.
 _UNDER: Final[str] = "under"
-_GENERIC_WORDS: Final[frozenset[str]] = _DICE_LETTERS | {_UNDER, "b", "p"}
+_KEEP_WORDS: Final[tuple[str, str]] = (KEEP_HIGHEST, KEEP_LOWEST)
+_GENERIC_WORDS: Final[frozenset[str]] = _DICE_LETTERS | {*_KEEP_WORDS, _UNDER, "b", "p"}
 #: One-character symbols and what they mean (the typographic minus and ≥ ≤ come from pasted text).
 _SYMBOLS: Final[dict[str, str]] = {
     "+": "+",
@@ -109,6 +118,7 @@ _SYMBOLS: Final[dict[str, str]] = {
 }
 _BRACKETS: Final[frozenset[str]] = frozenset("()[]{}")
 _SUM_EXAMPLE: Final[str] = "3d6+2"
+_KEEP_EXAMPLE: Final[str] = "2d20kh1"
 _UNDER_EXAMPLE: Final[str] = "d20 under 12"
 _COMPARE_EXAMPLE: Final[str] = "4d6 >= 4"
 
@@ -124,13 +134,15 @@ _END: Final[_Token] = _Token("end", "")
 
 def dice_examples(words: Iterable[DiceWord] = ()) -> tuple[str, ...]:
     """Lines a GM could type where the dice line knows ``words`` (a game's), e.g. for a tooltip."""
-    return (_SUM_EXAMPLE, *(word.example for word in words if word.example), _UNDER_EXAMPLE, _COMPARE_EXAMPLE)
+    return (_SUM_EXAMPLE, *(word.example for word in words if word.example), _KEEP_EXAMPLE, _UNDER_EXAMPLE,
+            _COMPARE_EXAMPLE)
 
 
 def known_words(words: Iterable[DiceWord] = ()) -> tuple[str, ...]:
-    """The words a dice line with ``words`` knows, as a message lists them: d, the game's words, under, b, p."""
+    """The words a dice line with ``words`` knows, as a message lists them: d, kh, kl, the game's words, under,
+    b, p."""
     extra = [name for word in words for name in (word.word, *sorted(word.flags))]
-    return ("d", *dict.fromkeys(extra), _UNDER, "b", "p")
+    return ("d", *_KEEP_WORDS, *dict.fromkeys(extra), _UNDER, "b", "p")
 
 
 class _Grammar:
@@ -298,10 +310,18 @@ class _Parser(DiceReader):
             count = self.number("+")
             if self._accept(*_DICE_LETTERS) is None:
                 return sign * count
-            return DiceTerm(_check_count(count), self._sides(), sign)
+            return self._keep(DiceTerm(_check_count(count), self._sides(), sign))
         if self._accept(*_DICE_LETTERS) is not None:
-            return DiceTerm(1, self._sides(), sign)
+            return self._keep(DiceTerm(1, self._sides(), sign))
         raise self._unexpected(token)
+
+    def _keep(self, dice: DiceTerm) -> DiceTerm:
+        """``dice`` with the ``kh``/``kl`` after it, if any (no number: keep one)."""
+        word = self.accept(*_KEEP_WORDS)
+        if word is None:
+            return dice
+        keep = self.number(word) if self._peek().kind == "number" else 1
+        return DiceTerm(dice.count, dice.sides, dice.sign, _check_keep(keep, dice, word), word == KEEP_LOWEST)
 
     def _sides(self) -> int:
         if self._accept("%") is not None:
@@ -363,6 +383,17 @@ def _check_count(count: int) -> int:
     return count
 
 
+def _check_keep(keep: int, dice: DiceTerm, word: str) -> int:
+    if keep < 1:
+        raise DiceError(_("Keep at least one die: {dice}{word}1, not {word}{keep}.").format(
+            dice=dice_text(dice.count, dice.sides), word=word, keep=keep))
+    if keep > dice.count:
+        message = ngettext("{dice} rolls {count} die: it can keep at most {count}, not {keep}.",
+                           "{dice} rolls {count} dice: it can keep at most {count}, not {keep}.", dice.count)
+        raise DiceError(message.format(dice=dice_text(dice.count, dice.sides), count=dice.count, keep=keep))
+    return keep
+
+
 def _check_sides(sides: int) -> int:
     if sides < 2:
         raise DiceError(_("A die needs at least 2 sides, not {sides}.").format(sides=sides))
@@ -374,7 +405,14 @@ def _check_sides(sides: int) -> int:
 
 
 def _single_group(terms: list[DiceTerm], constant: int, keyword: str, example: str) -> DiceTerm:
-    # A test rolls one group of dice: "12d6+2 tn 5" would silently drop the +2, so refuse it.
+    # A test rolls one group of dice: "12d6+2 tn 5" would silently drop the +2, so refuse it; and a test counts
+    # every die it rolls, so "2d20kh1 under 12" would silently roll both dice.
+    if len(terms) == 1 and terms[0].keep and constant == 0 and terms[0].sign > 0:
+        raise DiceError(
+            _("Keeping dice (“{dice}”) works in sums only, not before “{keyword}”; write e.g. {example}.").format(
+                dice=terms[0].text, keyword=keyword, example=example
+            )
+        )
     if constant != 0 or len(terms) != 1 or terms[0].sign < 0:
         raise DiceError(
             _("Put exactly one group of dice before “{keyword}”, e.g. {example}.").format(

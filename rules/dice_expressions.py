@@ -186,23 +186,42 @@ class DiceExpression(ABC):
         return self.text
 
 
+#: The dice line's words for keeping only some dice of a term: ``2d20kh1``, ``4d6kl3``.
+KEEP_HIGHEST: Final[str] = "kh"
+KEEP_LOWEST: Final[str] = "kl"
+
+
 @dataclass(frozen=True)
 class DiceTerm:
-    """``count`` dice of ``sides`` sides, added (sign +1) or subtracted (sign -1)."""
+    """``count`` dice of ``sides`` sides, added (sign +1) or subtracted (sign -1).
+
+    ``keep`` > 0 counts only that many of them, the highest (``2d20kh1``) or with ``lowest`` the lowest
+    (``4d6kl3``); 0 counts every die. Every die is still rolled (or typed in).
+    """
 
     count: int
     sides: int
     sign: int = 1
+    keep: int = 0
+    lowest: bool = False
 
     @property
     def text(self) -> str:
-        """``3d6``, ``d20``, with a leading minus when subtracted."""
-        return ("-" if self.sign < 0 else "") + dice_text(self.count, self.sides)
+        """``3d6``, ``d20``, ``4d6kl3``, with a leading minus when subtracted."""
+        kept = f"{KEEP_LOWEST if self.lowest else KEEP_HIGHEST}{self.keep}" if self.keep else ""
+        return ("-" if self.sign < 0 else "") + dice_text(self.count, self.sides) + kept
+
+    def kept(self, faces: Sequence[int]) -> list[int]:
+        """The faces this term counts, of the faces its dice show."""
+        if not self.keep:
+            return list(faces)
+        ordered = sorted(faces, reverse=not self.lowest)
+        return ordered[: self.keep]
 
 
 @dataclass(frozen=True)
 class SumExpression(DiceExpression):
-    """Dice and constants added up: ``3d6+1d4+2``, ``2d10-1``, ``-1``."""
+    """Dice and constants added up: ``3d6+1d4+2``, ``2d10-1``, ``-1``, ``2d20kh1+3``."""
 
     terms: tuple[DiceTerm, ...]
     constant: int = 0
@@ -218,13 +237,16 @@ class SumExpression(DiceExpression):
         )
 
     def die_sides(self) -> tuple[int, ...]:
-        """One entry per die, term after term."""
+        """One entry per die, term after term (a keeping term's dropped dice too: they are rolled)."""
         return tuple(term.sides for term in self.terms for _index in range(term.count))
 
     def evaluate(self, faces: Chains) -> RollResult:
-        """Add the dice (each with its term's sign) and the constant."""
-        signs = [term.sign for term in self.terms for _index in range(term.count)]
-        total = sum(sign * sum(chain) for sign, chain in zip(signs, faces, strict=True)) + self.constant
+        """Add the dice each term keeps (with its sign) and the constant."""
+        total, start = self.constant, 0
+        for term in self.terms:
+            shown = [sum(chain) for chain in faces[start : start + term.count]]
+            total += term.sign * sum(term.kept(shown))
+            start += term.count
         return RollResult(self, faces, total)
 
     def summarize(self, result: RollResult) -> str:

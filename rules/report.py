@@ -10,7 +10,7 @@ through the game's own ``tracks``/``status``/``condition_notes``, so nothing her
 from __future__ import annotations
 
 from collections.abc import Generator, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Final
 
 from rules.encounter import SIDE_LABELS, STATUS_LABELS, Combatant, Encounter, Side, SlotKind, Status, frozen_map
@@ -152,21 +152,31 @@ def _batch_steps(batch: Batch, before: Encounter, system: RuleSystem) -> Generat
 
 @dataclass(frozen=True)
 class Fall:
-    """A combatant's status got worse: when, to what, and by whose hand (None: nobody's in particular)."""
+    """A combatant's status got worse: when, to what, and by whose hand (None: nobody's in particular).
+
+    ``recovered``: (round, pass) when it was back in the fight afterwards (a Chance spent, healed, woken up), or
+    None while it stayed down.
+    """
 
     round: int
     pass_no: int
     status: Status
     by: str | None = None
     units: TimeUnits = field(default=ROUNDS, compare=False)  # the game's words for when it happened
+    recovered: tuple[int, int] | None = None
 
     def text(self) -> str:
-        """E.g. ``Dying (round 1 · initiative pass 2, by Mike)``."""
+        """E.g. ``Dying (round 1 · initiative pass 2, by Mike)``, and when the combatant got back up."""
         when = heading_text(self.round, self.pass_no, self.units)
         if self.by:
-            return _("{status} ({when}, by {name})").format(status=_(STATUS_LABELS[self.status]), when=when,
-                                                           name=self.by)
-        return _("{status} ({when})").format(status=_(STATUS_LABELS[self.status]), when=when)
+            fell = _("{status} ({when}, by {name})").format(status=_(STATUS_LABELS[self.status]), when=when,
+                                                            name=self.by)
+        else:
+            fell = _("{status} ({when})").format(status=_(STATUS_LABELS[self.status]), when=when)
+        if self.recovered is None:
+            return fell
+        return _("{fall}; back in the fight ({when})").format(
+            fall=fell, when=heading_text(*self.recovered, self.units))
 
 
 @dataclass(frozen=True)
@@ -329,10 +339,18 @@ def _note_harm(tally: _Tally, system: RuleSystem, step: Step, before: Combatant,
             if credit is not None:
                 tally.add(tally.dealt, credit, spec.label, amount)
     old, new = system.status(before, step.before), system.status(after, step.after)
+    clock = step.after.clock
     if STATUS_RANK[new] > STATUS_RANK[old]:
         by = step.before.combatants[credit].name if credit is not None else None
-        clock = step.after.clock
         tally.falls.setdefault(before.id, []).append(Fall(clock.round, clock.pass_no, new, by, system.time_units()))
+    elif new is Status.ACTIVE and old is not Status.ACTIVE:
+        _note_recovery(tally, before.id, (clock.round, clock.pass_no))
+
+
+def _note_recovery(tally: _Tally, combatant_id: str, when: tuple[int, int]) -> None:
+    """The combatant is back in the fight: every fall it had not got up from ends now."""
+    falls = tally.falls.get(combatant_id, [])
+    falls[:] = [fall if fall.recovered is not None else replace(fall, recovered=when) for fall in falls]
 
 
 def _note_moment(tally: _Tally, system: RuleSystem, step: Step) -> None:
@@ -357,8 +375,11 @@ def _participants(tally: _Tally, system: RuleSystem, final: Encounter) -> tuple[
 
 def _participant(tally: _Tally, system: RuleSystem, final: Encounter, combatant_id: str) -> Participant:
     combatant, state = tally.last[combatant_id]
+    end = condition_of(system, combatant, state)
+    if end.status is Status.ACTIVE:  # the final condition decides (a change of option may have stood it up)
+        _note_recovery(tally, combatant_id, (state.clock.round, state.clock.pass_no))
     return Participant(combatant.id, combatant.name, combatant.side, tally.start[combatant_id],
-                       condition_of(system, combatant, state), frozen_map(tally.dealt.get(combatant_id, {})),
+                       end, frozen_map(tally.dealt.get(combatant_id, {})),
                        frozen_map(tally.taken.get(combatant_id, {})), tuple(tally.falls.get(combatant_id, ())),
                        combatant_id not in final.combatants)
 

@@ -27,7 +27,7 @@ from rules.encounter import (
 from rules.errors import OperationError, RulesError
 from rules.history import ADDED_LATER, Applied, LogLine, Operation, require_combatant
 from rules.initiative_text import TypedInitiative
-from rules.systems.base import Hook, Reminder, RuleSystem
+from rules.systems.base import DiceSpec, Hook, Reminder, RuleSystem
 from rules.text import N_, _, ngettext
 
 # --- helpers the games use ----------------------------------------------------------------------
@@ -54,6 +54,39 @@ def current_actor(encounter: Encounter) -> str | None:
     if slot is None or slot.kind is SlotKind.TIMER or not slot.ids:
         return None
     return slot.ids[0]
+
+
+def actor_for(encounter: Encounter, selected: str | None) -> str | None:
+    """Whom a command for "the actor" (delay, let the ties go first) means: ``selected`` when it is one of those
+    acting now (a simultaneous group, a seat), else the current actor (the first of them)."""
+    slot = encounter.clock.current
+    if selected is not None and slot is not None and slot.kind is SlotKind.ACTORS and selected in slot.ids:
+        return selected
+    return current_actor(encounter)
+
+
+def played_order(encounter: Encounter, system: RuleSystem) -> list[str]:
+    """Those who have acted in this pass, in the order the game gives the pass (the order they acted in).
+
+    ``clock.acted`` is a set: its iteration order depends on how it was built and on the process's string hashing,
+    so it differs after a reload or crash recovery. The game's own order of the pass, asked as if nobody had acted
+    yet, is the same every time; whoever it no longer places (knocked out after acting) follows, by score, then
+    as the roster lists them.
+    """
+    acted = encounter.clock.acted
+    fresh = encounter.with_clock(acted=frozenset(), current=None)
+    placed = [cid for slot in system.remaining_slots(fresh) if slot.kind is SlotKind.ACTORS
+              for cid in slot.ids if cid in acted]
+    ordered = list(dict.fromkeys(placed))
+    roster = list(encounter.combatants)
+    rest = sorted((cid for cid in acted if cid in encounter.combatants and cid not in ordered),
+                  key=lambda cid: (-_rolled(encounter, cid), roster.index(cid)))
+    return ordered + rest
+
+
+def _rolled(encounter: Encounter, combatant_id: str) -> int:
+    initiative = encounter.combatants[combatant_id].initiative
+    return initiative.rolled if initiative is not None else -10_000
 
 
 def names(encounter: Encounter, ids: tuple[str, ...]) -> str:
@@ -166,26 +199,36 @@ def _check_faces(faces: tuple[int, ...], count: int, sides: int, name: str) -> N
 @dataclass(frozen=True)
 class RollInitiative(Operation):
     """Initiative for a new round: the faces each combatant rolled (by the app or typed in by the GM), or the total
-    a player announced (``totals``: the game turns it into what it stores, :meth:`RuleSystem.initiative_from_total`).
+    a player announced (``totals``: the game turns it into what it stores, :meth:`RuleSystem.initiative_from_total`),
+    and what the GM chose for those the game asks about (:meth:`RuleSystem.initiative_inputs`), in one undo step.
     """
 
     kind = "roll_initiative"
     rolls: Mapping[str, tuple[int, ...]]
     tiebreaks: Mapping[str, tuple[int, ...]]
+    choices: Mapping[str, Mapping[str, int]] = field(default_factory=frozen_map)
     totals: Mapping[str, int] = field(default_factory=frozen_map, metadata=ADDED_LATER)
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         if encounter.clock.current is not None:
             raise OperationError(_("The round is still running: finish it before rolling initiative."))
         state = encounter
+        for combatant_id in self.choices:
+            if combatant_id not in self.rolls and combatant_id not in self.totals:
+                raise OperationError(_("{name} makes initiative choices without rolling initiative.").format(
+                    name=require_combatant(encounter, combatant_id).name))
+        for combatant_id in (*self.rolls, *self.totals):  # the choices first: they may change the dice
+            require_combatant(encounter, combatant_id)
+            state = state.with_combatant(system.with_initiative_inputs(
+                encounter.combatant(combatant_id), self.choices.get(combatant_id, {}), encounter))
         for combatant_id, faces in self.rolls.items():
-            combatant = require_combatant(encounter, combatant_id)
-            spec = system.initiative_dice(combatant, encounter)
+            combatant = state.combatant(combatant_id)
+            spec = system.initiative_dice(combatant, state)
             _check_faces(faces, spec.count, spec.sides, combatant.name)
             rolled = Initiative(spec.base, faces, self.tiebreaks.get(combatant_id, ()))
             state = state.with_combatant(replace(combatant, initiative=rolled))
         for combatant_id, total in self.totals.items():
-            state = state.with_combatant(self._announced(encounter, system, combatant_id, total))
+            state = state.with_combatant(self._announced(state, system, combatant_id, total))
         log = tuple(LogLine("{name} rolls {total} for initiative.",
                             {"name": c.name, "total": system.score_text(c, state)})
                     for c in (state.combatant(i) for i in (*self.rolls, *self.totals)))
@@ -203,17 +246,39 @@ class RollInitiative(Operation):
         return replace(combatant, initiative=replace(announced, tiebreak=self.tiebreaks.get(combatant_id, ())))
 
 
+def initiative_choices(encounter: Encounter, system: RuleSystem, typed: Mapping[str, tuple[int, ...]],
+                       chosen: Mapping[str, Mapping[str, int]]) -> dict[str, dict[str, int]]:
+    """The GM's choices, plus the dice count the typed faces give where the game lets the GM choose it (typing
+    five faces says five dice were rolled) and the GM did not pick it."""
+    choices = {combatant_id: dict(values) for combatant_id, values in chosen.items() if values}
+    for combatant_id, faces in typed.items():
+        if not faces or combatant_id not in encounter.combatants:
+            continue
+        for spec in system.initiative_inputs(encounter.combatant(combatant_id), encounter):
+            if spec.counts_dice:
+                choices.setdefault(combatant_id, {}).setdefault(spec.key, len(faces))
+    return choices
+
+
 def roll_initiative(encounter: Encounter, system: RuleSystem, roller: Roller,
                     typed: Mapping[str, tuple[int, ...]] | None = None,
+                    chosen: Mapping[str, Mapping[str, int]] | None = None,
                     totals: Mapping[str, int] | None = None) -> RollInitiative:
     """Build the round's initiative: typed faces or announced totals where the GM gave them, rolled dice for
-    everyone else.
+    everyone else, with the GM's initiative choices (``chosen``: combatant id → input key → value) made first.
 
     Combatants the game groups together (:meth:`RuleSystem.initiative_group`: grunt groups, seats) share one roll:
     faces or a total typed for any member is the whole group's.
     """
-    given = {cid: TypedInitiative(faces=faces) for cid, faces in (typed or {}).items() if faces}
+    typed = typed or {}
+    choices = initiative_choices(encounter, system, typed, chosen or {})
+    given = {cid: TypedInitiative(faces=faces) for cid, faces in typed.items() if faces}
     given.update({cid: TypedInitiative(total=total) for cid, total in (totals or {}).items()})
+
+    def spec_of(combatant: Combatant) -> DiceSpec:
+        made = system.with_initiative_inputs(combatant, choices.get(combatant.id, {}), encounter)
+        return system.initiative_dice(made, encounter.with_combatant(made))
+
     rolls: dict[str, tuple[int, ...]] = {}
     announced: dict[str, int] = {}
     tiebreaks: dict[str, tuple[int, ...]] = {}
@@ -221,16 +286,17 @@ def roll_initiative(encounter: Encounter, system: RuleSystem, roller: Roller,
     for combatant in encounter.combatants.values():  # a roll typed for any member is the whole group's roll
         group = system.initiative_group(combatant, encounter)
         if group and combatant.id in given and system.can_act(combatant, encounter):
-            count = system.initiative_dice(combatant, encounter).count
+            count = spec_of(combatant).count
             by_group.setdefault((group, count), (given[combatant.id], tuple(roller.dice(system.tiebreak_dice(), 6))))
     for combatant in encounter.combatants.values():
         if not system.can_act(combatant, encounter):
             continue
-        spec = system.initiative_dice(combatant, encounter)
+        spec = spec_of(combatant)
         group = system.initiative_group(combatant, encounter)
         key = (group or "", spec.count)
-        if combatant.id not in given and group and key in by_group:
-            roll, tiebreaks[combatant.id] = by_group[key]
+        if group and key in by_group:  # the group's roll, or what the GM typed for this member, on its tie dice
+            shared, tiebreaks[combatant.id] = by_group[key]
+            roll = given.get(combatant.id) or shared
         else:
             roll = given.get(combatant.id) or TypedInitiative(faces=tuple(roller.dice(spec.count, spec.sides)))
             tiebreaks[combatant.id] = tuple(roller.dice(system.tiebreak_dice(), 6))
@@ -240,7 +306,9 @@ def roll_initiative(encounter: Encounter, system: RuleSystem, roller: Roller,
             announced[combatant.id] = roll.total
         else:
             rolls[combatant.id] = roll.faces
-    return RollInitiative(frozen_map(rolls), frozen_map(tiebreaks), frozen_map(announced))
+    kept = {combatant_id: frozen_map(values) for combatant_id, values in choices.items()
+            if combatant_id in rolls or combatant_id in announced}
+    return RollInitiative(frozen_map(rolls), frozen_map(tiebreaks), frozen_map(kept), frozen_map(announced))
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,10 @@ from PySide6.QtWidgets import QWidget
 
 from app.i18n import N_, _
 
+#: A QAction property holding the command's name when its text says more (Undo's names the step it undoes):
+#: the list of shortcuts calls the command by it.
+COMMAND_NAME = "command_name"
+
 
 class Menu(StrEnum):
     """Top-level menus, in menu-bar order."""
@@ -36,6 +40,7 @@ class ActionSpec:
     tip: str = ""
     toolbar: bool = False
     separator_before: bool = False
+    checkable: bool = False  # an on/off state the window keeps in step (the player view is open, …)
 
 
 ACTIONS: tuple[ActionSpec, ...] = (
@@ -59,6 +64,10 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("add", N_("&Add combatants…"), Menu.FIGHT, "Ins", N_("From the roster, the bestiary or quick add"),
                toolbar=True),
     ActionSpec("remove", N_("&Remove combatant"), Menu.FIGHT, "Del"),
+    ActionSpec("duplicate", N_("D&uplicate combatant"), Menu.FIGHT, "Ctrl+D",
+               N_("Add a fresh copy of the selected combatant, numbered on")),
+    ActionSpec("hide_from_players", N_("Hidden from the pla&yers"), Menu.FIGHT, "Ctrl+Shift+H",
+               N_("Leave the selected combatant out of the player view until you reveal them"), checkable=True),
     ActionSpec("save_to_library", N_("&Keep in roster/bestiary"), Menu.FIGHT, "Ctrl+K",
                N_("Save the selected combatant as a roster character or bestiary template")),
     ActionSpec("encounter_settings", N_("Encounter &settings…"), Menu.FIGHT, "Ctrl+E",
@@ -78,8 +87,10 @@ ACTIONS: tuple[ActionSpec, ...] = (
                N_("Mark damage, typed as the game writes it, on the selected rows (several: the same hit on each)"),
                toolbar=True),
     ActionSpec("heal", N_("&Heal…"), Menu.FIGHT, "H", N_("Take damage off the selected rows")),
-    ActionSpec("player_view", N_("&Player view"), Menu.VIEW, "F9", N_("A second window for the players' screen"),
-               toolbar=True),
+    ActionSpec("add_effect", N_("Add &effect…"), Menu.FIGHT, "E",
+               N_("A condition with a duration on the selected combatant (or the whole encounter)")),
+    ActionSpec("player_view", N_("&Player view"), Menu.VIEW, "F9",
+               N_("Open or close a second window for the players' screen"), toolbar=True, checkable=True),
     ActionSpec("initiative_chart", N_("&Initiative chart"), Menu.VIEW, "Ctrl+Shift+T",
                N_("Who acted where in each pass or round; scrub back to earlier turns")),
     ActionSpec("odds", N_("&Odds calculator"), Menu.VIEW, "Ctrl+Shift+O",
@@ -87,16 +98,47 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("theme_system", N_("Theme: follow the &system"), Menu.VIEW, "Ctrl+Alt+S", separator_before=True),
     ActionSpec("theme_light", N_("Theme: &light"), Menu.VIEW, "Ctrl+Alt+L"),
     ActionSpec("theme_dark", N_("Theme: &dark"), Menu.VIEW, "Ctrl+Alt+D"),
+    ActionSpec("keyboard_shortcuts", N_("&Keyboard shortcuts"), Menu.HELP, "Ctrl+F1",
+               N_("Every shortcut of the window, menu by menu")),
     ActionSpec("about", N_("&About Bojovka"), Menu.HELP, "F1"),
 )
+
+
+def platform_bindings(key: QKeySequence.StandardKey) -> list[QKeySequence]:
+    """The desktop's key sequences for a standard command, its preferred one first.
+
+    They differ between desktops (Redo is Ctrl+Y first on Windows, Ctrl+Shift+Z on macOS and plain X11), so
+    every shortcut of the window asks here; tests replace this to see the window as another desktop builds it.
+    """
+    return list(QKeySequence.keyBindings(key))
+
+
+def unique_shortcuts(*wanted: str | QKeySequence.StandardKey) -> list[QKeySequence]:
+    """The sequences of ``wanted`` in order, each once (a standard key brings all the desktop's bindings).
+
+    Qt refuses a key bound twice in one window, even twice to the same action ("Ambiguous shortcut overload")
+    and the key then does nothing: Redo as "Ctrl+Shift+Z" plus the desktop's Redo was exactly that."""
+    kept: list[QKeySequence] = []
+    for item in wanted:
+        sequences = platform_bindings(item) if isinstance(item, QKeySequence.StandardKey) else [QKeySequence(item)]
+        for sequence in sequences:
+            if not sequence.isEmpty() and sequence not in kept:
+                kept.append(sequence)
+    return kept
+
+
+def first_shortcut(wanted: str | QKeySequence.StandardKey) -> list[QKeySequence]:
+    """The one sequence of a named key, or the desktop's preferred one of a standard key (none if it has none)."""
+    return unique_shortcuts(wanted)[:1]
 
 
 def build_action(spec: ActionSpec, parent: QWidget) -> QAction:
     """A QAction for ``spec`` with its translated text, shortcut (shown in menus) and tip."""
     action = QAction(_(spec.text), parent)
     action.setObjectName(f"action_{spec.name}")
+    action.setCheckable(spec.checkable)
     if spec.shortcut is not None:
-        action.setShortcut(QKeySequence(spec.shortcut))
+        action.setShortcuts(first_shortcut(spec.shortcut))
     set_tip(action, _(spec.tip) if spec.tip else action.text().replace("&", ""))
     return action
 

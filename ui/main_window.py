@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import (
+    QApplication,
     QDockWidget,
     QLabel,
     QMainWindow,
@@ -15,7 +16,6 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QStackedWidget,
     QToolBar,
-    QUndoView,
     QVBoxLayout,
     QWidget,
 )
@@ -23,9 +23,11 @@ from PySide6.QtWidgets import (
 from app.document import Change
 from app.i18n import _
 from app.workspace import Workspace
+from rules.combatants import is_hidden
+from rules.encounter import Side
 from rules.errors import RulesError
 from rules.systems import all_systems, system_ids
-from ui.actions import ACTIONS, Menu, build_action, set_tip
+from ui.actions import ACTIONS, COMMAND_NAME, Menu, build_action, first_shortcut, set_tip, unique_shortcuts
 from ui.charts.initiative_chart import InitiativeChart
 from ui.charts.odds_dock import OddsDock
 from ui.commands.fight import FightCommands
@@ -35,17 +37,31 @@ from ui.models.initiative_model import InitiativeModel
 from ui.models.log_model import LogModel
 from ui.printing.dialogs import Printing
 from ui.status import fight_status
-from ui.theme import STYLE_SHEET
+from ui.theme import make_heading
 from ui.widgets.details import CombatantDetails
 from ui.widgets.dice_line import DiceLine
 from ui.widgets.effects_list import EffectsPanel
 from ui.widgets.initiative_table import InitiativeTable
+from ui.widgets.inputs import guard_the_wheel
 from ui.widgets.log_view import LogView
+from ui.widgets.messages import ReminderLine, mark_error
+from ui.widgets.undo_history import UndoHistory
 
 if TYPE_CHECKING:
     from ui.welcome import WelcomePage
+    from ui.widgets.player_view import PlayerView
+
+#: What a right click on a row of the initiative table offers (None: a separator), by action name.
+ROW_ACTIONS = ("damage", "heal", None, "delay", "delay_next_pass", "add_effect", None, "hide_from_players",
+               "duplicate", None, "remove")
+#: The commands that only the acting combatant's row offers.
+ACTING_ONLY = ("delay", "delay_next_pass")
 
 REMINDER_MS = 8000
+#: The dock layout's version in saveState(); a layout of another version is not restored (the window starts
+#: with its own). 1: opening the odds dock no longer breaks the log's tab group, and a layout saved before
+#: could hold a combat log lost for good (ticked in View, never drawn).
+LAYOUT_VERSION = 1
 
 
 class MainWindow(QMainWindow):
@@ -65,13 +81,15 @@ class MainWindow(QMainWindow):
         self.files = FileCommands(self)
         self.preferences = PreferenceCommands(self)
         self.setObjectName("MainWindow")
-        self.setStyleSheet(STYLE_SHEET)
+        application = QApplication.instance()
+        if application is not None:
+            guard_the_wheel(application)
         self._fit_to_screen(1280, 800)
         self._build_central()
         self._build_docks()
         self._build_actions()
         self._build_menus_and_toolbar()
-        self.player_view: QWidget | None = None
+        self.player_view: PlayerView | None = None
         self.printing = Printing(self, workspace)
         self.document.changed.connect(self._on_changed)
         self.document.replaced.connect(self._on_replaced)
@@ -79,6 +97,7 @@ class MainWindow(QMainWindow):
         self.initiative_model.error.connect(self.show_error)
         self.document.journal_failed.connect(self._warn_journal)
         self.document.history_damaged.connect(self._warn_history)
+        self.table.selectionModel().selectionChanged.connect(lambda *_args: self._sync_hidden_check())
         QGuiApplication.styleHints().colorSchemeChanged.connect(self.preferences.follow_the_desktop)
         self._restore_layout()
         self._on_replaced()
@@ -95,12 +114,10 @@ class MainWindow(QMainWindow):
     def _build_central(self) -> None:
         self.initiative_model = InitiativeModel(self.document)
         self.table = InitiativeTable(self.initiative_model)
-        self.reminder = QLabel()
-        self.reminder.setWordWrap(True)
-        self.reminder.setVisible(False)
-        self.reminder.setProperty("error", True)
+        self.reminder = ReminderLine()  # keeps its line while hidden: the table never jumps
+        mark_error(self.reminder, True)
         self.round_label = QLabel()
-        self.round_label.setProperty("heading", True)
+        make_heading(self.round_label)
         fight = QWidget()
         layout = QVBoxLayout(fight)
         layout.setContentsMargins(4, 4, 4, 4)
@@ -113,7 +130,7 @@ class MainWindow(QMainWindow):
         self.pages.addWidget(fight)
         self.setCentralWidget(self.pages)
         self._reminder_timer = QTimer(self, singleShot=True, interval=REMINDER_MS)
-        self._reminder_timer.timeout.connect(lambda: self.reminder.setVisible(False))
+        self._reminder_timer.timeout.connect(lambda: self.reminder.show_reminders(()))
 
     def _dock(self, title: str, name: str, widget: QWidget, area: Qt.DockWidgetArea | None) -> QDockWidget:
         """A dock in ``area``; with no area it stays out of the layout until it is first asked for."""
@@ -134,8 +151,7 @@ class MainWindow(QMainWindow):
         self.log_view = LogView(self.log_model)
         self.dice_line = DiceLine(self.session)
         self.initiative_chart = InitiativeChart(self.document)
-        self.undo_view = QUndoView(self.document.undo_stack)
-        self.undo_view.setEmptyLabel(_("<start of the fight>"))
+        self.undo_view = UndoHistory(self.document.undo_stack)  # asks before a click undoes several steps
         self.odds = OddsDock(self.document)
         right, bottom = Qt.DockWidgetArea.RightDockWidgetArea, Qt.DockWidgetArea.BottomDockWidgetArea
         self.details_dock = details = self._dock(_("Combatant"), "dock_details", self.details, right)
@@ -154,9 +170,10 @@ class MainWindow(QMainWindow):
         self.splitDockWidget(log, dice, Qt.Orientation.Vertical)  # the dice line sits under the log
         self.tabifyDockWidget(log, chart)  # a tab behind the log: it draws nothing until the GM looks at it
         log.raise_()
-        self._late_places: dict[QDockWidget, Callable[[], None]] = {
-            undo: lambda: self.splitDockWidget(effects, undo, Qt.Orientation.Vertical),
-            odds: lambda: self.splitDockWidget(log, odds, Qt.Orientation.Horizontal),  # beside the log: low and wide
+        #: Where a late dock goes: beside which dock, split which way.
+        self._late_places: dict[QDockWidget, tuple[QDockWidget, Qt.Orientation]] = {
+            undo: (effects, Qt.Orientation.Vertical),  # under the effects
+            odds: (log, Qt.Orientation.Horizontal),  # beside the log (and the dice line under it): low and wide
         }
         for late in self._late_places:
             late.toggleViewAction().triggered.connect(lambda shown, dock=late: self._dock_late(dock) if shown else None)
@@ -168,8 +185,16 @@ class MainWindow(QMainWindow):
         """Put a dock kept out of the layout where it belongs; True the first time (it was placed now)."""
         if self.dockWidgetArea(dock) != Qt.DockWidgetArea.NoDockWidgetArea or dock.isFloating():
             return False
-        self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea, dock)
-        self._late_places[dock]()
+        neighbour, orientation = self._late_places[dock]
+        area = self.dockWidgetArea(neighbour)
+        if area == Qt.DockWidgetArea.NoDockWidgetArea or neighbour.isFloating() or self.tabifiedDockWidgets(neighbour):
+            # Split beside a dock in a tab group (the log, with the chart behind it), Qt loses the whole group:
+            # the log vanished for good, still ticked in View, and saveState() kept it so. At the area's edge
+            # instead, beside the group.
+            self.addDockWidget(Qt.DockWidgetArea.BottomDockWidgetArea if area == Qt.DockWidgetArea.NoDockWidgetArea
+                               else area, dock, orientation)
+        else:
+            self.splitDockWidget(neighbour, dock, orientation)
         dock.show()
         return True
 
@@ -181,9 +206,12 @@ class MainWindow(QMainWindow):
             self.actions_by_name[spec.name] = action
             self.addAction(action)
         undo = self.document.undo_stack.createUndoAction(self, _("&Undo"))
-        undo.setShortcut(QKeySequence.StandardKey.Undo)
+        undo.setShortcuts(unique_shortcuts(QKeySequence.StandardKey.Undo))
         redo = self.document.undo_stack.createRedoAction(self, _("&Redo"))
-        redo.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence(QKeySequence.StandardKey.Redo)])
+        # Ctrl+Shift+Z everywhere (the GM's hands know it), and whatever the desktop uses besides.
+        redo.setShortcuts(unique_shortcuts("Ctrl+Shift+Z", QKeySequence.StandardKey.Redo))
+        undo.setProperty(COMMAND_NAME, _("&Undo"))  # their texts name the step; the list of shortcuts does not
+        redo.setProperty(COMMAND_NAME, _("&Redo"))
         self.actions_by_name.update(undo=undo, redo=redo)
 
     def _handler(self, name: str) -> Callable[[], None]:
@@ -215,15 +243,45 @@ class MainWindow(QMainWindow):
         view.addSeparator()
         for dock in self.docks:
             view.addAction(dock.toggleViewAction())
+        self.recent_menu = QMenu(_("Open &recent"), menus[Menu.FILE])
+        self.recent_menu.setToolTipsVisible(True)  # a missing file says why it is greyed
+        self.recent_menu.aboutToShow.connect(lambda: self.files.fill_recent_menu(self.recent_menu))
+        menus[Menu.FILE].insertMenu(self.actions_by_name["save"], self.recent_menu)
+        self.table.set_row_actions([self.actions_by_name[name] if name else None for name in ROW_ACTIONS],
+                                   self._prepare_row_menu)
+
+    def _prepare_row_menu(self, combatant_id: str | None) -> None:
+        """Fit the row menu's commands to the row (``None``: the menu closed, back to the window's own state)."""
+        current = self.document.state.clock.current
+        for name in ACTING_ONLY:
+            self.actions_by_name[name].setEnabled(combatant_id is None or (
+                current is not None and combatant_id in current.ids))
+        self._sync_hidden_check()
+
+    def _sync_hidden_check(self) -> None:
+        """"Hidden from the players" shows whether the selected combatant (else the acting one) is hidden."""
+        action = self.actions_by_name["hide_from_players"]
+        chosen = self.fight.selected_or_current()
+        combatant = self.document.state.combatants.get(chosen) if chosen is not None else None
+        action.setChecked(combatant is not None and is_hidden(combatant))
+        action.setEnabled(combatant is not None and combatant.side is not Side.PLAYER)
 
     def _new_menu(self, file_menu: QMenu) -> None:
         new = file_menu.addMenu(_("&New encounter"))
-        for number, system_id in enumerate(system_ids()):
+        self.new_actions: dict[str, QAction] = {}
+        for system_id in system_ids():
             action = new.addAction(system_id)  # the game's title once the menu opens: no game imported before
-            if number == 0:
-                action.setShortcut(QKeySequence.StandardKey.New)
+            action.setObjectName(f"action_new_{system_id}")
             action.triggered.connect(lambda _checked=False, sid=system_id: self.files.new_encounter(sid))
+            self.new_actions[system_id] = action
+        self.follow_default_game()
         new.aboutToShow.connect(lambda: self._name_games(new))
+
+    def follow_default_game(self) -> None:
+        """Ctrl+N starts an encounter of the GM's default game (the game of the last one they started)."""
+        default = self.workspace.settings.default_system
+        for system_id, action in self.new_actions.items():
+            action.setShortcuts(first_shortcut(QKeySequence.StandardKey.New) if system_id == default else [])
 
     @staticmethod
     def _name_games(menu: QMenu) -> None:
@@ -233,9 +291,9 @@ class MainWindow(QMainWindow):
     # --- keeping up with the document ----------------------------------------------------------
     def _on_changed(self, change: Change) -> None:
         self._update_status()
+        self._sync_hidden_check()
         if change.reminders:
-            self.reminder.setText("\n".join(reminder.text for reminder in change.reminders))
-            self.reminder.setVisible(True)
+            self.reminder.show_reminders([reminder.text for reminder in change.reminders])
             self._reminder_timer.start()
 
     def _on_replaced(self) -> None:
@@ -243,6 +301,7 @@ class MainWindow(QMainWindow):
         self._update_status()
         self._fit_actions_to_the_game()
         self.details.set_combatant(None)
+        self._sync_hidden_check()
 
     def _fit_actions_to_the_game(self) -> None:
         """Delaying into the next pass only where rounds have passes; the Delay tip in the game's words."""
@@ -291,21 +350,55 @@ class MainWindow(QMainWindow):
             self.pages.addWidget(self.welcome)
         return self.welcome
 
+    def rebuild_welcome_page(self) -> None:
+        """Build the welcome page anew (its lists are read once), now if it is showing, else when next shown."""
+        if self.welcome is None:
+            return
+        showing = self.pages.currentWidget() is self.welcome
+        self.pages.removeWidget(self.welcome)
+        self.welcome.deleteLater()
+        self.welcome = None
+        if showing:
+            self.on_welcome()
+
     def _guarded(self, run: Callable[[], None]) -> None:
         try:
             run()
         except RulesError as refused:
             self.show_error(str(refused))
+        finally:  # a checkable command the GM could not carry out shows the state as it is
+            self._sync_hidden_check()
+            self._sync_player_view_check()
 
     # --- commands ------------------------------------------------------------------------------
 
     def on_player_view(self) -> None:
+        """F9: open the player view, or close it when it is open."""
+        view = self.player_view
+        if view is not None and view.isVisible():
+            view.close()
+        else:
+            self.open_player_view()
+
+    def open_player_view(self) -> PlayerView:
+        """Show the player view (built the first time) and bring it to the front."""
         from ui.widgets.player_view import PlayerView
 
         if self.player_view is None:
-            self.player_view = PlayerView(self.document)
+            self.player_view = PlayerView(self.document, geometry=self.workspace.settings.player_view_geometry)
+            self.player_view.placed.connect(lambda geometry: self.workspace.remember(player_view_geometry=geometry))
+            # Next, Back and F9 work while the players' screen has the focus (it is a window of its own).
+            self.player_view.share_actions([self.actions_by_name[name]
+                                            for name in ("next_turn", "back", "player_view")])
+            self.player_view.shown_changed.connect(lambda _shown: self._sync_player_view_check())
         self.player_view.show()
         self.player_view.raise_()
+        self._sync_player_view_check()
+        return self.player_view
+
+    def _sync_player_view_check(self) -> None:
+        shown = self.player_view is not None and self.player_view.isVisible()
+        self.actions_by_name["player_view"].setChecked(shown)
 
     def on_initiative_chart(self) -> None:
         self.chart_dock.show()
@@ -338,7 +431,7 @@ class MainWindow(QMainWindow):
         if settings.window_geometry:
             self.restoreGeometry(QByteArray.fromBase64(settings.window_geometry.encode()))
         if settings.window_state:
-            self.restoreState(QByteArray.fromBase64(settings.window_state.encode()))
+            self.restoreState(QByteArray.fromBase64(settings.window_state.encode()), LAYOUT_VERSION)
 
     def retire(self) -> None:
         """Close for a rebuilt window over the same workspace: no questions, the fight stays open."""
@@ -356,7 +449,7 @@ class MainWindow(QMainWindow):
             return
         self.workspace.update_settings(
             window_geometry=bytes(self.saveGeometry().toBase64().data()).decode(),
-            window_state=bytes(self.saveState().toBase64().data()).decode())
+            window_state=bytes(self.saveState(LAYOUT_VERSION).toBase64().data()).decode())
         self.workspace.close(keep_journal=False)
         if self.player_view is not None:
             self.player_view.close()

@@ -12,6 +12,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from PySide6.QtCore import QRect
 from PySide6.QtWidgets import QApplication, QWidget
 
 from app.bundle_check import bundle_problems
@@ -86,26 +87,39 @@ def selftest() -> int:
     return 0
 
 
+#: The screen a screenshot shows the dialogs on: a common laptop's, whatever screen it is taken on (Qt's offscreen
+#: platform has an 800×800 one, where the attack dialogs had to scroll and their odds column was cut off).
+LAPTOP = QRect(0, 0, 1366, 768)
+
+
 def _window_for(what: str, window: MainWindow) -> QWidget:
     if what == "welcome":
         window.on_welcome()
         return window
     if what == "player":
-        window.on_player_view()
-        assert window.player_view is not None
-        window.player_view.resize(1280, 720)
-        return window.player_view
+        view = window.open_player_view()
+        view.resize(1280, 720)
+        return view
     if what == "attack":
-        from ui.games import game_ui
-
-        dialog_class = game_ui(window.document.system.id).attack_dialog()
-        if dialog_class is None:
-            return window
-        session = window.session
-        dialog = dialog_class(window.document, session.roller, session.current_actor(), _a_foe(window), window)
-        dialog.show()
-        return dialog
+        return _attack_dialog(window) or window
     return window
+
+
+def _attack_dialog(window: MainWindow) -> QWidget | None:
+    """The game's attack dialog on a foe, sized as it opens on a laptop."""
+    from ui.dialogs.attack_dialog import AttackDialog
+    from ui.games import game_ui
+
+    dialog_class = game_ui(window.document.system.id).attack_dialog()
+    if dialog_class is None:
+        return None
+    session = window.session
+    dialog = dialog_class(window.document, session.roller, session.current_actor(), _a_foe(window), window)
+    dialog.show()
+    QApplication.processEvents()  # laid out: its content's size hint is the real one now
+    if isinstance(dialog, AttackDialog):
+        dialog.fit_to(LAPTOP)
+    return dialog
 
 
 def _a_foe(window: MainWindow) -> str | None:
@@ -116,15 +130,15 @@ def _a_foe(window: MainWindow) -> str | None:
     return foes[0] if foes else None
 
 
-def screenshot(path: Path, what: str = "main", theme: str = "light", game: str | None = None) -> int:
-    """Render a window with a game's sample encounter (the GM's default game's) to ``path`` (PNG)."""
-    attach_parent_console()
+def staged(what: str = "main", theme: str = "light", game: str | None = None) -> tuple[MainWindow, QWidget]:
+    """The main window on a game's sample encounter (the GM's default game's), and what a screenshot of
+    ``what`` grabs (the window itself, the player view or the attack dialog), laid out and painted."""
     application = QApplication.instance()
     assert isinstance(application, QApplication)
     apply_theme(application, theme)
     window = MainWindow(Workspace(roller=Roller.seeded(1)))
     window.workspace.open_sample(game or window.workspace.settings.default_system)
-    window.resize(1366, 768)
+    window.resize(LAPTOP.size())
     window.show_fight()
     window.show()
     foe = _a_foe(window)
@@ -133,7 +147,22 @@ def screenshot(path: Path, what: str = "main", theme: str = "light", game: str |
     target = _window_for(what, window)
     for _round in range(3):
         application.processEvents()
-    saved = target.grab().save(str(path))
+    return window, target
+
+
+def put_away(window: MainWindow, target: QWidget) -> None:
+    """Close what :func:`staged` opened, asking nothing and remembering nothing."""
+    if target is not window:
+        target.close()
+    window.retire()
     window.workspace.close(keep_journal=False)
+
+
+def screenshot(path: Path, what: str = "main", theme: str = "light", game: str | None = None) -> int:
+    """Render a window with a game's sample encounter (the GM's default game's) to ``path`` (PNG)."""
+    attach_parent_console()
+    window, target = staged(what, theme, game)
+    saved = target.grab().save(str(path))
+    put_away(window, target)
     print(path if saved else f"could not write {path}")
     return 0 if saved else 1

@@ -44,4 +44,4 @@ class Shell(QObject):
         old.deleteLater()
         self.window = new
         if player_view_open:
-            new.on_player_view()
+            new.open_player_view()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QLabel
 
 THEMES = ("system", "light", "dark")
 
@@ -26,12 +26,20 @@ _DARK = {
 }
 _DARK_DISABLED = "#8a8a8a"
 
-#: Extra style for the main window and its dialogs (not the application: an application-wide style sheet
-#: would override the palette of the player view, a separate top-level window with its own colours).
-STYLE_SHEET = """
-QLabel[error="true"] { color: #d9480f; font-weight: bold; }
-QLabel[heading="true"] { font-size: 14pt; font-weight: bold; }
-"""
+HEADING_POINTS = 14
+
+
+def make_heading(label: QLabel) -> None:
+    """A heading: larger and bold.
+
+    In the label's font, not a style sheet: under a style sheet Qt stops handing the application's palette
+    down to the widgets, and after a theme switch the headers, dock titles and status line kept the old
+    theme's colours (dark on dark, light on light)."""
+    font = label.font()
+    font.setPointSize(HEADING_POINTS)
+    font.setBold(True)
+    label.setFont(font)
+    label.setProperty("heading", True)
 
 
 def dark_palette() -> QPalette:

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 from app.i18n import _
 from app.samples import sample_path, sample_title
 from rules.systems import all_systems, get_system, system_ids
+from ui.theme import make_heading
 
 PathRole = Qt.ItemDataRole.UserRole + 1
 
@@ -41,7 +42,7 @@ class WelcomePage(QScrollArea):
         layout = QVBoxLayout(page)
         layout.setContentsMargins(32, 24, 32, 24)
         title = QLabel(_("Bojovka — combat tracker"))
-        title.setProperty("heading", True)
+        make_heading(title)
         layout.addWidget(title)
         layout.addWidget(QLabel(_("Start a new encounter, continue a saved one, or try a sample fight.")))
         self.continue_button = QPushButton()

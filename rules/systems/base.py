@@ -104,6 +104,24 @@ class TrackSpec:
     label: str
     size: int
     kind: str = "boxes"
+    #: The game's own short name for the track (SR3 "P"), for the initiative table's condition text.
+    abbreviation: str = ""
+    #: Translation context of the abbreviation (one letter means different things in different games).
+    context: str = ""
+
+    def short_name(self) -> str:
+        """The abbreviation (or the label) in the GM's language."""
+        if self.abbreviation and self.context:
+            return pgettext(self.context, self.abbreviation)
+        return _(self.abbreviation or self.label)
+
+
+def track_reading(track: TrackSpec, marked: int) -> str:
+    """``P 6/10``: a track's short name and its boxes marked of its size; past the size, ``P 10/10 +2``."""
+    if marked > track.size:
+        return _("{track} {marked}/{size} +{overflow}").format(track=track.short_name(), marked=track.size,
+                                                              size=track.size, overflow=marked - track.size)
+    return _("{track} {marked}/{size}").format(track=track.short_name(), marked=marked, size=track.size)
 
 
 @dataclass(frozen=True)
@@ -115,19 +133,42 @@ class DiceSpec:
     base: int = 0
 
     def describe(self) -> str:
-        """E.g. ``6 + 2d6``."""
+        """E.g. ``6 + 2d6`` (no dice: the base alone)."""
+        if self.count == 0:
+            return str(self.base)
         dice = f"{self.count}d{self.sides}"
         return f"{self.base} + {dice}" if self.base else dice
 
 
 @dataclass(frozen=True)
+class InitiativeInput:
+    """A number the GM chooses for one combatant as initiative is rolled (Člověk: the mental dice risked).
+
+    ``counts_dice``: the number of faces typed for the combatant sets it too (each face is one die rolled).
+    """
+
+    key: str
+    label: str  # English source, marked with N_ and translated when shown
+    value: int  # what it is now (the roll uses it unless the GM picks another)
+    minimum: int
+    maximum: int
+    counts_dice: bool = False
+    help: str = ""
+
+
+@dataclass(frozen=True)
 class BudgetItem:
-    """One kind of action and how many the actor has used / may use in the current turn or phase."""
+    """One kind of action and how many the actor has used / may use in the current turn or phase.
+
+    ``spent`` is the log sentence when one is used (English source, ``{name}`` the actor: "{name} takes a simple
+    action."); empty, the log names the ``label`` (a game's label may be a plural or a state, "actions").
+    """
 
     key: str
     label: str
     used: int
     allowed: int
+    spent: str = ""
 
     @property
     def left(self) -> int:
@@ -225,6 +266,20 @@ class RuleSystem(ABC):
         """Short, translated notes on what the condition does now (SR3: "TN +2, initiative −2")."""
         return ()
 
+    def condition_summary(self, combatant: Combatant, encounter: Encounter) -> str:
+        """The condition in a few characters, in the game's own terms, for a table cell (SR3: ``P 6/10 · S 2/10``).
+
+        The status (unconscious, dying, dead) is not part of it: the window shows that beside it. Default, from
+        :meth:`tracks`: each marked track as its short name and boxes marked of its size (overflow as ``+n``),
+        "Unhurt" when none is marked. A game whose numbers read otherwise (hit points left rather than lost)
+        overrides this.
+        """
+        tracks = self.tracks(combatant, encounter)
+        marked = [track_reading(track, combatant.boxes(track.key)) for track in tracks if combatant.boxes(track.key)]
+        if not marked:
+            return _("Unhurt") if tracks else ""
+        return " · ".join(marked)
+
     def can_act(self, combatant: Combatant, encounter: Encounter) -> bool:
         """Whether the combatant gets turns at all now (the turn engine skips it otherwise)."""
         return self.status(combatant, encounter) is Status.ACTIVE
@@ -250,6 +305,30 @@ class RuleSystem(ABC):
         if spec.count == 1:
             return Initiative(spec.base, (total - spec.base,))
         return Initiative(total)
+
+    def initiative_inputs(self, combatant: Combatant, encounter: Encounter) -> Sequence[InitiativeInput]:
+        """What the GM may choose for ``combatant`` in the Roll initiative dialog. Default: nothing."""
+        return ()
+
+    def with_initiative_inputs(self, combatant: Combatant, values: Mapping[str, int],
+                               encounter: Encounter) -> Combatant:
+        """``combatant`` with the GM's choices (keys of :meth:`initiative_inputs`) made; RulesError if one does not
+        fit. A game with inputs overrides :meth:`store_initiative_inputs`, which gets the values checked."""
+        inputs = {spec.key: spec for spec in self.initiative_inputs(combatant, encounter)}
+        for key, value in values.items():
+            spec = inputs.get(key)
+            if spec is None:
+                raise RulesError(_("{name} has no initiative choice {key!r}.").format(name=combatant.name, key=key))
+            if isinstance(value, bool) or not isinstance(value, int) or not spec.minimum <= value <= spec.maximum:
+                raise RulesError(_("{name}: “{choice}” must be {minimum} to {maximum}, not {value}.").format(
+                    name=combatant.name, choice=_(spec.label), minimum=spec.minimum, maximum=spec.maximum,
+                    value=value))
+        return self.store_initiative_inputs(combatant, values, encounter) if values else combatant
+
+    def store_initiative_inputs(self, combatant: Combatant, values: Mapping[str, int],
+                                encounter: Encounter) -> Combatant:
+        """Record checked initiative choices on ``combatant`` (only games with :meth:`initiative_inputs`)."""
+        return combatant
 
     def initiative_group(self, combatant: Combatant, encounter: Encounter) -> str | None:
         """Combatants with the same key share one initiative roll (grunt groups; Walka's seats)."""

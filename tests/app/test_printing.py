@@ -28,7 +28,7 @@ from rules.history import History
 from rules.report import TrackReading, summarize
 from rules.systems.sr3 import Sr3Attack
 from tests.rules.sr3_scenes import eight_characters, roll_ones
-from tests.rules.test_report import three_round_fight
+from tests.rules.test_report import chance_spent, three_round_fight
 from tests.rules.test_sr3_scripted_fight import chains
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -216,6 +216,13 @@ def test_summary_reads_like_the_fight(qapp: QApplication) -> None:
         assert heading in text
     assert "Mike attacks Ganger 1 with Ares Predator (9M)." in text and "1.6 %" in text
     assert fight_length(summarize(history)) == "1 round of combat · 1 turn"  # Mike's turn began with the round
+
+
+def test_out_of_the_fight_says_who_got_back_up_and_who_stayed_down(qapp: QApplication) -> None:
+    text = summary_document(chance_spent()).toPlainText()
+    assert "Unconscious (Round 1, by Ganger 1); back in the fight (Round 1)" in text  # Kira spent her Chance
+    assert text.count("back in the fight") == 1  # Ganger 2 spent none: out, and only that
+    assert "Unconscious (Round 1)" in text
 
 
 def test_chances_are_written_in_the_gms_locale(qapp: QApplication) -> None:

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -42,6 +43,11 @@ from rules.serialize import history_to_document, to_data
 from rules.turns import NextTurn
 from tests.app.crash_worker import Step, build_script, expected_operations
 from tests.rules.sr3_scenes import eight_characters, roll_ones
+from tests.rules.test_souboj_scene import fight as souboj_fight
+from tests.rules.test_souboj_scene import roll as souboj_roll
+from tests.rules.test_walka_scenes import roll as walka_roll
+from tests.rules.test_walka_scenes import table as walka_table
+from ui.models.initiative_model import ordered_ids
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -116,6 +122,48 @@ def test_recover_after_a_crash_gives_the_same_fight() -> None:
     assert same(recovered, document.history)
     assert recovered.redo() is not None and document.history.redo() is not None
     assert same(recovered, document.history)
+
+
+# --- the order shown after a recovery -------------------------------------------------------------------
+
+
+def _walka_two_seats_played() -> tuple[History, dict[str, str], list[str]]:
+    """Walka: Ania's seat (Kira and her drone, d12 1) and Bartek's (Wedge, 5) have acted; Celina's is next."""
+    history, ids = walka_table()
+    walka_roll(history, Ania=1, Bartek=5, Celina=7, GM=9)
+    return history, ids, ["Kira", "Drone", "Wedge", "Nova", "Ganger 1", "Ganger 2"]
+
+
+def _souboj_group_played() -> tuple[History, dict[str, str], list[str]]:
+    """Souboj: four act together at 4 (in roster order: nothing declared); the Chief, at 2, is next."""
+    history, ids = souboj_fight()
+    souboj_roll(history, ids, Aleš=4, Bora=4, Cyril=4, Bandit=4, Chief=2)
+    return history, ids, ["Aleš", "Bora", "Cyril", "Bandit", "Chief"]
+
+
+@pytest.mark.parametrize("scene", [_walka_two_seats_played, _souboj_group_played])
+def test_a_recovered_fight_shows_who_has_acted_in_the_order_they_acted(scene: Any) -> None:
+    history, ids, expected = scene()
+    journal = Journal.start(history, None)
+    document = EncounterDocument(history, None, journal)
+    while len(document.state.clock.acted) < (3 if document.system.id == "walka" else 4):
+        document.apply(NextTurn())
+    names = {cid: name for name, cid in ids.items()}
+    live = [names[cid] for cid in ordered_ids(document.state, document.system)]
+    abandon(journal)  # the crash: the document is dropped without closing
+    recovered = recover(only_candidate())
+    assert [names[cid] for cid in ordered_ids(recovered.state, recovered.system)] == live == expected
+    # What a new process does: the same set of ids, iterated in another order.
+    state = recovered.state
+    shuffled = state.with_clock(acted=ReversedSet(state.clock.acted))
+    assert [names[cid] for cid in ordered_ids(shuffled, recovered.system)] == expected
+
+
+class ReversedSet(frozenset[str]):
+    """A set of ids whose iteration order is the reverse of a plain frozenset's (as another hash seed may give)."""
+
+    def __iter__(self) -> Iterator[str]:
+        return reversed(list(super().__iter__()))
 
 
 def test_redo_after_a_save_is_recovered(tmp_path: Path) -> None:

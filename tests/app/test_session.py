@@ -7,8 +7,11 @@ import pytest
 from app.document import EncounterDocument
 from app.samples import SAMPLES, sample_path, sample_text
 from app.session import FightSession
+from rules.combatants import SHARED_MONITOR, AddCombatant, SetDamage, SetHidden, is_hidden
 from rules.dice import Roller
+from rules.encounter import Encounter, Side, frozen_map
 from rules.errors import RulesError
+from rules.history import History
 from rules.systems import get_system
 from tests.rules.sr3_scenes import eight_characters
 
@@ -60,7 +63,7 @@ def test_one_hit_on_several_combatants_is_one_undo_step() -> None:
 
 def test_a_typed_total_is_the_round_s_initiative() -> None:
     session, ids = _session()
-    session.roll_initiative({ids["Mike"]: (6,)}, {ids["Dave"]: 25})
+    session.roll_initiative({ids["Mike"]: (6,)}, totals={ids["Dave"]: 25})
     state = session.document.state
     initiative = state.combatant(ids["Dave"]).initiative
     assert initiative is not None and (initiative.rolled, initiative.dice) == (25, (4,))  # 21 + 1d6: the die is 4
@@ -88,5 +91,37 @@ def test_the_dice_line_reads_the_open_fights_game() -> None:
     with pytest.raises(RulesError) as refused:
         session.roll_dice("12d6 tn 5")
     assert "“tn” belongs to the dice line of another game (Shadowrun, Third Edition)" in str(refused.value)
-    assert "The dice line of Walka knows: d, under, b, p." in str(refused.value)
+    assert "The dice line of Walka knows: d, kh, kl, under, b, p." in str(refused.value)  # kh, kl: keep dice
     assert session.roll_dice("d20 under 12 +1b", "7,15").entry.text().startswith("Roll: d20 under 12")
+
+
+
+def test_duplicate_copies_the_numbers_not_the_fight() -> None:
+    session, ids = _session()
+    document = session.document
+    session.roll_initiative()
+    document.apply(SetDamage(ids["Ganger 2"], "physical", 3))
+    document.apply(SetHidden(ids["Ganger 2"], True))
+    original = document.state.combatant(ids["Ganger 2"])
+    (copy_id,) = session.duplicate(ids["Ganger 2"]).added
+    copy = document.state.combatant(copy_id)
+    assert copy.name == "Ganger 4"  # Ganger 1–3 are taken: the numbering goes on
+    assert (copy.side, dict(copy.attributes)) == (original.side, dict(original.attributes))
+    assert copy.initiative is None and copy.boxes("physical") == 0
+    assert is_hidden(copy)  # an ambusher's copy stays out of the players' sight
+    assert document.undo_stack.undoText() == "Ganger 4 joins the fight."
+    session.back()
+    assert copy_id not in document.state.combatants
+    session.duplicate(ids["Mike"])
+    assert "Mike 2" in {c.name for c in document.state.combatants.values()}
+
+
+def test_a_duplicated_grunt_leaves_the_group_and_its_shared_monitor() -> None:
+    history = History(Encounter("sr3"))
+    history.do(AddCombatant("c1", "Guard", Side.OPPONENT, frozen_map({"body": 5}), group="lobby",
+                            extra=frozen_map({SHARED_MONITOR: True})))
+    session = FightSession(EncounterDocument(history), Roller.seeded(1))
+    (copy_id,) = session.duplicate("c1").added
+    copy = session.document.state.combatant(copy_id)
+    assert (copy.name, copy.group, SHARED_MONITOR in copy.extra) == ("Guard 2", None, False)
+    assert copy.attribute("body") == 5

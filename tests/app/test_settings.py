@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from app.paths import config_dir
+from app.library import Library
+from app.paths import config_dir, documents_dir
 from app.settings import (
     MAX_RECENT,
     MIGRATIONS,
@@ -26,6 +27,7 @@ from app.settings import (
     without_recent_file,
 )
 from app.storage import StorageError
+from app.workspace import Workspace
 
 GEOMETRY = base64.b64encode(bytes(range(64))).decode()
 
@@ -225,3 +227,63 @@ def test_an_unknown_default_game_falls_back_to_the_shipped_default() -> None:
     settings_path().write_text(json.dumps({**data, "default_system": "no_such_game"}), encoding="utf-8")
     loaded = load_settings()
     assert loaded.default_system == Settings().default_system and loaded.language == "pl"
+
+
+# --- what the workspace remembers of the GM's choices ------------------------------------------------
+
+
+def _workspace() -> Workspace:
+    return Workspace(library=Library(config_dir() / "library.sqlite3", seed=False))
+
+
+def test_a_new_encounter_the_gm_starts_makes_its_game_the_default() -> None:
+    workspace = _workspace()
+    try:
+        workspace.start_new("walka")
+        assert workspace.document.system.id == "walka"
+        assert load_settings().default_system == "walka"
+        workspace.new("souboj")  # an encounter a service starts (a test, the self-test) changes nothing
+        assert load_settings().default_system == "walka"
+    finally:
+        workspace.close(keep_journal=False)
+    assert _workspace_game() == "walka"  # the next start-up's empty encounter
+
+
+def _workspace_game() -> str:
+    workspace = _workspace()
+    try:
+        return workspace.document.system.id
+    finally:
+        workspace.close(keep_journal=False)
+
+
+def test_file_dialogs_start_in_the_folder_last_chosen(tmp_path: Path) -> None:
+    workspace = _workspace()
+    try:
+        assert workspace.start_directory() == documents_dir()
+        workspace.chose_file(tmp_path / "ambush.bojovka")
+        assert workspace.start_directory() == tmp_path
+        assert load_settings().last_directory == str(tmp_path)
+        workspace.chose_file(tmp_path / "gone" / "x.pdf")  # a folder that does not exist (yet): not a start
+        assert workspace.start_directory() == documents_dir()
+    finally:
+        workspace.close(keep_journal=False)
+
+
+def test_a_convenience_the_disk_refuses_is_logged_not_raised(monkeypatch: pytest.MonkeyPatch,
+                                                             caplog: pytest.LogCaptureFixture,
+                                                             tmp_path: Path) -> None:
+    workspace = _workspace()
+
+    def refused(_settings: Settings) -> None:
+        raise StorageError("Could not save “settings.json”: the disk is full.")
+
+    try:
+        with monkeypatch.context() as patch:
+            patch.setattr("app.workspace.save_settings", refused)
+            workspace.start_new("institut")  # the encounter starts all the same
+            workspace.chose_file(tmp_path / "x.bojovka")
+        assert workspace.document.system.id == "institut"
+        assert "could not remember default_system" in caplog.text and "last_directory" in caplog.text
+    finally:
+        workspace.close(keep_journal=False)

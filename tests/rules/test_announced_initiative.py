@@ -94,7 +94,7 @@ def _rolled(history: History, combatant_id: str) -> Initiative:
 def test_sr3_a_total_replaces_the_rolled_sum_and_wounds_still_count() -> None:
     history = _between_rounds("sr3")
     system, wedge, twitch = history.system, _id(history, "Wedge"), _id(history, "Twitch")
-    history.do(roll_initiative(history.state, system, Roller.seeded(2), {twitch: (5, 2, 6)}, {wedge: 17}))
+    history.do(roll_initiative(history.state, system, Roller.seeded(2), {twitch: (5, 2, 6)}, totals={wedge: 17}))
     state = history.state
     assert state.combatant(wedge).initiative == Initiative(17, (), _rolled(history, wedge).tiebreak)
     assert system.score_text(state.combatant(wedge), state) == "17 → 7"
@@ -127,14 +127,14 @@ def test_faces_and_a_total_for_one_combatant_are_refused() -> None:
     history = _between_rounds("sr3")
     wedge = _id(history, "Wedge")
     with pytest.raises(OperationError, match=re.escape("Wedge has both faces and a total for initiative: give one.")):
-        history.do(RollInitiative({wedge: (3, 4)}, {}, {wedge: 13}))
+        history.do(RollInitiative({wedge: (3, 4)}, {}, totals={wedge: 13}))
 
 
 def test_walka_a_total_typed_for_one_of_a_seat_is_the_seats_d12() -> None:
     history, ids = table()
     system = history.system
     faces = {ids["Wedge"]: (5,), ids["Nova"]: (2,)}
-    history.do(roll_initiative(history.state, system, Roller.seeded(3), faces, {ids["Kira"]: 8}))
+    history.do(roll_initiative(history.state, system, Roller.seeded(3), faces, totals={ids["Kira"]: 8}))
     assert _rolled(history, ids["Kira"]).dice == (8,)
     assert _rolled(history, ids["Drone"]).dice == (8,)  # Ania's seat shares Kira's roll
     assert round_order(history)[0] == ["Nova"]  # lowest (2) first, as with faces

@@ -121,6 +121,7 @@ def test_the_budget_shows_the_turns_action_type() -> None:
     budget = system.action_budget(state.combatant("b"), state)
     assert [(item.key, item.left) for item in budget] == [("physical", 1), ("social", 1), ("mental", 1)]
     history.do(SpendAction("b", "mental"))  # the window's "Use" button: an action with one die
+    assert history.entries[-1].text() == "Beatrice takes a mental action."
     state = history.state
     assert [(item.key, item.left) for item in system.action_budget(state.combatant("b"), state)] == [("mental", 0)]
     assert left(history, "b") == (4, 6, 7)

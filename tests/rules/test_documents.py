@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from rules.combatants import AddCombatant, EditEncounter
+from rules.combatants import AddCombatant, EditEncounter, SpendAction
 from rules.documents import Archive, decode_patch, encode_patch, fight_data
 from rules.encounter import Encounter, Side, frozen_map
 from rules.errors import RulesError
@@ -221,3 +221,22 @@ def test_a_saved_patch_is_not_reused_when_its_next_state_changed_at_the_same_pos
         history.do(EditEncounter("name", "Another ending"))
     resaved = json.loads(json.dumps(history_to_document(loaded)))
     assert states_back_to_start(history_from_document(resaved, trusted=True)) == states_back_to_start(reference)
+
+
+def test_a_fight_saved_with_the_old_wording_of_an_action_still_undoes_past_it() -> None:
+    """The budget buttons' line was "{name} takes a {action} action." (the key in it): a saved fight keeps that line,
+    and undoing replays the action, which must write the same facts under today's wording."""
+    history, ids = eight_characters()
+    history.do(RollInitiative(frozen_map(dict.fromkeys(ids.values(), (1,))), frozen_map({})))
+    history.do(SpendAction(ids["Mike"], "simple"))
+    history.do(NextTurn())
+    document = json.loads(json.dumps(history_to_document(history)))
+    spent = len(history.entries) - 2
+    document["log"][spent][2] = [["{name} takes a {action} action.", {"name": "Mike", "action": "simple"}, None, 0,
+                                  ["action"]]]
+    loaded = history_from_document(document, trusted=True)
+    assert loaded.entries[spent].text() == "Mike takes a simple action."  # its saved line, as the GM saw it then
+    assert loaded.undo() is not None and loaded.undo() is not None  # no "the log does not match"
+    history.undo()
+    history.undo()
+    assert to_data(loaded.state) == to_data(history.state)

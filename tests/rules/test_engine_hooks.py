@@ -9,10 +9,11 @@ from collections.abc import Sequence
 
 import pytest
 
-from rules.encounter import Delay, Encounter, Slot, SlotKind
+from rules.combatants import AddCombatant, SpendAction
+from rules.encounter import Combatant, Delay, Encounter, Side, Slot, SlotKind
 from rules.history import History
 from rules.systems import all_systems
-from rules.systems.base import RuleSystem
+from rules.systems.base import BudgetItem, RuleSystem
 from rules.time_units import ROUNDS
 from rules.turns import DelayAction, NextTurn, current_actor
 
@@ -77,3 +78,21 @@ def test_every_game_describes_its_time_units(system: RuleSystem) -> None:
         assert units.passes is None and "pass" not in units.delayed.lower()
     if units is not ROUNDS:
         assert units.position and units.budget and units.delayed_tip
+
+
+def _dances(self: RuleSystem, combatant: Combatant, encounter: Encounter) -> Sequence[BudgetItem]:
+    return (BudgetItem("dance", "dancing", 0, 1),)  # no sentence of its own
+
+
+def _spends_nothing(self: RuleSystem, combatant: Combatant, kind: str, encounter: Encounter) -> Combatant:
+    return combatant
+
+
+@pytest.mark.parametrize("system", SYSTEMS, ids=IDS)
+def test_an_action_the_game_gives_no_sentence_for_is_logged_by_its_label(system: RuleSystem) -> None:
+    game: RuleSystem = type(f"Dancing{type(system).__name__}", (type(system),),
+                            {"action_budget": _dances, "spend_action": _spends_nothing})()
+    history = History(Encounter(system.id, "Ball"))
+    history.do(AddCombatant("c1", "Ann", Side.PLAYER))
+    applied = SpendAction("c1", "dance").apply(history.state, game)
+    assert [line.render() for line in applied.log] == ["Ann takes an action: dancing."]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.combatants import AddCombatant, ApplyHarm, SetDamage, SetOption, SpendAction
+from rules.dice import Roller
 from rules.encounter import Encounter, JsonValue, Side, SlotKind, Status, frozen_map
 from rules.errors import OperationError, RulesError
 from rules.history import History
@@ -47,8 +48,8 @@ from rules.systems.institut.combat import (
 from rules.systems.institut.pyramid import CLASSES, pyramid_from_rows
 from rules.systems.institut.system import order_key, pyramid_for, tables, wound_penalty
 from rules.systems.institut.tables import Burst, WeaponKind, default_table, load_tables, parse_burst
-from rules.turns import DelayAction, NextTurn, TakeDelayedAction, YieldTurn
-from tests.rules.test_institut_scenes import INSTITUT, cast, current, play_round, roll, uniform
+from rules.turns import DelayAction, NextTurn, TakeDelayedAction, YieldTurn, roll_initiative
+from tests.rules.test_institut_scenes import CAST, INSTITUT, cast, current, play_round, roll, uniform
 
 MODS = load_tables().modifiers
 TABLES = load_tables()
@@ -192,6 +193,32 @@ def test_initiative_is_agility_plus_thinking_d6_summed_highest_first() -> None:
                    ids["Bandit 1"]: (3, 3, 3, 3), ids["Bandit 2"]: (2, 2, 2, 1)})
     assert INSTITUT.score_text(history.state.combatant(ids["Vera"]), history.state) == "15"
     assert play_round(history) == ["Vera", "Bandit 1", "Sokolov", "Bandit 2"]  # 15, 12, 7, 7 (tie: roster)
+
+
+def _with_a_grunt_group() -> tuple[History, dict[str, str]]:
+    """The cast, and three more bandits added as one group ("Grunt ×3")."""
+    history, ids = cast()
+    for number in (1, 2, 3):
+        ids[f"Grunt {number}"] = f"g{number}"
+        history.do(AddCombatant(f"g{number}", f"Grunt {number}", Side.OPPONENT, frozen_map(CAST["Bandit 1"][1]),
+                                group="Grunt"))
+    return history, ids
+
+
+def test_a_grunt_group_shares_one_initiative_roll_as_in_every_game() -> None:
+    history, ids = _with_a_grunt_group()
+    grunts = [ids[f"Grunt {number}"] for number in (1, 2, 3)]
+    state = history.state
+    assert {INSTITUT.initiative_group(state.combatant(g), state) for g in grunts} == {"Grunt"}
+    assert INSTITUT.initiative_group(state.combatant(ids["Bandit 1"]), state) is None  # not in a group: its own
+    rolled = roll_initiative(state, INSTITUT, Roller.seeded(7))
+    assert len({rolled.rolls[g] for g in grunts}) == 1 and len(rolled.rolls[grunts[0]]) == 4  # one 4-die pool
+    assert len({rolled.tiebreaks[g] for g in grunts}) == 1  # and one set of tie dice: they act one after another
+    typed = roll_initiative(state, INSTITUT, Roller.seeded(7), {grunts[1]: (6, 6, 6, 6)})
+    assert [typed.rolls[g] for g in grunts] == [(6, 6, 6, 6)] * 3  # a roll typed for one is the group's
+    history.do(typed)
+    order = play_round(history)
+    assert order[:3] == ["Grunt 1", "Grunt 2", "Grunt 3"]  # 24 each, in roster order
 
 
 def test_ties_use_the_tie_dice_and_a_yield() -> None:
@@ -363,6 +390,15 @@ def test_a_dodge_needs_a_declared_action_left_once_the_turn_is_over() -> None:
     history.do(NextTurn())
     history.do(InstitutAttack(ids["Vera"], ids["Sokolov"], "pistol", (4,), "dodge", (5,)))  # the second action
     assert history.state.combatant(ids["Sokolov"]).actions_used["taken"] == 2
+
+
+def test_the_panels_use_buttons_read_well_in_the_log() -> None:
+    history, ids = started(("Sokolov", "Vera"))
+    history.do(HoldAction(ids["Sokolov"], "if Vera shoots, I dodge"))
+    history.do(SpendAction(ids["Sokolov"], "held"))
+    assert history.entries[-1].text() == "Sokolov takes a held action."
+    history.do(SpendAction(ids["Sokolov"], "action"))
+    assert history.entries[-1].text() == "Sokolov takes an action."
 
 
 def test_a_held_dodge_is_the_declaration_it_fulfils() -> None:

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from rules.combatants import AddCombatant, RemoveCombatant
+from rules.combatants import AddCombatant, ApplyHarm, RemoveCombatant
 from rules.dice import Roller
 from rules.encounter import Side, Status, frozen_map
 from rules.history import Batch, History
@@ -27,10 +27,14 @@ from rules.systems.clovek.sample import sample as clovek_sample
 from rules.systems.institut.sample import sample as institut_sample
 from rules.systems.souboj.sample import sample as souboj_sample
 from rules.systems.sr3 import Sr3Attack
+from rules.systems.walka import SpendChance, WalkaAttack
 from rules.systems.walka.sample import sample as walka_sample
 from rules.turns import NextTurn, roll_initiative
 from tests.rules.sr3_scenes import eight_characters, play_round, roll_ones
+from tests.rules.test_institut_rules import started as institut_started
 from tests.rules.test_sr3_scripted_fight import _first_round, _second_pass, chains
+from tests.rules.test_walka_scenes import roll as walka_roll
+from tests.rules.test_walka_scenes import table as walka_table
 
 SR3 = get_system("sr3")
 
@@ -170,6 +174,49 @@ def test_a_fight_not_started_yet_starts_and_ends_as_it_is_now() -> None:
     assert (summary.rounds, summary.passes, summary.turns) == (0, 0, 0)
     assert len(summary.participants) == 8 and summary.moments == ()
     assert log_groups(history.entries)[0].heading() == "Before the fight"
+
+
+# --- who is out of the fight: the final condition decides ------------------------------------------------
+
+
+def chance_spent() -> History:
+    """Walka, round 1: Kira shot to 0 Hit Points spends her Chance; Ganger 2 at 0 spends none."""
+    history, ids = walka_table()
+    walka_roll(history, Ania=1, Bartek=5, Celina=7, GM=9)  # Ania's seat acts: the gangers shoot out of turn
+    history.do(ApplyHarm(ids["Kira"], "hp", 4))
+    history.do(WalkaAttack(ids["Ganger 1"], ids["Kira"], "firearms", 12, "dodge", 8, attack_faces=(3,),
+                           defence_faces=(11,), weapon="Pistol", weapon_dice=3, damage_faces=(6, 5, 4),
+                           counts_as_action=False))  # Kira at 0 Hit Points: unconscious …
+    history.do(SpendChance(ids["Kira"]))  # … unless she spends a Chance: she does
+    history.do(ApplyHarm(ids["Ganger 2"], "hp", 6))
+    return history
+
+
+def test_a_walka_character_who_spends_a_chance_is_back_in_the_fight_and_one_who_does_not_stays_out() -> None:
+    people = by_name(summarize(chance_spent()))
+    kira, ganger = people["Kira"], people["Ganger 2"]
+    assert kira.end.status is Status.ACTIVE and kira.end.text() == "Hit Points lost 6/6"
+    assert kira.falls == (Fall(1, 1, Status.UNCONSCIOUS, "Ganger 1", recovered=(1, 1)),)
+    assert kira.falls[0].text() == "Unconscious (Round 1, by Ganger 1); back in the fight (Round 1)"
+    assert ganger.end.status is Status.UNCONSCIOUS
+    assert ganger.falls == (Fall(1, 1, Status.UNCONSCIOUS, None),)
+    assert ganger.falls[0].text() == "Unconscious (Round 1)"
+
+
+def test_an_institute_agent_healed_from_dying_is_back_in_the_fight_until_the_next_fall() -> None:
+    history, ids = institut_started()
+    sokolov = ids["Sokolov"]
+    history.do(ApplyHarm(sokolov, "mortal", 1))  # a filled Mortal box: dying
+    history.do(NextTurn())
+    history.do(ApplyHarm(sokolov, "mortal", -1))  # first aid: the box is free again
+    [fall] = by_name(summarize(history))["Sokolov"].falls
+    assert fall == Fall(1, 1, Status.DYING, None, recovered=(1, 1))
+    assert by_name(summarize(history))["Sokolov"].end.text() == "Unhurt"
+    history.do(ApplyHarm(sokolov, "mortal", 1))  # down again, and this time for good
+    agent = by_name(summarize(history))["Sokolov"]
+    assert agent.end.status is Status.DYING
+    assert [f.recovered for f in agent.falls] == [(1, 1), None]
+    assert agent.falls[1].text() == "Dying (Round 1)"
 
 
 # --- one fight per game ---------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ from rules.systems.souboj import (
     UseReaction,
 )
 from rules.systems.souboj.model import Action, Placement
-from rules.turns import NextTurn, SetInitiative, YieldTurn
+from rules.turns import DelayAction, NextTurn, SetInitiative, YieldTurn, actor_for
 from tests.rules.test_souboj_scene import SOUBOJ, current, fight, finish_round, order, roll
 
 # --- timing hooks -------------------------------------------------------------------------------------------
@@ -120,6 +120,20 @@ def test_equal_scores_act_together_as_one_group() -> None:
     assert SOUBOJ.score_text(history.state.combatant(ids["Bora"]), history.state) == "4 · 2/4"
     history.do(NextTurn())  # the whole group is done at once
     assert history.state.clock.current is None and history.state.clock.round == 1
+
+
+def test_delay_holds_the_chosen_member_of_a_group_acting_together() -> None:
+    history, ids = _group_of_four()
+    state = history.state
+    assert current(history)[0] == "Aleš"
+    # The GM selected Cyril, who acts now with the others: Delay means Cyril, not the first of the group.
+    assert actor_for(state, ids["Cyril"]) == ids["Cyril"]
+    # Someone outside the group acting now (the Chief has acted), or nobody selected: the current actor.
+    assert actor_for(state, ids["Chief"]) == ids["Aleš"] == actor_for(state, None)
+    history.do(DelayAction(ids["Cyril"]))
+    assert current(history) == ["Aleš", "Bora", "Bandit"]
+    assert ids["Cyril"] in history.state.delays and ids["Aleš"] not in history.state.delays
+    assert order(history)[-1] == (None, ["Cyril"])  # the held action waits for the end of the round
 
 
 def test_magic_first_then_ranged_then_melee() -> None:
@@ -364,6 +378,7 @@ def test_one_action_per_round_marked_in_its_own_turn() -> None:
     assert _left(history, ids["Bora"]) == 1
     history.do(SpendAction(ids["Bora"], "action"))
     assert _left(history, ids["Bora"]) == 0
+    assert history.entries[-1].text() == "Bora takes an action."  # the budget's own words, not "a action action"
     with pytest.raises(OperationError, match="already acted"):
         history.do(SpendAction(ids["Bora"], "action"))
     with pytest.raises(OperationError, match="one action per round"):

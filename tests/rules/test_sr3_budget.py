@@ -8,8 +8,10 @@ from rules.combatants import SetAttribute, SetOption, SetPool, SpendAction, Spen
 from rules.errors import OperationError, RulesError
 from rules.history import History
 from rules.systems import get_system
+from rules.systems.sr3 import Sr3Attack
 from rules.turns import NextTurn
 from tests.rules.sr3_scenes import eight_characters, roll_ones
+from tests.rules.test_sr3_scripted_fight import chains
 
 SR3 = get_system("sr3")
 
@@ -24,11 +26,13 @@ def test_two_simple_actions_or_one_complex() -> None:
     roll_ones(history, ids)
     mike = ids["Mike"]
     history.do(SpendAction(mike, "simple"))
+    assert history.entries[-1].text() == "Mike takes a simple action."
     assert _budget(history, mike) == {"free": (0, 2), "simple": (1, 2), "complex": (0, 0)}
     history.do(SpendAction(mike, "simple"))
     with pytest.raises(OperationError, match="no simple action left"):
         history.do(SpendAction(mike, "simple"))
     history.do(SpendAction(mike, "free"))
+    assert history.entries[-1].text() == "Mike takes a free action."
     with pytest.raises(OperationError):
         history.do(SpendAction(mike, "free"))  # the swap is used up by two simple actions
 
@@ -37,6 +41,7 @@ def test_complex_action_leaves_only_a_free_one() -> None:
     history, ids = eight_characters()
     roll_ones(history, ids)
     history.do(SpendAction(ids["Mike"], "complex"))
+    assert history.entries[-1].text() == "Mike takes a complex action."
     assert _budget(history, ids["Mike"]) == {"free": (0, 1), "simple": (0, 0), "complex": (1, 1)}
 
 
@@ -58,6 +63,78 @@ def test_budget_resets_each_phase() -> None:
     while history.state.clock.pass_no == 1:
         history.do(NextTurn())
     assert _budget(history, ids["Mike"])["complex"] == (0, 1)
+
+
+# --- an attack takes its action (the digest's "Actions per phase" and firing modes) ---------------------------
+
+
+def _shot(ids: dict[str, str], target: str, mode: str | None, rounds: int = 1, tn: int = 4, code: str = "9M",
+          shooter: str = "Mike") -> Sr3Attack:
+    """A shot that misses (every die a 1) from ``shooter``: only what it costs matters here."""
+    return Sr3Attack(ids[shooter], ids[target], "AK-97", int(code[:-1]), code[-1], tn, chains(1, 1), 4, chains(1),
+                     mode=mode, rounds=rounds)
+
+
+def test_a_semi_automatic_shot_takes_a_simple_action_and_a_third_is_refused_with_the_rule() -> None:
+    history, ids = eight_characters()
+    roll_ones(history, ids)
+    mike = ids["Mike"]
+    history.do(_shot(ids, "Ganger 1", "SA"))
+    assert _budget(history, mike) == {"free": (0, 2), "simple": (1, 2), "complex": (0, 0)}
+    history.do(_shot(ids, "Ganger 1", "SA"))  # SA: two shots a phase, each a simple action
+    with pytest.raises(OperationError) as refused:
+        history.do(_shot(ids, "Ganger 1", "SA"))
+    assert str(refused.value) == (
+        "Mike has no simple action left in this phase. A phase allows two simple actions or one complex action, "
+        "plus one free action; a shot in SA mode is a simple action. The GM may still record the attack as taking "
+        "no action.")
+    history.do(_shot(ids, "Ganger 1", None))  # the GM's call: an attack that takes no action
+    assert _budget(history, mike)["simple"] == (2, 2)
+    history.undo()
+    history.undo()  # undoing a shot gives its action back
+    assert _budget(history, mike)["simple"] == (1, 2)
+
+
+def test_a_burst_is_a_simple_action_and_never_goes_with_a_complex_one() -> None:
+    history, ids = eight_characters()
+    roll_ones(history, ids)
+    history.do(_shot(ids, "Ganger 1", "BF", rounds=3))
+    with pytest.raises(OperationError, match=r"no complex action left.*full-auto fire is a complex action"):
+        history.do(_shot(ids, "Ganger 2", "FA", rounds=5))
+    history.do(_shot(ids, "Ganger 2", "BF", rounds=3))  # at most two bursts a phase: the two simple actions
+    assert _budget(history, ids["Mike"])["simple"] == (2, 2)
+
+
+def test_wedges_full_auto_at_three_punks_is_one_complex_action_of_ten_rounds() -> None:
+    """AK-97 8M: 3 rounds at punk 1 (TN 3, 11S), 3 at punk 2 (TN 7, 11S), 4 at punk 3 (TN 13, 12S)."""
+    history, ids = eight_characters()
+    roll_ones(history, ids)
+    mike = ids["Mike"]
+    history.do(_shot(ids, "Ganger 1", "FA", rounds=3, tn=3, code="11S"))
+    assert _budget(history, mike) == {"free": (0, 1), "simple": (0, 0), "complex": (1, 1)}
+    history.do(_shot(ids, "Ganger 2", "FA", rounds=3, tn=7, code="11S"))
+    history.do(_shot(ids, "Ganger 3", "FA", rounds=4, tn=13, code="12S"))
+    assert _budget(history, mike)["complex"] == (1, 1)  # still the one complex action
+    with pytest.raises(OperationError, match=r"fired 10 rounds full auto in this phase.*at most 10 rounds a phase"):
+        history.do(_shot(ids, "Ganger 1", "FA", rounds=3))
+    with pytest.raises(OperationError, match="no simple action left"):
+        history.do(_shot(ids, "Ganger 1", "SA"))  # never a simple action with a complex one
+    history.do(NextTurn())
+    while history.state.clock.current is None or mike not in history.state.clock.current.ids:
+        history.do(NextTurn())
+    assert history.state.clock.pass_no == 2  # Mike's phase 27
+    history.do(_shot(ids, "Ganger 1", "FA", rounds=10))  # a new phase: a new complex action
+
+
+def test_a_shot_outside_the_own_phase_takes_no_action_or_is_refused() -> None:
+    history, ids = eight_characters()
+    roll_ones(history, ids)
+    with pytest.raises(OperationError, match=r"only in their own phase.*simple action"):
+        history.do(_shot(ids, "Mike", "SS", shooter="Dave"))
+    history.do(_shot(ids, "Mike", None, shooter="Dave"))  # e.g. an interception, recorded as taking no action
+    assert _budget(history, ids["Dave"])["simple"] == (0, 2)
+    with pytest.raises(OperationError, match="Unknown firing mode"):
+        history.do(_shot(ids, "Mike", "XX"))
 
 
 def test_combat_pool_formula_and_gm_override() -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from rules.combatants import AddCombatant, ApplyHarm, EditCombatant, RemoveCombatant, SetOption
@@ -10,7 +12,15 @@ from rules.encounter import Side, frozen_map
 from rules.errors import OperationError, RulesError
 from rules.systems.walka import GM_SEAT, SYSTEM, DecideGmTie, SetSeating
 from rules.systems.walka.seating import effective_seat, listed_seats, table_seats
-from rules.turns import DelayAction, NextTurn, RollInitiative, SetInitiative, YieldTurn, roll_initiative
+from rules.turns import (
+    DelayAction,
+    NextTurn,
+    RollInitiative,
+    SetInitiative,
+    YieldTurn,
+    played_order,
+    roll_initiative,
+)
 from tests.rules.test_walka_scenes import acting, roll, round_order, table
 
 # Names per seat, as round_order reports them.
@@ -266,3 +276,28 @@ def test_typed_rolls_are_checked() -> None:
     history, ids = table()
     with pytest.raises(OperationError, match="d12 cannot show 13"):
         history.do(RollInitiative(frozen_map({ids["Kira"]: (13,)}), frozen_map({})))
+
+
+# --- who has acted, in the order of play ---------------------------------------------------------------
+
+
+def test_those_who_have_acted_are_listed_in_the_order_they_acted_whatever_the_sets_order() -> None:
+    history, ids = table()
+    roll(history, Ania=1, Bartek=5, Celina=7, GM=9)  # the lowest d12 starts: Ania, then clockwise
+    history.do(NextTurn())
+    history.do(NextTurn())
+    names = {cid: name for name, cid in ids.items()}
+    state = history.state
+    assert [names[cid] for cid in played_order(state, SYSTEM)] == ["Kira", "Drone", "Wedge"]
+    reversed_set = _ReversedSet(state.clock.acted)
+    assert list(reversed_set) != list(state.clock.acted)
+    assert played_order(state.with_clock(acted=reversed_set), SYSTEM) == played_order(state, SYSTEM)
+    history.do(ApplyHarm(ids["Kira"], "hp", 6))  # out after acting: no longer in the order, listed after
+    assert [names[cid] for cid in played_order(history.state, SYSTEM)] == ["Drone", "Wedge", "Kira"]
+
+
+class _ReversedSet(frozenset[str]):
+    """Ids iterated in the reverse of a plain frozenset's order (as another process's string hashing may give)."""
+
+    def __iter__(self) -> Iterator[str]:
+        return reversed(list(super().__iter__()))

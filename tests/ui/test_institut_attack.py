@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from app.document import EncounterDocument
-from rules.combatants import ApplyHarm
+from rules.combatants import ApplyHarm, SetOption
 from rules.dice import Roller
 from rules.encounter import SlotKind
 from rules.systems.institut import DeclareActions, HoldAction, SuppressionFire, attack_outcome_distribution, rounds
@@ -20,6 +20,7 @@ from rules.systems.institut.combat import Defence, FireMode
 from rules.systems.institut.ops import Blast, InstitutAttack, SuppressionDodge, ThrowGrenade
 from rules.systems.institut.pyramid import CLASSES
 from rules.systems.institut.sample import sample
+from rules.systems.institut.tables import WeaponKind
 from rules.turns import NextTurn
 from tests.rules.test_institut_scenes import cast, roll
 from ui.games import game_ui
@@ -321,3 +322,34 @@ def test_screenshot_fits_a_laptop(qtbot: QtBot, tmp_path: Path, theme: str) -> N
                 image.save(str(Path(folder) / f"institut-dialog-{index}-{theme}.png"))
     finally:
         apply_theme(application, "light")
+
+
+def test_the_weapon_list_comes_from_the_games_data_and_fills_the_form(dialog_for: DialogFactory) -> None:
+    document, _ids = fight()
+    dialog = dialog_for(document)
+    page = dialog.attack
+    items = [page.preset.itemText(index) for index in range(page.preset.count())]
+    assert items == ["Type the weapon in", "AK-74 (7 dice, burst 3/2)", "Knife (Strength +1)", "Makarov (5 dice)",
+                     "Sawn-off (6 dice)", "TT pistol (5 dice)"]
+    page.skill_name.select("melee")
+    page.preset.select("AK-74")
+    assert (page.name.text(), page.kind.value(), page.damage.value(), page.burst.text()) == (
+        "AK-74", WeaponKind.FIREARM, 7, "3/2")
+    assert page.skill_name.value() == "shooting" and page.skill.value() == 5  # Sokolov's Shooting
+    page.mode.select(FireMode.BURST)
+    assert "A hit puts 2 wounds of the rolled class." in page.sheet_label.text()
+    page.preset.select("Knife")
+    assert (page.name.text(), page.kind.value(), page.damage.value(), page.burst.text()) == (
+        "Knife", WeaponKind.MELEE, 1, "")
+    assert page.skill_name.value() == "melee" and page.mode.value() is FireMode.SINGLE
+
+
+def test_the_gms_weapons_join_the_list_and_a_removed_one_leaves_it(dialog_for: DialogFactory) -> None:
+    document, _ids = fight()
+    dialog = dialog_for(document)
+    document.apply(SetOption("weapons", {"RPK": {"damage": 8, "burst": "5/3"}, "Sawn-off": None}))
+    page = dialog.attack
+    items = [page.preset.itemText(index) for index in range(page.preset.count())]
+    assert "RPK (8 dice, burst 5/3)" in items and not any(item.startswith("Sawn-off") for item in items)
+    page.preset.select("RPK")
+    assert (page.name.text(), page.damage.value(), page.burst.text()) == ("RPK", 8, "5/3")

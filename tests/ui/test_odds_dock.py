@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
-from PySide6.QtWidgets import QCheckBox, QComboBox, QSpinBox
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QCheckBox, QComboBox, QDockWidget, QSpinBox
 from pytestqt.qtbot import QtBot
 
 from app.document import EncounterDocument
+from app.library import Library
+from app.settings import load_settings
 from app.workspace import Workspace
 from rules import odds
 from rules.dice import Roller
@@ -31,6 +36,7 @@ from ui.charts.odds_questions import Field, Question
 from ui.games import game_ui
 from ui.games.base import GameUi
 from ui.games.sr3.odds import ORDER
+from ui.main_window import MainWindow
 
 pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
 
@@ -186,3 +192,52 @@ def test_the_window_has_the_dock_behind_a_shortcut(open_window: WindowFactory) -
     action.trigger()
     assert window.odds_dock.isVisible()
     assert window.odds.question() is not None
+
+
+def drawn(window: MainWindow, dock: QDockWidget) -> bool:
+    """The GM sees the dock: shown, on the window and not hidden behind another (a lost dock is "visible" at
+    negative coordinates, with nothing of it on screen)."""
+    QApplication.processEvents()
+    return (dock.isVisible() and not dock.visibleRegion().isEmpty()
+            and window.rect().contains(dock.geometry()) and dock.toggleViewAction().isChecked())
+
+
+def reopened(qtbot: QtBot, tmp_path: Path) -> MainWindow:
+    """A window as the next start-up builds it, from the settings the last one saved."""
+    window = MainWindow(Workspace(library=Library(tmp_path / "library.sqlite3")))
+    qtbot.addWidget(window)
+    window.resize(1366, 768)
+    window.show()
+    return window
+
+
+def test_the_odds_open_beside_the_log_and_it_stays_after_a_restart(qtbot: QtBot, tmp_path: Path) -> None:
+    window = reopened(qtbot, tmp_path)  # a fresh BOJOVKA_HOME: no layout remembered
+    assert not window.workspace.settings.window_state
+    assert drawn(window, window.log_dock)
+    window.actions_by_name["odds"].trigger()  # Ctrl+Shift+O
+    assert drawn(window, window.odds_dock)
+    assert drawn(window, window.log_dock)  # Qt lost the log's tab group when the odds were split beside it
+    assert window.dockWidgetArea(window.odds_dock) == Qt.DockWidgetArea.BottomDockWidgetArea
+    assert window.log_dock.geometry().right() < window.odds_dock.geometry().left()  # side by side
+    window.close()
+    again = reopened(qtbot, tmp_path)
+    assert again.workspace.settings.window_state
+    assert drawn(again, again.log_dock)
+    assert drawn(again, again.odds_dock)
+    again.log_dock.raise_()
+    assert drawn(again, again.log_dock)
+
+
+def test_a_layout_the_old_odds_dock_broke_is_not_restored(qtbot: QtBot, tmp_path: Path) -> None:
+    window = reopened(qtbot, tmp_path)
+    window.splitDockWidget(window.log_dock, window.odds_dock, Qt.Orientation.Horizontal)  # what Ctrl+Shift+O did
+    window.odds_dock.show()
+    assert not drawn(window, window.log_dock)
+    state = bytes(window.saveState().toBase64().data()).decode()  # saved as the Bojovka before the fix saved it
+    window.close()
+    window.workspace.update_settings(window_state=state)
+    assert load_settings().window_state == state
+    again = reopened(qtbot, tmp_path)
+    assert drawn(again, again.log_dock)
+    assert not again.odds_dock.isVisible()

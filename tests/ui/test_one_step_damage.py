@@ -253,7 +253,7 @@ def test_a_typed_total_lands_as_the_score(open_window: Opener, qtbot: QtBot) -> 
     (DiceSpec(7, 6), "7d6: the total, e.g. 25, or each die, e.g. 4,2,6,…"),
     (DiceSpec(1, 6, 5), "5 + 1d6: the die, e.g. 4, or the total after =, e.g. =9"),
     (DiceSpec(1, 12), "1d12: the die (the total), e.g. 4"),
-    (DiceSpec(0, 10, 4), "4 + 0d10: the total, e.g. 4"),
+    (DiceSpec(0, 10, 4), "4: the total, e.g. 4"),  # no dice: the base alone (main's describe)
 ])
 def test_every_field_says_what_a_lone_number_means_for_its_roll(spec: DiceSpec, hint: str) -> None:
     assert field_hint(spec) == hint

@@ -3,21 +3,30 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, Qt
-from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QApplication
+import pytest
+from PySide6.QtCore import QModelIndex, QRect, Qt
+from PySide6.QtGui import QColor, QFontMetrics, QPalette
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.document import EncounterDocument
-from rules.combatants import EditCombatant, SetDamage
+from app.i18n import install_language
+from app.samples import _builders
+from app.settings import load_settings
+from rules.combatants import EditCombatant, SetDamage, SetHidden
 from rules.effects import AddEffect
 from rules.encounter import Effect, Side
+from rules.systems import system_ids
 from rules.turns import DelayAction, NextTurn
 from tests.rules.sr3_scenes import eight_characters, roll_ones
+from tests.ui.conftest import WindowFactory
 from ui.models.order_model import ACTED, TurnOrderModel, order_rows
+from ui.widgets.party_panel import wrapped_size
 from ui.widgets.player_view import PlayerView
 
 
@@ -221,3 +230,145 @@ def test_follows_the_application_theme_when_asked(qtbot: QtBot) -> None:
     qtbot.addWidget(view)
     window = QPalette.ColorRole.Window
     assert view.palette().color(window) == QApplication.palette().color(window)
+
+
+# --- hidden from the players, the F9 toggle, the keys, the headings -----------------------------
+
+
+def test_a_hidden_npc_is_left_out_until_revealed(qtbot: QtBot, qtmodeltester: Any) -> None:
+    document, ids = _document()
+    view = _view(qtbot, document)
+    qtmodeltester.check(view.model, force_py=True)
+    document.apply(SetHidden(ids["Ganger 1"], True))
+    assert "Ganger 1" not in _names(view.model)
+    assert not any("Ganger 1" in text for text in view.shown_texts())
+    document.apply(NextTurn())  # the hidden ganger acts: the players see nobody acting, not the name
+    assert view.current_label.text() == "—"
+    assert _names(view.model)[0] == "Dave" and not view.model.row(0).is_current
+    document.apply(SetHidden(ids["Ganger 1"], False))
+    assert view.current_label.text() == "Ganger 1"
+    document.undo_stack.undo()
+    assert "Ganger 1" not in _names(view.model)
+
+
+def test_a_hidden_member_of_a_group_leaves_only_their_name(qtbot: QtBot) -> None:
+    from rules.encounter import Slot, SlotKind
+
+    document, ids = _document()
+    document.apply(SetHidden(ids["Ganger 2"], True))
+    state = document.state
+    slot = Slot(SlotKind.ACTORS, (ids["Ganger 1"], ids["Ganger 2"]), 5)
+    row = order_rows(replace(state, clock=replace(state.clock, current=slot)), document.system)[0]
+    assert row.name == "Ganger 1" and row.key[1] == (ids["Ganger 1"],)  # not even the hidden one's id
+
+
+@pytest.mark.qt_log_ignore(r"This plugin does not support (propagateSizeHints|raise)\(\)")
+def test_f9_opens_and_closes_and_space_is_next_on_the_players_screen(qtbot: QtBot,
+                                                                      open_window: WindowFactory) -> None:
+    window = open_window(sample="sr3")
+    window.show()
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    action = window.actions_by_name["player_view"]
+    QTest.keyClick(window, Qt.Key.Key_F9)
+    view = window.player_view
+    assert view is not None and view.isVisible() and action.isChecked()
+    view.activateWindow()
+    qtbot.waitUntil(view.isActiveWindow)
+    before = window.document.state.clock.current
+    QTest.keyClick(view, Qt.Key.Key_Space)  # the GM's Space still means Next with the players' screen focused
+    assert window.document.state.clock.current != before
+    assert not view.isFullScreen()
+    QTest.keyClick(view, Qt.Key.Key_F9)  # F9 there closes it too
+    assert not view.isVisible() and not action.isChecked()
+    window.activateWindow()
+    qtbot.waitUntil(window.isActiveWindow)
+    QTest.keyClick(window, Qt.Key.Key_F9)
+    assert view.isVisible() and action.isChecked()
+    view.close()  # its own close button
+    assert not action.isChecked()
+
+
+def test_nothing_on_the_players_screen_takes_the_focus(qtbot: QtBot) -> None:
+    document, _ids = _document()
+    view = _view(qtbot, document)
+    focusable = [type(widget).__name__ for widget in view.findChildren(QWidget)
+                 if widget.focusPolicy() != Qt.FocusPolicy.NoFocus]
+    assert focusable == []  # so Space or Enter can never press the full-screen button
+    view.activateWindow()
+    qtbot.waitUntil(view.isActiveWindow)
+    QTest.keyClick(view, Qt.Key.Key_Space)
+    assert not view.isFullScreen() and not view.full_screen_action.isChecked()
+
+
+@pytest.mark.qt_log_ignore(r"This plugin does not support (propagateSizeHints|raise)\(\)")
+@pytest.mark.parametrize("language", ["en", "cs", "pl", "ru"])
+@pytest.mark.parametrize("game", system_ids())
+def test_no_heading_is_cut_in_any_game_or_language(qtbot: QtBot, game: str, language: str) -> None:
+    install_language(language)
+    try:
+        view = PlayerView(EncounterDocument(_builders()[game]()))
+        qtbot.addWidget(view)
+        for size in ((1280, 720), (1024, 640), (1920, 1080)):
+            view.resize(*size)
+            with qtbot.waitExposed(view):
+                view.show()
+            rows = view.model.rowCount()
+            # Once the layout has settled (the text scales in steps), no order row and no party line is cut off.
+            qtbot.waitUntil(lambda: rows * view.order.sizeHintForRow(0) <= view.order.viewport().height()  # noqa: B023
+                            and view.party.sizeHint().height() <= view.party.height() + 1, timeout=3000)
+            _assert_headings_fit(view, f"{game} {language} {size}")
+    finally:
+        install_language("en")
+
+
+def _assert_headings_fit(view: PlayerView, where: str) -> None:
+    party_panel = view.party
+    labels = party_panel._shared_labels()
+    assert labels, where
+    metrics = QFontMetrics(party_panel.heading_font())
+    height = party_panel._heading_height()
+    for cell, label in zip(party_panel._heading_cells(len(labels)), labels, strict=True):
+        size = wrapped_size(metrics, label, cell.width(), party_panel.heading_wrap())
+        assert size.width() <= cell.width() and size.height() <= height, f"{where}: {label!r} is cut"
+    for caption in (view.round_label, view.now_caption, view.order_caption, view.party_caption):
+        assert caption.fontMetrics().horizontalAdvance(caption.text()) <= caption.width(), f"{where}: {caption.text()}"
+
+
+# --- its place on the screen --------------------------------------------------------------------------
+
+PLACE = QRect(60, 90, 640, 400)  # inside the offscreen platform's 800×800 screen (a place off it is moved)
+#: What the offscreen platform says when the main window and the player view are raised.
+OFFSCREEN = pytest.mark.qt_log_ignore(r"This plugin does not support (raise|propagateSizeHints)\(\)")
+
+
+def _open_player_view(window_factory: WindowFactory, qtbot: QtBot) -> PlayerView:
+    window = window_factory(sample="sr3")
+    window.on_player_view()
+    view = window.player_view
+    assert view is not None
+    qtbot.waitExposed(view)
+    return view
+
+
+@OFFSCREEN
+def test_the_player_view_opens_where_the_gm_put_it_last_time(open_window: WindowFactory, qtbot: QtBot) -> None:
+    view = _open_player_view(open_window, qtbot)
+    assert not load_settings().player_view_geometry  # a fresh BOJOVKA_HOME: Qt's place
+    view.setGeometry(PLACE)  # moved to the projector and sized to it
+    qtbot.waitUntil(lambda: view.geometry() == PLACE)
+    view.close()  # the GM closes it
+    assert load_settings().player_view_geometry
+    again = _open_player_view(open_window, qtbot)  # the next run
+    assert again.geometry() == PLACE
+
+
+@OFFSCREEN
+def test_closing_the_window_keeps_the_player_views_place(open_window: WindowFactory, qtbot: QtBot) -> None:
+    view = _open_player_view(open_window, qtbot)
+    view.setGeometry(PLACE.translated(20, 10))
+    qtbot.waitUntil(lambda: view.geometry() == PLACE.translated(20, 10))
+    owner = open_window.opened[-1]
+    owner.close()  # quitting Bojovka with the player view open
+    assert not view.isVisible()
+    assert _open_player_view(open_window, qtbot).geometry() == PLACE.translated(20, 10)

@@ -183,3 +183,23 @@ def test_a_whole_souboj_fight_through_the_window(window: MainWindow, tmp_path: P
     while window.document.undo_stack.canRedo():
         window.actions_by_name["redo"].trigger()
     assert to_data(window.document.state) == final
+
+
+def test_delay_and_let_ties_go_first_take_the_selected_member_of_the_group(window: MainWindow) -> None:
+    _add_everyone(window)
+    ids = _ids(window)
+    _roll(window, Aleš="4", Bora="4")  # the bandits roll 4 and 5 with this seed
+    _trigger(window, "next_turn")  # Bandit 2 (5) is done; Aleš, Bora and Bandit 1 act together at 4
+    slot = window.document.state.clock.current
+    assert slot is not None and slot.ids[0] == ids["Aleš"] and len(slot.ids) == 3
+    window.table.select_combatant(ids["Bora"])
+    _trigger(window, "delay")
+    state = window.document.state
+    assert list(state.delays) == [ids["Bora"]]  # the one the GM selected, not the first of the group
+    assert state.clock.current is not None and state.clock.current.ids == (ids["Aleš"], ids["Bandit 1"])
+    window.table.select_combatant(ids["Bandit 1"])
+    _trigger(window, "yield_turn")
+    assert window.document.state.clock.yielded == {ids["Bandit 1"]}
+    window.table.select_combatant(ids["Bandit 2"])  # has acted: not one of those acting now
+    _trigger(window, "delay")
+    assert set(window.document.state.delays) == {ids["Bora"], ids["Aleš"]}  # so the current actor delays

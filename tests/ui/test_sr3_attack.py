@@ -404,6 +404,67 @@ def test_a_refusal_is_shown_and_nothing_is_applied(dialog_for: DialogFactory) ->
     assert not dialog.next_button.isEnabled()
 
 
+def _actions_used(document: EncounterDocument, combatant_id: str) -> dict[str, int]:
+    combatant = document.state.combatant(combatant_id)
+    return {item.key: item.used for item in SR3.action_budget(combatant, document.state)}
+
+
+def test_a_shot_takes_the_attackers_action_and_a_third_one_is_refused(dialog_for: DialogFactory) -> None:
+    document, ids = fight()
+    dialog = dialog_for(document)
+    dialog.weapon.mode.select(FiringMode.SA)
+    assert dialog.counts.isChecked() and dialog.counts.text() == "Takes a simple action"  # Mike acts now
+    dialog.dice.skill.setValue(2)
+    for _shot in range(2):
+        type_dice(dialog, "1,2")  # a miss: only the action it takes matters
+        dialog.resolve()
+        assert dialog.next_button.isEnabled(), dialog.status_label.text()
+        dialog.next_attack()
+    assert _actions_used(document, ids["Mike"])["simple"] == 2
+    entries = len(document.history.entries)
+    type_dice(dialog, "1,2")
+    dialog.resolve()
+    assert "Mike has no simple action left in this phase. A phase allows two simple actions or one complex action"\
+        in dialog.status_label.text()
+    assert len(document.history.entries) == entries
+    dialog.counts.setChecked(False)  # the GM's call: this one takes no action
+    dialog.resolve()
+    assert len(document.history.entries) == entries + 1
+    operation = document.history.entries[-1].operation
+    assert isinstance(operation, Sr3Attack) and operation.mode is None
+    document.undo_stack.undo()
+    document.undo_stack.undo()  # undoing a shot gives its action back
+    assert _actions_used(document, ids["Mike"])["simple"] == 1
+
+
+def test_wedges_three_full_auto_bursts_are_one_complex_action(dialog_for: DialogFactory) -> None:
+    document, ids = fight()
+    dialog = dialog_for(document)
+    wedge(dialog)
+    assert dialog.counts.text() == "Takes a complex action"
+    dialog.dice.skill.setValue(2)
+    for target, rounds in (("Ganger 1", 3), ("Ganger 2", 3), ("Ganger 3", 4)):
+        dialog.target.setCurrentIndex(dialog.target.findData(ids[target]))
+        dialog.weapon.rounds.setValue(rounds)
+        type_dice(dialog, "1,2")
+        dialog.resolve()
+        assert dialog.next_button.isEnabled(), dialog.status_label.text()
+        operation = document.history.entries[-1].operation
+        assert isinstance(operation, Sr3Attack) and (operation.mode, operation.rounds) == ("FA", rounds)
+        dialog.next_attack()
+    assert _actions_used(document, ids["Mike"]) == {"free": 0, "simple": 0, "complex": 1}
+
+
+def test_an_attacker_out_of_its_phase_takes_no_action_by_default(dialog_for: DialogFactory) -> None:
+    document, ids = fight()
+    dialog = dialog_for(document, attacker_id=ids["Dave"], target_id=ids["Ganger 1"])
+    assert not dialog.counts.isChecked()
+    dialog.attacker.setCurrentIndex(dialog.attacker.findData(ids["Mike"]))
+    assert dialog.counts.isChecked()
+    document.apply(NextTurn())  # Ganger 1's phase now: Mike's shot would take no action of his
+    assert not dialog.counts.isChecked()
+
+
 def test_undo_after_resolving_restores_the_target(dialog_for: DialogFactory) -> None:
     document, ids = fight()
     dialog = dialog_for(document)

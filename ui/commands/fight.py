@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QDialog, QMessageBox
 
 from app.i18n import _
+from rules.combatants import is_hidden
 from ui.games import game_ui
 
 if TYPE_CHECKING:
@@ -54,13 +55,18 @@ class FightCommands:
 
         run_dialog(RollInitiativeDialog(self._window.session, self._window))
 
+    def acting_one(self) -> str | None:
+        """Whom Delay and "let the ties go first" mean: the selected combatant if it acts now (one of a group
+        acting together), else the current actor."""
+        return self._window.session.actor_for(self._window.table.selected_id())
+
     def on_delay(self) -> None:
-        actor = self._window.session.current_actor()
+        actor = self.acting_one()
         if actor is not None:
             self._window.session.delay(actor)
 
     def on_delay_next_pass(self) -> None:
-        actor = self._window.session.current_actor()
+        actor = self.acting_one()
         if actor is not None:
             self._window.session.delay(actor, into_next_pass=True)
 
@@ -72,7 +78,7 @@ class FightCommands:
         self._window.session.act_now(chosen)
 
     def on_yield_turn(self) -> None:
-        actor = self._window.session.current_actor()
+        actor = self.acting_one()
         if actor is not None:
             self._window.session.yield_turn(actor)
 
@@ -120,6 +126,29 @@ class FightCommands:
             name=name))
         if answer == QMessageBox.StandardButton.Yes:
             self._window.session.remove(chosen)
+
+    def on_duplicate(self) -> None:
+        chosen = self.selected_or_current()
+        if chosen is None:
+            self._window.show_error(_("Select the combatant to duplicate."))
+            return
+        change = self._window.session.duplicate(chosen)
+        for added in change.added:
+            self._window.table.select_combatant(added)
+
+    def on_hide_from_players(self) -> None:
+        chosen = self.selected_or_current()
+        if chosen is None:
+            self._window.show_error(_("Select the combatant to hide or reveal."))
+            return
+        hidden = is_hidden(self._window.document.state.combatant(chosen))
+        self._window.session.set_hidden(chosen, not hidden)
+
+    def on_add_effect(self) -> None:
+        window = self._window
+        window.effects_dock.show()
+        window.effects_dock.raise_()
+        window.effects.open_form(target=self.selected_or_current())
 
     def on_save_to_library(self) -> None:
         chosen = self.selected_or_current()

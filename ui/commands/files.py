@@ -6,10 +6,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
 
 from app.i18n import _, ngettext
-from app.paths import ENCOUNTER_SUFFIX, documents_dir
+from app.paths import ENCOUNTER_SUFFIX
 from rules.errors import RulesError
 
 if TYPE_CHECKING:
@@ -28,7 +28,8 @@ class FileCommands:
     def new_encounter(self, system_id: str) -> None:
         """Start an empty encounter of a game (asks to save the current one first)."""
         if self.may_discard():
-            self._window.workspace.new(system_id)
+            self._window.workspace.start_new(system_id)
+            self._window.follow_default_game()
             self._window.show_fight()
 
     def open_file(self, path: Path) -> None:
@@ -49,11 +50,49 @@ class FileCommands:
             return
         self._window.show_fight()
 
+    def _chosen(self, name: str) -> Path | None:
+        """The file the GM chose in a dialog (None: cancelled); the next dialog starts in its folder."""
+        if not name:
+            return None
+        self._window.workspace.chose_file(Path(name))
+        return Path(name)
+
+    def _start(self, file_name: str = "") -> str:
+        """Where a dialog starts: the GM's last folder (with ``file_name`` suggested in it)."""
+        folder = self._window.workspace.start_directory()
+        return str(folder / file_name if file_name else folder)
+
     def on_open(self) -> None:
-        name, _filter = QFileDialog.getOpenFileName(self._window, _("Open an encounter"), str(documents_dir()),
-                                                    FILE_FILTER)
-        if name:
-            self.open_file(Path(name))
+        name, _filter = QFileDialog.getOpenFileName(self._window, _("Open an encounter"), self._start(), FILE_FILTER)
+        chosen = self._chosen(name)
+        if chosen is not None:
+            self.open_file(chosen)
+
+    def fill_recent_menu(self, menu: QMenu) -> None:
+        """File → Open recent, as the settings have it now: the newest first, a file no longer there greyed
+        (its tooltip says where it was), then Clear list."""
+        menu.clear()
+        recent = [Path(text) for text in self._window.workspace.settings.recent_files]
+        for number, path in enumerate(recent, start=1):
+            name = f"{path.stem}  —  {path.parent}".replace("&", "&&")  # a file name's & is no mnemonic
+            action = menu.addAction(f"&{number} {name}" if number < 10 else name)
+            if path.is_file():
+                action.setToolTip(str(path))
+                action.triggered.connect(lambda _checked=False, chosen=path: self.open_file(chosen))
+            else:
+                action.setEnabled(False)
+                action.setToolTip(_("{path} is no longer there (moved, renamed or deleted).").format(path=path))
+        if not recent:
+            menu.addAction(_("No recent encounters yet.")).setEnabled(False)
+        menu.addSeparator()
+        clear = menu.addAction(_("&Clear list"))
+        clear.setEnabled(bool(recent))
+        clear.triggered.connect(self.clear_recent_files)
+
+    def clear_recent_files(self) -> None:
+        """Forget the recent files, in the menu and on the welcome page."""
+        self._window.workspace.clear_recent_files()
+        self._window.rebuild_welcome_page()
 
     def on_save(self) -> None:
         if self._window.document.path is None:
@@ -62,10 +101,11 @@ class FileCommands:
         self._save(None)
 
     def on_save_as(self) -> None:
-        suggested = str(documents_dir() / f"{self._window.document.state.name or _('Encounter')}{ENCOUNTER_SUFFIX}")
+        suggested = self._start(f"{self._window.document.state.name or _('Encounter')}{ENCOUNTER_SUFFIX}")
         name, _filter = QFileDialog.getSaveFileName(self._window, _("Save the encounter"), suggested, FILE_FILTER)
-        if name:
-            self._save(Path(name))
+        chosen = self._chosen(name)
+        if chosen is not None:
+            self._save(chosen)
 
     def _save(self, path: Path | None) -> bool:
         try:
@@ -91,18 +131,20 @@ class FileCommands:
         return answer == QMessageBox.StandardButton.Discard
 
     def on_import_library(self) -> None:
-        name, _filter = QFileDialog.getOpenFileName(self._window, _("Import roster/bestiary"), str(documents_dir()),
+        name, _filter = QFileDialog.getOpenFileName(self._window, _("Import roster/bestiary"), self._start(),
                                                     LIBRARY_FILTER)
-        if name:
-            count = self._window.workspace.import_library(Path(name))
+        chosen = self._chosen(name)
+        if chosen is not None:
+            count = self._window.workspace.import_library(chosen)
             self._window.statusBar().showMessage(ngettext("Imported {count} entry.", "Imported {count} entries.", count)
                                          .format(count=count), 5000)
 
     def on_export_library(self) -> None:
         name, _filter = QFileDialog.getSaveFileName(self._window, _("Export roster/bestiary"),
-                                                    str(documents_dir() / "bojovka-library.json"), LIBRARY_FILTER)
-        if name:
-            count = self._window.workspace.export_library(Path(name))
+                                                    self._start("bojovka-library.json"), LIBRARY_FILTER)
+        chosen = self._chosen(name)
+        if chosen is not None:
+            count = self._window.workspace.export_library(chosen)
             self._window.statusBar().showMessage(ngettext("Exported {count} entry.", "Exported {count} entries.", count)
                                          .format(count=count), 5000)
 

@@ -1,9 +1,10 @@
-"""The commands that change how Bojovka looks and speaks: theme, preferences, and the About box."""
+"""The commands that change how Bojovka looks and speaks (theme, preferences) and the Help menu's."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 
 from app.i18n import _
@@ -50,6 +51,13 @@ class PreferenceCommands:
         if dialog.chosen_language() != workspace.settings.language:
             workspace.update_settings(language=dialog.chosen_language())
             self._window.language_chosen.emit(dialog.chosen_language())
+
+    def on_keyboard_shortcuts(self) -> None:
+        from ui.dialogs.shortcuts import ShortcutsDialog
+
+        dialog = ShortcutsDialog(self._window)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()  # not modal: the GM can keep it open beside the fight
 
     def on_about(self) -> None:
         QMessageBox.about(self._window, _("About Bojovka"), _(

@@ -49,6 +49,7 @@ from collections.abc import Sequence
 from functools import cached_property
 from typing import ClassVar, Protocol
 
+from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QWidget
 
@@ -61,7 +62,7 @@ from rules.history import Operation
 from rules.turns import current_actor
 from ui.widgets.dice_entry import DiceEntry
 from ui.widgets.inputs import Recompute, fill_combatants
-from ui.widgets.layout import ScrolledContent
+from ui.widgets.layout import ScrolledContent, size_window
 from ui.widgets.messages import show_message, text_label
 
 
@@ -95,6 +96,7 @@ class AttackDialog(QDialog):
         self._document = document
         self._resolved = False
         self._body: ScrolledContent | None = None
+        self._sized = False  # a dialog laid out without _lay_out: sized for its content on first show
         self._edits = Recompute(self._refresh)
         self.attacker = QComboBox()
         self.target = QComboBox()
@@ -202,6 +204,19 @@ class AttackDialog(QDialog):
         super().showEvent(event)
         if self._body is not None:
             self._body.shown()
+        elif not self._sized:
+            self._sized = True
+            if not self.testAttribute(Qt.WidgetAttribute.WA_Resized):
+                # Qt's own first size is at most ⅔ of the screen: Souboj's dialog opened narrower than it wants.
+                self.fit_to()
+
+    def fit_to(self, available: QRect | None = None) -> None:
+        """Size the shown dialog for its content within ``available`` (by default, its screen's free area; a
+        screenshot passes a laptop's, whatever screen it is taken on)."""
+        if self._body is not None:
+            self._body.fit(available)
+        else:
+            size_window(self, self.sizeHint(), available=available)
 
     # --- the pickers ----------------------------------------------------------------------------
     def _attacker(self) -> Combatant | None:

@@ -17,14 +17,14 @@ from PySide6.QtWidgets import QApplication
 
 from app.document import Change, EncounterDocument
 from app.i18n import N_, _, ngettext
-from rules.combatants import EditCombatant
-from rules.encounter import SIDE_LABELS, Combatant, Encounter, Side, SlotKind, Status
+from rules.combatants import EditCombatant, is_hidden
+from rules.encounter import SIDE_LABELS, STATUS_LABELS, Combatant, Encounter, Side, SlotKind, Status
 from rules.errors import RulesError
-from rules.report import condition_text, track_readings
 from rules.systems.base import RuleSystem
 from rules.time_units import TimeUnits
-from rules.turns import SetInitiative
+from rules.turns import SetInitiative, played_order
 from ui.models.base import EnumTableModel
+from ui.widgets.status_icons import status_icon
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -68,8 +68,7 @@ def ordered_ids(state: Encounter, system: RuleSystem) -> list[str]:
     upcoming = [cid for slot in system.remaining_slots(state) if slot.kind is not SlotKind.TIMER
                 for cid in slot.ids if cid not in current]
     placed = set(current) | set(upcoming)
-    acted = sorted((cid for cid in clock.acted if cid in state.combatants and cid not in placed),
-                   key=lambda cid: -_rolled(state.combatants[cid]))
+    acted = [cid for cid in played_order(state, system) if cid not in placed]
     placed |= set(acted)
     rest = [cid for cid in state.combatants if cid not in placed]
     rest.sort(key=lambda cid: -_rolled(state.combatants[cid]))
@@ -138,7 +137,8 @@ class InitiativeModel(EnumTableModel):
         if column is Column.NAME:
             return combatant.name
         if column is Column.SIDE:
-            return _(SIDE_LABELS[combatant.side])
+            side = _(SIDE_LABELS[combatant.side])
+            return _("{side} · hidden").format(side=side) if is_hidden(combatant) else side
         if column is Column.INITIATIVE:
             if editing:
                 return str(combatant.initiative.rolled) if combatant.initiative else ""
@@ -160,9 +160,7 @@ class InitiativeModel(EnumTableModel):
         return " · ".join(f"{_(item.label)} {item.left}" for item in budget)
 
     def _condition_text(self, combatant: Combatant, state: Encounter) -> str:
-        system = self._document.system
-        return condition_text(track_readings(system, combatant, state), system.status(combatant, state),
-                              every_track=True)
+        return condition_line(self._document.system, combatant, state)
 
     def _effects_text(self, combatant: Combatant, state: Encounter) -> str:
         names = [effect.name for effect in state.effects.values() if effect.target == combatant.id]
@@ -182,7 +180,19 @@ class InitiativeModel(EnumTableModel):
         if role == Role.TRACKS:
             return [(_(t.label), combatant.boxes(t.key), t.size)
                     for t in self._document.system.tracks(combatant, state)]
+        if column is Column.CONDITION:
+            return self._condition_role(combatant, state, role)
         return self._look(combatant, column, state, role)
+
+    def _condition_role(self, combatant: Combatant, state: Encounter, role: int) -> Any:
+        """The status icon, and for screen readers the cell's words (its text, then the notes)."""
+        if role == Qt.ItemDataRole.DecorationRole:
+            return status_icon(self._document.system.status(combatant, state))
+        if role == Qt.ItemDataRole.AccessibleTextRole:
+            return self._condition_text(combatant, state)
+        if role == Qt.ItemDataRole.AccessibleDescriptionRole:
+            return self._tooltip(combatant, Column.CONDITION, state)
+        return self._look(combatant, Column.CONDITION, state, role)
 
     def _is_current(self, combatant: Combatant, state: Encounter) -> bool:
         current = state.clock.current
@@ -195,7 +205,7 @@ class InitiativeModel(EnumTableModel):
             font.setBold(self._is_current(combatant, state))
             font.setItalic(combatant.side is Side.OPPONENT)
             return font
-        if role == Qt.ItemDataRole.ForegroundRole and self._dimmed(combatant, state):
+        if role == Qt.ItemDataRole.ForegroundRole and self._dimmed(combatant, column, state):
             return QBrush(QApplication.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text))
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._tooltip(combatant, column, state)
@@ -203,16 +213,29 @@ class InitiativeModel(EnumTableModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None
 
-    def _dimmed(self, combatant: Combatant, state: Encounter) -> bool:
-        status = self._document.system.status(combatant, state)
-        return combatant.id in state.clock.acted or status is not Status.ACTIVE
+    def _dimmed(self, combatant: Combatant, column: Column, state: Encounter) -> bool:
+        """Those who have acted and those out of the fight are greyed, but never the word saying they are out."""
+        active = self._document.system.status(combatant, state) is Status.ACTIVE
+        if column is Column.CONDITION and not active:
+            return False
+        return combatant.id in state.clock.acted or not active
 
     def _tooltip(self, combatant: Combatant, column: Column, state: Encounter) -> str | None:
+        if column in (Column.NAME, Column.SIDE) and is_hidden(combatant):
+            return _("Hidden from the players: the player view leaves {name} out.").format(name=combatant.name)
+        system = self._document.system
+        status = system.status(combatant, state)
+        word = _(STATUS_LABELS[status]) if status is not Status.ACTIVE else None
         if column is Column.EFFECTS:
             effects = [e for e in state.effects.values() if e.target == combatant.id]
             return "\n".join(f"{e.name}: {e.note}" if e.note else e.name for e in effects) or None
         if column is Column.CONDITION:
-            return "\n".join(self._document.system.condition_notes(combatant, state)) or None
+            notes = list(system.condition_notes(combatant, state))
+            if word is not None and not any(word in note for note in notes):  # most games' notes say it already
+                notes.insert(0, word)
+            return "\n".join(notes) or None
+        if column is Column.NAME:
+            return word
         if column is Column.INITIATIVE and combatant.id in state.delays:
             return _(self._document.system.time_units().delayed_tip)
         return None
@@ -263,6 +286,17 @@ class InitiativeModel(EnumTableModel):
             row = self.row_of(combatant_id)
             if row >= 0:
                 self.dataChanged.emit(self.index(row, 0), self.index(row, len(Column) - 1))
+
+
+def condition_line(system: RuleSystem, combatant: Combatant, state: Encounter) -> str:
+    """The condition cell's words: the status when out of the fight, first so it is never elided, then the game's
+    own short reading of the tracks (``Unconscious · P 4/10 · S 10/10``)."""
+    summary = system.condition_summary(combatant, state)
+    status = system.status(combatant, state)
+    if status is Status.ACTIVE:
+        return summary
+    word = _(STATUS_LABELS[status])
+    return f"{word} · {summary}" if summary else word
 
 
 def delay_text(units: TimeUnits, into_next_pass: bool, pass_no: int) -> str:

@@ -1,4 +1,5 @@
-"""The public turn order of the current pass, for the player view: names and roles, never scores.
+"""The public turn order of the current pass, for the player view: names and roles, never scores (the status
+word of someone out of the fight is shown with the name), and nobody the GM hides from the players.
 
 Rows: the slot acting now, the slots still to act in this pass (as the RuleSystem orders them), then those
 who have acted. A row is keyed by what it shows (a delayed action is a row of its own), so after a change
@@ -16,8 +17,10 @@ from PySide6.QtCore import QAbstractListModel, QByteArray, QModelIndex, QPersist
 
 from app.document import Change, EncounterDocument
 from app.i18n import _
-from rules.encounter import Combatant, Encounter, Slot, SlotKind
+from rules.combatants import is_hidden
+from rules.encounter import STATUS_LABELS, Combatant, Encounter, Slot, SlotKind, Status
 from rules.systems.base import RuleSystem
+from rules.turns import played_order
 from ui.models.base import sync_rows
 
 Index = QModelIndex | QPersistentModelIndex
@@ -44,12 +47,13 @@ class OrderRow:
 
     key: RowKey
     name: str
-    display: str
+    display: str  # the names, with the status word of anyone out of the fight
     is_current: bool
     has_acted: bool
     side: str | None
     status: str | None
     kind: str
+    title: str = ""  # the display without status words: the player view's big "now acting" heading
 
     def value(self, role: int) -> Any:
         """The row's data for ``role`` (None when it has none)."""
@@ -71,24 +75,47 @@ def _roles_of(field_name: str) -> list[int]:
     return [role for role, name in _ROLE_FIELDS.items() if name == field_name]
 
 
-def _slot_row(slot: Slot, state: Encounter, system: RuleSystem, current: bool) -> OrderRow:
-    """A row for a slot still to play (or playing now)."""
-    key: RowKey = (SlotKind.DELAYED.value if slot.kind is SlotKind.DELAYED else "", slot.ids)
+def _slot_row(slot: Slot, state: Encounter, system: RuleSystem, current: bool) -> OrderRow | None:
+    """A row for a slot still to play (or playing now); None when the GM hides everyone in it."""
+    prefix = SlotKind.DELAYED.value if slot.kind is SlotKind.DELAYED else ""
     if slot.kind is SlotKind.TIMER:
         effect = state.effects.get(slot.ids[0])
         name = effect.name if effect is not None else _("Timer")
-        return OrderRow(key, name, name, current, False, None, None, slot.kind.value)
+        return OrderRow((prefix, slot.ids), name, name, current, False, None, None, slot.kind.value, name)
     members = [state.combatants[i] for i in slot.ids if i in state.combatants]
-    name = ", ".join(c.name for c in members)
-    display = _("{name} (delayed action)").format(name=name) if slot.kind is SlotKind.DELAYED else name
-    first = members[0] if members else None
+    shown_members = [member for member in members if not is_hidden(member)]
+    if members and not shown_members:
+        return None
+    name = ", ".join(c.name for c in shown_members)
+    shown = ", ".join(_with_status(c, state, system) for c in shown_members)
+    delayed = slot.kind is SlotKind.DELAYED
+    display = _("{name} (delayed action)").format(name=shown) if delayed else shown
+    title = _("{name} (delayed action)").format(name=name) if delayed else name
+    first = shown_members[0] if shown_members else None
+    # Keyed by whom it shows, so the row never names (even by id) someone hidden.
+    key: RowKey = (prefix, tuple(c.id for c in shown_members) if len(shown_members) < len(members) else slot.ids)
     return OrderRow(key, name, display, current, False, first.side.value if first else None,
-                    system.status(first, state).value if first else None, slot.kind.value)
+                    _worst(shown_members, state, system), slot.kind.value, title)
+
+
+def _worst(members: list[Combatant], state: Encounter, system: RuleSystem) -> str | None:
+    """The row's status: the worst of its members' (one out of the fight marks the row)."""
+    statuses = [system.status(c, state) for c in members]
+    return max(statuses, key=list(Status).index).value if statuses else None
 
 
 def _acted_row(combatant: Combatant, state: Encounter, system: RuleSystem) -> OrderRow:
-    return OrderRow(("", (combatant.id,)), combatant.name, combatant.name, False, True, combatant.side.value,
-                    system.status(combatant, state).value, ACTED)
+    return OrderRow(("", (combatant.id,)), combatant.name, _with_status(combatant, state, system), False, True,
+                    combatant.side.value, system.status(combatant, state).value, ACTED, combatant.name)
+
+
+def _with_status(combatant: Combatant, state: Encounter, system: RuleSystem) -> str:
+    """The name, and the status word of someone out of the fight (``Ganger 1 · Dying``): a word players may
+    read, never a number."""
+    status = system.status(combatant, state)
+    if status is Status.ACTIVE:
+        return combatant.name
+    return f"{combatant.name} · {_(STATUS_LABELS[status])}"
 
 
 def _same_slot(first: Slot, second: Slot) -> bool:
@@ -98,16 +125,16 @@ def _same_slot(first: Slot, second: Slot) -> bool:
 def order_rows(state: Encounter, system: RuleSystem) -> list[OrderRow]:
     """The current slot, then the rest of this pass in order, then those who have acted."""
     clock = state.clock
-    rows: list[OrderRow] = []
+    slots: list[OrderRow | None] = []
     if clock.current is not None:
-        rows.append(_slot_row(clock.current, state, system, current=True))
+        slots.append(_slot_row(clock.current, state, system, current=True))
     if clock.pass_no > 0:  # pass 0: this round's initiative is not rolled yet, so there is no order
-        rows += [_slot_row(slot, state, system, current=False) for slot in system.remaining_slots(state)
-                 if clock.current is None or not _same_slot(slot, clock.current)]
+        slots += [_slot_row(slot, state, system, current=False) for slot in system.remaining_slots(state)
+                  if clock.current is None or not _same_slot(slot, clock.current)]
+    rows = [row for row in slots if row is not None]
     placed = {i for row in rows for i in row.key[1]}
-    acted = [c for c in state.combatants.values() if c.id in clock.acted and c.id not in placed]
-    acted.sort(key=lambda c: -(c.initiative.rolled if c.initiative else -10_000))
-    rows += [_acted_row(c, state, system) for c in acted]
+    rows += [_acted_row(state.combatant(cid), state, system) for cid in played_order(state, system)
+             if cid not in placed and not is_hidden(state.combatant(cid))]
     return _unique(rows)
 
 

@@ -16,7 +16,6 @@ from PySide6.QtPrintSupport import QPrintDialog, QPrinter, QPrintPreviewDialog
 from PySide6.QtWidgets import QDialog, QFileDialog, QMainWindow, QMessageBox
 
 from app.i18n import _, ngettext
-from app.paths import documents_dir
 from app.print_jobs import Printout, export_pdf, printout_document, saved_date
 from app.printing import Paper, page_layout, paper_from_setting, print_document
 from app.summary import encounter_title
@@ -101,12 +100,13 @@ class Printing:
 
     def ask_pdf_path(self) -> tuple[Path, Paper] | None:
         """The file and paper the GM picks (the paper from the file-type entry), or None if cancelled."""
-        suggested = documents_dir() / f"{self._title()}.pdf"
+        suggested = self._workspace.start_directory() / f"{self._title()}.pdf"
         paper = self._paper()
         name, chosen = QFileDialog.getSaveFileName(self._window, _("Export the summary as PDF"), str(suggested),
                                                    ";;".join(PDF_FILTERS.values()), PDF_FILTERS[paper])
         if not name:
             return None
+        self._workspace.chose_file(Path(name))  # the next file dialog starts in this folder
         paper = next((key for key, text in PDF_FILTERS.items() if text == chosen), paper)
         path = Path(name) if name.lower().endswith(".pdf") else Path(name + ".pdf")
         return path, paper

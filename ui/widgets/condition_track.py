@@ -1,8 +1,10 @@
 """A condition track drawn as a row of boxes: clickable, keyboard accessible, readable in light and dark themes.
 
 The widget never changes damage itself: it asks for a value with ``damage_requested`` and shows whatever the
-document then says. :func:`paint_track` draws the same boxes compactly for the initiative table's delegate.
-Filled boxes carry a diagonal stroke and overflow boxes a cross, so the track reads without colour too.
+document then says. :func:`paint_track` draws the same boxes compactly for the initiative table's delegate, or a
+bar filled in proportion when the boxes would be too thin to count (30 hit points in a table cell).
+Filled boxes carry a diagonal stroke and overflow boxes a cross, the bar's filled part a hatching, so the track
+reads without colour too.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from typing import Final
 
 from PySide6.QtCore import QEvent, QPointF, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import (
+    QBrush,
     QColor,
     QFocusEvent,
     QGuiApplication,
@@ -40,6 +43,8 @@ MIN_BOX: Final[int] = 10
 SPACING: Final[int] = 3
 OVERFLOW_GAP: Final[int] = 10
 MARGIN: Final[int] = 3
+#: Boxes narrower than this (pixels) cannot be counted: :func:`paint_track` draws a proportional bar instead.
+MIN_SEGMENT: Final[float] = 4.0
 
 
 def relative_luminance(color: QColor) -> float:
@@ -125,14 +130,46 @@ def paint_boxes(painter: QPainter, boxes: list[QRectF], filled: int, size: int, 
     painter.restore()
 
 
+def paint_bar(painter: QPainter, rect: QRectF, filled: int, size: int, colors: TrackColors) -> None:
+    """One bar, its left part filled (and hatched) in the proportion ``filled`` / ``size``."""
+    painter.save()
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+    frame = rect.adjusted(0.5, 0.5, -0.5, -0.5)
+    painter.setPen(QPen(colors.border, 1))
+    painter.setBrush(colors.empty)
+    painter.drawRect(frame)
+    share = min(1.0, max(0.0, filled / size)) if size > 0 else 0.0
+    if share > 0:
+        part = QRectF(frame.left(), frame.top(), frame.width() * share, frame.height())
+        painter.fillRect(part, colors.filled)
+        painter.fillRect(part, QBrush(colors.mark, Qt.BrushStyle.BDiagPattern))
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRect(frame)
+    painter.restore()
+
+
 def paint_track(painter: QPainter, rect: QRect | QRectF, filled: int, size: int, overflow: int = 0,
                 palette: QPalette | None = None) -> None:
-    """Compact bar version for table cells: ``filled`` of ``size`` segments, then ``overflow`` segments."""
+    """Compact version for table cells: ``filled`` of ``size`` segments, then ``overflow`` segments; a
+    proportional bar when the segments would be narrower than :data:`MIN_SEGMENT`."""
     area = QRectF(rect)
-    shown = min(max(0, overflow), MAX_OVERFLOW_BOXES)
-    boxes = box_rects(area, size, shown, spacing=1, gap=4, square=False)
     colors = TrackColors.from_palette(palette or QGuiApplication.palette())
-    paint_boxes(painter, boxes, min(filled, size), size, colors)
+    boxes = compact_boxes(area, size, overflow)
+    if boxes is None:
+        paint_bar(painter, area, filled, size, colors)
+    else:
+        paint_boxes(painter, boxes, min(filled, size), size, colors)
+
+
+def compact_boxes(area: QRectF, size: int, overflow: int) -> list[QRectF] | None:
+    """The boxes :func:`paint_track` draws in ``area``, or None when even the track's own boxes would be
+    narrower than :data:`MIN_SEGMENT` (it draws a bar then). Overflow boxes are drawn only as far as they leave
+    the boxes countable: the words beside the drawing give the number."""
+    for shown in range(min(max(0, overflow), MAX_OVERFLOW_BOXES), -1, -1):
+        boxes = box_rects(area, size, shown, spacing=1, gap=4, square=False)
+        if boxes and boxes[0].width() >= MIN_SEGMENT:
+            return boxes
+    return None
 
 
 class ConditionTrack(QWidget):

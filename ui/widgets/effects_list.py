@@ -170,6 +170,10 @@ class EffectForm(QFrame):
         combo.setCurrentIndex(max(0, combo.findData(chosen)) if chosen is not None else 0)
         combo.blockSignals(False)
 
+    def choose_target(self, target: str | None) -> None:
+        """Put the effect on ``target`` (None, or a combatant not in the fight: the whole encounter)."""
+        self.target.setCurrentIndex(max(0, self.target.findData(target)) if target is not None else 0)
+
     def _target_changed(self) -> None:
         """Turn-based choices follow the target: its turns end the effect and remind the GM."""
         target = self.target.currentData()
@@ -230,7 +234,7 @@ class EffectsPanel(QWidget):
         self.message.setWordWrap(True)
         self.message.hide()
         self._lay_out()
-        self.add_button.clicked.connect(self.open_form)
+        self.add_button.clicked.connect(lambda _checked=False: self.open_form())  # not the checked flag as target
         self.remove_button.clicked.connect(self.remove_selected)
         self.form.submitted.connect(self._add)
         self.form.cancelled.connect(self._close_form)
@@ -264,9 +268,10 @@ class EffectsPanel(QWidget):
         layout.addWidget(self.message)
 
     # --- actions -------------------------------------------------------------------------------
-    def open_form(self) -> None:
-        """Show the inline form, filled from the encounter."""
+    def open_form(self, target: str | None = None) -> None:
+        """Show the inline form, filled from the encounter, the effect on ``target`` (None: the whole encounter)."""
         self.form.reset()
+        self.form.choose_target(target)
         self.form.show()
         self.form.name.setFocus()
 

@@ -1,21 +1,39 @@
-"""The initiative table view: current actor highlighted, sides marked, condition drawn as compact bars."""
+"""The initiative table view: current actor highlighted, sides marked, condition drawn as compact bars beside its
+numbers in the game's own terms, and a status icon and word for whoever is out of the fight."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
-from PySide6.QtGui import QColor, QPainter, QPalette
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QPoint, QRect, QSize, Qt, Signal
+from PySide6.QtGui import (
+    QAction,
+    QBrush,
+    QColor,
+    QContextMenuEvent,
+    QFont,
+    QFontMetrics,
+    QHelpEvent,
+    QIcon,
+    QPainter,
+    QPalette,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
+    QMenu,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
+    QToolTip,
     QWidget,
 )
 
 from ui.models.initiative_model import Column, InitiativeModel, Role
 from ui.widgets.condition_track import paint_track
 from ui.widgets.row_table import RowTable
+from ui.widgets.status_icons import ICON_SIZE
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -23,11 +41,58 @@ Index = QModelIndex | QPersistentModelIndex
 SIDE_COLOURS = {"player": QColor("#2f74c0"), "ally": QColor("#2a9d8f"), "opponent": QColor("#d9730d")}
 STRIPE = 4
 LABEL_WIDTH = 12
-MIN_BOX = 6  # pixels: below this a row of boxes stops being readable
+MIN_BOX = 5  # pixels: below this a row of boxes stops being readable
+TRACK_GAP = 4  # pixels between the tracks of a row (a pyramid's classes)
+PADDING = 4
+#: The condition drawing's width (pixels), at most this share of the cell: the words take the rest.
+BARS_WIDTH = 80
+BARS_SHARE = 0.4
+GAP = 6
+ICON_GAP = 4
+
+
+@dataclass(frozen=True)
+class ConditionLayout:
+    """Where the condition cell draws its parts: the tracks (None when they cannot be drawn readably), the
+    status icon (None when there is none) and the words."""
+
+    bars: QRect | None
+    icon: QRect | None
+    text: QRect
+
+
+def condition_layout(rect: QRect, tracks: list[tuple[str, int, int]], has_icon: bool) -> ConditionLayout:
+    """The drawing first, at a width that does not depend on the text (so the bars line up row under row), then
+    the icon and the words in what is left."""
+    inner = rect.adjusted(PADDING, 3, -PADDING, -3)
+    width = min(BARS_WIDTH, int(inner.width() * BARS_SHARE))
+    bars = QRect(inner.left(), inner.top(), width, inner.height()) if _drawable(tracks, width) else None
+    left = inner.left() + (width + GAP if bars is not None else 0)
+    icon = None
+    if has_icon:
+        side = min(ICON_SIZE, inner.height())
+        icon = QRect(left, inner.top() + (inner.height() - side) // 2, side, side)
+        left += side + ICON_GAP
+    return ConditionLayout(bars, icon, QRect(left, inner.top(), max(0, inner.right() + 1 - left), inner.height()))
+
+
+def _row_box(tracks: list[tuple[str, int, int]], width: int) -> float:
+    """The width of one box when every track is drawn in one row, ``TRACK_GAP`` between tracks."""
+    total = sum(size for _label, _filled, size in tracks)
+    return (width - TRACK_GAP * (len(tracks) - 1)) / total if total > 0 else 0.0
+
+
+def _drawable(tracks: list[tuple[str, int, int]], width: int) -> bool:
+    """One or two tracks always draw (stacked; a long one as a bar); more only as one row of readable boxes."""
+    if not tracks or width <= LABEL_WIDTH:
+        return False
+    if len(tracks) <= 2:
+        return True
+    return _row_box(tracks, width) >= MIN_BOX
 
 
 class InitiativeDelegate(QStyledItemDelegate):
-    """Paints the current row's highlight, the side stripe and the condition bars."""
+    """Paints the current row's highlight, the side stripe, and the condition: bars, status icon and words."""
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         if index.data(Role.IS_CURRENT) and not option.state & QStyle.StateFlag.State_Selected:
@@ -43,23 +108,50 @@ class InitiativeDelegate(QStyledItemDelegate):
             rect: QRect = option.rect
             painter.fillRect(QRect(rect.left(), rect.top() + 2, STRIPE, rect.height() - 4), colour)
 
+    @staticmethod
+    def _layout(option: QStyleOptionViewItem, index: Index) -> ConditionLayout:
+        icon = index.data(Qt.ItemDataRole.DecorationRole)
+        return condition_layout(option.rect, index.data(Role.TRACKS) or [], isinstance(icon, QIcon))
+
     def _paint_condition(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
-        if option.state & QStyle.StateFlag.State_Selected:
+        selected = bool(option.state & QStyle.StateFlag.State_Selected)
+        if selected:
             painter.fillRect(option.rect, option.palette.highlight())
-        tracks = index.data(Role.TRACKS) or []
-        rect: QRect = option.rect.adjusted(4, 3, -4, -3)
-        if not tracks:
-            return
-        if len(tracks) > 2:  # pyramids and per-type tracks: one row, or words when that would be unreadable
-            self._paint_many(painter, option, rect, tracks)
+        layout = self._layout(option, index)
+        if layout.bars is not None:
+            self._paint_bars(painter, option, layout.bars, index.data(Role.TRACKS))
+        icon = index.data(Qt.ItemDataRole.DecorationRole)
+        if layout.icon is not None and isinstance(icon, QIcon):
+            icon.paint(painter, layout.icon, Qt.AlignmentFlag.AlignCenter,
+                       QIcon.Mode.Selected if selected else QIcon.Mode.Normal)
+        painter.save()
+        font = index.data(Qt.ItemDataRole.FontRole)
+        if isinstance(font, QFont):
+            painter.setFont(font)
+        painter.setPen(self._text_colour(option, index, selected))
+        text = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
+        shown = painter.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, layout.text.width())
+        painter.drawText(layout.text, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter), shown)
+        painter.restore()
+
+    @staticmethod
+    def _text_colour(option: QStyleOptionViewItem, index: Index, selected: bool) -> QColor:
+        if selected:
+            return option.palette.color(QPalette.ColorRole.HighlightedText)
+        brush = index.data(Qt.ItemDataRole.ForegroundRole)
+        return brush.color() if isinstance(brush, QBrush) else option.palette.color(QPalette.ColorRole.Text)
+
+    def _paint_bars(self, painter: QPainter, option: QStyleOptionViewItem, rect: QRect,
+                    tracks: list[tuple[str, int, int]]) -> None:
+        if len(tracks) > 2:  # pyramids and per-type tracks: one row of boxes, a gap between tracks
+            self._paint_row(painter, option, rect, tracks)
             return
         height = max(4, (rect.height() - 2 * (len(tracks) - 1)) // len(tracks))
-        text_colour = option.palette.color(QPalette.ColorRole.Text)
         painter.save()
         font = painter.font()
         font.setPointSizeF(max(6.0, font.pointSizeF() * 0.75))
         painter.setFont(font)
-        painter.setPen(text_colour)
+        painter.setPen(option.palette.color(QPalette.ColorRole.Text))
         for number, (label, filled, size) in enumerate(tracks):
             row = QRect(rect.left(), rect.top() + number * (height + 2), rect.width(), height)
             painter.drawText(row.adjusted(0, -2, 0, 2), Qt.AlignmentFlag.AlignVCenter, label[:1])
@@ -68,39 +160,60 @@ class InitiativeDelegate(QStyledItemDelegate):
         painter.restore()
 
     @staticmethod
-    def _paint_many(painter: QPainter, option: QStyleOptionViewItem, rect: QRect,
-                    tracks: list[tuple[str, int, int]]) -> None:
-        total = sum(size for _label, _filled, size in tracks)
-        text_colour = option.palette.color(QPalette.ColorRole.Text)
-        if total and rect.width() / (total + len(tracks)) >= MIN_BOX:
-            cell = rect.width() / (total + len(tracks))
-            left = float(rect.left())
-            for _label, filled, size in tracks:
-                width = int(cell * size)
-                paint_track(painter, QRect(int(left), rect.top() + 4, width, rect.height() - 8), min(filled, size),
-                            size, 0, option.palette)
-                left += cell * (size + 1)
-            return
-        hurt = [f"{label} {filled}" for label, filled, _size in tracks if filled]
-        painter.save()
-        painter.setPen(text_colour)
-        painter.drawText(rect, Qt.AlignmentFlag.AlignVCenter, " · ".join(hurt) if hurt else "–")
-        painter.restore()
+    def _paint_row(painter: QPainter, option: QStyleOptionViewItem, rect: QRect,
+                   tracks: list[tuple[str, int, int]]) -> None:
+        box = _row_box(tracks, rect.width())
+        left = float(rect.left())
+        for _label, filled, size in tracks:
+            width = round(box * size)
+            paint_track(painter, QRect(round(left), rect.top() + 4, width, rect.height() - 8), min(filled, size),
+                        size, 0, option.palette)  # overflow is in the words ("+1"): the row keeps its width
+            left += box * size + TRACK_GAP
+
+    def helpEvent(self, event: QHelpEvent, view: QAbstractItemView, option: QStyleOptionViewItem,
+                  index: Index) -> bool:
+        """A condition cell too narrow for its words shows them whole in its tooltip, above the game's notes."""
+        if event.type() != QEvent.Type.ToolTip or index.column() != Column.CONDITION:
+            return super().helpEvent(event, view, option, index)
+        text = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
+        notes = index.data(Qt.ItemDataRole.ToolTipRole)
+        if not self.elided(option, index):
+            return super().helpEvent(event, view, option, index)
+        QToolTip.showText(event.globalPos(), "\n".join(part for part in (text, notes) if part), view)
+        return True
+
+    def elided(self, option: QStyleOptionViewItem, index: Index) -> bool:
+        """Whether the condition cell's words do not fit (they are drawn elided)."""
+        font = index.data(Qt.ItemDataRole.FontRole)
+        metrics = QFontMetrics(font) if isinstance(font, QFont) else option.fontMetrics
+        text = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
+        return metrics.horizontalAdvance(text) > self._layout(option, index).text.width()
 
     def sizeHint(self, option: QStyleOptionViewItem, index: Index) -> QSize:
         hint = super().sizeHint(option, index)
-        if index.column() == Column.CONDITION:
-            return QSize(max(hint.width(), 140), max(hint.height(), 26))
-        return hint
+        if index.column() != Column.CONDITION:
+            return hint
+        font = index.data(Qt.ItemDataRole.FontRole)
+        metrics = QFontMetrics(font) if isinstance(font, QFont) else option.fontMetrics
+        words = metrics.horizontalAdvance(str(index.data(Qt.ItemDataRole.DisplayRole) or ""))
+        icon = ICON_SIZE + ICON_GAP if isinstance(index.data(Qt.ItemDataRole.DecorationRole), QIcon) else 0
+        bars = BARS_WIDTH + GAP if index.data(Role.TRACKS) else 0
+        return QSize(max(hint.width(), 2 * PADDING + bars + icon + words + 2), max(hint.height(), 26))
 
 
 class InitiativeTable(RowTable):
-    """The order of the fight; selecting a row selects the combatant the other panels show."""
+    """The order of the fight; selecting a row selects the combatant the other panels show.
+
+    A right click selects the row under the mouse and offers the window's own commands on it
+    (:meth:`set_row_actions`), so the menu's texts and shortcuts are the menus' and the toolbar's.
+    """
 
     selected = Signal(object)  # combatant id or None
 
     def __init__(self, model: InitiativeModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self._row_actions: tuple[QAction | None, ...] = ()
+        self._prepare_menu: Callable[[str | None], None] = lambda _combatant_id: None
         self.setModel(model)
         self.setItemDelegate(InitiativeDelegate(self))
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -114,8 +227,9 @@ class InitiativeTable(RowTable):
         header = self.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
-        for column, width in ((Column.NAME, 170), (Column.SIDE, 130), (Column.INITIATIVE, 120),
-                              (Column.ACTIONS, 200), (Column.CONDITION, 160)):
+        # Together at most ~850 px, so that the effects keep a column in a window 1366 px wide.
+        for column, width in ((Column.NAME, 150), (Column.SIDE, 130), (Column.INITIATIVE, 110),
+                              (Column.ACTIONS, 190), (Column.CONDITION, 270)):
             self.setColumnWidth(column, width)
         self.selectionModel().currentRowChanged.connect(self._on_current_row)
 
@@ -145,3 +259,46 @@ class InitiativeTable(RowTable):
         row = model.row_of(combatant_id)
         if row >= 0:
             self.selectRow(row)
+
+    # --- the right-click menu ------------------------------------------------------------------
+    def set_row_actions(self, actions: Sequence[QAction | None],
+                        prepare: Callable[[str | None], None] | None = None) -> None:
+        """The commands a right click on a row offers (None: a separator).
+
+        ``prepare(combatant_id)`` runs before the menu shows (to enable or check what applies to that row),
+        ``prepare(None)`` once it has closed (to put the commands back as they were for the window)."""
+        self._row_actions = tuple(actions)
+        if prepare is not None:
+            self._prepare_menu = prepare
+
+    def row_menu(self, row: int) -> QMenu | None:
+        """Select ``row`` and build its menu (None for no row); the caller shows it and deletes it."""
+        model = self.model()
+        if not 0 <= row < model.rowCount():
+            return None
+        self.selectRow(row)
+        combatant_id = model.index(row, 0).data(Role.COMBATANT_ID)
+        self._prepare_menu(combatant_id)
+        menu = QMenu(self)
+        for action in self._row_actions:
+            if action is None:
+                menu.addSeparator()
+            elif action.isVisible():
+                menu.addAction(action)
+        return menu
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:
+        position = event.pos()
+        if event.reason() == QContextMenuEvent.Reason.Keyboard:  # the menu key: the selected row
+            row = self.currentIndex().row()
+            position = self.visualRect(self.model().index(max(row, 0), 0)).center()
+        else:
+            row = self.rowAt(position.y())
+        menu = self.row_menu(row)
+        if menu is None:
+            return
+        try:
+            menu.exec(self.viewport().mapToGlobal(QPoint(position)))
+        finally:
+            self._prepare_menu(None)
+            menu.deleteLater()

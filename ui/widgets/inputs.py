@@ -1,5 +1,6 @@
 """Form inputs every attack dialog uses: a combo of Python values, the combatants' combo, spin boxes, signed
-numbers, and the guard that lets a dialog change several inputs and recompute once."""
+numbers, the guard that lets a dialog change several inputs and recompute once, and the application-wide guard
+that keeps the mouse wheel from editing a number it merely passes over."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from typing import Generic, TypeVar
 
-from PySide6.QtWidgets import QCheckBox, QComboBox, QLineEdit, QSpinBox, QWidget
+from PySide6.QtCore import QCoreApplication, QEvent, QObject, Qt
+from PySide6.QtWidgets import QAbstractSpinBox, QCheckBox, QComboBox, QLineEdit, QSpinBox, QWidget
 
 from rules.encounter import Combatant
 from ui.widgets.dice_entry import DiceEntry
@@ -26,6 +28,7 @@ class Choice(QComboBox, Generic[T]):
 
     def __init__(self, items: Iterable[tuple[str, T]] = (), min_length: int = 10) -> None:
         super().__init__()
+        calm(self)
         self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.setMinimumContentsLength(min_length)
         self._values: list[T] = []
@@ -83,6 +86,7 @@ def spin_box(minimum: int, maximum: int, value: int = 0, *, special: str = "", s
              name: str = "") -> QSpinBox:
     """A spin box with its range and value; ``special`` stands for the minimum, ``name`` is for screen readers."""
     box = QSpinBox()
+    calm(box)
     box.setRange(minimum, maximum)
     box.setValue(value)
     if special:
@@ -92,6 +96,47 @@ def spin_box(minimum: int, maximum: int, value: int = 0, *, special: str = "", s
     if name:
         box.setAccessibleName(name)
     return box
+
+
+_WHEEL, _POLISH = QEvent.Type.Wheel, QEvent.Type.Polish
+_WHEELED = (QAbstractSpinBox, QComboBox)
+
+
+class WheelGuard(QObject):
+    """Spin boxes and combo boxes take the mouse wheel only once they have the focus.
+
+    Scrolling a dialog or a dock over a form would otherwise change every number and choice the pointer passes
+    (a GM scrolling the details panel changed a Body score). Installed once on the application, it sees every
+    widget: each spin box and combo box gets ``StrongFocus`` when it is polished (Qt's default ``WheelFocus``
+    would hand it the focus on the first turn of the wheel), and a wheel event reaching one without the focus
+    is ignored, so Qt passes it on to the scroll area around it.
+    """
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        kind = event.type()  # every event of the application passes here: decide on the type first
+        if kind == _WHEEL:
+            if isinstance(watched, _WHEELED) and not watched.hasFocus():
+                event.ignore()
+                return True
+        elif kind == _POLISH and isinstance(watched, _WHEELED):
+            calm(watched)
+        return False
+
+
+def calm(widget: QWidget) -> None:
+    """Let ``widget`` take the wheel only when it has the focus (a chosen ``NoFocus`` or ``TabFocus`` stays)."""
+    if widget.focusPolicy() == Qt.FocusPolicy.WheelFocus:
+        widget.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+
+
+def guard_the_wheel(application: QCoreApplication) -> WheelGuard:
+    """Install the :class:`WheelGuard` on ``application`` (once: later calls return the same guard)."""
+    guard = application.findChild(WheelGuard, "wheel_guard")
+    if guard is None:
+        guard = WheelGuard(application)
+        guard.setObjectName("wheel_guard")
+        application.installEventFilter(guard)
+    return guard
 
 
 def signed(value: int) -> str:

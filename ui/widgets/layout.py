@@ -3,7 +3,7 @@ screen."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QRect, QSize, Qt
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLayout, QScrollArea, QVBoxLayout, QWidget
 
@@ -30,16 +30,23 @@ def column(*parts: QWidget | QLayout) -> QVBoxLayout:
     return layout
 
 
-def fit_to_screen(window: QWidget, content: QSize, chrome_height: int, centre: bool = True) -> None:
-    """Size ``window`` for ``content`` plus its buttons, never beyond the screen, and centre it there
-    (unless ``centre`` is False: it stays where it was placed)."""
-    screen = window.screen() or QGuiApplication.primaryScreen()
-    width, height = content.width() + 40, content.height() + chrome_height
-    if screen is None:
-        window.resize(width, height)
-        return
-    available = screen.availableGeometry()
-    window.resize(min(width, available.width() - 20), min(height, available.height() - 40))
+def fit_to_screen(window: QWidget, content: QSize, chrome_height: int, centre: bool = True,
+                  available: QRect | None = None) -> None:
+    """Size ``window`` for ``content`` plus its margins and buttons (see :func:`size_window`)."""
+    size_window(window, QSize(content.width() + 40, content.height() + chrome_height), centre, available)
+
+
+def size_window(window: QWidget, size: QSize, centre: bool = True, available: QRect | None = None) -> None:
+    """Give ``window`` its ``size``, never beyond the screen, and centre it there (unless ``centre`` is False: it
+    stays where it was placed). ``available``: a screen's free area other than the window's own screen's (a
+    screenshot shows a laptop's view on any screen)."""
+    if available is None:
+        screen = window.screen() or QGuiApplication.primaryScreen()
+        if screen is None:
+            window.resize(size)
+            return
+        available = screen.availableGeometry()
+    window.resize(min(size.width(), available.width() - 20), min(size.height(), available.height() - 40))
     if centre:
         window.move(available.center() - window.rect().center())  # placed before it grew: centre it again
 
@@ -75,6 +82,10 @@ class ScrolledContent:
         if self._fitted:
             return
         self._fitted = True
-        window = self._content.window()
-        if not window.testAttribute(Qt.WidgetAttribute.WA_Resized):
-            fit_to_screen(window, self._content.sizeHint(), self._chrome_height, self._centre)
+        if not self._content.window().testAttribute(Qt.WidgetAttribute.WA_Resized):
+            self.fit()
+
+    def fit(self, available: QRect | None = None) -> None:
+        """Size the window for the content within ``available`` (by default, its screen's free area)."""
+        fit_to_screen(self._content.window(), self._content.sizeHint(), self._chrome_height, self._centre,
+                      available)

@@ -8,11 +8,24 @@ screen and Esc leaves it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Final
 
-from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt
-from PySide6.QtGui import QAction, QColor, QFont, QKeySequence, QPainter, QPaintEvent, QPalette, QResizeEvent
+from PySide6.QtCore import QByteArray, QEvent, QModelIndex, QPersistentModelIndex, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QColor,
+    QFont,
+    QFontMetrics,
+    QFontMetricsF,
+    QHideEvent,
+    QKeySequence,
+    QPainter,
+    QPalette,
+    QResizeEvent,
+    QShowEvent,
+)
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -20,7 +33,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLayout,
     QListView,
-    QSizePolicy,
     QStyle,
     QStyledItemDelegate,
     QStyleOptionViewItem,
@@ -30,11 +42,12 @@ from PySide6.QtWidgets import (
 )
 
 from app.document import EncounterDocument
-from app.i18n import _
-from rules.encounter import STATUS_LABELS, Encounter, Side, Status
+from app.i18n import N_, _
+from rules.encounter import Encounter, Side, Status
 from rules.systems.base import RuleSystem
 from ui.models.order_model import TurnOrderModel
-from ui.widgets.condition_track import paint_track
+from ui.widgets.party_panel import HEADING_LINES, FallenPanel, PartyPanel, fallen, party, wrapped_size
+from ui.widgets.status_icons import paint_status_icon
 
 #: Projector palette: light text on near-black (about 16:1), an amber band for whoever acts now.
 DARK_COLORS: Final[dict[QPalette.ColorRole, str]] = {
@@ -56,6 +69,19 @@ LINE_HEIGHT: Final[float] = 1.2
 CHROME: Final[int] = 60
 
 
+#: The player view's own commands (the Help menu's list of shortcuts names them too).
+FULL_SCREEN: Final[str] = N_("Full screen")
+FULL_SCREEN_KEY: Final[Qt.Key] = Qt.Key.Key_F11
+LEAVE_FULL_SCREEN: Final[str] = N_("Leave full screen")
+LEAVE_FULL_SCREEN_KEY: Final[Qt.Key] = Qt.Key.Key_Escape
+
+
+def own_shortcuts() -> list[tuple[str, QKeySequence]]:
+    """The player view's own commands and their keys, translated."""
+    return [(_(FULL_SCREEN), QKeySequence(FULL_SCREEN_KEY)),
+            (_(LEAVE_FULL_SCREEN), QKeySequence(LEAVE_FULL_SCREEN_KEY))]
+
+
 def dark_palette() -> QPalette:
     """The player view's default palette."""
     palette = QPalette()
@@ -75,117 +101,6 @@ def round_text(state: Encounter, system: RuleSystem) -> str:
     if passes is not None:
         return _(passes.title).format(round=clock.round, pass_no=clock.pass_no)
     return _("Round {round}").format(round=clock.round)
-
-
-@dataclass(frozen=True)
-class PartyEntry:
-    """One player character: name, a status word when not active, and each track as (label, value, size)."""
-
-    name: str
-    status: str
-    tracks: tuple[tuple[str, int, int], ...]
-
-
-def party(state: Encounter, system: RuleSystem) -> list[PartyEntry]:
-    """The player characters' condition (never an opponent's)."""
-    entries = []
-    for combatant in state.combatants.values():
-        if combatant.side is not Side.PLAYER:
-            continue
-        status = system.status(combatant, state)
-        word = _(STATUS_LABELS[status]) if status is not Status.ACTIVE else ""
-        tracks = tuple((_(spec.label), combatant.boxes(spec.key), spec.size)
-                       for spec in system.tracks(combatant, state))
-        entries.append(PartyEntry(combatant.name, word, tracks))
-    return entries
-
-
-class PartyPanel(QWidget):
-    """The player characters, each with a bar per condition track."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self._entries: list[PartyEntry] = []
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-
-    def set_entries(self, entries: list[PartyEntry]) -> None:
-        """Show these player characters."""
-        self._entries = entries
-        self.updateGeometry()
-        self.update()
-
-    def entries(self) -> list[PartyEntry]:
-        """The player characters shown."""
-        return list(self._entries)
-
-    def texts(self) -> list[str]:
-        """Every text the panel draws."""
-        return [text for entry in self._entries for text in (entry.name, entry.status, *(t[0] for t in entry.tracks))
-                if text]
-
-    def _line(self) -> int:
-        return self.fontMetrics().height()
-
-    def _entry_height(self) -> int:
-        """A name line, a line with every track side by side, a small gap."""
-        return self._line() * 2 + self._line() * 2 // 5
-
-    def _shared_labels(self) -> tuple[str, ...] | None:
-        """The track labels, when every character has the same tracks (then they head the panel once)."""
-        labels = {tuple(track[0] for track in entry.tracks) for entry in self._entries}
-        return labels.pop() if len(labels) == 1 else None
-
-    def sizeHint(self) -> QSize:
-        heading = self._line() if self._shared_labels() else 0
-        return QSize(self.fontMetrics().horizontalAdvance("M") * 18,
-                     heading + len(self._entries) * self._entry_height())
-
-    def minimumSizeHint(self) -> QSize:
-        return QSize(self.fontMetrics().horizontalAdvance("M") * 8, self._line())
-
-    def _cells(self, row: QRect, count: int) -> list[QRect]:
-        """``count`` equal cells side by side in ``row``, with a gap between them."""
-        share, pad = row.width() // max(1, count), self._line() // 2
-        return [QRect(row.left() + number * share, row.top(), share - pad, row.height()) for number in range(count)]
-
-    def paintEvent(self, event: QPaintEvent) -> None:
-        painter = QPainter(self)
-        line, top = self._line(), 0
-        shared = self._shared_labels()
-        if shared:
-            painter.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
-            for cell, label in zip(self._cells(QRect(line // 2, 0, self.width() - line // 2, line), len(shared)),
-                                   shared, strict=True):
-                painter.drawText(cell, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, label)
-            top += line
-        for entry in self._entries:
-            self._paint_name(painter, entry, QRect(0, top, self.width(), line))
-            self._paint_tracks(painter, entry, QRect(line // 2, top + line, self.width() - line // 2, line),
-                               labelled=shared is None)
-            top += self._entry_height()
-        painter.end()
-
-    def _paint_tracks(self, painter: QPainter, entry: PartyEntry, row: QRect, labelled: bool) -> None:
-        """Each track gets an equal share of the row: its label (unless the panel is headed), then its bar."""
-        for cell, (label, value, size) in zip(self._cells(row, len(entry.tracks)), entry.tracks, strict=True):
-            label_width = 0
-            if labelled:
-                painter.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
-                painter.drawText(cell, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, label)
-                label_width = self.fontMetrics().horizontalAdvance(label) + self._line() // 4
-            bar = QRect(cell.left() + label_width, cell.top() + cell.height() // 6, cell.width() - label_width,
-                        cell.height() * 2 // 3)
-            paint_track(painter, bar, min(value, size), size, max(0, value - size), self.palette())
-
-    def _paint_name(self, painter: QPainter, entry: PartyEntry, rect: QRect) -> None:
-        font = QFont(self.font())
-        font.setBold(True)
-        painter.setFont(font)
-        painter.setPen(self.palette().color(QPalette.ColorRole.WindowText))
-        text = f"{entry.name} · {entry.status}" if entry.status else entry.name
-        painter.drawText(rect, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
-                         painter.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, rect.width()))
-        painter.setFont(self.font())
 
 
 class OrderDelegate(QStyledItemDelegate):
@@ -213,6 +128,11 @@ class OrderDelegate(QStyledItemDelegate):
         text = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
         text = f"✓ {text}" if acted else text
         inner = rect.adjusted(option.fontMetrics.horizontalAdvance("M") // 2, 0, 0, 0)
+        status = Status(index.data(TurnOrderModel.StatusRole) or Status.ACTIVE.value)
+        side = painter.fontMetrics().height()
+        icon = QRectF(inner.left(), inner.center().y() - side / 2, side, side).adjusted(1, 1, -1, -1)
+        if paint_status_icon(painter, icon, status, painter.pen().color()):  # the word is in the text
+            inner.setLeft(inner.left() + side + side // 4)
         painter.drawText(inner, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                          painter.fontMetrics().elidedText(text, Qt.TextElideMode.ElideRight, inner.width()))
         if option.state & QStyle.StateFlag.State_HasFocus:
@@ -222,9 +142,22 @@ class OrderDelegate(QStyledItemDelegate):
 
 
 class PlayerView(QWidget):
-    """A top-level window for the players: round, current actor, order, the party's condition."""
+    """A top-level window for the players: round, current actor, order, the party's condition.
 
-    def __init__(self, document: EncounterDocument, parent: QWidget | None = None, *, dark: bool = True) -> None:
+    Nothing in it takes the keyboard focus, so no key presses a button there: the GM's keys go to the
+    window's commands, which :meth:`share_actions` makes work here too (Space is Next on either screen).
+    ``geometry`` (base64 of ``saveGeometry()``, as ``placed`` gave it) puts it back where it was last time:
+    on the projector, full screen if it was.
+    """
+
+    #: The window was shown (True) or closed or hidden (False).
+    shown_changed = Signal(bool)
+
+    #: The window closes: where it was (base64 of saveGeometry()), for the next run to put it back there.
+    placed = Signal(str)
+
+    def __init__(self, document: EncounterDocument, parent: QWidget | None = None, *, dark: bool = True,
+                 geometry: str = "") -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self._document = document
         self._base = 0
@@ -239,7 +172,13 @@ class PlayerView(QWidget):
         document.replaced.connect(self.refresh)
         self.model.modelReset.connect(self.refresh)
         self.resize(1024, 640)
+        if geometry:
+            self.restoreGeometry(QByteArray.fromBase64(geometry.encode()))
         self.refresh()
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        self.placed.emit(bytes(self.saveGeometry().toBase64().data()).decode())
+        super().closeEvent(event)
 
     def _build(self) -> None:
         self.round_label = QLabel()
@@ -248,6 +187,7 @@ class PlayerView(QWidget):
         self.current_label.setWordWrap(True)
         self.order_caption = QLabel(_("Order"))
         self.party_caption = QLabel(_("Party"))
+        self.fallen_caption = QLabel(_("Out of the fight"))
         self.order = QListView()
         self.order.setModel(self.model)
         self.order.setItemDelegate(OrderDelegate(self.order))
@@ -255,10 +195,12 @@ class PlayerView(QWidget):
         self.order.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
         self.order.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.party = PartyPanel()
-        for caption in (self.now_caption, self.order_caption, self.party_caption):
+        self.fallen = FallenPanel()
+        for caption in (self.now_caption, self.order_caption, self.party_caption, self.fallen_caption):
             caption.setForegroundRole(QPalette.ColorRole.PlaceholderText)
         self.full_screen_button = QToolButton()
         self.full_screen_button.setAutoRaise(True)
+        self.full_screen_button.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Space is Next, never this button
         grid = QGridLayout(self)
         # The text scales to the window, never the window to the text (and a projector has a fixed size).
         grid.setSizeConstraint(QLayout.SizeConstraint.SetNoConstraint)
@@ -271,26 +213,46 @@ class PlayerView(QWidget):
         grid.addWidget(self.order, 4, 0)
         party = QVBoxLayout()
         party.addWidget(self.party)
+        party.addSpacing(self.fontMetrics().height())
+        party.addWidget(self.fallen_caption)
+        party.addWidget(self.fallen)
         party.addStretch(1)
         grid.addLayout(party, 4, 1, 1, 2)
-        grid.setColumnStretch(0, 3)
-        grid.setColumnStretch(1, 2)
+        self._grid = grid
+        self._share_columns(2)
         grid.setRowStretch(4, 1)
 
     def _build_actions(self) -> None:
-        self.full_screen_action = QAction(_("Full screen"), self)
+        self.full_screen_action = QAction(_(FULL_SCREEN), self)
         self.full_screen_action.setCheckable(True)
-        self.full_screen_action.setShortcut(QKeySequence(Qt.Key.Key_F11))
+        self.full_screen_action.setShortcut(QKeySequence(FULL_SCREEN_KEY))
         self.full_screen_action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         self.full_screen_action.toggled.connect(self.set_full_screen)
-        self.leave_full_screen_action = QAction(_("Leave full screen"), self)
-        self.leave_full_screen_action.setShortcut(QKeySequence(Qt.Key.Key_Escape))
+        self.leave_full_screen_action = QAction(_(LEAVE_FULL_SCREEN), self)
+        self.leave_full_screen_action.setShortcut(QKeySequence(LEAVE_FULL_SCREEN_KEY))
         self.leave_full_screen_action.triggered.connect(lambda: self.set_full_screen(False))
         self.addAction(self.full_screen_action)
         self.addAction(self.leave_full_screen_action)
         self.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         self.full_screen_button.setDefaultAction(self.full_screen_action)
         self.full_screen_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+
+    def share_actions(self, actions: Sequence[QAction]) -> None:
+        """Make the main window's ``actions`` work while this window has the focus (and list them in its
+        right-click menu): their shortcuts act on the main window's fight."""
+        for action in actions:
+            if action not in self.actions():
+                self.addAction(action)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if not event.spontaneous():
+            self.shown_changed.emit(True)
+
+    def hideEvent(self, event: QHideEvent) -> None:
+        super().hideEvent(event)
+        if not event.spontaneous():  # closed or hidden, not merely minimised
+            self.shown_changed.emit(False)
 
     # --- full screen ---------------------------------------------------------------------------
     def set_full_screen(self, on: bool) -> None:
@@ -317,16 +279,28 @@ class PlayerView(QWidget):
         state, system = self._document.state, self._document.system
         self.round_label.setText(round_text(state, system))
         current = self.model.row(0) if self.model.rowCount() and self.model.row(0).is_current else None
-        self.current_label.setText(current.display if current is not None else "—")
-        self.party.set_entries(party(state, system))
+        # The names only: the order just below gives their status words, and the big line must stay one line.
+        self.current_label.setText(current.title if current is not None else "—")
+        entries = party(state, system)
+        self.party.set_entries(entries)
+        self._share_columns(max((len(entry.tracks) for entry in entries), default=0))
+        self.fallen.set_entries(fallen(state, system))
+        self.fallen_caption.setVisible(bool(self.fallen.entries()))
+        self.fallen.setVisible(bool(self.fallen.entries()))
         self.party_caption.setVisible(bool(self.party.texts()))
         self._scale_fonts()  # more rows may need smaller text
+
+    def _share_columns(self, tracks: int) -> None:
+        """The order's share of the width and the party's: more tracks side by side need a wider party."""
+        order, party_share = (3, 2) if tracks <= 2 else ((1, 1) if tracks <= 4 else (2, 3))
+        self._grid.setColumnStretch(0, order)
+        self._grid.setColumnStretch(1, party_share)
 
     def shown_texts(self) -> list[str]:
         """Every text the window shows (labels, order rows, party panel): what the players can read."""
         labels = [label.text() for label in self.findChildren(QLabel) if label.isVisibleTo(self)]
         rows = [str(self.model.index(row, 0).data()) for row in range(self.model.rowCount())]
-        return labels + rows + self.party.texts() + [self.full_screen_button.text()]
+        return labels + rows + self.party.texts() + self.fallen.texts() + [self.full_screen_button.text()]
 
     # --- scaling -------------------------------------------------------------------------------
     def resizeEvent(self, event: QResizeEvent) -> None:
@@ -335,12 +309,41 @@ class PlayerView(QWidget):
 
     def base_pixel_size(self) -> int:
         """The body text size for this window size, shrunk so that every row of the order and the party fits."""
-        # In units of the base size: the heading lines, then the taller of the two columns (see _scale_fonts).
-        heading = (1.4 + 1.0 + 3.2 + 1.0) * LINE_HEIGHT
-        party_lines = (len(party(self._document.state, self._document.system)) * 2.4 + 1) * 1.2 * LINE_HEIGHT
-        order_lines = self.model.rowCount() * 1.5 * 1.5
-        fit = (self.height() - CHROME) / (heading + max(party_lines, order_lines, 1.0))
-        return int(max(12, min(self.width() / 42, fit, 72)))
+        ratio = self._line_ratio()
+        widest = min(self.width() / 42, 72.0)
+        base = self._fitting_size(ratio, 1)
+        lines = self._current_lines(min(base, widest))
+        if lines > 1:  # a simultaneous group's names wrap: fit again with the taller line
+            base = self._fitting_size(ratio, lines)
+        return int(max(12, min(widest, base)))
+
+    def _line_ratio(self) -> float:
+        """A line's height per pixel of font size, in this window's font (1.2 would underestimate some fonts)."""
+        font = QFont(self.font())
+        font.setPixelSize(100)
+        return max(LINE_HEIGHT, QFontMetricsF(font).height() / 100)
+
+    def _fitting_size(self, ratio: float, current_lines: int) -> float:
+        """The largest base size at which the headings and the taller of the two columns fit the height."""
+        # In units of the base size (see _scale_fonts): round, caption, the current actor's lines, caption.
+        heading = (1.4 + 1.0 + 3.2 * current_lines + 1.0) * ratio
+        # The party: its track labels (up to two lines), then each character's name and bars (2.4 lines).
+        state, system = self._document.state, self._document.system
+        entries = len(party(state, system))
+        out = len(fallen(state, system))
+        party_lines = ((HEADING_LINES + entries * 2.4) * 1.2 + ((out * 1.2 + 2.0) if out else 0)) * ratio
+        order_lines = self.model.rowCount() * 1.5 * 1.5 * ratio
+        rows = self.model.rowCount() + entries + 1  # each row can lose a pixel or two to rounding
+        return (self.height() - CHROME - 2 * rows) / (heading + max(party_lines, order_lines, 1.0))
+
+    def _current_lines(self, base: float) -> int:
+        """How many lines the current actor's name takes at ``base`` (the label wraps)."""
+        font = QFont(self.font())
+        font.setPixelSize(max(8, int(base * 3.2)))
+        font.setBold(True)
+        width = self.width() - CHROME
+        size = wrapped_size(QFontMetrics(font), self.current_label.text(), width)
+        return max(1, round(size.height() / max(1, QFontMetrics(font).lineSpacing())))
 
     def _scale_fonts(self) -> None:
         base = self.base_pixel_size()
@@ -348,7 +351,8 @@ class PlayerView(QWidget):
             return
         self._base = base
         sizes = {self.round_label: 1.4, self.now_caption: 1.0, self.current_label: 3.2, self.order_caption: 1.0,
-                 self.party_caption: 1.0, self.order: 1.5, self.party: 1.2, self.full_screen_button: 0.8}
+                 self.party_caption: 1.0, self.order: 1.5, self.party: 1.2,
+                 self.fallen_caption: 1.0, self.fallen: 1.2, self.full_screen_button: 0.8}
         for widget, factor in sizes.items():
             font = QFont(self.font())
             font.setPixelSize(max(8, int(base * factor)))

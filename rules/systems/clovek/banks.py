@@ -17,7 +17,7 @@ from typing import Final
 
 from rules.encounter import Combatant, Encounter, JsonValue, Pool, frozen_map, with_item
 from rules.errors import RulesError
-from rules.text import N_, _
+from rules.text import N_, NP_, _
 
 PHYSICAL: Final[str] = "physical"
 SOCIAL: Final[str] = "social"
@@ -26,6 +26,10 @@ BANKS: Final[tuple[str, ...]] = (PHYSICAL, SOCIAL, MENTAL)
 #: Lower-case bank names for sentences ("3 physical dice").
 BANK_WORDS: Final[dict[str, str]] = {PHYSICAL: N_("physical"), SOCIAL: N_("social"), MENTAL: N_("mental")}
 BANK_TITLES: Final[dict[str, str]] = {PHYSICAL: N_("Physical"), SOCIAL: N_("Social"), MENTAL: N_("Mental")}
+#: Short bank names for the condition column ("Phys: stun 2/10"), in this translation context.
+BANK_CONTEXT: Final[str] = "clovek bank"
+BANK_SHORT: Final[dict[str, str]] = {PHYSICAL: NP_("clovek bank", "Phys"), SOCIAL: NP_("clovek bank", "Soc"),
+                                     MENTAL: NP_("clovek bank", "Ment")}
 
 #: Dexterity attribute per bank: the bank holds twice as many dice, and at most this many stun burn per round.
 DEXTERITY: Final[dict[str, str]] = {PHYSICAL: "agility", SOCIAL: "charm", MENTAL: "intelligence"}

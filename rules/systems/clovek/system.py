@@ -8,7 +8,7 @@ At ROUND_END every bank refills, the round's actions and burn count are forgotte
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Final
 
@@ -23,16 +23,20 @@ from rules.systems.base import (
     DiceSpec,
     Hook,
     HookResult,
+    InitiativeInput,
     OptionKind,
     OptionSpec,
     RuleSystem,
     TrackSpec,
 )
 from rules.systems.clovek.banks import (
+    BANK_CONTEXT,
+    BANK_SHORT,
     BANK_TITLES,
     BANK_WORDS,
     BANKS,
     COMPOSURE,
+    INITIATIVE_DICE,
     MENTAL,
     PHYSICAL,
     STUN,
@@ -49,16 +53,21 @@ from rules.systems.clovek.banks import (
     split_track,
     track_key,
     track_sizes,
+    with_extra,
     with_spent,
 )
 from rules.systems.clovek.dice import DICE_WORDS
 from rules.systems.clovek.economy import action_type, new_round, spend_dice, take_action
 from rules.systems.clovek.long_actions import healing_blocked, long_actions
-from rules.text import N_, _
+from rules.text import N_, _, pgettext
 from rules.turns import delayed_slots
 
 ACTION_LABELS: Final[dict[str, str]] = {PHYSICAL: N_("physical action"), "social": N_("social action"),
                                         MENTAL: N_("mental action")}
+#: The log line when one is used (the panel's buttons).
+SPENT_TEXTS: Final[dict[str, str]] = {PHYSICAL: N_("{name} takes a physical action."),
+                                      "social": N_("{name} takes a social action."),
+                                      MENTAL: N_("{name} takes a mental action.")}
 
 _ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
     AttributeSpec("agility", N_("Agility"), 2, 0, 20, N_("Agi")),
@@ -189,6 +198,20 @@ class ClovekSystem(RuleSystem):
     def harm_notation(self) -> str:
         return _("The power (as many wounds), e.g. 3, 3 social or 2 mental stun")
 
+    def condition_summary(self, combatant: Combatant, encounter: Encounter) -> str:
+        """Bank by bank, the stun wounds and wounds marked: ``Phys: stun 2/10, wounds 7/10 · Ment: stun 1/10``
+        (banks without a mark are left out; "Unhurt" when none has one)."""
+        sizes = track_sizes(encounter)
+        words = {STUN: N_("stun {marked}/{size}"), WOUNDS: N_("wounds {marked}/{size}")}
+        banks = []
+        for name in BANKS:
+            marks = [_(words[kind]).format(marked=combatant.boxes(track_key(name, kind)), size=sizes[name, kind])
+                     for kind in TRACK_KINDS if combatant.boxes(track_key(name, kind))]
+            if marks:
+                banks.append(_("{bank}: {tracks}").format(bank=pgettext(BANK_CONTEXT, BANK_SHORT[name]),
+                                                          tracks=", ".join(marks)))
+        return " · ".join(banks) if banks else _("Unhurt")
+
     def condition_notes(self, combatant: Combatant, encounter: Encounter) -> Sequence[str]:
         notes = [_("Dice left: {banks}").format(banks=", ".join(
             f"{_(BANK_WORDS[name])} {bank(combatant, name).remaining}/{bank(combatant, name).size}"
@@ -228,6 +251,18 @@ class ClovekSystem(RuleSystem):
                                                       high=spec.base + spec.sides, total=total))
         return Initiative(spec.base, (total - spec.base,))
 
+    def initiative_inputs(self, combatant: Combatant, encounter: Encounter) -> Sequence[InitiativeInput]:
+        """The mental dice to risk, up to those left in the bank (typing faces says how many were rolled)."""
+        left = bank(combatant, MENTAL).remaining
+        return (InitiativeInput(INITIATIVE_DICE, N_("Mental dice risked"), min(initiative_dice_chosen(combatant), left),
+                                0, left, counts_dice=True,
+                                help=N_("Best die + Composure; the dice stay spent for the round.")),)
+
+    def store_initiative_inputs(self, combatant: Combatant, values: Mapping[str, int],
+                                encounter: Encounter) -> Combatant:
+        """The dice risked are kept for the next rounds, as if set in the dice banks panel."""
+        return with_extra(combatant, INITIATIVE_DICE, values[INITIATIVE_DICE])
+
     def remaining_slots(self, encounter: Encounter) -> list[Slot]:
         clock = encounter.clock
         waiting = [c for c in encounter.combatants.values()
@@ -253,9 +288,9 @@ class ClovekSystem(RuleSystem):
         chosen = action_type(combatant)
         if chosen is not None:
             used = combatant.actions_used.get(chosen, 0)
-            return (BudgetItem(chosen, ACTION_LABELS[chosen], used, used),)
-        return tuple(BudgetItem(name, ACTION_LABELS[name], 0, 1 if bank(combatant, name).remaining else 0)
-                     for name in BANKS)
+            return (BudgetItem(chosen, ACTION_LABELS[chosen], used, used, SPENT_TEXTS[chosen]),)
+        return tuple(BudgetItem(name, ACTION_LABELS[name], 0, 1 if bank(combatant, name).remaining else 0,
+                                SPENT_TEXTS[name]) for name in BANKS)
 
     def spend_action(self, combatant: Combatant, kind: str, encounter: Encounter) -> Combatant:
         """An action of type ``kind`` with the one die every activity needs at least."""

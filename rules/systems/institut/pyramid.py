@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from rules.errors import RulesError
-from rules.text import N_, _
+from rules.text import N_, NP_, _
 
 LIGHT, MEDIUM, HEAVY, CRITICAL, MORTAL = "light", "medium", "heavy", "critical", "mortal"
 #: The wound classes, lightest first (the keys of the condition tracks too).
@@ -24,6 +24,15 @@ CLASS_LABELS: Final[Mapping[str, str]] = {
     HEAVY: N_("Heavy"),
     CRITICAL: N_("Critical"),
     MORTAL: N_("Mortal"),
+}
+#: The classes' short names (the condition column: ``Hvy 2/2 · Crit 1/1``), in this translation context.
+CLASS_CONTEXT: Final[str] = "institut wound class"
+CLASS_SHORT: Final[Mapping[str, str]] = {
+    LIGHT: NP_("institut wound class", "Lgt"),
+    MEDIUM: NP_("institut wound class", "Med"),
+    HEAVY: NP_("institut wound class", "Hvy"),
+    CRITICAL: NP_("institut wound class", "Crit"),
+    MORTAL: NP_("institut wound class", "Mort"),
 }
 MAX_BOXES: Final[int] = 20
 MAX_THRESHOLD: Final[int] = 999

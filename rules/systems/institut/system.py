@@ -21,10 +21,19 @@ from rules.systems.base import (
     Reminder,
     RuleSystem,
     TrackSpec,
+    track_reading,
 )
 from rules.systems.institut import rounds, typed_harm
 from rules.systems.institut.combat import DodgeTie
-from rules.systems.institut.pyramid import CLASS_LABELS, CLASSES, MORTAL, Pyramid, pyramid_from_rows
+from rules.systems.institut.pyramid import (
+    CLASS_CONTEXT,
+    CLASS_LABELS,
+    CLASS_SHORT,
+    CLASSES,
+    MORTAL,
+    Pyramid,
+    pyramid_from_rows,
+)
 from rules.systems.institut.tables import TABLE_KEYS, InstitutTables, default_table, load_tables
 from rules.text import N_, NP_, _, ngettext
 from rules.turns import delayed_slots
@@ -108,7 +117,8 @@ class InstitutSystem(RuleSystem):
 
     def tracks(self, combatant: Combatant, encounter: Encounter) -> Sequence[TrackSpec]:
         pyramid = pyramid_for(combatant, encounter)
-        return tuple(TrackSpec(wound.key, CLASS_LABELS[wound.key], wound.boxes) for wound in pyramid.classes)
+        return tuple(TrackSpec(wound.key, CLASS_LABELS[wound.key], wound.boxes, abbreviation=CLASS_SHORT[wound.key],
+                               context=CLASS_CONTEXT) for wound in pyramid.classes)
 
     def status(self, combatant: Combatant, encounter: Encounter) -> Status:
         return combatant_status(combatant)
@@ -138,6 +148,14 @@ class InstitutSystem(RuleSystem):
         return _("Damage is rolled separately for each creature in a blast, with its own cover: a total typed here "
                  "is read off each target's own pyramid. For a grenade thrown now, use Attack.")
 
+    def condition_summary(self, combatant: Combatant, encounter: Encounter) -> str:
+        """The marked wound classes, heaviest first (``Crit 1/1 · Hvy 2/2 · Lgt 2/4``): the worst filled class
+        sets the penalty, so it comes first and a narrow cell cuts off only the lightest."""
+        tracks = self.tracks(combatant, encounter)
+        marked = [track_reading(track, combatant.boxes(track.key)) for track in reversed(tracks)
+                  if combatant.boxes(track.key)]
+        return " · ".join(marked) if marked else _("Unhurt")
+
     def condition_notes(self, combatant: Combatant, encounter: Encounter) -> Sequence[str]:
         data = tables(encounter)
         pyramid = pyramid_for(combatant, encounter)
@@ -160,9 +178,6 @@ class InstitutSystem(RuleSystem):
     def initiative_dice(self, combatant: Combatant, encounter: Encounter) -> DiceSpec:
         """A pool of Agility + Thinking d6, summed."""
         return DiceSpec(max(1, combatant.attribute("agility") + combatant.attribute("thinking")), 6)
-
-    def initiative_group(self, combatant: Combatant, encounter: Encounter) -> str | None:
-        return None  # everyone rolls their own pool: there are no grunt groups in this game
 
     def remaining_slots(self, encounter: Encounter) -> list[Slot]:
         clock = encounter.clock
@@ -196,9 +211,10 @@ class InstitutSystem(RuleSystem):
         allowed = actions.declared if not actions.nothing_declared else 1
         penalty = rounds.action_penalty(actions, tables(encounter).modifiers)
         label = N_("actions") if not penalty else _("actions (every roll −{count})").format(count=penalty)
-        items = [BudgetItem(ACTION, label, actions.taken, allowed)]
+        items = [BudgetItem(ACTION, label, actions.taken, allowed, N_("{name} takes an action."))]
         if actions.held:
-            items.append(BudgetItem(HELD_ACTION, N_("held"), actions.held - len(actions.pending), actions.held))
+            items.append(BudgetItem(HELD_ACTION, N_("held"), actions.held - len(actions.pending), actions.held,
+                                    N_("{name} takes a held action.")))
         return items
 
     def spend_action(self, combatant: Combatant, kind: str, encounter: Encounter) -> Combatant:

@@ -1,7 +1,9 @@
 """Institute's data tables: the bundled ``rules/systems/institut/data.json`` with the GM's overrides merged in.
 
 Four tables, each behind an encounter option of kind TABLE: the default life pyramid, the called-shot table,
-the dice modifiers the seed names, and the GM's own weapon list (empty by default: the seed gives none).
+the dice modifiers the seed names, and the weapon list. The seed gives no weapon list (a **Decision**): the
+bundled one holds the weapons the sample fight and the option's help name, with the values they give there
+(AK-74 7 dice, burst 3/2; Makarov and TT pistol 5 dice, one-handed; sawn-off 6 dice; knife Strength +1).
 An override is merged key by key (``null`` removes a called-shot part or a weapon) and the result is checked
 as a whole, so a mistake is reported with the dotted path of the offending entry.
 """

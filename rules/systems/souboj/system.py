@@ -53,7 +53,7 @@ from rules.systems.souboj.model import (
     with_extra,
 )
 from rules.systems.souboj.tables import SoubojTables, load_tables
-from rules.text import N_, NP_, _, ngettext
+from rules.text import N_, NP_, _, ngettext, pgettext
 from rules.time_units import PhaseWords, TimeUnits
 from rules.turns import delayed_slots
 
@@ -141,6 +141,16 @@ class SoubojSystem(RuleSystem):
 
     def harm_notation(self) -> str:
         return _("Hit points, e.g. 3; name the track to choose it: 3 shadow")
+
+    def condition_summary(self, combatant: Combatant, encounter: Encounter) -> str:
+        """``HP 12/22 · shadow 5``: hit points left (below 0 too) of the maximum, then any shadow damage (it is
+        part of the loss, but fades and does not kill)."""
+        parts = [_("{hp} {left}/{total}").format(hp=pgettext("souboj", "HP"),
+                                                 left=_signed(condition.hit_points(combatant)),
+                                                 total=condition.max_hp(combatant))]
+        if combatant.boxes(SHADOW) > 0:
+            parts.append(_("shadow {points}").format(points=combatant.boxes(SHADOW)))
+        return " · ".join(parts)
 
     def condition_notes(self, combatant: Combatant, encounter: Encounter) -> Sequence[str]:
         notes = [_("Hit points {hp} of {maximum}").format(hp=_signed(condition.hit_points(combatant)),
@@ -247,7 +257,7 @@ class SoubojSystem(RuleSystem):
         # Having played its turn, or given up its initiative, spends the round's action too.
         spent = combatant.id in encounter.clock.acted or gave_up_now(combatant, encounter)
         used = max(combatant.actions_used.get(ACTION, 0), 1 if spent else 0)
-        return (BudgetItem(ACTION, N_("action"), used, 1),)
+        return (BudgetItem(ACTION, N_("action"), used, 1, N_("{name} takes an action.")),)
 
     def spend_action(self, combatant: Combatant, kind: str, encounter: Encounter) -> Combatant:
         if kind != ACTION:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 
 from rules.combatants import harm_lines, track_label
 from rules.effects import AddEffect
-from rules.encounter import Combatant, Effect, Encounter, Pool, Side
+from rules.encounter import Combatant, Effect, Encounter, Pool, Side, frozen_map
 from rules.errors import OperationError
 from rules.history import Applied, LogLine, Operation, require_combatant
 from rules.systems.base import RuleSystem
@@ -20,12 +20,15 @@ from rules.systems.sr3.damage import Ammo, explosive_misfire, resolve_hit
 from rules.systems.sr3.dice import count_sr3_successes, rule_of_one
 from rules.systems.sr3.levels import LEVEL_BOXES, check_level
 from rules.systems.sr3.monitor import PHYSICAL, STUN
+from rules.systems.sr3.shot import ACTION_OF_MODE
 from rules.systems.sr3.surprise import may_act_against_now, surprise_matrix, with_surprise
-from rules.systems.sr3.system import COMBAT_POOL
-from rules.text import N_, _
+from rules.systems.sr3.system import COMBAT_POOL, FULL_AUTO_ROUNDS, tables
+from rules.systems.sr3.tables import FiringMode
+from rules.text import N_, _, ngettext
 
 Chains = tuple[tuple[int, ...], ...]
 LEVEL_NAMES = {"L": N_("Light"), "M": N_("Moderate"), "S": N_("Serious"), "D": N_("Deadly")}
+MAX_ROUNDS = 100  # a sanity limit on a shot's rounds (the tables say what a mode fires)
 
 
 # --- surprise -----------------------------------------------------------------------------------
@@ -100,6 +103,10 @@ class Sr3Attack(Operation):
     track: str = PHYSICAL
     ammo: str = "standard"  # an Ammo value
     misfire_roll: int | None = None
+    #: The firing mode (a FiringMode value): the shot takes its simple or complex action from the attacker's
+    #: budget. None: it takes none (the GM's call, e.g. an attack out of turn; fights saved before attacks counted).
+    mode: str | None = None
+    rounds: int = 1  # rounds fired (full auto counts them against the phase's limit)
 
     def attacker_id(self) -> str | None:
         return self.attacker
@@ -111,7 +118,7 @@ class Sr3Attack(Operation):
         _check_surprise(encounter, self)
         misfire = explosive_misfire(Ammo(self.ammo), [c[0] for c in self.attack_faces], self.misfire_roll or 0,
                                     self.power, self.level) if self._all_ones() else None
-        state, log = _spend_pools(encounter, self)
+        state, log = _spend_pools(_take_action(encounter, system, self), self)
         if misfire is not None:
             return _resolve_misfire(state, system, self, log, misfire.attacker_successes)
         return _resolve(state, system, self, log)
@@ -130,6 +137,11 @@ class Sr3Attack(Operation):
             _check_chains(faces)
         if self.attack_pool > len(self.attack_faces) or self.resist_pool > len(self.resist_faces):
             raise OperationError(_("More pool dice than dice rolled."))
+        if self.mode is not None and self.mode not in {mode.value for mode in FiringMode}:
+            raise OperationError(_("Unknown firing mode {mode!r}.").format(mode=self.mode))
+        if not 1 <= self.rounds <= MAX_ROUNDS:
+            raise OperationError(ngettext("A shot fires 1 to {count} round.", "A shot fires 1 to {count} rounds.",
+                                          MAX_ROUNDS).format(count=MAX_ROUNDS))
 
     def _all_ones(self) -> bool:
         return Ammo(self.ammo) in (Ammo.EX, Ammo.HE) and rule_of_one(self.attack_faces)
@@ -145,6 +157,48 @@ def _check_surprise(encounter: Encounter, attack: Sr3Attack) -> None:
     if defends_with_pool and not may_act_against(encounter, attack.target, attack.attacker):
         raise OperationError(_("{target} is surprised by {attacker} and cannot use combat pool against them.")
                              .format(attacker=attacker.name, target=target.name))
+
+
+def _take_action(encounter: Encounter, system: RuleSystem, attack: Sr3Attack) -> Encounter:
+    """The attacker's simple or complex action for the shot; refused, with the rule, when none is left.
+
+    Full-auto fire at several targets in one phase is one complex action (Wedge's 3, 3 and 4 rounds), up to
+    the most rounds full auto fires in a phase.
+    """
+    if attack.mode is None:
+        return encounter
+    mode = FiringMode(attack.mode)
+    attacker = encounter.combatant(attack.attacker)
+    fired = attacker.actions_used.get(FULL_AUTO_ROUNDS, 0)
+    limit = tables(encounter).firing_modes[FiringMode.FA].max_rounds
+    if mode is FiringMode.FA and fired:  # the full-auto action of this phase goes on
+        if fired + attack.rounds > limit:
+            fired_text = ngettext("{name} has fired {count} round full auto in this phase.",
+                                  "{name} has fired {count} rounds full auto in this phase.", fired)
+            raise OperationError(_action_refused(fired_text.format(name=attacker.name, count=fired), mode, limit))
+        return encounter.with_combatant(_with_rounds(attacker, fired + attack.rounds))
+    try:
+        acted = system.spend_action(attacker, ACTION_OF_MODE[mode], encounter)
+    except OperationError as refusal:
+        raise OperationError(_action_refused(str(refusal), mode, limit)) from None
+    return encounter.with_combatant(_with_rounds(acted, attack.rounds) if mode is FiringMode.FA else acted)
+
+
+def _with_rounds(combatant: Combatant, rounds: int) -> Combatant:
+    return replace(combatant, actions_used=frozen_map({**combatant.actions_used, FULL_AUTO_ROUNDS: rounds}))
+
+
+def _action_refused(problem: str, mode: FiringMode, limit: int) -> str:
+    """The refusal, the rule it follows, and the way out."""
+    if mode is FiringMode.FA:
+        rule = ngettext("A phase allows two simple actions or one complex action, plus one free action; full-auto "
+                        "fire is a complex action, at most {count} round a phase.",
+                        "A phase allows two simple actions or one complex action, plus one free action; full-auto "
+                        "fire is a complex action, at most {count} rounds a phase.", limit).format(count=limit)
+    else:
+        rule = _("A phase allows two simple actions or one complex action, plus one free action; a shot in "
+                 "{mode} mode is a simple action.").format(mode=mode.value)
+    return " ".join((problem, rule, _("The GM may still record the attack as taking no action.")))
 
 
 def _check_chains(chains: Chains) -> None:

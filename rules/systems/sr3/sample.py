@@ -38,7 +38,8 @@ def sample() -> History:
     rolls.update({f"c{n}": (4,) for n in range(5, 10)})
     history.do(RollInitiative(frozen_map(rolls), frozen_map({f"c{n}": (n % 6 + 1,) for n in range(1, 10)})))
     # Power 9 − ballistic 3: the ganger resists at TN 6; 4 hits − 1 = net 3 stages Moderate up to Serious.
+    # A semi-automatic shot: one of Twitch's two simple actions this phase.
     history.do(Sr3Attack("c1", "c5", "Ares Predator", 9, "M", 4, ((5,), (6,), (4,), (2,), (5,)), 6,
-                         ((3,), (1,), (6,), (4,)), attack_pool=1))
+                         ((3,), (1,), (6,), (4,)), attack_pool=1, mode="SA"))
     history.do(NextTurn())
     return history

@@ -7,7 +7,9 @@ the :class:`ShotSheet` it shows, and the resolved :class:`~rules.systems.sr3.ops
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Final
 
 from rules.systems.sr3.damage import (
@@ -25,11 +27,18 @@ from rules.systems.sr3.damage import (
 from rules.systems.sr3.monitor import PHYSICAL, STUN
 from rules.systems.sr3.odds import attack_outcome_distribution
 from rules.systems.sr3.ranged import RangedAttack, TargetNumber, ranged_tn
+from rules.systems.sr3.system import COMPLEX, SIMPLE
 from rules.systems.sr3.tables import FiringMode, Sr3Tables, WeaponKind
 
 #: Rounds a mode fires count as "already fired" for the next shot's recoil (a single shot never recoils).
 RECOILING_MODES: Final[frozenset[FiringMode]] = frozenset({FiringMode.SA, FiringMode.SB, FiringMode.BF,
                                                            FiringMode.FA})
+
+#: The action a shot takes (the digest's "Actions per phase" and firing modes): SS, SA and bursts are simple
+#: actions, full auto a complex one (the rounds of one phase's full-auto fire, at several targets too, are one).
+ACTION_OF_MODE: Final[Mapping[FiringMode, str]] = MappingProxyType({
+    FiringMode.SS: SIMPLE, FiringMode.SA: SIMPLE, FiringMode.SB: SIMPLE, FiringMode.BF: SIMPLE,
+    FiringMode.FA: COMPLEX})
 
 
 @dataclass(frozen=True)

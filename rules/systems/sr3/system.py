@@ -41,7 +41,7 @@ from rules.systems.sr3.pools import combat_pool
 from rules.systems.sr3.surprise import may_act_against_now, surprise_in_force, with_surprise
 from rules.systems.sr3.tables import ReachRule, Sr3Tables, TieRule, load_tables
 from rules.systems.sr3.time_units import TIME_UNITS
-from rules.text import N_, _
+from rules.text import N_, NP_, _
 from rules.time_units import TimeUnits
 from rules.turns import delayed_slots
 
@@ -49,7 +49,15 @@ R = TypeVar("R", bound=StrEnum)
 
 COMBAT_POOL: Final[str] = N_("combat")  # also the pool's shown name, hence marked
 FREE, SIMPLE, COMPLEX = "free", "simple", "complex"
+#: Kept with the phase's action counts: the rounds fired full auto in this phase (one complex action fires them).
+FULL_AUTO_ROUNDS: Final[str] = "full_auto_rounds"
 ACTION_LABELS: Final[dict[str, str]] = {FREE: N_("free"), SIMPLE: N_("simple"), COMPLEX: N_("complex")}
+#: Translation context of the monitors' letters (the extractor needs it spelt out in each NP_: S is also Strength).
+MONITOR: Final[str] = "sr3 monitor"
+#: The log line when one is used (the panel's buttons).
+SPENT_TEXTS: Final[dict[str, str]] = {FREE: N_("{name} takes a free action."),
+                                      SIMPLE: N_("{name} takes a simple action."),
+                                      COMPLEX: N_("{name} takes a complex action.")}
 
 _ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
     AttributeSpec("body", N_("Body"), 3, 1, 30, N_("B")),
@@ -121,8 +129,10 @@ class Sr3System(RuleSystem):
                        damage=frozen_map({**combatant.damage, **damage}))
 
     def tracks(self, combatant: Combatant, encounter: Encounter) -> Sequence[TrackSpec]:
-        return (TrackSpec(monitor.PHYSICAL, N_("Physical"), monitor.BOXES),
-                TrackSpec(monitor.STUN, N_("Stun"), monitor.BOXES))
+        return (TrackSpec(monitor.PHYSICAL, N_("Physical"), monitor.BOXES,
+                          abbreviation=NP_("sr3 monitor", "P"), context=MONITOR),
+                TrackSpec(monitor.STUN, N_("Stun"), monitor.BOXES, abbreviation=NP_("sr3 monitor", "S"),
+                          context=MONITOR))
 
     def status(self, combatant: Combatant, encounter: Encounter) -> Status:
         return monitor.status(combatant.boxes(monitor.PHYSICAL), combatant.boxes(monitor.STUN),
@@ -225,9 +235,10 @@ class Sr3System(RuleSystem):
         used = combatant.actions_used
         free, simple, complex_ = used.get(FREE, 0), used.get(SIMPLE, 0), used.get(COMPLEX, 0)
         free_allowed = 0 if _free_actions_barred(combatant, encounter) else _free_allowed(simple, complex_)
-        return (BudgetItem(FREE, ACTION_LABELS[FREE], free, free_allowed),
-                BudgetItem(SIMPLE, ACTION_LABELS[SIMPLE], simple, _simple_allowed(free, complex_)),
-                BudgetItem(COMPLEX, ACTION_LABELS[COMPLEX], complex_, 0 if simple or free > 1 else 1))
+        return (BudgetItem(FREE, ACTION_LABELS[FREE], free, free_allowed, SPENT_TEXTS[FREE]),
+                BudgetItem(SIMPLE, ACTION_LABELS[SIMPLE], simple, _simple_allowed(free, complex_), SPENT_TEXTS[SIMPLE]),
+                BudgetItem(COMPLEX, ACTION_LABELS[COMPLEX], complex_, 0 if simple or free > 1 else 1,
+                           SPENT_TEXTS[COMPLEX]))
 
     def spend_action(self, combatant: Combatant, kind: str, encounter: Encounter) -> Combatant:
         if kind not in ACTION_LABELS:

@@ -34,7 +34,7 @@ from rules.systems.base import (
 )
 from rules.systems.walka import actions, seating
 from rules.systems.walka.skills import Defences, load_defences
-from rules.text import N_, NP_, _, ngettext
+from rules.text import N_, NP_, _, ngettext, pgettext
 from rules.turns import delayed_slots
 
 HP: Final[str] = "hp"
@@ -178,6 +178,11 @@ class WalkaSystem(RuleSystem):
     def harm_notation(self) -> str:
         return _("Hit Points, e.g. 3")
 
+    def condition_summary(self, combatant: Combatant, encounter: Encounter) -> str:
+        """``HP 12/30``: the Hit Points left of the character's Hit Points (the track counts those lost)."""
+        return _("{hp} {left}/{total}").format(hp=pgettext("walka", "HP"), left=hit_points(combatant),
+                                               total=max_hit_points(combatant))
+
     def condition_notes(self, combatant: Combatant, encounter: Encounter) -> Sequence[str]:
         notes = [ngettext("{left} of {total} Hit Point left", "{left} of {total} Hit Points left",
                           max_hit_points(combatant)).format(left=hit_points(combatant),
@@ -291,8 +296,10 @@ class WalkaSystem(RuleSystem):
         attacks = combatant.actions_used.get(actions.ATTACK, 0)
         penalty = actions.attack_penalty_dice(combatant) > 0
         advantage = actions.prepared_now(combatant, encounter)
-        return (BudgetItem(actions.NON_COMBAT, N_("actions"), actions.used(combatant), actions.ACTIONS_PER_ROUND),
-                BudgetItem(actions.COMBAT_ALIAS, _ATTACK_LABELS[(penalty, advantage)], attacks, attacks + left))
+        return (BudgetItem(actions.NON_COMBAT, N_("actions"), actions.used(combatant), actions.ACTIONS_PER_ROUND,
+                           N_("{name} takes a non-combat action.")),
+                BudgetItem(actions.COMBAT_ALIAS, _ATTACK_LABELS[(penalty, advantage)], attacks, attacks + left,
+                           N_("{name} takes a combat action.")))
 
     def spend_action(self, combatant: Combatant, kind: str, encounter: Encounter) -> Combatant:
         kind = actions.check_kind(kind)

@@ -116,7 +116,8 @@ class DiceBanksSection(QGroupBox):
     def _connect(self) -> None:
         self.dice.spend_requested.connect(self._spend)
         self.burn_button.clicked.connect(self._burn)
-        self.initiative_dice.editingFinished.connect(self._commit_initiative)
+        # Without keyboard tracking valueChanged comes once per edit (Enter, focus leaving, an arrow step); the
+        # spin box's editingFinished would come again on Enter and once more on leaving: one edit, three lines.
         self.initiative_dice.valueChanged.connect(self._commit_initiative)
         self.refill.clicked.connect(lambda: self._apply(RefillBanks(self._id)))
         self.burn_bank.currentIndexChanged.connect(self._on_burn_bank)
@@ -191,9 +192,10 @@ class DiceBanksSection(QGroupBox):
         self._apply(ClovekBurn(self._id, str(self.burn_bank.currentData()), self.burn_count.value()))
 
     def _commit_initiative(self) -> None:
-        if self.initiative_dice.signalsBlocked():
+        if self.initiative_dice.signalsBlocked() or self._shown is None:
             return
-        self._apply(SetInitiativeDice(self._id, self.initiative_dice.value()))
+        if self.initiative_dice.value() != initiative_dice_chosen(self._shown[0]):  # nothing new: no log, no undo
+            self._apply(SetInitiativeDice(self._id, self.initiative_dice.value()))
 
 
 class CapacityNamesSection(QGroupBox):

@@ -12,7 +12,7 @@ from dataclasses import replace
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QLabel, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QGroupBox, QHBoxLayout, QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from app.document import Change
 from app.i18n import N_, _
@@ -26,8 +26,8 @@ from rules.systems.sr3.odds import OUTCOME_LABELS, OUTCOMES
 from rules.systems.sr3.ops import Sr3Attack, may_act_against
 from rules.systems.sr3.outcomes import outcome_key
 from rules.systems.sr3.ranged import RangedAttack, is_heavy
-from rules.systems.sr3.shot import RECOILING_MODES, ShotInputs, ShotSheet, work_out
-from rules.systems.sr3.system import COMBAT_POOL, tables
+from rules.systems.sr3.shot import ACTION_OF_MODE, RECOILING_MODES, ShotInputs, ShotSheet, work_out
+from rules.systems.sr3.system import COMBAT_POOL, SIMPLE, tables
 from rules.systems.sr3.tables import Sr3Tables
 from ui.charts.odds_chart import OddsChart
 from ui.dialogs.attack_dialog import AttackDialog, Marked
@@ -77,6 +77,9 @@ class Sr3AttackDialog(AttackDialog):
         self.tn_label = QLabel()
         self.tn_lines = text_label(rich=True)
         self.damage_label = text_label(rich=True)
+        self.counts = QCheckBox()
+        self.counts.setToolTip(_("The shot takes the attacker's action: a simple one (single shot, semi-automatic, "
+                                 "burst) or a complex one (full auto). Untick it for an attack that takes none."))
         self._build_layout()
 
     def _load_tables(self) -> Sr3Tables:
@@ -95,7 +98,9 @@ class Sr3AttackDialog(AttackDialog):
         self.sheet_tabs.addTab(self.chart, _("Odds chart"))
         self.sheet_tabs.addTab(tn_page, _("Target number"))
         # Three columns so the whole dialog, odds included, fits a 1280-pixel laptop window.
-        for column in (_column(self._pickers_form(), self.weapon, self.defence, damage_box),
+        pickers = self._pickers_form()
+        pickers.addRow(self.counts)
+        for column in (_column(pickers, self.weapon, self.defence, damage_box),
                        _column(self.situation, self.sheet_tabs), _column(self.dice, result_box)):
             columns.addLayout(column)  # natural widths: equal stretch would widen every column to the widest
         # One scroll area for small screens; on a 1366×768 laptop everything fits without scrolling.
@@ -149,6 +154,18 @@ class Sr3AttackDialog(AttackDialog):
     def _prefill(self) -> None:
         self.weapon.limit_rounds(self._tables)
         super()._prefill()
+        self._prefill_counts()
+
+    def _prefill_counts(self) -> None:
+        """The shot takes an action when the attacker is acting now (the GM may untick it)."""
+        attacker, current = self._attacker(), self._document.state.clock.current
+        self.counts.setChecked(attacker is not None and current is not None and attacker.id in current.ids)
+        self._name_action()
+
+    def _name_action(self) -> None:
+        """Which action the chosen firing mode takes."""
+        simple = ACTION_OF_MODE[self.weapon.firing_mode()] == SIMPLE
+        self.counts.setText(_("Takes a simple action") if simple else _("Takes a complex action"))
 
     def _prefill_attacker(self) -> None:
         """The attacker's wound modifier."""
@@ -173,11 +190,13 @@ class Sr3AttackDialog(AttackDialog):
             self.weapon.limit_rounds(self._tables)
             probe = RangedAttack(weapon_class=self.weapon.weapon_class.value(), mode=self.weapon.firing_mode())
             self.weapon.heavy.setChecked(is_heavy(probe, self._tables))
+            self._name_action()
         self._refresh()
 
     def _attacker_chosen(self) -> None:
         self.weapon.fired.setValue(0)  # another shooter: nothing fired yet
         super()._attacker_chosen()
+        self._prefill_counts()
 
     def _catch_up(self, change: Change | None) -> None:
         """Bring the form up to date with the fight after changes made since it was last filled."""
@@ -190,6 +209,7 @@ class Sr3AttackDialog(AttackDialog):
         if self._document.state.clock.current != self._clock_slot:
             self.weapon.fired.setValue(0)  # a new phase: nothing fired yet
             self._clock_slot = self._document.state.clock.current
+            self._prefill_counts()
         self._prefill_changed(roster=change is not None and change.roster_changed)
 
     def _prefill_changed(self, roster: bool) -> None:
@@ -346,7 +366,9 @@ class Sr3AttackDialog(AttackDialog):
             sheet.power, sheet.level, sheet.attack_tn.value, dice.attack_entry.faces(), sheet.resist_tn,
             dice.resist_entry.faces(), dodge_tn=sheet.dodge_tn.value, dodge_faces=dice.dodge_entry.faces(),
             attack_pool=dice.attack_pool.value(), track=sheet.track, ammo=self.weapon.ammo.value().value,
-            resist_pool=dice.resist_pool.value() if dice.resist_entry.expression() is not None else 0)
+            resist_pool=dice.resist_pool.value() if dice.resist_entry.expression() is not None else 0,
+            mode=self.weapon.firing_mode().value if self.counts.isChecked() else None,
+            rounds=self.weapon.rounds.value())
         if not self._misfired():
             return attack
         # The round detonated: the shooter resists the weapon's standard code, without combat pool.
@@ -366,7 +388,7 @@ class Sr3AttackDialog(AttackDialog):
         super()._set_editable(editable)
         dice = self.dice
         for widget in (self.weapon, self.situation, self.defence, dice.skill, dice.attack_pool, dice.body,
-                       dice.roll_all):
+                       dice.roll_all, self.counts):
             widget.setEnabled(editable)
         pool_allowed = editable and not self._pool_barred()
         dice.dodge.setEnabled(pool_allowed)

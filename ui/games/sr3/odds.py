@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Final
 
-from app.i18n import N_, _, ngettext, pgettext
+from app.i18n import N_, NP_, _, ngettext, pgettext
 from rules.odds import Dist
 from rules.systems.sr3.levels import LEVEL_BOXES, LEVELS
 from rules.systems.sr3.odds import OUTCOME_LABELS, attack_outcome_distribution, successes_distribution
@@ -21,14 +21,20 @@ from ui.charts.odds_questions import Field, Question, Values, number
 ORDER: Final[tuple[str, ...]] = ("miss", "dodged", "none", *LEVELS)
 #: Short texts under the bars (the full names come from the rules' outcome labels); the damage levels use the
 #: letters of the GM's language (Czech L/M/V/S), which the rules mark in the "sr3 damage level" context.
-TICKS: Final[dict[str, str]] = {"miss": N_("Miss"), "dodged": N_("Dodged"), "none": N_("None")}
+#: The other ticks have a context of their own: as the outcomes' full names they got long translations (Russian
+#: "Уклонился") that crowded each other and were thinned off the axis, and "None" is damage staged away here, not
+#: another game's "None".
+TICKS: Final[dict[str, str]] = {"miss": NP_("sr3 odds chart tick", "Miss"),
+                                "dodged": NP_("sr3 odds chart tick", "Dodged"),
+                                "none": NP_("sr3 odds chart tick", "None")}
+TICK_CONTEXT: Final[str] = "sr3 odds chart tick"
 #: The largest pool a sweep shows.
 MAX_SWEEP: Final[int] = 30
 
 
 def tick_text(outcome: str) -> str:
     """The short text under an outcome's bar, in the GM's language."""
-    return pgettext("sr3 damage level", outcome) if outcome in LEVELS else _(TICKS[outcome])
+    return pgettext("sr3 damage level", outcome) if outcome in LEVELS else pgettext(TICK_CONTEXT, TICKS[outcome])
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,14 @@ from rules.systems.institut.combat import (
 from rules.systems.institut.odds import MISS_LABELS, attack_outcome_distribution
 from rules.systems.institut.ops import InstitutAttack, attack_penalties, defence_penalties
 from rules.systems.institut.pyramid import CLASS_LABELS, CLASSES
-from rules.systems.institut.tables import Burst, InstitutTables, WeaponKind, called_shot_label, parse_burst
+from rules.systems.institut.tables import (
+    Burst,
+    InstitutTables,
+    Weapon,
+    WeaponKind,
+    called_shot_label,
+    parse_burst,
+)
 from ui.games.institut.odds import attack_chart
 from ui.games.institut.pages.page import (
     NO_DICE,
@@ -67,6 +74,17 @@ BLOCK_SKILLS: Final[tuple[str, ...]] = ("boxing", "melee", "fencing")
 
 
 # --- shooting and melee ------------------------------------------------------------------------------------
+
+
+def weapon_item(weapon: Weapon) -> str:
+    """How the weapon list shows a weapon: its name and what it rolls ("AK-74 (7 dice, burst 3/2)")."""
+    if weapon.kind is WeaponKind.MELEE:
+        details = _("Strength {modifier:+d}").format(modifier=weapon.damage)
+    else:
+        details = ngettext("{count} die", "{count} dice", weapon.damage).format(count=weapon.damage)
+        if weapon.burst is not None:
+            details = _("{dice}, burst {burst}").format(dice=details, burst=weapon.burst.text())
+    return _("{weapon} ({details})").format(weapon=weapon.key, details=details)
 
 
 @dataclass(frozen=True)
@@ -143,7 +161,8 @@ class AttackPage(Page):
     def set_tables(self, data: InstitutTables) -> None:
         """Offer the GM's weapons and called-shot parts."""
         self._data = data
-        self.preset.set_items([(_("Type the weapon in"), None), *((key, key) for key in sorted(data.weapons))])
+        weapons = [(weapon_item(data.weapons[key]), key) for key in sorted(data.weapons, key=str.casefold)]
+        self.preset.set_items([(_("Type the weapon in"), None), *weapons])
         parts = [(_("Not called"), None), *((called_shot_label(key), key) for key in sorted(data.called_shots))]
         self.called.set_items(parts)
         modifiers = data.modifiers
