@@ -190,3 +190,16 @@ def test_a_total_is_saved_and_read_back_and_a_roll_without_one_is_saved_as_befor
     assert to_data(history.entries[-1].operation)["totals"] == {wedge: 17}
     reopened = history_from_document(history_to_document(history))
     assert reopened.state.combatant(wedge).initiative == history.state.combatant(wedge).initiative
+
+
+def test_a_total_goes_with_the_dice_chosen_for_it() -> None:
+    """Člověk: the mental dice risked are chosen in the dialog and the total announced; both land in one step."""
+    from tests.rules.test_clovek_scenes import seed_fight
+
+    history = seed_fight()
+    system = history.system
+    history.do(roll_initiative(history.state, system, Roller.seeded(2), chosen={"c": {"initiative_dice": 3}},
+                               totals={"c": 10}))
+    cesare = history.state.combatant("c")
+    assert cesare.extra["initiative_dice"] == 3
+    assert system.score_text(cesare, history.state) == "10"
