@@ -25,6 +25,8 @@ from rules.combatants import (
 from rules.dice import Roller
 from rules.encounter import frozen_map
 from rules.errors import OperationError
+from rules.harm import Harm
+from rules.history import Batch, require_combatant
 from rules.rolls import RecordRoll, parse_for
 from rules.turns import (
     DelayAction,
@@ -56,11 +58,13 @@ class FightSession:
         return actor_for(self.document.state, selected)
 
     def roll_initiative(self, typed: Mapping[str, tuple[int, ...]] | None = None,
-                        chosen: Mapping[str, Mapping[str, int]] | None = None) -> Change:
-        """Start the round: typed faces for those the GM gives, rolled dice for everyone else, after the choices
-        the game asks for (``chosen``: combatant id → initiative input → value), all in one undo step."""
+                        chosen: Mapping[str, Mapping[str, int]] | None = None,
+                        totals: Mapping[str, int] | None = None) -> Change:
+        """Start the round: typed faces or announced totals for those the GM gives, rolled dice for everyone else,
+        after the choices the game asks for (``chosen``: combatant id → initiative input → value), all in one undo
+        step."""
         state = self.document.state
-        return self.document.apply(roll_initiative(state, self.document.system, self.roller, typed, chosen))
+        return self.document.apply(roll_initiative(state, self.document.system, self.roller, typed, chosen, totals))
 
     def next_turn(self) -> Change:
         """The current actor is done (Space)."""
@@ -87,6 +91,23 @@ class FightSession:
         if amount == 0:
             raise OperationError(_("Enter an amount other than zero."))
         return self.document.apply(ApplyHarm(combatant_id, track, amount, source))
+
+    def read_harm(self, text: str, combatant_id: str, track: str, heal: bool = False) -> Harm:
+        """What ``text`` typed in the Damage (Heal) dialog means for that combatant, read by the game."""
+        state = self.document.state
+        return self.document.system.parse_harm(text, require_combatant(state, combatant_id), track, state, heal)
+
+    def harm_each(self, harms: Mapping[str, Harm], heal: bool = False) -> Change:
+        """Mark (``heal``: take off) each combatant's read amount: several targets of one hit are one undo step."""
+        operations = tuple(ApplyHarm(combatant_id, harm.track, -harm.amount if heal else harm.amount)
+                           for combatant_id, harm in harms.items())
+        if not operations:
+            raise OperationError(_("Choose whom it hits."))
+        if len(operations) == 1:
+            return self.document.apply(operations[0])
+        names = ", ".join(self.document.state.combatant(combatant_id).name for combatant_id in harms)
+        label = _("Healing: {names}") if heal else _("Damage: {names}")
+        return self.document.apply(Batch(operations, label.format(names=names)))
 
     def remove(self, combatant_id: str) -> Change:
         """Take a combatant out of the fight."""

@@ -91,7 +91,8 @@ class Pool:
 class Initiative:
     """One combatant's initiative for the current round, as rolled or typed in.
 
-    ``base`` is the fixed part (e.g. modified Reaction), ``dice`` the faces rolled; ``tiebreak`` holds
+    ``base`` is the fixed part (e.g. modified Reaction), ``dice`` the faces rolled (a total the player announced
+    over several dice is kept as ``base`` with no faces: :meth:`RuleSystem.initiative_from_total`); ``tiebreak`` holds
     d6 rolls used only to settle ties that every other rule leaves open (rolled once, so replays agree).
     ``override`` is a score the GM typed, which wins over the rolled one.
     """

@@ -11,7 +11,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
-from typing import Any, ClassVar, Protocol
+from types import MappingProxyType
+from typing import Any, ClassVar, Final, Protocol
 
 from rules.encounter import Combatant, Encounter, frozen_map
 from rules.errors import OperationError, RulesError
@@ -20,6 +21,12 @@ from rules.systems.base import Reminder, RuleSystem
 from rules.text import _, ngettext
 
 LogArg = str | int
+
+#: Field metadata for an operation field added after fights were saved without it: the field is written only when it
+#: differs from its default, so a fight that never uses it is saved exactly as before (and files written earlier,
+#: the shipped samples among them, stay byte for byte what the code writes).
+OMIT_DEFAULT: Final[str] = "omit_default"
+ADDED_LATER: Final[Mapping[str, bool]] = MappingProxyType({OMIT_DEFAULT: True})
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ import rules.rolls
 import rules.turns  # noqa: F401
 from rules.encounter import Encounter, frozen_map
 from rules.errors import RulesError
-from rules.history import History, Operation
+from rules.history import OMIT_DEFAULT, History, Operation
 from rules.text import _
 
 SCHEMA_VERSION: Final[int] = 3
@@ -169,7 +169,8 @@ class _JsonMarker:
 def to_data(value: Any) -> Any:
     """Encode a state object, an operation or a plain value as JSON-able data."""
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        data = {f.name: to_data(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        data = {f.name: to_data(getattr(value, f.name)) for f in dataclasses.fields(value)
+                if not (f.metadata.get(OMIT_DEFAULT) and _is_default(f, getattr(value, f.name)))}
         if isinstance(value, Operation):
             data = {"op": value.kind, **data}
         return data
@@ -182,6 +183,13 @@ def to_data(value: Any) -> Any:
     if isinstance(value, tuple | list):
         return [to_data(item) for item in value]
     return value
+
+
+def _is_default(spec: dataclasses.Field[Any], value: Any) -> bool:
+    """Whether ``value`` is the field's default (a field marked ``ADDED_LATER`` is then left out)."""
+    if spec.default is not dataclasses.MISSING:
+        return bool(value == spec.default)
+    return spec.default_factory is not dataclasses.MISSING and bool(value == spec.default_factory())
 
 
 # --- decoding -----------------------------------------------------------------------------------

@@ -13,9 +13,20 @@ from dataclasses import dataclass, field, replace
 
 from rules.dice import Roller
 from rules.effects import fire_hook
-from rules.encounter import Combatant, Delay, Encounter, Initiative, Slot, SlotKind, frozen_map, with_item, without_item
-from rules.errors import OperationError
-from rules.history import Applied, LogLine, Operation, require_combatant
+from rules.encounter import (
+    Combatant,
+    Delay,
+    Encounter,
+    Initiative,
+    Slot,
+    SlotKind,
+    frozen_map,
+    with_item,
+    without_item,
+)
+from rules.errors import OperationError, RulesError
+from rules.history import ADDED_LATER, Applied, LogLine, Operation, require_combatant
+from rules.initiative_text import TypedInitiative
 from rules.systems.base import DiceSpec, Hook, Reminder, RuleSystem
 from rules.text import N_, _, ngettext
 
@@ -187,35 +198,52 @@ def _check_faces(faces: tuple[int, ...], count: int, sides: int, name: str) -> N
 
 @dataclass(frozen=True)
 class RollInitiative(Operation):
-    """Initiative for a new round: the faces each combatant rolled (by the app or typed in by the GM), and what
-    the GM chose for those the game asks about (:meth:`RuleSystem.initiative_inputs`), in one undo step."""
+    """Initiative for a new round: the faces each combatant rolled (by the app or typed in by the GM), or the total
+    a player announced (``totals``: the game turns it into what it stores, :meth:`RuleSystem.initiative_from_total`),
+    and what the GM chose for those the game asks about (:meth:`RuleSystem.initiative_inputs`), in one undo step.
+    """
 
     kind = "roll_initiative"
     rolls: Mapping[str, tuple[int, ...]]
     tiebreaks: Mapping[str, tuple[int, ...]]
     choices: Mapping[str, Mapping[str, int]] = field(default_factory=frozen_map)
+    totals: Mapping[str, int] = field(default_factory=frozen_map, metadata=ADDED_LATER)
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         if encounter.clock.current is not None:
             raise OperationError(_("The round is still running: finish it before rolling initiative."))
         state = encounter
         for combatant_id in self.choices:
-            if combatant_id not in self.rolls:
+            if combatant_id not in self.rolls and combatant_id not in self.totals:
                 raise OperationError(_("{name} makes initiative choices without rolling initiative.").format(
                     name=require_combatant(encounter, combatant_id).name))
-        for combatant_id, faces in self.rolls.items():
+        for combatant_id in (*self.rolls, *self.totals):  # the choices first: they may change the dice
             require_combatant(encounter, combatant_id)
-            combatant = system.with_initiative_inputs(encounter.combatant(combatant_id),
-                                                      self.choices.get(combatant_id, {}), encounter)
-            state = state.with_combatant(combatant)
+            state = state.with_combatant(system.with_initiative_inputs(
+                encounter.combatant(combatant_id), self.choices.get(combatant_id, {}), encounter))
+        for combatant_id, faces in self.rolls.items():
+            combatant = state.combatant(combatant_id)
             spec = system.initiative_dice(combatant, state)
             _check_faces(faces, spec.count, spec.sides, combatant.name)
             rolled = Initiative(spec.base, faces, self.tiebreaks.get(combatant_id, ()))
             state = state.with_combatant(replace(combatant, initiative=rolled))
+        for combatant_id, total in self.totals.items():
+            state = state.with_combatant(self._announced(state, system, combatant_id, total))
         log = tuple(LogLine("{name} rolls {total} for initiative.",
                             {"name": c.name, "total": system.score_text(c, state)})
-                    for c in (state.combatant(i) for i in self.rolls))
+                    for c in (state.combatant(i) for i in (*self.rolls, *self.totals)))
         return Applied(state, log).then(start_round(state, system))
+
+    def _announced(self, encounter: Encounter, system: RuleSystem, combatant_id: str, total: int) -> Combatant:
+        combatant = require_combatant(encounter, combatant_id)
+        if combatant_id in self.rolls:
+            raise OperationError(_("{name} has both faces and a total for initiative: give one.").format(
+                name=combatant.name))
+        try:
+            announced = system.initiative_from_total(combatant, encounter, total)
+        except RulesError as problem:
+            raise OperationError(str(problem)) from None
+        return replace(combatant, initiative=replace(announced, tiebreak=self.tiebreaks.get(combatant_id, ())))
 
 
 def initiative_choices(encounter: Encounter, system: RuleSystem, typed: Mapping[str, tuple[int, ...]],
@@ -234,27 +262,32 @@ def initiative_choices(encounter: Encounter, system: RuleSystem, typed: Mapping[
 
 def roll_initiative(encounter: Encounter, system: RuleSystem, roller: Roller,
                     typed: Mapping[str, tuple[int, ...]] | None = None,
-                    chosen: Mapping[str, Mapping[str, int]] | None = None) -> RollInitiative:
-    """Build the round's initiative: typed faces where the GM gave them, rolled dice for everyone else, with the
-    GM's initiative choices (``chosen``: combatant id → input key → value) made first.
+                    chosen: Mapping[str, Mapping[str, int]] | None = None,
+                    totals: Mapping[str, int] | None = None) -> RollInitiative:
+    """Build the round's initiative: typed faces or announced totals where the GM gave them, rolled dice for
+    everyone else, with the GM's initiative choices (``chosen``: combatant id → input key → value) made first.
 
-    Combatants the game groups together (:meth:`RuleSystem.initiative_group`: grunt groups, seats) share one roll.
+    Combatants the game groups together (:meth:`RuleSystem.initiative_group`: grunt groups, seats) share one roll:
+    faces or a total typed for any member is the whole group's.
     """
     typed = typed or {}
     choices = initiative_choices(encounter, system, typed, chosen or {})
+    given = {cid: TypedInitiative(faces=faces) for cid, faces in typed.items() if faces}
+    given.update({cid: TypedInitiative(total=total) for cid, total in (totals or {}).items()})
 
     def spec_of(combatant: Combatant) -> DiceSpec:
         made = system.with_initiative_inputs(combatant, choices.get(combatant.id, {}), encounter)
         return system.initiative_dice(made, encounter.with_combatant(made))
 
     rolls: dict[str, tuple[int, ...]] = {}
+    announced: dict[str, int] = {}
     tiebreaks: dict[str, tuple[int, ...]] = {}
-    by_group: dict[tuple[str, int], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+    by_group: dict[tuple[str, int], tuple[TypedInitiative, tuple[int, ...]]] = {}
     for combatant in encounter.combatants.values():  # a roll typed for any member is the whole group's roll
         group = system.initiative_group(combatant, encounter)
-        if group and combatant.id in typed and system.can_act(combatant, encounter):
+        if group and combatant.id in given and system.can_act(combatant, encounter):
             count = spec_of(combatant).count
-            by_group.setdefault((group, count), (typed[combatant.id], tuple(roller.dice(system.tiebreak_dice(), 6))))
+            by_group.setdefault((group, count), (given[combatant.id], tuple(roller.dice(system.tiebreak_dice(), 6))))
     for combatant in encounter.combatants.values():
         if not system.can_act(combatant, encounter):
             continue
@@ -263,14 +296,19 @@ def roll_initiative(encounter: Encounter, system: RuleSystem, roller: Roller,
         key = (group or "", spec.count)
         if group and key in by_group:  # the group's roll, or what the GM typed for this member, on its tie dice
             shared, tiebreaks[combatant.id] = by_group[key]
-            rolls[combatant.id] = typed.get(combatant.id) or shared
-            continue
-        rolls[combatant.id] = typed.get(combatant.id) or tuple(roller.dice(spec.count, spec.sides))
-        tiebreaks[combatant.id] = tuple(roller.dice(system.tiebreak_dice(), 6))
-        if group:
-            by_group[key] = (rolls[combatant.id], tiebreaks[combatant.id])
-    kept = {combatant_id: frozen_map(values) for combatant_id, values in choices.items() if combatant_id in rolls}
-    return RollInitiative(frozen_map(rolls), frozen_map(tiebreaks), frozen_map(kept))
+            roll = given.get(combatant.id) or shared
+        else:
+            roll = given.get(combatant.id) or TypedInitiative(faces=tuple(roller.dice(spec.count, spec.sides)))
+            tiebreaks[combatant.id] = tuple(roller.dice(system.tiebreak_dice(), 6))
+            if group:
+                by_group[key] = (roll, tiebreaks[combatant.id])
+        if roll.total is not None:
+            announced[combatant.id] = roll.total
+        else:
+            rolls[combatant.id] = roll.faces
+    kept = {combatant_id: frozen_map(values) for combatant_id, values in choices.items()
+            if combatant_id in rolls or combatant_id in announced}
+    return RollInitiative(frozen_map(rolls), frozen_map(tiebreaks), frozen_map(kept), frozen_map(announced))
 
 
 @dataclass(frozen=True)

@@ -13,8 +13,9 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from rules.dice_words import DiceWord
-from rules.encounter import Combatant, Delay, Encounter, JsonValue, Side, Slot, Status
+from rules.encounter import Combatant, Delay, Encounter, Initiative, JsonValue, Side, Slot, Status
 from rules.errors import RulesError
+from rules.harm import Harm, read_plain_harm
 from rules.text import _, pgettext
 from rules.time_units import ROUNDS, TimeUnits
 
@@ -241,6 +242,26 @@ class RuleSystem(ABC):
         """Quick amounts for the damage dialog, as (label, amount) (SR3: Light 1 … Deadly 10)."""
         return ()
 
+    def parse_harm(self, text: str, combatant: Combatant, track: str, encounter: Encounter,
+                   heal: bool = False) -> Harm:
+        """Read what the GM typed in the Damage (``heal``: Heal) dialog for ``combatant``, in the game's notation.
+
+        ``track`` is the track chosen in the dialog; the text may name another. The result says what will be
+        marked, in words, before anything is applied; a text the game cannot read raises a RulesError saying why
+        (translated). Default: a whole number of marks, optionally followed by words naming a track (``3 stun``).
+        """
+        return read_plain_harm(text, self.tracks(combatant, encounter), track, heal)
+
+    def harm_notation(self) -> str:
+        """What the damage dialog's amount field accepts, as translated examples (shown as its hint)."""
+        return _("A whole number, e.g. 3")
+
+    def shared_harm_note(self, encounter: Encounter) -> str:
+        """What the game says when several combatants take the same hit (a grenade), translated, or "".
+
+        The dialog shows it with the targets' readings (SR3: each target resists on its own)."""
+        return ""
+
     def condition_notes(self, combatant: Combatant, encounter: Encounter) -> Sequence[str]:
         """Short, translated notes on what the condition does now (SR3: "TN +2, initiative −2")."""
         return ()
@@ -267,6 +288,23 @@ class RuleSystem(ABC):
     @abstractmethod
     def initiative_dice(self, combatant: Combatant, encounter: Encounter) -> DiceSpec:
         """What this combatant rolls for initiative (the app rolls it or the GM types the faces)."""
+
+    def initiative_from_total(self, combatant: Combatant, encounter: Encounter, total: int) -> Initiative:
+        """What to store when the GM types the total the player announces instead of the faces rolled.
+
+        Default, from :meth:`initiative_dice`: a single die becomes the face that makes the total (so every rule
+        reading faces still works); with several dice the total replaces the fixed part plus the dice (stored as
+        the fixed part, with no faces). A total the dice cannot make raises a RulesError naming what they can.
+        The tie-break dice are added by the caller.
+        """
+        spec = self.initiative_dice(combatant, encounter)
+        low, high = spec.base + spec.count, spec.base + spec.count * spec.sides
+        if not low <= total <= high:
+            raise RulesError(_("{name} rolls {dice} for initiative: the total is {low} to {high}, not {total}.")
+                             .format(name=combatant.name, dice=spec.describe(), low=low, high=high, total=total))
+        if spec.count == 1:
+            return Initiative(spec.base, (total - spec.base,))
+        return Initiative(total)
 
     def initiative_inputs(self, combatant: Combatant, encounter: Encounter) -> Sequence[InitiativeInput]:
         """What the GM may choose for ``combatant`` in the Roll initiative dialog. Default: nothing."""

@@ -41,6 +41,34 @@ def test_harm_and_zero_amount() -> None:
         session.harm(ids["Dave"], "stun", 0)
 
 
+def test_one_hit_on_several_combatants_is_one_undo_step() -> None:
+    session, ids = _session()
+    targets = (ids["Dave"], ids["Sharon"])
+    harms = {target: session.read_harm("6S", target, "physical") for target in targets}
+    entries = len(session.document.history.entries)
+    session.harm_each(harms)
+    state = session.document.state
+    assert [state.combatant(target).boxes("physical") for target in targets] == [6, 6]
+    assert len(session.document.history.entries) == entries + 1
+    assert session.document.undo_stack.undoText() == "Damage: Dave, Sharon"
+    session.harm_each({ids["Dave"]: session.read_harm("M", ids["Dave"], "physical", heal=True)}, heal=True)
+    assert session.document.state.combatant(ids["Dave"]).boxes("physical") == 3
+    session.back()
+    session.back()
+    state = session.document.state
+    assert [state.combatant(target).boxes("physical") for target in targets] == [0, 0]
+    with pytest.raises(RulesError, match="Choose whom it hits"):
+        session.harm_each({})
+
+
+def test_a_typed_total_is_the_round_s_initiative() -> None:
+    session, ids = _session()
+    session.roll_initiative({ids["Mike"]: (6,)}, totals={ids["Dave"]: 25})
+    state = session.document.state
+    initiative = state.combatant(ids["Dave"]).initiative
+    assert initiative is not None and (initiative.rolled, initiative.dice) == (25, (4,))  # 21 + 1d6: the die is 4
+
+
 def test_dice_line_rolls_and_typed_faces_are_logged() -> None:
     session, _ids = _session()
     change = session.roll_dice("12d6 tn 5", "3,4,3,2,5,5,1,2,6,5,1,1")

@@ -92,15 +92,24 @@ class FightCommands:
         run_dialog(dialog_class(self._window.document, self._window.session.roller, attacker,
                                       target if target != attacker else None, self._window))
 
+    def chosen_or_current(self) -> list[str]:
+        """Every combatant selected in the table (a grenade's targets), else whoever acts now (or nobody)."""
+        chosen = self._window.table.selected_ids()
+        if chosen:
+            return chosen
+        actor = self._window.session.current_actor()
+        return [actor] if actor is not None else []
+
     def on_damage(self) -> None:
         from ui.dialogs.harm import HarmDialog
 
-        run_dialog(HarmDialog(self._window.session, self.selected_or_current(), heal=False, parent=self._window))
+        run_dialog(HarmDialog(self._window.session, self.chosen_or_current(), heal=False,
+                              parent=self._window))
 
     def on_heal(self) -> None:
         from ui.dialogs.harm import HarmDialog
 
-        run_dialog(HarmDialog(self._window.session, self.selected_or_current(), heal=True, parent=self._window))
+        run_dialog(HarmDialog(self._window.session, self.chosen_or_current(), heal=True, parent=self._window))
 
     def on_add(self) -> None:
         from ui.dialogs.add_combatants import AddCombatantsDialog

@@ -217,7 +217,8 @@ class InitiativeTable(RowTable):
         self.setModel(model)
         self.setItemDelegate(InitiativeDelegate(self))
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        # Several rows (Ctrl/Shift+click, Shift+arrows) take one hit together: a grenade, a blast.
+        self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
                              | QAbstractItemView.EditTrigger.EditKeyPressed)
         self.setAlternatingRowColors(True)
@@ -236,9 +237,20 @@ class InitiativeTable(RowTable):
         self.selected.emit(current.data(Role.COMBATANT_ID) if current.isValid() else None)
 
     def selected_id(self) -> str | None:
-        """The combatant the GM selected (a row Qt merely made current on focus does not count)."""
-        rows = self.selectionModel().selectedRows()
-        return rows[0].data(Role.COMBATANT_ID) if rows else None
+        """The combatant the GM selected (a row Qt merely made current on focus does not count).
+
+        With several rows selected: the current one if it is among them (the one the details panel shows), else
+        the first in the table's order."""
+        current = self.currentIndex()
+        if current.isValid() and self.selectionModel().isRowSelected(current.row(), current.parent()):
+            return str(current.data(Role.COMBATANT_ID))
+        chosen = self.selected_ids()
+        return chosen[0] if chosen else None
+
+    def selected_ids(self) -> list[str]:
+        """Every combatant selected, in the table's order (empty: nobody)."""
+        rows = sorted(self.selectionModel().selectedRows(), key=lambda index: index.row())
+        return [str(index.data(Role.COMBATANT_ID)) for index in rows]
 
     def select_combatant(self, combatant_id: str) -> None:
         """Select that combatant's row."""

@@ -15,6 +15,7 @@ from typing import Final
 from rules.dice import DiceWord
 from rules.encounter import Combatant, Encounter, Initiative, JsonValue, Pool, Slot, SlotKind, Status, frozen_map
 from rules.errors import OperationError, RulesError
+from rules.harm import Harm
 from rules.history import History, Operation
 from rules.systems.base import (
     AttributeSpec,
@@ -179,6 +180,24 @@ class ClovekSystem(RuleSystem):
         size = track_sizes(encounter)[name, kind]
         return combatant.with_damage(track, min(size, max(0, combatant.boxes(track) + amount)))
 
+    def parse_harm(self, text: str, combatant: Combatant, track: str, encounter: Encounter,
+                   heal: bool = False) -> Harm:
+        """The power of what hit (as many marks), on the chosen track or the one named: ``3``, ``3 social stun``.
+
+        A power of 0 or less is the digest's "succeeded without lasting effect": nothing to mark, said so."""
+        first = (text.split(maxsplit=1) or [""])[0]
+        power = first.replace("−", "-")
+        if not heal and power.lstrip("-").isdigit() and int(power) <= 0:
+            raise RulesError(_("Power {power}: the action succeeds without lasting effect, nothing to mark.").format(
+                power=first))
+        harm = super().parse_harm(text, combatant, track, encounter, heal)
+        if heal:
+            return harm
+        return replace(harm, meaning=_("Power {power}: {marks}").format(power=harm.amount, marks=harm.meaning))
+
+    def harm_notation(self) -> str:
+        return _("The power (as many wounds), e.g. 3, 3 social or 2 mental stun")
+
     def condition_summary(self, combatant: Combatant, encounter: Encounter) -> str:
         """Bank by bank, the stun wounds and wounds marked: ``Phys: stun 2/10, wounds 7/10 · Ment: stun 1/10``
         (banks without a mark are left out; "Unhurt" when none has one)."""
@@ -218,6 +237,20 @@ class ClovekSystem(RuleSystem):
         count = min(initiative_dice_chosen(combatant), bank(combatant, MENTAL).remaining)
         return DiceSpec(count, 10, combatant.attribute(COMPOSURE))
 
+    def initiative_from_total(self, combatant: Combatant, encounter: Encounter, total: int) -> Initiative:
+        """The best die is the total less Composure (the other dice risked count only as spent mental dice)."""
+        spec = self.initiative_dice(combatant, encounter)
+        if spec.count == 0:
+            if total != spec.base:
+                raise RulesError(_("{name} risks no mental dice: the initiative is Composure, {composure}, "
+                                   "not {total}.").format(name=combatant.name, composure=spec.base, total=total))
+            return Initiative(spec.base)
+        if not 1 <= total - spec.base <= spec.sides:
+            raise RulesError(_("{name}'s initiative is the best die plus Composure {composure}: {low} to {high}, "
+                               "not {total}.").format(name=combatant.name, composure=spec.base, low=spec.base + 1,
+                                                      high=spec.base + spec.sides, total=total))
+        return Initiative(spec.base, (total - spec.base,))
+
     def initiative_inputs(self, combatant: Combatant, encounter: Encounter) -> Sequence[InitiativeInput]:
         """The mental dice to risk, up to those left in the bank (typing faces says how many were rolled)."""
         left = bank(combatant, MENTAL).remaining
@@ -245,7 +278,7 @@ class ClovekSystem(RuleSystem):
     # --- timing and the turn ------------------------------------------------------------------
     def on_hook(self, encounter: Encounter, hook: Hook, actors: tuple[str, ...]) -> HookResult:
         if hook is Hook.ROUND_START:
-            return HookResult(_charge_initiative_dice(encounter))
+            return HookResult(_charge_initiative_dice(encounter, self))
         if hook is Hook.ROUND_END:
             return HookResult(_end_round(encounter))
         return HookResult(encounter)
@@ -283,14 +316,18 @@ def _tie_key(combatant: Combatant, yielded: frozenset[str]) -> tuple[int, ...]:
     return (_score(combatant), 0 if combatant.id in yielded else 1, *tiebreak)
 
 
-def _charge_initiative_dice(encounter: Encounter) -> Encounter:
-    """The mental dice rolled for initiative stay spent; keep only the best die (the score counts no other)."""
+def _charge_initiative_dice(encounter: Encounter, system: ClovekSystem) -> Encounter:
+    """The mental dice rolled for initiative stay spent; keep only the best die (the score counts no other).
+
+    As many are spent as the character risked (the faces typed or rolled are that many; an announced total keeps
+    only its best die)."""
     state = encounter
     for combatant in encounter.combatants.values():
         rolled = combatant.initiative
         if rolled is None or not rolled.dice:
             continue
-        charged = with_spent(combatant, MENTAL, bank(combatant, MENTAL).spent + len(rolled.dice))
+        risked = max(len(rolled.dice), system.initiative_dice(combatant, encounter).count)
+        charged = with_spent(combatant, MENTAL, bank(combatant, MENTAL).spent + risked)
         best = replace(rolled, dice=(max(rolled.dice),))
         state = state.with_combatant(replace(charged, initiative=best))
     return state

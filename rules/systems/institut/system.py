@@ -8,6 +8,7 @@ from typing import Final
 
 from rules.encounter import STATUS_LABELS, Combatant, Encounter, JsonValue, Slot, SlotKind, Status, frozen_map
 from rules.errors import OperationError, RulesError
+from rules.harm import Harm
 from rules.history import History, Operation
 from rules.systems.base import (
     AttributeSpec,
@@ -22,7 +23,7 @@ from rules.systems.base import (
     TrackSpec,
     track_reading,
 )
-from rules.systems.institut import rounds
+from rules.systems.institut import rounds, typed_harm
 from rules.systems.institut.combat import DodgeTie
 from rules.systems.institut.pyramid import (
     CLASS_CONTEXT,
@@ -132,6 +133,20 @@ class InstitutSystem(RuleSystem):
 
     def harm_presets(self, track: str) -> Sequence[tuple[str, int]]:
         return ((N_("One wound"), 1), (N_("Two wounds"), 2), (N_("Three wounds"), 3))
+
+    def parse_harm(self, text: str, combatant: Combatant, track: str, encounter: Encounter,
+                   heal: bool = False) -> Harm:
+        """``Heavy``, ``2 Heavy``, ``2`` (on the chosen class) or ``=17`` (off the target's pyramid)."""
+        return typed_harm.parse_harm(text, pyramid_for(combatant, encounter), combatant.damage,
+                                     self.tracks(combatant, encounter), track, heal)
+
+    def harm_notation(self) -> str:
+        return _("A wound class, a number of wounds or a damage total, e.g. {examples}").format(
+            examples=typed_harm.notation_examples())
+
+    def shared_harm_note(self, encounter: Encounter) -> str:
+        return _("Damage is rolled separately for each creature in a blast, with its own cover: a total typed here "
+                 "is read off each target's own pyramid. For a grenade thrown now, use Attack.")
 
     def condition_summary(self, combatant: Combatant, encounter: Encounter) -> str:
         """The marked wound classes, heaviest first (``Crit 1/1 · Hvy 2/2 · Lgt 2/4``): the worst filled class

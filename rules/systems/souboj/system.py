@@ -139,6 +139,9 @@ class SoubojSystem(RuleSystem):
         hurt = combatant.with_damage(track, max(0, combatant.boxes(track) + amount))
         return condition.settle(combatant, hurt, tables(encounter), shadow_counts_for_death(encounter))
 
+    def harm_notation(self) -> str:
+        return _("Hit points, e.g. 3; name the track to choose it: 3 shadow")
+
     def condition_summary(self, combatant: Combatant, encounter: Encounter) -> str:
         """``HP 12/22 · shadow 5``: hit points left (below 0 too) of the maximum, then any shadow damage (it is
         part of the loss, but fades and does not kill)."""

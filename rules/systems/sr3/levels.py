@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Final
 
 from rules.errors import RulesError
-from rules.text import _
+from rules.text import N_, _
 
 #: Damage levels from lightest to heaviest.
 LEVELS: Final[tuple[str, ...]] = ("L", "M", "S", "D")
+#: Each level's name (English source, translated when shown).
+LEVEL_LABELS: Final[dict[str, str]] = {"L": N_("Light"), "M": N_("Moderate"), "S": N_("Serious"), "D": N_("Deadly")}
 #: Boxes each level fills on a 10-box condition monitor.
 LEVEL_BOXES: Final[dict[str, int]] = {"L": 1, "M": 3, "S": 6, "D": 10}
 #: Net successes needed to move the damage level one step.

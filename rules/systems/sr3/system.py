@@ -22,6 +22,7 @@ from rules.encounter import (
     frozen_map,
 )
 from rules.errors import OperationError
+from rules.harm import Harm
 from rules.history import History, Operation
 from rules.systems.base import (
     AttributeSpec,
@@ -34,8 +35,8 @@ from rules.systems.base import (
     RuleSystem,
     TrackSpec,
 )
-from rules.systems.sr3 import delays, dice, initiative, monitor
-from rules.systems.sr3.levels import LEVEL_BOXES, LEVELS
+from rules.systems.sr3 import delays, dice, initiative, monitor, typed_harm
+from rules.systems.sr3.levels import LEVEL_BOXES, LEVEL_LABELS, LEVELS
 from rules.systems.sr3.pools import combat_pool
 from rules.systems.sr3.surprise import may_act_against_now, surprise_in_force, with_surprise
 from rules.systems.sr3.tables import ReachRule, Sr3Tables, TieRule, load_tables
@@ -57,7 +58,6 @@ MONITOR: Final[str] = "sr3 monitor"
 SPENT_TEXTS: Final[dict[str, str]] = {FREE: N_("{name} takes a free action."),
                                       SIMPLE: N_("{name} takes a simple action."),
                                       COMPLEX: N_("{name} takes a complex action.")}
-LEVEL_LABELS: Final[dict[str, str]] = {"L": N_("Light"), "M": N_("Moderate"), "S": N_("Serious"), "D": N_("Deadly")}
 
 _ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
     AttributeSpec("body", N_("Body"), 3, 1, 30, N_("B")),
@@ -148,6 +148,19 @@ class Sr3System(RuleSystem):
 
     def harm_presets(self, track: str) -> Sequence[tuple[str, int]]:
         return tuple((LEVEL_LABELS[level], LEVEL_BOXES[level]) for level in LEVELS)
+
+    def parse_harm(self, text: str, combatant: Combatant, track: str, encounter: Encounter,
+                   heal: bool = False) -> Harm:
+        """``6S``, ``S``, ``6M Stun``: the level's boxes, unresisted; ``3``: boxes (:mod:`.typed_harm`)."""
+        return typed_harm.parse_harm(text, self.tracks(combatant, encounter), track, heal)
+
+    def harm_notation(self) -> str:
+        return _("A damage level, a damage code or boxes, e.g. {examples}").format(
+            examples=typed_harm.notation_examples())
+
+    def shared_harm_note(self, encounter: Encounter) -> str:
+        return _("In a blast each target resists on its own (its own dodge and impact armor): a level typed here "
+                 "is marked unresisted on every target. To roll a target's resistance, use Attack for that target.")
 
     def condition_notes(self, combatant: Combatant, encounter: Encounter) -> Sequence[str]:
         tn, init = monitor.wound_modifiers(combatant.boxes(monitor.PHYSICAL), combatant.boxes(monitor.STUN))

@@ -18,6 +18,7 @@ from rules.encounter import (
     Status,
     frozen_map,
 )
+from rules.harm import Harm
 from rules.history import History, Operation
 from rules.systems.base import (
     AttributeSpec,
@@ -159,6 +160,23 @@ class WalkaSystem(RuleSystem):
         lost = min(max(0, combatant.boxes(HP) + amount), max_hit_points(combatant))
         updated = combatant.with_damage(HP, lost)
         return actions.with_extra(updated, actions.HOLDING_ON, None) if amount else updated
+
+    def parse_harm(self, text: str, combatant: Combatant, track: str, encounter: Encounter,
+                   heal: bool = False) -> Harm:
+        """Hit Points: ``3``, said as what is lost (or back) and what is left."""
+        harm = super().parse_harm(text, combatant, track, encounter, heal)
+        total = max_hit_points(combatant)
+        left = min(total, max(0, hit_points(combatant) + (harm.amount if heal else -harm.amount)))
+        if heal:
+            meaning = ngettext("{count} Hit Point back: {left} of {total} left",
+                               "{count} Hit Points back: {left} of {total} left", harm.amount)
+        else:
+            meaning = ngettext("{count} Hit Point lost: {left} of {total} left",
+                               "{count} Hit Points lost: {left} of {total} left", harm.amount)
+        return replace(harm, meaning=meaning.format(count=harm.amount, left=left, total=total))
+
+    def harm_notation(self) -> str:
+        return _("Hit Points, e.g. 3")
 
     def condition_summary(self, combatant: Combatant, encounter: Encounter) -> str:
         """``HP 12/30``: the Hit Points left of the character's Hit Points (the track counts those lost)."""

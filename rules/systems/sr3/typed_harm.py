@@ -1,0 +1,71 @@
+"""SR3 damage as the GM types it in the Damage dialog: a level (``S``), a damage code (``6S``) or boxes (``3``).
+
+A level is marked as that level's boxes (L 1, M 3, S 6, D 10), unresisted: resistance is rolled in the attack
+dialog. The letters are the GM's language's (the Czech book writes L/M/V/S, its S being Deadly), then the English
+ones no other level claims there, so in Czech ``S`` is Deadly, ``V`` Serious and ``D`` still Deadly. Words after
+the amount name the track (``6M Stun``, ``3 stun``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Final
+
+from rules.errors import RulesError
+from rules.harm import Harm, marks_text, pick_track, read_plain_harm, words_of
+from rules.systems.base import TrackSpec
+from rules.systems.sr3.damage import DamageCode, describe_damage_code
+from rules.systems.sr3.levels import LEVEL_BOXES, LEVEL_LABELS, LEVELS
+from rules.systems.sr3.monitor import STUN
+from rules.text import _, pgettext
+
+#: The first word: an optional Power and an optional level letter (``6S``, ``S``, ``6``).
+_FIRST: Final = re.compile(r"^(?P<power>\d{1,3})?(?P<letter>[^\W\d_])?$")
+_LETTER: Final = re.compile(r"^[^\W\d_]$")
+
+
+def level_letters() -> dict[str, str]:
+    """Typed letter → level: the GM's language's letters first, then the English letters no level claims there."""
+    letters = {pgettext("sr3 damage level", level).upper(): level for level in LEVELS}
+    for level in LEVELS:
+        letters.setdefault(level, level)
+    return letters
+
+
+def _level(letter: str) -> str:
+    letters = level_letters()
+    level = letters.get(letter.upper())
+    if level is None:
+        shown = ", ".join(pgettext("sr3 damage level", level) for level in LEVELS)
+        raise RulesError(_("“{letter}” is not a damage level: use {letters}.").format(letter=letter, letters=shown))
+    return level
+
+
+def parse_harm(text: str, specs: Sequence[TrackSpec], chosen: str, heal: bool = False) -> Harm:
+    """Read ``6S``, ``6 S``, ``S``, ``6M Stun`` (a level's boxes) or ``3``, ``3 stun`` (boxes)."""
+    words = words_of(text)
+    match = _FIRST.match(words[0])
+    if match is None:
+        raise RulesError(_("“{text}” is neither a damage level nor a number of boxes: type e.g. {examples}.").format(
+            text=words[0], examples=notation_examples()))
+    power, letter, rest = match["power"], match["letter"], words[1:]
+    if letter is None and rest and _LETTER.match(rest[0]):  # "6 S": the Power, then the level
+        letter, rest = rest[0], rest[1:]
+    if letter is None:
+        return read_plain_harm(text, specs, chosen, heal)
+    level = _level(letter)
+    spec = pick_track(rest, specs, chosen)
+    marks = marks_text(LEVEL_BOXES[level], spec, heal)
+    name = _(LEVEL_LABELS[level])
+    if power is None or heal:
+        return Harm(spec.key, LEVEL_BOXES[level], _("{level} wound: {marks}").format(level=name, marks=marks))
+    code = describe_damage_code(DamageCode(int(power), level, stun=spec.key == STUN))
+    return Harm(spec.key, LEVEL_BOXES[level], _("{level} wound ({code}, not resisted): {marks}").format(
+        level=name, code=code, marks=marks))
+
+
+def notation_examples() -> str:
+    """``6S, S or 3`` with the level letter of the GM's language."""
+    serious = pgettext("sr3 damage level", "S")
+    return _("6{serious}, {serious} or 3").format(serious=serious)
