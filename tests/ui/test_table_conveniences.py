@@ -20,6 +20,7 @@ from rules.combatants import SetHidden, is_hidden
 from rules.effects import AddEffect
 from rules.encounter import Effect, Timing
 from rules.errors import OperationError
+from rules.systems import get_system
 from rules.systems.base import Hook
 from tests.ui.conftest import WindowFactory
 from ui.dialogs.shortcuts import ShortcutsDialog, command_name, keys_text, plain
@@ -241,7 +242,8 @@ def test_the_shortcuts_dialog_lists_every_action_with_a_key(window: MainWindow, 
     menus = {command: menu for menu, command, _keys in rows}
     assert menus["Next"] == "Fight" and menus["Keyboard shortcuts"] == "Help"
     assert menus["Undo"] == "Edit" and menus["Redo"] == "Edit"  # not "Undo Wedge acts in phase 13."
-    assert menus["New encounter → Člověk"] == "File"  # a submenu's entry (Ctrl+N), named as the menu names it
+    default_game = get_system(window.workspace.settings.default_system).title  # Ctrl+N makes the default game
+    assert menus[f"New encounter → {default_game}"] == "File"  # a submenu's entry, named as the menu names it
     assert ("Player view", "Full screen", "F11") in rows
     assert "Delay into the next pass" in menus  # SR3 has passes
 

@@ -6,7 +6,17 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QPoint, QRect, QSize, Qt, Signal
+from PySide6.QtCore import (
+    QEvent,
+    QItemSelectionModel,
+    QModelIndex,
+    QPersistentModelIndex,
+    QPoint,
+    QRect,
+    QSize,
+    Qt,
+    Signal,
+)
 from PySide6.QtGui import (
     QAction,
     QBrush,
@@ -253,12 +263,14 @@ class InitiativeTable(RowTable):
         return [str(index.data(Role.COMBATANT_ID)) for index in rows]
 
     def select_combatant(self, combatant_id: str) -> None:
-        """Select that combatant's row."""
+        """Select that combatant's row alone and make it the current one (so focusing the table afterwards
+        cannot add the first row to a multi-row selection)."""
         model = self.model()
         assert isinstance(model, InitiativeModel)
         row = model.row_of(combatant_id)
         if row >= 0:
-            self.selectRow(row)
+            flags = (QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows)
+            self.selectionModel().setCurrentIndex(model.index(row, 0), flags)
 
     # --- the right-click menu ------------------------------------------------------------------
     def set_row_actions(self, actions: Sequence[QAction | None],
