@@ -39,13 +39,14 @@ from rules.combatants import (
     AddCombatant,
     next_combatant_id,
 )
-from rules.encounter import Combatant, Encounter, JsonValue, Side, frozen_map, with_item
+from rules.encounter import Combatant, Encounter, JsonValue, Side, Weapon, frozen_map, with_item
 from rules.errors import RulesError
-from rules.systems import all_systems
+from rules.systems import all_systems, get_system
 from rules.systems.base import RuleSystem
+from rules.weapons import MAX_WEAPONS, checked_weapons, weapon_from_data, weapon_to_data
 
 FORMAT: Final[str] = "bojovka-library"
-FORMAT_VERSION: Final[int] = 1
+FORMAT_VERSION: Final[int] = 2  # 2: entries carry weapons
 DATABASE_NAME: Final[str] = "library.sqlite3"
 BUSY_TIMEOUT_MS: Final[int] = 5000
 MAX_FILE_BYTES: Final[int] = 20 * 1024 * 1024
@@ -87,6 +88,7 @@ class LibraryEntry:
     attributes: Mapping[str, int] = field(default_factory=frozen_map)
     notes: str = ""
     extra: Mapping[str, JsonValue] = field(default_factory=frozen_map)
+    weapons: tuple[Weapon, ...] = ()
     tags: str = ""
     created: str = ""  # ISO 8601, UTC
     updated: str = ""
@@ -95,7 +97,7 @@ class LibraryEntry:
 # --- validation ---------------------------------------------------------------------------------
 
 _FIELDS: Final[frozenset[str]] = frozenset(
-    {"kind", "system_id", "name", "campaign", "side", "attributes", "notes", "extra", "tags"})
+    {"kind", "system_id", "name", "campaign", "side", "attributes", "notes", "extra", "weapons", "tags"})
 
 
 def _text(value: object, limit: int, what: str) -> str:
@@ -164,17 +166,30 @@ def _system_id(value: object) -> str:
     return value
 
 
+def _weapons(weapons: object, system_id: str) -> tuple[Weapon, ...]:
+    if not isinstance(weapons, list | tuple):
+        raise LibraryError(_("The weapons must be a list."))
+    try:
+        read = [weapon if isinstance(weapon, Weapon) else weapon_from_data(weapon) for weapon in weapons]
+        return checked_weapons(read, get_system(system_id))
+    except LibraryError:
+        raise
+    except RulesError as problem:
+        raise LibraryError(str(problem)) from None
+
+
 def validated(entry: LibraryEntry) -> LibraryEntry:
     """``entry`` checked and normalised (name trimmed, maps frozen); LibraryError says what is wrong."""
     name = _text(entry.name, MAX_NAME, _("The name")).strip()
     if not name:
         raise LibraryError(_("The name is empty."))
+    system_id = _system_id(entry.system_id)
     return replace(
-        entry, name=name, kind=_choice(EntryKind, entry.kind, _("The kind")), system_id=_system_id(entry.system_id),
+        entry, name=name, kind=_choice(EntryKind, entry.kind, _("The kind")), system_id=system_id,
         campaign=_text(entry.campaign, MAX_NAME, _("The campaign")).strip(),
         side=_choice(Side, entry.side, _("The side")), attributes=_attributes(entry.attributes),
         notes=_text(entry.notes, MAX_NOTES, _("The notes")), extra=_extra(entry.extra),
-        tags=_text(entry.tags, MAX_TAGS, _("The tags")))
+        weapons=_weapons(entry.weapons, system_id), tags=_text(entry.tags, MAX_TAGS, _("The tags")))
 
 
 def _entry_from_data(data: object) -> LibraryEntry:
@@ -191,13 +206,28 @@ def _entry_from_data(data: object) -> LibraryEntry:
     return validated(LibraryEntry(
         kind=kind, system_id=data["system_id"], name=data["name"], campaign=data.get("campaign", ""),
         side=data.get("side", side), attributes=data.get("attributes", {}), notes=data.get("notes", ""),
-        extra=data.get("extra", {}), tags=data.get("tags", "")))
+        extra=data.get("extra", {}), weapons=_listed_weapons(data.get("weapons", [])), tags=data.get("tags", "")))
+
+
+def _listed_weapons(data: object) -> tuple[Weapon, ...]:
+    if not isinstance(data, list):
+        raise LibraryError(_("The weapons must be a list."))
+    if len(data) > MAX_WEAPONS:
+        raise LibraryError(_("At most {limit} weapons per combatant.").format(limit=MAX_WEAPONS))
+    try:
+        return tuple(weapon_from_data(item) for item in data)
+    except RulesError as problem:
+        raise LibraryError(str(problem)) from None
 
 
 def _entry_to_data(entry: LibraryEntry) -> dict[str, Any]:
     return {"kind": entry.kind.value, "system_id": entry.system_id, "name": entry.name, "campaign": entry.campaign,
             "side": entry.side.value, "attributes": dict(entry.attributes), "notes": entry.notes,
-            "extra": _plain(entry.extra), "tags": entry.tags}
+            "extra": _plain(entry.extra), "weapons": _weapons_data(entry.weapons), "tags": entry.tags}
+
+
+def _weapons_data(weapons: Iterable[Weapon]) -> list[dict[str, Any]]:
+    return [{key: _plain(value) for key, value in weapon_to_data(weapon).items()} for weapon in weapons]
 
 
 def _plain(value: JsonValue) -> Any:
@@ -281,11 +311,17 @@ def _create_entries(connection: sqlite3.Connection) -> None:
     connection.execute("CREATE TABLE seeded_bestiaries (file TEXT PRIMARY KEY, seeded TEXT NOT NULL)")
 
 
-#: Schema migrations: ``MIGRATIONS[n]`` takes a database from version n to n + 1, inside one transaction.
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_create_entries]
+def _add_weapons(connection: sqlite3.Connection) -> None:
+    """Version 2: entries carry weapons (a JSON list of ``{"name": …, <field>: value}``)."""
+    connection.execute("ALTER TABLE entries ADD COLUMN weapons TEXT NOT NULL DEFAULT '[]'")
 
-_COLUMNS: Final[str] = "id, kind, system_id, name, campaign, side, attributes, notes, extra, tags, created, updated"
-_INSERT: Final[str] = f"INSERT INTO entries ({_COLUMNS}) VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+
+#: Schema migrations: ``MIGRATIONS[n]`` takes a database from version n to n + 1, inside one transaction.
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_create_entries, _add_weapons]
+
+_COLUMNS: Final[str] = ("id, kind, system_id, name, campaign, side, attributes, notes, extra, weapons, tags, created, "
+                        "updated")
+_INSERT: Final[str] = f"INSERT INTO entries ({_COLUMNS}) VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
 
 def _now() -> str:
@@ -298,7 +334,8 @@ def _row_to_entry(row: sqlite3.Row) -> LibraryEntry:
         entry = LibraryEntry(
             id=row["id"], kind=row["kind"], system_id=row["system_id"], name=row["name"], campaign=row["campaign"],
             side=row["side"], attributes=json.loads(row["attributes"]), notes=row["notes"],
-            extra=json.loads(row["extra"]), tags=row["tags"], created=row["created"], updated=row["updated"])
+            extra=json.loads(row["extra"]), weapons=_listed_weapons(json.loads(row["weapons"])), tags=row["tags"],
+            created=row["created"], updated=row["updated"])
         return validated(entry)
     except (ValueError, TypeError, RecursionError) as error:
         raise LibraryError(_("Entry {id} (“{name}”) of the roster and bestiary is damaged: {problem}").format(
@@ -307,7 +344,8 @@ def _row_to_entry(row: sqlite3.Row) -> LibraryEntry:
 
 def _values(entry: LibraryEntry) -> tuple[object, ...]:
     return (entry.kind.value, entry.system_id, entry.name, entry.campaign, entry.side.value,
-            json.dumps(dict(entry.attributes), sort_keys=True), entry.notes, _dumps(entry.extra), entry.tags)
+            json.dumps(dict(entry.attributes), sort_keys=True), entry.notes, _dumps(entry.extra),
+            json.dumps(_weapons_data(entry.weapons), ensure_ascii=False), entry.tags)
 
 
 def default_path() -> Path:
@@ -427,7 +465,8 @@ class Library:
         with self._write() as connection:
             cursor = connection.execute(
                 "UPDATE entries SET kind = ?, system_id = ?, name = ?, campaign = ?, side = ?, attributes = ?, "
-                "notes = ?, extra = ?, tags = ?, updated = ? WHERE id = ?", (*_values(checked), now, entry.id))
+                "notes = ?, extra = ?, weapons = ?, tags = ?, updated = ? WHERE id = ?",
+                (*_values(checked), now, entry.id))
             if cursor.rowcount != 1:
                 raise self._missing(entry.id)
             created = connection.execute("SELECT created FROM entries WHERE id = ?", (entry.id,)).fetchone()[0]
@@ -535,7 +574,8 @@ def from_combatant(combatant: Combatant, kind: EntryKind | str, system_id: str) 
     # How this fight treats it (a shared monitor, kept from the players' eyes) is not what the creature is.
     extra = {key: value for key, value in combatant.extra.items() if key not in (SHARED_MONITOR, HIDDEN)}
     return LibraryEntry(kind=EntryKind(kind), system_id=system_id, name=combatant.name, side=combatant.side,
-                        attributes=frozen_map(combatant.attributes), notes=combatant.notes, extra=frozen_map(extra))
+                        attributes=frozen_map(combatant.attributes), notes=combatant.notes, extra=frozen_map(extra),
+                        weapons=combatant.weapons)
 
 
 def numbered_names(base: str, count: int, taken: Iterable[str]) -> list[str]:
@@ -588,6 +628,6 @@ def to_operations(entry: LibraryEntry, count: int, state: Encounter, system: Rul
     extra = {**entry.extra, SHARED_MONITOR: True} if shared_monitor else dict(entry.extra)
     names = numbered_names(entry.name, count, (c.name for c in state.combatants.values()))
     return [AddCombatant(combatant_id, name, side or entry.side, frozen_map(entry.attributes), group=group,
-                         notes=entry.notes, extra=frozen_map(extra))
+                         notes=entry.notes, extra=frozen_map(extra), weapons=entry.weapons)
             for combatant_id, name in zip(_fresh_ids(state, count), names, strict=True)]
 

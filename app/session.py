@@ -37,6 +37,7 @@ from rules.turns import (
     current_actor,
     roll_initiative,
 )
+from rules.weapons import Reload, fully_loaded, last_attack, weapon_to_reload
 
 #: A name's number at its end ("Ganger 3"): a copy continues the numbering of the name before it.
 _NUMBERED = re.compile(r"\s+[0-9]{1,9}$")
@@ -125,7 +126,17 @@ class FightSession:
         name = numbered_names(base, 1, [*(c.name for c in state.combatants.values()), base])[0]
         extra = frozen_map({key: value for key, value in original.extra.items() if key != SHARED_MONITOR})
         return self.document.apply(AddCombatant(next_combatant_id(state), name, original.side, original.attributes,
-                                                notes=original.notes, extra=extra))
+                                                notes=original.notes, extra=extra,
+                                                weapons=fully_loaded(original.weapons)))
+
+    def reload(self, combatant_id: str) -> Change:
+        """Reload the combatant's weapon: the one it used last if that is not full, else the first one that is not."""
+        combatant = require_combatant(self.document.state, combatant_id)
+        weapon = weapon_to_reload(combatant, last_attack(self.document.history.entries, combatant_id))
+        if weapon is None:
+            raise OperationError(_("{name} has no weapon to reload: every magazine is full.").format(
+                name=combatant.name))
+        return self.document.apply(Reload(combatant_id, weapon.name))
 
     def set_hidden(self, combatant_id: str, hidden: bool) -> Change:
         """Hide a combatant from the player view, or reveal it."""

@@ -7,20 +7,23 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from rules.encounter import (
+    ADDED_LATER,
     STATUS_LABELS,
     Combatant,
     Encounter,
     JsonValue,
     Pool,
     Side,
+    Weapon,
     frozen_map,
     with_item,
     without_item,
 )
-from rules.errors import OperationError
+from rules.errors import OperationError, RulesError
 from rules.history import Applied, LogArg, LogLine, Operation, require_combatant
 from rules.systems.base import BudgetItem, RuleSystem
 from rules.text import _
+from rules.weapons import checked_weapons
 
 MAX_NAME = 200
 MAX_NOTES = 100_000
@@ -53,6 +56,7 @@ class AddCombatant(Operation):
     seat: str | None = None
     notes: str = ""
     extra: Mapping[str, JsonValue] = field(default_factory=frozen_map)
+    weapons: tuple[Weapon, ...] = field(default=(), metadata=ADDED_LATER)
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         if self.combatant_id in encounter.combatants:
@@ -65,10 +69,17 @@ class AddCombatant(Operation):
         defaults = {spec.key: spec.default for spec in system.attribute_specs()}
         combatant = Combatant(self.combatant_id, self.name.strip(), self.side,
                               frozen_map({**defaults, **self.attributes}), group=self.group, seat=self.seat,
-                              notes=self.notes, extra=frozen_map(self.extra))
+                              notes=self.notes, extra=frozen_map(self.extra), weapons=self._weapons(system))
         combatant = system.prepare(combatant, encounter)
         state = replace(encounter.with_combatant(combatant), serial=encounter.serial + 1)
         return Applied(state, (LogLine("{name} joins the fight.", {"name": combatant.name}),))
+
+
+    def _weapons(self, system: RuleSystem) -> tuple[Weapon, ...]:
+        try:
+            return checked_weapons(self.weapons, system)
+        except RulesError as problem:
+            raise OperationError(str(problem)) from None
 
 
 def next_combatant_id(encounter: Encounter) -> str:

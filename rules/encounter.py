@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from types import MappingProxyType
-from typing import TypeAlias, TypeVar
+from typing import Final, TypeAlias, TypeVar
 
 from rules.text import N_
 
@@ -21,6 +21,11 @@ JsonValue: TypeAlias = "bool | int | float | str | tuple[JsonValue, ...] | Mappi
 
 _V = TypeVar("_V")
 EMPTY: Mapping[str, object] = MappingProxyType({})
+
+#: Field metadata: leave the field out of a saved document while it holds its default, so files written
+#: before the field existed and files that do not use it stay byte-for-byte what they were.
+OMIT_DEFAULT: Final[str] = "omit_default"
+ADDED_LATER: Final[Mapping[str, bool]] = MappingProxyType({OMIT_DEFAULT: True})
 
 
 def frozen_map(items: Mapping[str, _V] | None = None) -> Mapping[str, _V]:
@@ -88,6 +93,33 @@ class Pool:
 
 
 @dataclass(frozen=True)
+class Weapon:
+    """A named weapon or attack a combatant carries, in its game's own terms.
+
+    ``values`` holds what the game's weapon fields (:meth:`RuleSystem.weapon_fields`) name: SR3's damage code and
+    firing modes, Walka's weapon dice, Člověk's value and skill. Two keys mean the same in every game that uses
+    them: ``magazine`` (rounds a full load holds) and ``rounds`` (rounds loaded now), which attacks count down
+    and a reload fills (:mod:`rules.weapons`).
+    """
+
+    name: str
+    values: Mapping[str, JsonValue] = field(default_factory=frozen_map)
+
+    def value(self, key: str, default: JsonValue = None) -> JsonValue:
+        """The weapon's value for ``key``, or ``default`` when it has none."""
+        return self.values.get(key, default)
+
+    def number(self, key: str, default: int = 0) -> int:
+        """A whole-number value (``default`` when missing or not a number)."""
+        value = self.values.get(key)
+        return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+    def with_value(self, key: str, value: JsonValue) -> Weapon:
+        """A copy with one value changed."""
+        return replace(self, values=with_item(self.values, key, value))
+
+
+@dataclass(frozen=True)
 class Initiative:
     """One combatant's initiative for the current round, as rolled or typed in.
 
@@ -124,6 +156,7 @@ class Combatant:
     group: str | None = None
     notes: str = ""
     extra: Mapping[str, JsonValue] = field(default_factory=frozen_map)
+    weapons: tuple[Weapon, ...] = field(default=(), metadata=ADDED_LATER)
 
     def attribute(self, name: str, default: int = 0) -> int:
         """The attribute's value, or ``default`` when the combatant has none."""
@@ -140,6 +173,14 @@ class Combatant:
     def with_damage(self, track: str, value: int) -> Combatant:
         """A copy with the damage on one track changed."""
         return replace(self, damage=with_item(self.damage, track, value))
+
+    def weapon(self, name: str) -> Weapon | None:
+        """The weapon called ``name`` (None: the combatant carries none by that name)."""
+        return next((weapon for weapon in self.weapons if weapon.name == name), None)
+
+    def with_weapon(self, weapon: Weapon) -> Combatant:
+        """A copy with the weapon of the same name replaced by ``weapon``."""
+        return replace(self, weapons=tuple(weapon if w.name == weapon.name else w for w in self.weapons))
 
     def with_pool(self, name: str, pool: Pool) -> Combatant:
         """A copy with one pool replaced."""

@@ -11,8 +11,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
-from types import MappingProxyType
-from typing import Any, ClassVar, Final, Protocol
+from typing import Any, ClassVar, Protocol
 
 from rules.encounter import Combatant, Encounter, frozen_map
 from rules.errors import OperationError, RulesError
@@ -21,12 +20,6 @@ from rules.systems.base import Reminder, RuleSystem
 from rules.text import _, ngettext
 
 LogArg = str | int
-
-#: Field metadata for an operation field added after fights were saved without it: the field is written only when it
-#: differs from its default, so a fight that never uses it is saved exactly as before (and files written earlier,
-#: the shipped samples among them, stay byte for byte what the code writes).
-OMIT_DEFAULT: Final[str] = "omit_default"
-ADDED_LATER: Final[Mapping[str, bool]] = MappingProxyType({OMIT_DEFAULT: True})
 
 
 @dataclass(frozen=True)
@@ -64,6 +57,15 @@ class Applied:
         return Applied(other.encounter, self.log + other.log, self.reminders + other.reminders)
 
 
+@dataclass(frozen=True)
+class AttackRecord:
+    """Who attacked whom with what, as an attack operation tells it (``weapon`` "": typed by hand)."""
+
+    attacker_id: str
+    target_id: str | None
+    weapon: str = ""
+
+
 class Operation(ABC):
     """An event that changes an encounter. Subclasses are frozen dataclasses with JSON-able fields."""
 
@@ -87,6 +89,14 @@ class Operation(ABC):
         Attacks name their attacker, so the summary can credit the damage dealt and say who felled whom.
         """
         return None
+
+    def attack_record(self) -> AttackRecord | None:
+        """Who attacked whom with which weapon, if this is an attack (the next attack dialog starts from it)."""
+        return None
+
+    def parts(self) -> Sequence[Operation]:
+        """The operations this one is made of (itself, unless it is a batch)."""
+        return (self,)
 
 
 def require_combatant(encounter: Encounter, combatant_id: str) -> Combatant:
@@ -112,6 +122,9 @@ class Batch(Operation):
         for operation in self.operations:
             result = result.then(operation.apply(result.encounter, system))
         return result
+
+    def parts(self) -> Sequence[Operation]:
+        return tuple(part for operation in self.operations for part in operation.parts())
 
 
 # --- deltas -------------------------------------------------------------------------------------

@@ -20,10 +20,11 @@ from typing import Any, Final
 import rules.combatants
 import rules.effects
 import rules.rolls
-import rules.turns  # noqa: F401
-from rules.encounter import Encounter, frozen_map
+import rules.turns
+import rules.weapons  # noqa: F401
+from rules.encounter import OMIT_DEFAULT, Encounter, frozen_map
 from rules.errors import RulesError
-from rules.history import OMIT_DEFAULT, History, Operation
+from rules.history import History, Operation
 from rules.text import _
 
 SCHEMA_VERSION: Final[int] = 3

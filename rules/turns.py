@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from rules.dice import Roller
 from rules.effects import fire_hook
 from rules.encounter import (
+    ADDED_LATER,
     Combatant,
     Delay,
     Encounter,
@@ -25,7 +26,7 @@ from rules.encounter import (
     without_item,
 )
 from rules.errors import OperationError, RulesError
-from rules.history import ADDED_LATER, Applied, LogLine, Operation, require_combatant
+from rules.history import Applied, LogLine, Operation, require_combatant
 from rules.initiative_text import TypedInitiative
 from rules.systems.base import DiceSpec, Hook, Reminder, RuleSystem
 from rules.text import N_, _, ngettext

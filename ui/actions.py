@@ -83,6 +83,11 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("yield_turn", N_("Let &ties go first"), Menu.FIGHT, "Y"),
     ActionSpec("attack", N_("A&ttack…"), Menu.FIGHT, "A", N_("Resolve an attack with the odds shown first"),
                toolbar=True, separator_before=True),
+    ActionSpec("repeat_attack", N_("Re&peat last attack"), Menu.FIGHT, "Shift+A",
+               N_("The current actor's last attack again: same weapon and target, dice rolled; Enter resolves")),
+    ActionSpec("reload", N_("Rel&oad"), Menu.FIGHT, "Shift+R",
+               N_("Fill the magazine of the acting combatant's weapon (the one used last), as an action where the "
+                  "game says so")),
     ActionSpec("damage", N_("&Damage…"), Menu.FIGHT, "D",
                N_("Mark damage, typed as the game writes it, on the selected rows (several: the same hit on each)"),
                toolbar=True),

@@ -52,8 +52,8 @@ if TYPE_CHECKING:
     from ui.widgets.player_view import PlayerView
 
 #: What a right click on a row of the initiative table offers (None: a separator), by action name.
-ROW_ACTIONS = ("damage", "heal", None, "delay", "delay_next_pass", "add_effect", None, "hide_from_players",
-               "duplicate", None, "remove")
+ROW_ACTIONS = ("damage", "heal", None, "delay", "delay_next_pass", "add_effect", "reload", None,
+               "hide_from_players", "duplicate", None, "remove")
 #: The commands that only the acting combatant's row offers.
 ACTING_ONLY = ("delay", "delay_next_pass")
 

@@ -13,7 +13,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from rules.dice_words import DiceWord
-from rules.encounter import Combatant, Delay, Encounter, Initiative, JsonValue, Side, Slot, Status
+from rules.encounter import Combatant, Delay, Encounter, Initiative, JsonValue, Side, Slot, Status, Weapon
 from rules.errors import RulesError
 from rules.harm import Harm, read_plain_harm
 from rules.text import _, pgettext
@@ -41,6 +41,7 @@ class OptionKind(StrEnum):
     INT = "int"
     CHOICE = "choice"
     TABLE = "table"  # a data table (JSON object) the GM may override key by key
+    TEXT = "text"  # a short text the game reads itself (a weapon's damage code, a dice expression)
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,8 @@ class OptionSpec:
         if self.kind is OptionKind.CHOICE and isinstance(value, str) and value in {c for c, _label in self.choices}:
             return value
         if self.kind is OptionKind.TABLE and isinstance(value, Mapping):
+            return value
+        if self.kind is OptionKind.TEXT and isinstance(value, str):
             return value
         raise RulesError(_("Option “{option}” cannot be {value!r}.").format(option=_(self.label), value=value))
 
@@ -392,6 +395,25 @@ class RuleSystem(ABC):
         ``into_next_pass``: the delay is to the next pass rather than a later phase of this one. The engine
         asks this before every delay; games where delaying is an optional rule refuse it here when it is off.
         """
+        return None
+
+    def weapon_fields(self) -> Sequence[OptionSpec]:
+        """The fields of this game's weapons and attacks, in the order a form shows them (none: the game keeps no
+        weapons). The keys ``magazine`` and ``rounds`` mean the same in every game (:mod:`rules.weapons`)."""
+        return ()
+
+    def check_weapon(self, weapon: Weapon) -> Weapon:
+        """``weapon`` (its fields already checked) if its values mean something in this game, normalised (a
+        damage code upper-cased); raise RulesError saying what is wrong."""
+        return weapon
+
+    def describe_weapon(self, weapon: Weapon) -> str:
+        """One line for a weapon picker: its name and the numbers a GM recognises it by (translated)."""
+        return weapon.name
+
+    def reload_action(self, combatant: Combatant, weapon: Weapon, encounter: Encounter) -> str | None:
+        """The action kind reloading ``weapon`` costs (passed to :meth:`spend_action`), or None: it costs none
+        this game tracks."""
         return None
 
     def spend_action(self, combatant: Combatant, kind: str, encounter: Encounter) -> Combatant:

@@ -15,6 +15,7 @@ import pytest
 import app.library as library_module
 from app.library import (
     FORMAT,
+    FORMAT_VERSION,
     MIGRATIONS,
     EntryKind,
     Library,
@@ -253,7 +254,7 @@ def test_export_then_import_round_trips_every_field(db_path: Path, tmp_path: Pat
         entries = source.search()
         Library.export_json(entries, exported)
     document = json.loads(exported.read_text(encoding="utf-8"))
-    assert document["format"] == FORMAT and document["version"] == 1 and len(document["entries"]) == 5
+    assert document["format"] == FORMAT and document["version"] == 2 and len(document["entries"]) == 5
     with Library(tmp_path / "other.sqlite3", seed=False) as target:
         imported = target.import_json(exported)
         assert [content(e) for e in imported] == [content(e) for e in entries]
@@ -280,7 +281,7 @@ HOSTILE: list[tuple[str, str]] = [
     ("{not json", "not a readable library file"),
     ("[1, 2, 3]", "not a Bojovka library file"),
     (json.dumps({"format": "bojovka-encounter", "version": 1, "entries": []}), "not a Bojovka library file"),
-    (_library_file(version=2), "newer version of Bojovka"),
+    (_library_file(version=FORMAT_VERSION + 1), "newer version of Bojovka"),
     (_library_file(version="1"), "no valid format version"),
     (_library_file(entries={"name": "x"}), "must be a list"),
     (_library_file(GOOD, "Ganger"), "entry 2 (“?”): An entry must be an object"),

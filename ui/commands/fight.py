@@ -83,14 +83,34 @@ class FightCommands:
             self._window.session.yield_turn(actor)
 
     def on_attack(self) -> None:
+        self._open_attack(repeat=False)
+
+    def on_repeat_attack(self) -> None:
+        self._open_attack(repeat=True)
+
+    def _open_attack(self, repeat: bool) -> None:
+        """The attack dialog for the current actor; ``repeat``: its last weapon and target, the dice rolled (the
+        selected row is then not taken as the target: the last attack's is)."""
+        from ui.dialogs.attack_dialog import AttackDialog  # with the first attack, not at start-up
+
         dialog_class = game_ui(self._window.document.system.id).attack_dialog()
         if dialog_class is None:
             self._window.show_error(_("Attacks for this game are resolved with the dice line and Damage."))
             return
-        target = self._window.table.selected_id()
         attacker = self._window.session.current_actor()
-        run_dialog(dialog_class(self._window.document, self._window.session.roller, attacker,
-                                      target if target != attacker else None, self._window))
+        target = None if repeat else self._window.table.selected_id()
+        dialog = dialog_class(self._window.document, self._window.session.roller, attacker,
+                              target if target != attacker else None, self._window)
+        if repeat and isinstance(dialog, AttackDialog):
+            dialog.roll_when_shown()
+        run_dialog(dialog)
+
+    def on_reload(self) -> None:
+        chosen = self._window.table.selected_id() or self._window.session.current_actor()
+        if chosen is None:
+            self._window.show_error(_("Select the combatant who reloads."))
+            return
+        self._window.session.reload(chosen)
 
     def chosen_or_current(self) -> list[str]:
         """Every combatant selected in the table (a grenade's targets), else whoever acts now (or nobody)."""

@@ -51,15 +51,16 @@ from typing import ClassVar, Protocol
 
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QShowEvent
-from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QFormLayout, QLabel, QWidget
+from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QLabel, QWidget
 
 from app.document import Change, EncounterDocument
 from app.i18n import N_, _
 from rules.dice import Roller
-from rules.encounter import Combatant, Status
+from rules.encounter import Combatant, Status, Weapon
 from rules.errors import RulesError
-from rules.history import Operation
+from rules.history import AttackRecord, Operation
 from rules.turns import current_actor
+from rules.weapons import ammunition_text, last_attack, preferred_weapon
 from ui.widgets.dice_entry import DiceEntry
 from ui.widgets.inputs import Recompute, fill_combatants
 from ui.widgets.layout import ScrolledContent, size_window
@@ -97,9 +98,13 @@ class AttackDialog(QDialog):
         self._resolved = False
         self._body: ScrolledContent | None = None
         self._sized = False  # a dialog laid out without _lay_out: sized for its content on first show
+        self._roll_on_show = False
         self._edits = Recompute(self._refresh)
         self.attacker = QComboBox()
         self.target = QComboBox()
+        self.weapon_picker = QComboBox()  # the attacker's saved weapons: their numbers fill the form (_apply_weapon)
+        self.weapon_picker.setAccessibleName(_("Weapon"))
+        self.ammunition = QLabel()
         self.status_label = text_label()
         self.buttons = QDialogButtonBox()
         self._build(roller)  # first: a game's own buttons (Roll the rest) come before Resolve
@@ -133,8 +138,9 @@ class AttackDialog(QDialog):
         return ()
 
     def _prefill(self) -> None:
-        """Fill in the numbers read from the attacker and the target (the GM may change them)."""
+        """Fill in the numbers read from the attacker, its weapon and the target (the GM may change them)."""
         self._prefill_attacker()
+        self._apply_weapon(self.chosen_weapon())
         self._prefill_target()
 
     def _prefill_attacker(self) -> None:
@@ -144,9 +150,13 @@ class AttackDialog(QDialog):
         """Fill in the numbers read from the target."""
 
     def _attacker_chosen(self) -> None:
-        """Another attacker was chosen (the targets are already refilled): read both again."""
+        """Another attacker was chosen (the targets and weapons are already refilled): read them again."""
         self._prefill_attacker()
+        self._apply_weapon(self.chosen_weapon())
         self._prefill_target()
+
+    def _apply_weapon(self, weapon: Weapon | None) -> None:
+        """Fill in the form's weapon part from ``weapon``'s values (None: typed by hand, nothing to fill)."""
 
     def _target_chosen(self) -> None:
         """Another target was chosen: read its numbers."""
@@ -171,7 +181,7 @@ class AttackDialog(QDialog):
 
     def _set_editable(self, editable: bool) -> None:
         """Let the GM change the form, or not (a resolved attack's form shows what was rolled)."""
-        for widget in (self.attacker, self.target, *self.entries()):
+        for widget in (self.attacker, self.target, self.weapon_picker, *self.entries()):
             widget.setEnabled(editable)
 
     def _clear_for_next(self) -> None:
@@ -187,11 +197,22 @@ class AttackDialog(QDialog):
 
     # --- layout helpers -------------------------------------------------------------------------
     def _pickers_form(self) -> QFormLayout:
-        """A form with the attacker and target rows, for a game to add its own rows to."""
+        """A form with the attacker, weapon and target rows, for a game to add its own rows to."""
         form = QFormLayout()
         form.addRow(_("Attacker"), self.attacker)
+        if self._document.system.weapon_fields():
+            form.addRow(_("Weapon"), self.weapon_row())
         form.addRow(_("Target"), self.target)
         return form
+
+    def weapon_row(self) -> QWidget:
+        """The weapon picker with the rounds left beside it, for a game that lays out its own form."""
+        row = QWidget()
+        layout = QHBoxLayout(row)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.weapon_picker, 1)
+        layout.addWidget(self.ammunition)
+        return row
 
     def _lay_out(self, content: QWidget, chrome_height: int = 110, centre: bool = True) -> None:
         """``content`` scrolled on small screens, with the status line and the buttons under it."""
@@ -199,9 +220,16 @@ class AttackDialog(QDialog):
         self._body = ScrolledContent(self, content, self.status_label, self.buttons, chrome_height=chrome_height,
                                      centre=centre)
 
+    def roll_when_shown(self) -> None:
+        """Roll every die the attack needs as soon as the dialog shows (Repeat last attack: Enter resolves)."""
+        self._roll_on_show = True
+
     def showEvent(self, event: QShowEvent) -> None:
         """Size the dialog to its content once Qt has laid it out (earlier, size hints are too small)."""
         super().showEvent(event)
+        if self._roll_on_show:
+            self._roll_on_show = False
+            self.roll_remaining()
         if self._body is not None:
             self._body.shown()
         elif not self._sized:
@@ -243,7 +271,45 @@ class AttackDialog(QDialog):
 
     def _fill_pickers(self, attacker_id: str | None, target_id: str | None) -> None:
         fill_combatants(self.attacker, self._attackers(attacker_id), attacker_id, silently=True)
-        self._fill_targets(target_id)
+        record = self._last_attack()
+        self._fill_targets(target_id or (record.target_id if record is not None else None))
+        self._fill_weapons(record.weapon if record is not None else None)
+
+    def _last_attack(self) -> AttackRecord | None:
+        """The chosen attacker's latest attack in the history (None: none yet, or no attacker)."""
+        attacker = self._attacker()
+        return last_attack(self._document.history.entries, attacker.id) if attacker is not None else None
+
+    def _fill_weapons(self, wanted: str | None) -> None:
+        """Offer the attacker's weapons, choosing ``wanted`` (the one used last), else the first."""
+        attacker = self._attacker()
+        weapons = attacker.weapons if attacker is not None else ()
+        system = self._document.system
+        was_blocked = self.weapon_picker.blockSignals(True)
+        self.weapon_picker.clear()
+        for weapon in weapons:
+            self.weapon_picker.addItem(system.describe_weapon(weapon), weapon.name)
+        self.weapon_picker.addItem(_("Typed in the form"), "")
+        chosen = preferred_weapon(attacker, AttackRecord(attacker.id, None, wanted or "")) if attacker else None
+        index = self.weapon_picker.findData(chosen.name) if chosen is not None else 0
+        self.weapon_picker.setCurrentIndex(max(0, index))
+        self.weapon_picker.blockSignals(was_blocked)
+        self._show_ammunition()
+
+    def chosen_weapon(self) -> Weapon | None:
+        """The saved weapon chosen, as the fight has it now (None: the GM types the weapon's numbers)."""
+        attacker = self._attacker()
+        name = self.weapon_picker.currentData()
+        return attacker.weapon(name) if attacker is not None and name else None
+
+    def weapon_name(self) -> str:
+        """The chosen weapon's name for the operation ("" when typed in the form): its rounds are counted down."""
+        weapon = self.chosen_weapon()
+        return weapon.name if weapon is not None else ""
+
+    def _show_ammunition(self) -> None:
+        weapon = self.chosen_weapon()
+        self.ammunition.setText(ammunition_text(weapon) if weapon is not None else "")
 
     def _fill_targets(self, wanted: str | None) -> None:
         attacker = self._attacker()
@@ -258,6 +324,7 @@ class AttackDialog(QDialog):
         """Wire the pickers, the dice, the buttons and the fight (a game connects its form after this)."""
         self.attacker.currentIndexChanged.connect(self._on_attacker)
         self.target.currentIndexChanged.connect(self._on_target)
+        self.weapon_picker.currentIndexChanged.connect(self._on_weapon)
         for entry in self.entries():
             entry.changed.connect(self._on_dice)
         self.resolve_button.clicked.connect(self.resolve)
@@ -271,7 +338,17 @@ class AttackDialog(QDialog):
             return
         with self._edits.quietly():
             self._fill_targets(self.target.currentData())
+            record = self._last_attack()
+            self._fill_weapons(record.weapon if record is not None else None)
             self._attacker_chosen()
+        self._refresh()
+
+    def _on_weapon(self) -> None:
+        if self._edits.quiet:
+            return
+        with self._edits.quietly():
+            self._show_ammunition()
+            self._apply_weapon(self.chosen_weapon())
         self._refresh()
 
     def _on_target(self) -> None:
@@ -383,6 +460,7 @@ class AttackDialog(QDialog):
                 self._clear_for_next()
             if change is not None and change.roster_changed:
                 self._fill_pickers(self.attacker.currentData(), self.target.currentData())
+            self._fill_weapons(self.weapon_picker.currentData())  # the rounds left, a weapon edited in the panel
             self._catch_up(change)
         self._set_resolved(False)
         self._refresh()
