@@ -29,11 +29,12 @@ from app.library import (
 from app.paths import HOME_VARIABLE, resource
 from rules.combatants import SHARED_MONITOR, AddCombatant
 from rules.dice import Roller
-from rules.encounter import Encounter, Side
+from rules.encounter import Encounter, Side, Weapon, frozen_map
 from rules.errors import RulesError
 from rules.history import Batch, History
 from rules.systems import get_system
 from rules.turns import roll_initiative
+from rules.weapons import checked_weapons
 
 SR3 = get_system("sr3")
 SEEDED = ["Corporate security guard", "Ganger", "Street samurai", "Troll bouncer"]
@@ -440,3 +441,32 @@ def test_a_combatant_saved_from_the_fight_comes_back_the_same(empty: Library) ->
     assert dict(entry.attributes) == dict(combatant.attributes)
     again = to_operations(entry, 1, _fight().state, SR3)[0]
     assert again.attributes == combatant.attributes and again.group is None
+
+
+def test_a_version_1_database_gains_weapons_and_entries_keep_them(db_path: Path) -> None:
+    with sqlite3.connect(db_path) as connection:  # as the code before entries had weapons left it
+        MIGRATIONS[0](connection)
+        connection.execute("INSERT INTO entries (kind, system_id, name, side, created, updated) VALUES "
+                           "('pc', 'sr3', 'Dave', 'player', '2026-01-01T00:00:00+00:00', '2026-01-01T00:00:00+00:00')")
+        connection.execute("PRAGMA user_version = 1")
+    connection.close()
+    with Library(db_path, seed=False) as library:
+        dave = library.search()[0]
+        assert (dave.name, dave.weapons) == ("Dave", ())
+        stick = checked_weapons([Weapon("Stick", frozen_map())], SR3)
+        armed = library.update(replace(dave, weapons=stick))
+    with Library(db_path, seed=False) as library:
+        assert library.get(dave.id or 0) == armed and armed.weapons == stick
+    assert _version(db_path) == len(MIGRATIONS) == 2
+
+
+def test_weapons_travel_in_library_files_and_bad_ones_are_refused(tmp_path: Path) -> None:
+    stick = checked_weapons([Weapon("Stick", frozen_map())], SR3)
+    exported = tmp_path / "armed.json"
+    Library.export_json([replace(pc("Dave"), weapons=stick)], exported)
+    assert parse_library_file(exported)[0].weapons == stick
+    document = json.loads(exported.read_text(encoding="utf-8"))
+    document["entries"][0]["weapons"] = [{"name": "Gun", "calibre": 9}]
+    exported.write_text(json.dumps(document), encoding="utf-8")
+    with pytest.raises(LibraryError, match=r"entry 1 .*no field “calibre”"):
+        parse_library_file(exported)
