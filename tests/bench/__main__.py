@@ -14,6 +14,7 @@ from tests.bench import (
     bench_actions,
     bench_charts,
     bench_dice,
+    bench_drill,
     bench_frozen,
     bench_load,
     bench_odds,
@@ -152,9 +153,29 @@ def print_dice() -> None:
           f"{_verdict(slowest < 0.010)}")
 
 
+#: The drill's goals (issue "Faster than paper"): inputs from the NPC's turn to the damage on its target, and for
+#: damage to a row already selected.
+DRILL_GOALS = {"NPC attack, saved weapon": 3, "Damage to a selected row": 3}
+
+
+def print_drill() -> None:
+    """The table drill: a standard round of every game through the real window, inputs and time per step."""
+    print(f"\nTable drill: one standard round per game through the real window (keys + clicks; time from the "
+          f"first input to the result painted, median of {bench_drill.RUNS} runs and range)")
+    for game, steps in bench_drill.run().items():
+        print(f"  {game}")
+        for step in steps:
+            goal = DRILL_GOALS.get(step.name)
+            verdict = f"   goal ≤ {goal}: {_verdict(step.done and step.inputs <= goal)}" if goal else ""
+            state = "" if step.done else f"   NOT DONE: {step.note}"
+            print(f"    {step.name:30} {step.inputs:3} inputs ({step.keys} keys, {step.clicks} clicks) "
+                  f"{step.median_ms:8.1f} ms  [{step.low_ms:.1f}–{step.high_ms:.1f}]{verdict}{state}")
+
+
 PARTS: dict[str, Callable[[], None]] = {"p1": print_startup, "p2": print_odds, "p3": print_actions,
                                         "p4": print_load, "dice": print_dice, "charts": print_charts,
-                                        "odds-charts": print_odds_charts, "frozen": print_frozen}
+                                        "odds-charts": print_odds_charts, "frozen": print_frozen,
+                                        "drill": print_drill}
 
 
 def main(argv: list[str]) -> int:

@@ -51,7 +51,16 @@ from typing import ClassVar, Protocol
 
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtGui import QShowEvent
-from PySide6.QtWidgets import QComboBox, QDialog, QDialogButtonBox, QFormLayout, QHBoxLayout, QLabel, QWidget
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QWidget,
+)
 
 from app.document import Change, EncounterDocument
 from app.i18n import N_, _
@@ -111,6 +120,9 @@ class AttackDialog(QDialog):
         self.resolve_button = self.buttons.addButton(_("Resolve"), QDialogButtonBox.ButtonRole.ActionRole)
         self.next_button = self.buttons.addButton(_(self.next_text), QDialogButtonBox.ButtonRole.ActionRole)
         self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
+        for button in self.findChildren(QPushButton):
+            # Only Resolve and Next answer Enter: after a click on Roll the rest, Enter resolves, not rolls again.
+            button.setAutoDefault(button in (self.resolve_button, self.next_button))
         with self._edits.quietly():
             self._fill_pickers(attacker_id or current_actor(document.state), target_id)
             self._prefill()
