@@ -43,7 +43,7 @@ from rules.encounter import Combatant, Encounter, JsonValue, Side, Weapon, froze
 from rules.errors import RulesError
 from rules.systems import all_systems, get_system
 from rules.systems.base import RuleSystem
-from rules.weapons import MAX_WEAPONS, checked_weapons, weapon_from_data, weapon_to_data
+from rules.weapons import MAX_WEAPONS, checked_weapons, fully_loaded, weapon_from_data, weapon_to_data
 
 FORMAT: Final[str] = "bojovka-library"
 FORMAT_VERSION: Final[int] = 2  # 2: entries carry weapons
@@ -575,7 +575,7 @@ def from_combatant(combatant: Combatant, kind: EntryKind | str, system_id: str) 
     extra = {key: value for key, value in combatant.extra.items() if key not in (SHARED_MONITOR, HIDDEN)}
     return LibraryEntry(kind=EntryKind(kind), system_id=system_id, name=combatant.name, side=combatant.side,
                         attributes=frozen_map(combatant.attributes), notes=combatant.notes, extra=frozen_map(extra),
-                        weapons=combatant.weapons)
+                        weapons=fully_loaded(combatant.weapons))
 
 
 def numbered_names(base: str, count: int, taken: Iterable[str]) -> list[str]:

@@ -71,6 +71,8 @@ def _numbers(row: PrepRow) -> str:
     if row.pools:
         pools = ", ".join(_("{pool} {size}").format(pool=pool_label(key), size=size) for key, size in row.pools)
         lines.append(escape(_("Pools: {pools}").format(pools=pools)))
+    if row.weapons:
+        lines.append(escape(_("Weapons: {weapons}").format(weapons="; ".join(row.weapons))))
     if row.notes.strip():
         lines.append(f'<i>{escape(row.notes.strip()).replace(chr(10), "<br>")}</i>')
     return "<br>".join(lines)

@@ -13,11 +13,12 @@ from collections.abc import Generator, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Final
 
-from rules.encounter import SIDE_LABELS, STATUS_LABELS, Combatant, Encounter, Side, SlotKind, Status, frozen_map
+from rules.encounter import SIDE_LABELS, STATUS_LABELS, Combatant, Encounter, Side, SlotKind, Status, Weapon, frozen_map
 from rules.history import Batch, Entry, History, LogLine, Operation, reapply
 from rules.systems.base import RuleSystem
 from rules.text import _
 from rules.time_units import ROUNDS, TimeUnits
+from rules.weapons import MAGAZINE, uses_rounds
 
 #: Outcomes at most this likely (at least as extreme, see RuleSystem.outcome_probability) are notable.
 NOTABLE_AT_MOST: Final[float] = 0.25
@@ -421,6 +422,7 @@ class PrepRow:
     seat: str | None = None
     notes: str = ""
     now: Condition | None = None  # the condition already marked (someone hurt before the fight), else None
+    weapons: tuple[str, ...] = ()  # each weapon as the game describes it, with its magazine
 
 
 def prep_rows(encounter: Encounter, system: RuleSystem) -> tuple[PrepRow, ...]:
@@ -441,4 +443,13 @@ def _prep_row(system: RuleSystem, combatant: Combatant, encounter: Encounter) ->
     return PrepRow(combatant.name, combatant.side, stats,
                    tuple((key, pool.size) for key, pool in combatant.pools.items()), blank,
                    system.initiative_dice(combatant, encounter).describe(), combatant.group, combatant.seat,
-                   combatant.notes, condition if hurt else None)
+                   combatant.notes, condition if hurt else None, tuple(_weapon_line(system, weapon)
+                                                                       for weapon in combatant.weapons))
+
+
+def _weapon_line(system: RuleSystem, weapon: Weapon) -> str:
+    """``Ares Predator (9M, SA) · 15 rounds``: what the prep sheet lists of a weapon."""
+    text = system.describe_weapon(weapon)
+    if uses_rounds(weapon):
+        text = _("{weapon} · magazine {magazine}").format(weapon=text, magazine=weapon.number(MAGAZINE))
+    return text

@@ -242,3 +242,10 @@ def test_weapons_are_saved_with_the_fight_and_a_fight_without_them_is_saved_as_b
     history.do(SetWeapons("c1", (weapon,)))
     restored = history_from_document(json.loads(json.dumps(history_to_document(history))))
     assert restored.state.combatant("c1").weapons == (weapon,)
+
+
+def test_the_prep_sheet_lists_each_weapon_with_its_magazine() -> None:
+    from rules.report import prep_rows
+
+    rows = prep_rows(_armed(PISTOL, KNIFE), ArmedSystem())
+    assert rows[0].weapons == ("Pistol · magazine 10", "Knife")
