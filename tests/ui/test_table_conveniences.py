@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from PySide6.QtCore import QPoint, QPointF, Qt, QTimer
+from PySide6.QtCore import QItemSelectionModel, QPoint, QPointF, Qt, QTimer
 from PySide6.QtGui import QAction, QContextMenuEvent, QWheelEvent
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QComboBox, QMenu, QMessageBox, QSpinBox, QVBoxLayout, QWidget
@@ -365,3 +365,25 @@ def test_a_click_that_undoes_several_steps_asks_first(window: MainWindow, monkey
     assert stack.index() == top - 3 and len(asked) == 2
     _click_step(window, top)  # forward again: redoing asks nothing
     assert stack.index() == top and len(asked) == 2
+
+
+def test_the_row_menu_selects_its_row_whatever_modifier_the_keyboard_reports(window: MainWindow,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    # A Ctrl reported held (or left stuck by a key event whose release never came) made the row toggle off.
+    monkeypatch.setattr(QApplication, "keyboardModifiers", lambda: Qt.KeyboardModifier.ControlModifier)
+    window.table.select_combatant(_id(window, "Ganger 3"))
+    assert window.table.row_menu(_row(window, "Ganger 3")) is not None
+    assert window.table.selected_ids() == [_id(window, "Ganger 3")]
+    window.table.row_menu(_row(window, "Ganger 1"))
+    assert window.table.selected_ids() == [_id(window, "Ganger 1")]
+
+
+def test_a_right_click_inside_a_selection_keeps_it_for_the_menus_damage(window: MainWindow) -> None:
+    first, second = _id(window, "Ganger 1"), _id(window, "Ganger 2")
+    window.table.select_combatant(first)
+    window.table.selectionModel().select(window.initiative_model.index(_row(window, "Ganger 2"), 0),
+                                         QItemSelectionModel.SelectionFlag.Select
+                                         | QItemSelectionModel.SelectionFlag.Rows)
+    window.table.row_menu(_row(window, "Ganger 2"))
+    assert set(window.table.selected_ids()) == {first, second}
+    assert window.table.selected_id() == second  # the row clicked is the current one

@@ -288,8 +288,15 @@ class InitiativeTable(RowTable):
         model = self.model()
         if not 0 <= row < model.rowCount():
             return None
-        self.selectRow(row)
         combatant_id = model.index(row, 0).data(Role.COMBATANT_ID)
+        # A row inside a selection keeps it (the menu's Damage hits every selected row, as a desktop's menus
+        # act on the whole selection); another row is selected alone. Not selectRow: it reads the keyboard's
+        # modifiers, so a Ctrl still held (or stuck after a key event whose release never came) toggled the
+        # row off and the menu acted on nobody.
+        if not self.selectionModel().isRowSelected(row, QModelIndex()):
+            self.select_combatant(combatant_id)
+        else:
+            self.selectionModel().setCurrentIndex(model.index(row, 0), QItemSelectionModel.SelectionFlag.NoUpdate)
         self._prepare_menu(combatant_id)
         menu = QMenu(self)
         for action in self._row_actions:
