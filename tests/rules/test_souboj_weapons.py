@@ -1,4 +1,4 @@
-"""Souboj's weapons as data: the fields, what they may hold, the picker line, rounds fired, reloading, the last attack."""
+"""Souboj weapons as data: the fields, what they may hold, the picker line, rounds fired, reloads, the last attack."""
 
 from __future__ import annotations
 
@@ -169,14 +169,14 @@ def test_a_reload_is_refused_out_of_turn_and_after_the_action_is_spent() -> None
     history, ids = musketeer_fight()
     history.do(shot(ids))
     history.do(NextTurn())  # Aleš's turn now
-    with pytest.raises(OperationError, match="Musketeer can only act at their own initiative."):
+    with pytest.raises(OperationError, match="Musketeer can only act at their own initiative"):
         history.do(Reload(ids["Musketeer"], "Musket"))
     history, ids = musketeer_fight()
     history.do(shot(ids))
     history.do(shot(ids))
     history.do(Reload(ids["Musketeer"], "Musket"))
     history.do(shot(ids))
-    with pytest.raises(OperationError, match="Musketeer has already acted this round."):
+    with pytest.raises(OperationError, match="Musketeer has already acted this round"):
         history.do(Reload(ids["Musketeer"], "Musket"))
 
 
@@ -201,7 +201,7 @@ def test_the_gm_may_make_reloading_free() -> None:
 
 def test_a_spell_fires_no_rounds_and_a_full_weapon_is_not_reloaded() -> None:
     history, ids = musketeer_fight()
-    with pytest.raises(OperationError, match="Musket is already fully loaded."):
+    with pytest.raises(OperationError, match="Musket is already fully loaded"):
         history.do(Reload(ids["Musketeer"], "Musket"))
     spell = SoubojAttack(ids["Musketeer"], ids["Aleš"], Kind.MAGIC, "Musket", spell_damage=3)
     history.do(spell)
