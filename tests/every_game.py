@@ -33,6 +33,7 @@ from rules.turns import (
     current_actor,
     roll_initiative,
 )
+from rules.weapons import Reload, weapon_to_reload
 
 SEED: Final[int] = 7
 #: Next presses at most while a round is played to its end (a guard against a round that never ends).
@@ -89,6 +90,15 @@ def _effect(state: Encounter, system: RuleSystem) -> Operation | None:
                             remaining=1, reminds=Timing(Hook.TURN_START, target)))
 
 
+def _reload(state: Encounter) -> Operation | None:
+    """The first combatant with a weapon not fully loaded reloads it (whatever the game says that costs now)."""
+    for combatant in state.combatants.values():
+        weapon = weapon_to_reload(combatant, None)
+        if weapon is not None:
+            return Reload(combatant.id, weapon.name)
+    return None
+
+
 def _spend(state: Encounter, system: RuleSystem) -> Operation | None:
     actor = current_actor(state)
     if actor is None:
@@ -122,12 +132,14 @@ def roll_round(player: Player, system: RuleSystem) -> None:
 
 
 def play_on(player: Player, system: RuleSystem) -> None:
-    """From where the sample stops: an effect, wounds, a fall, an action spent, a delay taken, a yield, the round
-    to its end, a latecomer, the next round rolled, a score set, a batch, a heal, a removal, a renamed encounter."""
+    """From where the sample stops: an effect, wounds, a fall, a reload, an action spent, a delay taken, a yield, the
+    round to its end, a latecomer, the next round rolled, a score set, a batch, a heal, a removal, a renamed
+    encounter."""
     attempt(player, _effect(player.state, system))
     attempt(player, _harm(player.state, system, 1, 0))
     attempt(player, _harm(player.state, system, 2, -1))
     attempt(player, _fell(player.state, system, 1))
+    attempt(player, _reload(player.state))
     attempt(player, _spend(player.state, system))
     attempt(player, _actor_op(player.state, DelayAction))
     attempt(player, NextTurn())

@@ -22,6 +22,7 @@ from app.library import (
     LibraryEntry,
     LibraryError,
     from_combatant,
+    name_key,
     numbered_names,
     parse_library_file,
     to_operations,
@@ -38,6 +39,9 @@ from rules.weapons import checked_weapons
 
 SR3 = get_system("sr3")
 SEEDED = ["Corporate security guard", "Ganger", "Street samurai", "Troll bouncer"]
+#: Every bundled bestiary's entries (each game ships its own file), in the order a search lists them.
+BUNDLED = sorted((entry.name for path in sorted(resource("bestiary").glob("*.json"))
+                  for entry in parse_library_file(path)), key=name_key)
 
 
 @pytest.fixture(autouse=True)
@@ -154,7 +158,7 @@ def test_the_bestiary_is_seeded_once_so_deleted_templates_stay_deleted(db_path: 
         assert ganger.id is not None
         library.delete(ganger.id)
     with Library(db_path) as library:
-        assert [e.name for e in library.search()] == [name for name in SEEDED if name != "Ganger"]
+        assert [e.name for e in library.search()] == [name for name in BUNDLED if name != "Ganger"]
 
 
 def test_the_bestiary_ships_as_a_resource_in_the_library_format() -> None:
@@ -171,7 +175,7 @@ def test_a_version_0_file_is_migrated_to_the_current_schema(db_path: Path) -> No
     sqlite3.connect(db_path).close()  # an empty SQLite file: user_version 0, no tables
     with Library(db_path) as library:
         assert library.integrity_ok()
-        assert [e.name for e in library.search()] == SEEDED
+        assert [e.name for e in library.search()] == BUNDLED
     assert _version(db_path) == len(MIGRATIONS)
     with sqlite3.connect(db_path) as connection:
         assert connection.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -255,12 +259,13 @@ def test_export_then_import_round_trips_every_field(db_path: Path, tmp_path: Pat
         entries = source.search()
         Library.export_json(entries, exported)
     document = json.loads(exported.read_text(encoding="utf-8"))
-    assert document["format"] == FORMAT and document["version"] == 2 and len(document["entries"]) == 5
+    assert document["format"] == FORMAT and document["version"] == 2
+    assert len(document["entries"]) == len(BUNDLED) + 1
     with Library(tmp_path / "other.sqlite3", seed=False) as target:
         imported = target.import_json(exported)
         assert [content(e) for e in imported] == [content(e) for e in entries]
         assert target.import_json(exported) == []  # the same entries again are not duplicated
-        assert len(target.search()) == 5
+        assert len(target.search()) == len(BUNDLED) + 1
 
 
 def test_export_replaces_the_file_atomically(tmp_path: Path) -> None:
@@ -356,7 +361,7 @@ def test_two_processes_writing_at_once_never_corrupt_the_library(db_path: Path) 
         ids = {tag: [e.id or 0 for e in library.search(f"Writer {tag}")] for tag in "AB"}
         assert len(ids["A"]) == len(ids["B"]) == 200
         assert min(ids["A"]) < max(ids["B"]) and min(ids["B"]) < max(ids["A"])  # they really wrote at once
-        assert [e.name for e in library.search(kind="npc") if not e.name.startswith("Writer")] == SEEDED  # once
+        assert [e.name for e in library.search(kind="npc") if not e.name.startswith("Writer")] == BUNDLED  # once
 
 
 # --- entries into the fight ---------------------------------------------------------------------

@@ -23,7 +23,7 @@ from app.recovery import find_recoverable, recover
 from app.storage import StorageError, is_sealed, load_encounter, save_encounter, sealed_json
 from rules.history import History
 from rules.serialize import history_from_document
-from tests.app.release_files.observe import observe, observe_state
+from tests.app.release_files.observe import OPTIONS_ADDED_SINCE, observe, observe_state
 from tests.app.test_hostile_files import _junk, _paths, _use, mutants
 
 FILES = Path(__file__).parent / "release_files"
@@ -50,6 +50,17 @@ def test_the_folder_holds_every_kind_of_file() -> None:
 @pytest.mark.parametrize("name", FIGHTS)
 def test_an_old_file_opens_as_it_did(name: str) -> None:
     assert observed(load_encounter(FILES / name), name) == expected(name)
+
+
+@pytest.mark.parametrize("name", FIGHTS)
+def test_an_old_file_opens_with_the_defaults_of_options_added_since(name: str) -> None:
+    history = load_encounter(FILES / name)
+    system = history.system
+    added = [spec for spec in system.option_specs() if spec.key in OPTIONS_ADDED_SINCE.get(system.id, frozenset())]
+    for state in (history.state, history.initial):
+        assert all(spec.key not in state.options for spec in added)
+        assert {spec.key: system.option(state, spec.key) for spec in added} == {spec.key: spec.default
+                                                                                for spec in added}
 
 
 @pytest.mark.parametrize("name", [name for name in FIGHTS if is_sealed((FILES / name).read_bytes())])

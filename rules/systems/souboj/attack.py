@@ -13,13 +13,14 @@ from typing import Final
 from rules.combatants import harm_lines
 from rules.encounter import Combatant, Encounter, Status
 from rules.errors import OperationError
-from rules.history import Applied, LogArg, LogLine, Operation, require_combatant
+from rules.history import Applied, AttackRecord, LogArg, LogLine, Operation, require_combatant
 from rules.systems.base import Reminder, RuleSystem
 from rules.systems.souboj import condition
 from rules.systems.souboj.combat import base_damage, critical_multiplier, damage_from_base
 from rules.systems.souboj.model import CAUSE_LABELS, KIND_LABELS, SHADOW, WOUNDS, Cause, Kind
 from rules.systems.souboj.system import tables
 from rules.text import N_, _
+from rules.weapons import fire
 
 LIMIT: Final = 999
 MAX_SPELL_DAMAGE: Final = 9999
@@ -49,7 +50,9 @@ class SoubojAttack(Operation):
     """A resolved attack: 1d6 + ``attack_bonus`` against 1d6 + ``defence_bonus``, damage by kind, criticals.
 
     Magic follows the spell: no dice here, ``spell_damage`` is what the spell dealt. ``flat`` (melee only)
-    deals shadow damage. Any of ``causes`` makes the hit critical: damage × min(10, ``level``).
+    deals shadow damage. Any of ``causes`` makes the hit critical: damage × min(10, ``level``). ``weapon`` names
+    the weapon for the log; when the attacker carries a weapon of that name loaded with rounds, the attack fires
+    one of them (the seed knows no bursts: one attack, one shot).
     """
 
     kind = "souboj_attack"
@@ -71,12 +74,20 @@ class SoubojAttack(Operation):
     def attacker_id(self) -> str | None:
         return self.attacker
 
+    def attack_record(self) -> AttackRecord | None:
+        return AttackRecord(self.attacker, self.target, self.weapon)
+
+    def rounds_fired(self) -> int:
+        """Rounds the attack takes from its weapon's magazine: one a shot, none for a spell."""
+        return 0 if self.weapon_kind is Kind.MAGIC else 1
+
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         attacker = require_combatant(encounter, self.attacker)
         target = require_combatant(encounter, self.target)
         self._validate(encounter)
         _require_able(encounter, system, attacker)
         _require_alive(encounter, system, target)
+        encounter = fire(encounter, self.attacker, self.weapon, self.rounds_fired())
         log = [self._opening(attacker, target)]
         dealt = self._damage(encounter, log)
         if dealt is None:

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Final
 
-from rules.encounter import STATUS_LABELS, Combatant, Encounter, JsonValue, Side, Slot, Status, frozen_map
+from rules.encounter import STATUS_LABELS, Combatant, Encounter, JsonValue, Side, Slot, Status, Weapon, frozen_map
 from rules.errors import OperationError
 from rules.history import History, Operation
 from rules.systems.base import (
@@ -27,7 +27,7 @@ from rules.systems.base import (
     RuleSystem,
     TrackSpec,
 )
-from rules.systems.souboj import condition, order
+from rules.systems.souboj import condition, order, weapons
 from rules.systems.souboj.combat import ROUNDING_LABELS, Rounding
 from rules.systems.souboj.model import (
     ACTION_SHORT_LABELS,
@@ -87,6 +87,9 @@ _OPTIONS: Final[tuple[OptionSpec, ...]] = (
                         (REACTIONS_ONLY, N_("The defenders get only reactions")))),
     OptionSpec(SURPRISE_ATTACKERS, N_("Attacking side of the surprise round"), OptionKind.CHOICE, OPPONENTS_ATTACK,
                choices=((OPPONENTS_ATTACK, N_("Opponents")), (PARTY_ATTACKS, N_("Player characters and allies")))),
+    OptionSpec(weapons.RELOAD_COSTS_ACTION, N_("Reloading costs the round's action"), OptionKind.BOOL, True,
+               help=N_("The rules do not say; by default a creature that reloads has used its action for the "
+                       "round.")),
     OptionSpec("tables", N_("Attack, damage and recovery tables"), OptionKind.TABLE, {}),
 )
 
@@ -268,6 +271,20 @@ class SoubojSystem(RuleSystem):
         if self.action_budget(combatant, encounter)[0].left < 1:
             raise OperationError(_("{name} has already acted this round.").format(name=combatant.name))
         return replace(combatant, actions_used=frozen_map({**combatant.actions_used, ACTION: 1}))
+
+    # --- weapons ------------------------------------------------------------------------------
+    def weapon_fields(self) -> Sequence[OptionSpec]:
+        return weapons.WEAPON_FIELDS
+
+    def check_weapon(self, weapon: Weapon) -> Weapon:
+        return weapons.check_weapon(weapon)
+
+    def describe_weapon(self, weapon: Weapon) -> str:
+        return weapons.describe_weapon(weapon)
+
+    def reload_action(self, combatant: Combatant, weapon: Weapon, encounter: Encounter) -> str | None:
+        # The seed is silent on reloading: a Decision (see weapons.reload_costs), spending the round's one action.
+        return ACTION if weapons.reload_costs(combatant, weapon, encounter) else None
 
     def default_side_order(self) -> tuple[Side, ...]:
         return (Side.PLAYER, Side.ALLY, Side.OPPONENT)

@@ -17,6 +17,10 @@ from rules.errors import RulesError
 from rules.history import History
 from rules.systems.base import RuleSystem
 
+#: Options a game added after these files were written (game id → keys). The files hold none of them, so they open
+#: with the options' defaults (``test_release_files`` checks that); the rest of what they show is compared as ever.
+OPTIONS_ADDED_SINCE: dict[str, frozenset[str]] = {"souboj": frozenset({"reload_costs_action"})}
+
 
 def _slot(slot: Slot | None) -> Any:
     return None if slot is None else [slot.kind.value, list(slot.ids), slot.phase]
@@ -71,7 +75,8 @@ def observe_state(state: Encounter, system: RuleSystem) -> dict[str, Any]:
         "remaining": remaining,
         "effects": [[e.id, e.name, e.target, e.remaining] for e in state.effects.values()],
         "delays": [[d.combatant, d.round, d.pass_no, d.into_next_pass] for d in state.delays.values()],
-        "options": {spec.key: _plain(system.option(state, spec.key)) for spec in system.option_specs()},
+        "options": {spec.key: _plain(system.option(state, spec.key)) for spec in system.option_specs()
+                    if spec.key not in OPTIONS_ADDED_SINCE.get(system.id, frozenset())},
     }
     if system.id == "walka":
         observed["walka"] = _walka(state, system)

@@ -5,6 +5,10 @@ The form's numbers become an :class:`~ui.games.souboj.attack_parts.AttackInputs`
 the rules what each outcome would do to the target. Resolve applies one
 :class:`~rules.systems.souboj.SoubojAttack` (or :class:`~rules.systems.souboj.FinishOff` for a dying target)
 through the document.
+
+A saved weapon chosen in the picker fills the form's weapon part (:meth:`SoubojAttackDialog._apply_weapon`): its
+kind, its name, its strength in the attack and a spell's damage; the GM may still change every number. The
+target's weapon defence is read from the weapon it used last (else its first), when it carries any.
 """
 
 from __future__ import annotations
@@ -17,13 +21,26 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QGroupBox, QHBoxLayout, QLin
 from app.document import Change
 from app.i18n import _
 from rules.dice import Roller
-from rules.encounter import Combatant, Status
+from rules.encounter import Combatant, Status, Weapon
 from rules.errors import RulesError
 from rules.history import Operation
 from rules.systems.souboj import FinishOff, SoubojAttack
-from rules.systems.souboj.model import ARMOR, KIND_LABELS, LEVEL, STRENGTH, Action, Cause, Kind, declaration
+from rules.systems.souboj.model import (
+    ARMOR,
+    KIND_LABELS,
+    LEVEL,
+    STRENGTH,
+    WEAPON_DEFENCE,
+    WEAPON_STRENGTH,
+    Action,
+    Cause,
+    Kind,
+    declaration,
+)
 from rules.systems.souboj.system import tables
 from rules.systems.souboj.tables import SoubojTables, load_tables
+from rules.systems.souboj.weapons import SPELL_DAMAGE, weapon_kind
+from rules.weapons import fire, last_attack, preferred_weapon
 from ui.charts.odds_chart import OddsChart
 from ui.dialogs.attack_dialog import AttackDialog, Marked
 from ui.games.souboj.attack_parts import (
@@ -43,6 +60,14 @@ from ui.widgets.odds_table import OddsTable
 #: The kind an attacker's declared action suggests.
 KIND_FOR_ACTION: Final[dict[Action, Kind]] = {Action.MAGIC: Kind.MAGIC, Action.RANGED: Kind.RANGED,
                                               Action.MELEE: Kind.MELEE}
+
+
+def armed(combatant: Combatant, weapon: Weapon | None) -> Combatant:
+    """``combatant`` with ``weapon``'s strength and defence as its weapon numbers (None: its own numbers)."""
+    if weapon is None:
+        return combatant
+    return combatant.with_attribute(WEAPON_STRENGTH, weapon.number(WEAPON_STRENGTH)).with_attribute(
+        WEAPON_DEFENCE, weapon.number(WEAPON_DEFENCE))
 
 
 # --- the dialog ----------------------------------------------------------------------------------------------
@@ -84,7 +109,7 @@ class SoubojAttackDialog(AttackDialog):
     def _build_layout(self) -> None:
         who = self._pickers_form()
         who.addRow(_("Kind"), self.kind)
-        who.addRow(_("Weapon"), self.weapon)
+        who.addRow(_("Weapon name"), self.weapon)
         left = QVBoxLayout()
         left.addLayout(who)
         sides = QHBoxLayout()
@@ -133,8 +158,8 @@ class SoubojAttackDialog(AttackDialog):
     def _inputs(self) -> list[QWidget]:
         # The parts' spin boxes are watched where they are made (_on_kind_changed): watching them here too
         # recomputed everything twice per edit.
-        return [self.attack_box.other, self.defence_box.other, *self.damage.inputs(), *self.critical.inputs(),
-                self.finish]
+        return [self.weapon, self.attack_box.other, self.defence_box.other, *self.damage.inputs(),
+                *self.critical.inputs(), self.finish]
 
     def entries(self) -> tuple[DiceEntry, ...]:
         return (self.attack_entry, self.defence_entry)
@@ -153,6 +178,22 @@ class SoubojAttackDialog(AttackDialog):
     def _kind(self) -> Kind:
         return Kind(self.kind.currentData() or Kind.MELEE.value)
 
+    def _armed_attacker(self) -> Combatant | None:
+        """The attacker with the chosen weapon's numbers (typed in the form: its own)."""
+        attacker = self._attacker()
+        return armed(attacker, self.chosen_weapon()) if attacker is not None else None
+
+    def _armed_target(self) -> Combatant | None:
+        """The target with the weapon it used last, else its first (carrying none: its own numbers)."""
+        target = self._target()
+        if target is None or not target.weapons:
+            return target
+        return armed(target, preferred_weapon(target, last_attack(self._document.history.entries, target.id)))
+
+    def _weapon_label(self) -> str:
+        """The weapon the attack names: the saved one chosen, else what the GM typed."""
+        return self.weapon_name() or self.weapon.text().strip()
+
     def _prefill(self) -> None:
         self._on_kind_changed(prefill=True)
         super()._prefill()
@@ -167,7 +208,7 @@ class SoubojAttackDialog(AttackDialog):
                 declared.action in KIND_FOR_ACTION:
             self.kind.setCurrentIndex(self.kind.findData(KIND_FOR_ACTION[declared.action].value))
             self._on_kind_changed(prefill=False)
-        self.attack_box.prefill(attacker)
+        self.attack_box.prefill(armed(attacker, self.chosen_weapon()))
         self.damage.strength.setValue(attacker.attribute(STRENGTH))
         self.critical.level.setValue(max(1, attacker.attribute(LEVEL, 1)))
 
@@ -177,7 +218,7 @@ class SoubojAttackDialog(AttackDialog):
         if target is None:
             return
         state, system = self._document.state, self._document.system
-        self.defence_box.prefill(target)
+        self.defence_box.prefill(self._armed_target() or target)
         self.damage.armor.setValue(target.attribute(ARMOR))
         status = system.status(target, state)
         self.critical.causes[Cause.IMMOBILE].setChecked(status in (Status.UNCONSCIOUS, Status.DYING))
@@ -187,6 +228,18 @@ class SoubojAttackDialog(AttackDialog):
         self.critical.causes[Cause.NONCOMBAT].setChecked(last_noncombat)
         self.finish.setVisible(status is Status.DYING)
         self.finish.setChecked(status is Status.DYING)
+
+    def _apply_weapon(self, weapon: Weapon | None) -> None:
+        """The saved weapon's kind, name, strength and a spell's damage into the form (None: left as typed)."""
+        self.weapon.setEnabled(weapon is None and not self._resolved)  # a saved weapon's name is the picker's
+        if weapon is None:
+            return
+        self.weapon.setText(weapon.name)
+        was_blocked = self.kind.blockSignals(True)
+        self.kind.setCurrentIndex(self.kind.findData(weapon_kind(weapon).value))
+        self.kind.blockSignals(was_blocked)
+        self._on_kind_changed(prefill=True)  # the kind's parts, the weapon's strength among them
+        self.damage.spell.setValue(weapon.number(SPELL_DAMAGE))
 
     # --- reacting to the GM ---------------------------------------------------------------------
     def _on_kind_index(self, _index: int) -> None:
@@ -202,7 +255,7 @@ class SoubojAttackDialog(AttackDialog):
                     self._edits.watch(spin)
                 box.setVisible(rule is not None)
             if prefill:
-                attacker, target = self._attacker(), self._target()
+                attacker, target = self._armed_attacker(), self._armed_target()
                 if attacker is not None:
                     self.attack_box.prefill(attacker)
                 if target is not None:
@@ -260,6 +313,7 @@ class SoubojAttackDialog(AttackDialog):
             self._outcomes = [Outcome(_("Finished off: dead"), 1.0, None)]
         else:
             try:
+                self._check_rounds(inputs.attacker)
                 self._outcomes = work_out(inputs, self._document.state, self._document.system, self._tables)
             except RulesError as problem:
                 self._problem = str(problem)
@@ -270,6 +324,11 @@ class SoubojAttackDialog(AttackDialog):
             self.odds.set_unknown([_("Miss")])
             self.chart.set_unknown([_("Miss")])
         self._set_dice(inputs)
+
+    def _check_rounds(self, attacker: Combatant) -> None:
+        """Refuse before the dice, as the rules will: a weapon with too few rounds loaded (OperationError)."""
+        if self._kind() is not Kind.MAGIC:
+            fire(self._document.state, attacker.id, self._weapon_label(), 1)
 
     def _set_dice(self, inputs: AttackInputs | None) -> None:
         rolled = inputs is not None and inputs.kind is not Kind.MAGIC and not self._finishing()
@@ -299,7 +358,7 @@ class SoubojAttackDialog(AttackDialog):
             return FinishOff(inputs.attacker.id, inputs.target.id)
         magic = inputs.kind is Kind.MAGIC
         return SoubojAttack(
-            inputs.attacker.id, inputs.target.id, inputs.kind, self.weapon.text().strip(), inputs.attack_bonus,
+            inputs.attacker.id, inputs.target.id, inputs.kind, self._weapon_label(), inputs.attack_bonus,
             inputs.defence_bonus, None if magic else self._face(self.attack_entry),
             None if magic else self._face(self.defence_entry), inputs.strength, inputs.armor, inputs.level,
             inputs.causes, inputs.flat, inputs.spell_damage if magic else 0)
@@ -314,7 +373,7 @@ class SoubojAttackDialog(AttackDialog):
 
     def _set_editable(self, editable: bool) -> None:
         super()._set_editable(editable)
-        for widget in (self.kind, self.weapon, self.attack_box, self.defence_box, self.damage, self.critical,
-                       self.finish):
+        for widget in (self.kind, self.attack_box, self.defence_box, self.damage, self.critical, self.finish):
             widget.setEnabled(editable)
+        self.weapon.setEnabled(editable and self.chosen_weapon() is None)
         self.roll_all.setEnabled(editable and self.attack_entry.expression() is not None)
