@@ -17,6 +17,11 @@ from rules.errors import RulesError
 from rules.history import History
 from rules.systems.base import RuleSystem
 
+#: Options added after these files were recorded, by game: a file written before one existed opens with its default,
+#: which the recording could not show, so it is not observed (the rest of the observation, the log and every
+#: state undo passes through, still shows that the default changes nothing such a file shows).
+ADDED_SINCE_RECORDED: dict[str, frozenset[str]] = {"walka": frozenset({"reload_action"})}
+
 
 def _slot(slot: Slot | None) -> Any:
     return None if slot is None else [slot.kind.value, list(slot.ids), slot.phase]
@@ -71,7 +76,8 @@ def observe_state(state: Encounter, system: RuleSystem) -> dict[str, Any]:
         "remaining": remaining,
         "effects": [[e.id, e.name, e.target, e.remaining] for e in state.effects.values()],
         "delays": [[d.combatant, d.round, d.pass_no, d.into_next_pass] for d in state.delays.values()],
-        "options": {spec.key: _plain(system.option(state, spec.key)) for spec in system.option_specs()},
+        "options": {spec.key: _plain(system.option(state, spec.key)) for spec in system.option_specs()
+                    if spec.key not in ADDED_SINCE_RECORDED.get(system.id, frozenset())},
     }
     if system.id == "walka":
         observed["walka"] = _walka(state, system)
