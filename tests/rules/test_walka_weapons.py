@@ -15,6 +15,7 @@ from rules.history import AttackRecord, Batch, History
 from rules.serialize import history_from_document, history_to_document, to_data
 from rules.systems.walka import SYSTEM, WalkaAction
 from rules.systems.walka import actions as walka_actions
+from rules.systems.walka.sample import sample
 from rules.systems.walka.weapons import CYBER, MELEE_WEAPON, RELOAD_OPTION, UNARMED, make_weapon
 from rules.weapons import Reload, SetWeapons, checked_weapons, last_attack
 from tests.rules.test_walka_combat import attack, kira_acts
@@ -242,3 +243,14 @@ def test_an_attack_tells_who_attacked_whom_with_what() -> None:
     assert last_attack(history.entries, ids["Kira"]) == AttackRecord(ids["Kira"], ids["Ganger 1"], "Pistol")
     assert last_attack(history.entries, ids["Ganger 1"]) is None
 
+
+def test_the_sample_carries_the_weapons_of_its_notes_and_counts_their_rounds() -> None:
+    state = sample().state
+    carried = {c.name: [w.name for w in c.weapons] for c in state.combatants.values()}
+    assert carried["Kira"] == ["Heavy pistol"] and carried["Wedge"] == ["Monowire", "Machete"]
+    assert carried["Ganger 1"] == ["SMG", "Knife"] and carried["Ghost"] == ["Attack program"]
+    assert all(c.weapons for c in state.combatants.values())
+    by_name = {c.name: c for c in state.combatants.values()}
+    assert by_name["Kira"].weapon("Heavy pistol").number("rounds") == 9  # type: ignore[union-attr]
+    assert by_name["Ganger 1"].weapon("SMG").number("rounds") == 29  # type: ignore[union-attr]
+    assert by_name["Ganger 2"].weapon("SMG").number("rounds") == 30  # type: ignore[union-attr]  # reloaded
