@@ -145,22 +145,26 @@ def pool_text(inputs: AttackInputs, pool: int) -> str:
 
 
 class AttackBox(QGroupBox):
-    """The attacker's side: skill, weapon, and whether the attack counts as one of the round's actions."""
+    """The attacker's side: the saved weapon (``weapon_row``: the dialog's picker and the rounds left) and the
+    inputs it fills (name, skill, weapon dice), the damage modifiers, and whether the attack counts as one of the
+    round's actions."""
 
-    def __init__(self) -> None:
+    def __init__(self, weapon_row: QWidget) -> None:
         super().__init__(_("Attack"))
         self.skill = QComboBox()
         for key, label in ATTACK_SKILLS.items():
             self.skill.addItem(_(label), key)
         self.value = spin_box(0, 999)
         self.weapon = QLineEdit(placeholderText=_("e.g. Heavy pistol"))
+        self.weapon.setAccessibleName(_("Name"))
         self.weapon_dice = spin_box(0, 100)
         self.modifier = spin_box(-100, 100)
         self.modifier.setToolTip(_("Damage modifiers: dice added to or taken from the pool."))
         self.counts = QCheckBox(_("Counts as one of the attacker's two actions"))
         form = QFormLayout(self)
+        form.addRow(_("Weapon"), weapon_row)
+        form.addRow(_("Name"), self.weapon)
         form.addRow(_("Skill"), _pair(self.skill, self.value))
-        form.addRow(_("Weapon"), self.weapon)
         form.addRow(_("Weapon dice"), self.weapon_dice)
         form.addRow(_("Damage modifiers"), self.modifier)
         form.addRow(self.counts)
