@@ -52,8 +52,9 @@ def _checked_value(spec: OptionSpec, value: JsonValue, weapon: str) -> JsonValue
 
 
 def _shown(spec: OptionSpec, value: JsonValue) -> str:
+    """The refused value as a message quotes it: short, whatever a file held (a megabyte of text, say)."""
     if spec.kind is OptionKind.INT and spec.minimum is not None and spec.maximum is not None:
-        return _("{value} (from {minimum} to {maximum})").format(value=value, minimum=spec.minimum,
+        return _("{value} (from {minimum} to {maximum})").format(value=str(value)[:40], minimum=spec.minimum,
                                                               maximum=spec.maximum)
     return repr(value)[:40]
 

@@ -109,6 +109,12 @@ def test_values_the_game_cannot_read_are_refused_with_a_clear_message(values: di
     assert str(refused.value) == message
 
 
+def test_a_refusal_quotes_a_huge_value_short() -> None:
+    with pytest.raises(RulesError) as refused:  # a hostile library file: 200 000 characters for a number
+        checked({"magazine": "x" * 200_000})
+    assert len(str(refused.value)) < 200 and str(refused.value).endswith("(from 0 to 200).")
+
+
 @pytest.mark.usefixtures("marked")
 def test_the_refusals_are_translated() -> None:
     values: tuple[dict[str, JsonValue], ...] = ({"kind": "cyber", "skill": "firearms"},
