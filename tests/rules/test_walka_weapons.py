@@ -136,19 +136,19 @@ def test_a_combatant_refuses_a_weapon_the_game_cannot_read_and_keeps_what_it_had
 
 
 @pytest.mark.parametrize(("weapon", "line"), [
-    (make_weapon("SMG", 3, magazine=30), "SMG · 3 dice · Firearms"),
-    (make_weapon("Fists", 1, UNARMED), "Fists · 1 die · Brawling"),
-    (make_weapon("Monowire", 4, MELEE_WEAPON), "Monowire · 4 dice · Melee weapons"),
-    (make_weapon("Attack program", 2, CYBER), "Attack program · 2 dice · Interface"),
+    (make_weapon("SMG", 3, magazine=30), "SMG · 3 dice"),
+    (make_weapon("Fists", 1, UNARMED), "Fists · 1 die"),
+    (make_weapon("Monowire", 4, MELEE_WEAPON), "Monowire · 4 dice"),
+    (make_weapon("Attack program", 2, CYBER), "Attack program · 2 dice"),
 ])
-def test_describe_weapon_names_it_with_its_dice_and_skill_never_its_rounds(weapon: Weapon, line: str) -> None:
+def test_describe_weapon_names_it_with_its_dice_never_its_rounds(weapon: Weapon, line: str) -> None:
     assert SYSTEM.describe_weapon(checked_weapons((weapon,), SYSTEM)[0]) == line
     assert "30" not in SYSTEM.describe_weapon(weapon)  # the dialog shows the rounds beside the picker
 
 
 @pytest.mark.usefixtures("marked")
 def test_describe_weapon_is_translated_with_plural_forms() -> None:
-    assert SYSTEM.describe_weapon(make_weapon("SMG", 3)) == "»SMG · 3 dice · »Firearms"
+    assert SYSTEM.describe_weapon(make_weapon("SMG", 3)) == "»SMG · 3 dice"
 
 
 # --- rounds fired by attacks ------------------------------------------------------------------------------------

@@ -68,7 +68,7 @@ def test_the_picker_sits_in_the_attack_box_over_the_inputs_it_fills(qtbot: QtBot
     dialog.show()
     assert dialog.weapon_picker.isVisible() and dialog.attack.isAncestorOf(dialog.weapon_picker)
     assert [dialog.weapon_picker.itemText(i) for i in range(dialog.weapon_picker.count())] == [
-        "Heavy pistol · 3 dice · Firearms", "Typed in the form"]
+        "Heavy pistol · 3 dice", "Typed in the form"]
     assert dialog.ammunition.text() == "9/10 rounds" and dialog.ammunition.isVisible()
 
 

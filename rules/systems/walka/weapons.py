@@ -104,10 +104,10 @@ def check(weapon: Weapon) -> Weapon:
 
 
 def describe(weapon: Weapon) -> str:
-    """``SMG · 3 dice · Firearms``: the picker's line (the dialog shows the rounds left beside it)."""
+    """``SMG · 3 dice``: the picker's line, the name and the weapon dice a GM knows it by (its skill is the form's
+    next row, its rounds are shown beside it: a longer line was cut off in Russian on a laptop)."""
     dice = weapon.number(DICE)
-    return ngettext("{name} · {count} die · {skill}", "{name} · {count} dice · {skill}", dice).format(
-        name=weapon.name, count=dice, skill=attack_skill_label(str(weapon.value(SKILL))))
+    return ngettext("{name} · {count} die", "{name} · {count} dice", dice).format(name=weapon.name, count=dice)
 
 
 def skill_of(weapon: Weapon) -> str:

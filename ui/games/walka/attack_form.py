@@ -145,11 +145,11 @@ def pool_text(inputs: AttackInputs, pool: int) -> str:
 
 
 class AttackBox(QGroupBox):
-    """The attacker's side: the saved weapon (``weapon_row``: the dialog's picker and the rounds left) and the
-    inputs it fills (name, skill, weapon dice), the damage modifiers, and whether the attack counts as one of the
-    round's actions."""
+    """The attacker's side: the saved weapon (the dialog's ``picker``, with the rounds left in ``ammunition``
+    beside the name, so the picker keeps the row's whole width for its line) and the inputs it fills (name, skill,
+    weapon dice), the damage modifiers, and whether the attack counts as one of the round's actions."""
 
-    def __init__(self, weapon_row: QWidget) -> None:
+    def __init__(self, picker: QComboBox, ammunition: QLabel) -> None:
         super().__init__(_("Attack"))
         self.skill = QComboBox()
         for key, label in ATTACK_SKILLS.items():
@@ -162,8 +162,11 @@ class AttackBox(QGroupBox):
         self.modifier.setToolTip(_("Damage modifiers: dice added to or taken from the pool."))
         self.counts = QCheckBox(_("Counts as one of the attacker's two actions"))
         form = QFormLayout(self)
-        form.addRow(_("Weapon"), weapon_row)
-        form.addRow(_("Name"), self.weapon)
+        form.addRow(_("Weapon"), picker)
+        name = QHBoxLayout()
+        name.addWidget(self.weapon, 1)
+        name.addWidget(ammunition)
+        form.addRow(_("Name"), name)
         form.addRow(_("Skill"), _pair(self.skill, self.value))
         form.addRow(_("Weapon dice"), self.weapon_dice)
         form.addRow(_("Damage modifiers"), self.modifier)
