@@ -64,7 +64,8 @@ class WalkaAttackDialog(AttackDialog):
     # --- construction ---------------------------------------------------------------------------
     def _build(self, roller: Roller) -> None:
         self._sheet: AttackSheet | None = None
-        self.attack, self.defence, self.modifiers = AttackBox(self.weapon_picker, self.ammunition), DefenceBox(), ModifiersBox()
+        self.attack = AttackBox(self.weapon_picker, self.ammunition)
+        self.defence, self.modifiers = DefenceBox(), ModifiersBox()
         self.dice = DiceBox(roller)
         self.chart = OddsChart(export_name=_("attack-odds"), compact=True)
         self.chance_button = QPushButton()
