@@ -52,11 +52,11 @@ def _checked_value(spec: OptionSpec, value: JsonValue, weapon: str) -> JsonValue
 
 
 def _shown(spec: OptionSpec, value: JsonValue) -> str:
-    shown = repr(value)[:40]  # a hostile file's value may be megabytes long: the message quotes its start
+    """The refused value as a message quotes it: its start only (a hostile file's value may be megabytes long)."""
     if spec.kind is OptionKind.INT and spec.minimum is not None and spec.maximum is not None:
-        return _("{value} (from {minimum} to {maximum})").format(value=shown, minimum=spec.minimum,
+        return _("{value} (from {minimum} to {maximum})").format(value=repr(value)[:40], minimum=spec.minimum,
                                                               maximum=spec.maximum)
-    return shown
+    return repr(value)[:40]
 
 
 def checked_weapon(weapon: Weapon, fields: Sequence[OptionSpec]) -> Weapon:

@@ -90,15 +90,17 @@ class FightCommands:
 
     def _open_attack(self, repeat: bool) -> None:
         """The attack dialog for the current actor; ``repeat``: its last weapon and target, the dice rolled (the
-        selected row is then not taken as the target: the last attack's is)."""
+        selected row is then not taken as the target: the last attack's is; a selected row acting now with
+        others, one of a group or seat acting together, is the one who repeats its attack)."""
         from ui.dialogs.attack_dialog import AttackDialog  # with the first attack, not at start-up
 
         dialog_class = game_ui(self._window.document.system.id).attack_dialog()
         if dialog_class is None:
             self._window.show_error(_("Attacks for this game are resolved with the dice line and Damage."))
             return
-        attacker = self._window.session.current_actor()
-        target = None if repeat else self._window.table.selected_id()
+        selected = self._window.table.selected_id()
+        attacker = self._window.session.actor_for(selected) if repeat else self._window.session.current_actor()
+        target = None if repeat else selected
         dialog = dialog_class(self._window.document, self._window.session.roller, attacker,
                               target if target != attacker else None, self._window)
         if repeat and isinstance(dialog, AttackDialog):

@@ -13,14 +13,16 @@ from typing import Final
 from rules.combatants import harm_lines
 from rules.encounter import Combatant, Encounter, SlotKind, Status, frozen_map
 from rules.errors import OperationError
-from rules.history import Applied, LogArg, LogLine, Operation, require_combatant
+from rules.history import Applied, AttackRecord, LogArg, LogLine, Operation, require_combatant
 from rules.systems.base import Reminder, RuleSystem
 from rules.systems.walka import actions, contest, seating
 from rules.systems.walka.contest import Outcome
 from rules.systems.walka.skills import ATTACK_SKILLS, DEFENCE_SKILLS, defence_skill_label
 from rules.systems.walka.system import CHANCE, HP, WalkaSystem, chances_left, hit_points
+from rules.systems.walka.weapons import ROUNDS_PER_ATTACK
 from rules.text import N_, NN_, _
 from rules.turns import advance
+from rules.weapons import fire
 
 MAX_SEATS: Final[int] = 40
 MAX_SEAT_NAME: Final[int] = 60
@@ -258,6 +260,9 @@ class WalkaAttack(Operation):
     def attacker_id(self) -> str | None:
         return self.attacker
 
+    def attack_record(self) -> AttackRecord:
+        return AttackRecord(self.attacker, self.target, self.weapon)
+
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         walka = _walka(system)
         attacker, target = require_combatant(encounter, self.attacker), require_combatant(encounter, self.target)
@@ -267,7 +272,8 @@ class WalkaAttack(Operation):
             raise OperationError(_("No damage dice: the attack did not hit."))
         if outcome is Outcome.HIT:
             contest.check_damage_faces(self.damage_faces, self.pool())
-        state = encounter.with_combatant(self._spent(walka, encounter, attacker))
+        fired = fire(encounter, self.attacker, self.weapon, ROUNDS_PER_ATTACK)
+        state = fired.with_combatant(self._spent(walka, encounter, fired.combatant(self.attacker)))
         log = [self._opening(attacker, target), *self._rolls(attacker, target), _outcome_line(outcome, target)]
         if outcome is not Outcome.HIT:
             return Applied(state, tuple(log))

@@ -6,7 +6,9 @@ from rules.combatants import AddCombatant
 from rules.encounter import Side, frozen_map
 from rules.history import Batch, History, new_history
 from rules.systems.walka import DecideGmTie, SetSeating, WalkaAction, WalkaAttack
+from rules.systems.walka.weapons import CYBER, MELEE_WEAPON, make_weapon
 from rules.turns import NextTurn, RollInitiative
+from rules.weapons import ROUNDS, Reload
 
 #: name, side, seat, attributes, notes
 _PARTY = (
@@ -22,15 +24,28 @@ _PARTY = (
 _GANGER = {"hit_points": 6, "chances": 0, "firearms": 11, "dodge": 8, "weapon_dice": 3, "armor": 1}
 _GHOST = {"hit_points": 5, "chances": 0, "interface": 13, "concentration": 12, "dodge": 7, "weapon_dice": 3}
 
+#: What each carries, read from the notes (the chapter gives no magazine sizes: these are the tracker's).
+_WEAPONS = {
+    "Kira": (make_weapon("Heavy pistol", 3, magazine=10),),
+    "Osa": (make_weapon("Drone gun", 2, magazine=20),),
+    "Wedge": (make_weapon("Monowire", 4, MELEE_WEAPON), make_weapon("Machete", 3, MELEE_WEAPON)),
+    "Nova": (make_weapon("Attack program", 2, CYBER),),
+    "Ghost": (make_weapon("Attack program", 3, CYBER),),
+}
+_SMG, _KNIFE = make_weapon("SMG", 3, magazine=30), make_weapon("Knife", 2, MELEE_WEAPON)
+
 
 def sample() -> History:
     """"Ambush at the Night Market": three players (four characters) against the GM's gangers, round 1."""
     history = new_history("walka", "Ambush at the Night Market")
-    party = [AddCombatant(f"c{n}", name, side, frozen_map(stats), seat=seat, notes=notes)
+    party = [AddCombatant(f"c{n}", name, side, frozen_map(stats), seat=seat, notes=notes, weapons=_WEAPONS[name])
              for n, (name, side, seat, stats, notes) in enumerate(_PARTY, start=1)]
-    gangers = [AddCombatant(f"c{n}", f"Ganger {n - 4}", Side.OPPONENT, frozen_map(_GANGER), notes="SMG (3 dice)")
-               for n in (5, 6, 7)]
-    gangers.append(AddCombatant("c8", "Ghost", Side.OPPONENT, frozen_map(_GHOST), notes="Gang netrunner"))
+    # Ganger 2 has been spraying the market: one round left in the SMG.
+    smgs = {5: _SMG, 6: _SMG.with_value(ROUNDS, 1), 7: _SMG}
+    gangers = [AddCombatant(f"c{n}", f"Ganger {n - 4}", Side.OPPONENT, frozen_map(_GANGER), notes="SMG (3 dice)",
+                            weapons=(smg, _KNIFE)) for n, smg in smgs.items()]
+    gangers.append(AddCombatant("c8", "Ghost", Side.OPPONENT, frozen_map(_GHOST), notes="Gang netrunner",
+                                weapons=_WEAPONS["Ghost"]))
     history.do(Batch(tuple(party), "Party"))
     history.do(Batch(tuple(gangers), "Gangers ×3 and Ghost"))
     history.do(SetSeating(("Ania", "Bartek", "Celina")))
@@ -44,6 +59,7 @@ def sample() -> History:
                            armor=2, damage_faces=(5,)))
     # Ganger 2 shoots Nova: both succeed and Nova's 2 is lower than the ganger's 3: defended.
     history.do(WalkaAttack("c6", "c4", "firearms", 11, "dodge", 9, (3,), (2,), weapon="SMG", weapon_dice=3))
+    history.do(Reload("c6", "SMG"))  # its last round spent: a fresh magazine, its second action
     history.do(WalkaAction("c7", "run"))
     history.do(WalkaAction("c8", "aim"))
     history.do(NextTurn())

@@ -16,6 +16,7 @@ from rules.encounter import (
     Slot,
     SlotKind,
     Status,
+    Weapon,
     frozen_map,
 )
 from rules.harm import Harm
@@ -32,7 +33,7 @@ from rules.systems.base import (
     RuleSystem,
     TrackSpec,
 )
-from rules.systems.walka import actions, seating
+from rules.systems.walka import actions, seating, weapons
 from rules.systems.walka.skills import Defences, load_defences
 from rules.text import N_, NP_, _, ngettext, pgettext
 from rules.turns import delayed_slots
@@ -59,6 +60,7 @@ _OPTIONS: Final[tuple[OptionSpec, ...]] = (
                                                 (actions.AIM_SAME_ROUND, N_("the same round only")))),
     OptionSpec(DEFENCES, N_("Defences against each attack skill"), OptionKind.TABLE, {},
                help=N_('E.g. {"brawling": ["dodge", "parry"]}; skills not named keep the bundled defences.')),
+    weapons.RELOAD_SPEC,
 )
 
 _ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
@@ -137,6 +139,20 @@ class WalkaSystem(RuleSystem):
             return load_defences(overrides if isinstance(overrides, Mapping) else None)
         except ValueError:
             return load_defences(None)
+
+    # --- weapons (rules.systems.walka.weapons) -------------------------------------------------
+    def weapon_fields(self) -> Sequence[OptionSpec]:
+        return weapons.FIELDS
+
+    def check_weapon(self, weapon: Weapon) -> Weapon:
+        return weapons.check(weapon)
+
+    def describe_weapon(self, weapon: Weapon) -> str:
+        return weapons.describe(weapon)
+
+    def reload_action(self, combatant: Combatant, weapon: Weapon, encounter: Encounter) -> str | None:
+        """A **Decision** (the chapter never mentions reloading): the action the encounter option names."""
+        return weapons.reload_kind(self.option(encounter, weapons.RELOAD_OPTION))
 
     # --- combatants ---------------------------------------------------------------------------
     def prepare(self, combatant: Combatant, encounter: Encounter) -> Combatant:

@@ -9,19 +9,21 @@ succeeded), then the damage pool (only on a hit) are rolled or typed; Resolve ap
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QFormLayout, QGroupBox, QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
 from app.document import Change
 from app.i18n import _, ngettext
 from rules.dice import DiceExpression, Roller, RollUnderTest, ThresholdCount
-from rules.encounter import Combatant, Side, Status
+from rules.encounter import Combatant, Side, Status, Weapon
 from rules.errors import RulesError
 from rules.history import Operation
 from rules.systems.walka import SpendChance, WalkaAttack, WalkaSystem
 from rules.systems.walka import actions as walka_actions
+from rules.systems.walka import weapons as walka_weapons
 from rules.systems.walka.contest import HIT_FACE, Outcome, contest, hit_points_removed, succeeds
 from rules.systems.walka.skills import ATTACK_SKILLS
 from rules.systems.walka.system import chances_left, hit_points, max_hit_points
+from rules.weapons import fire
 from ui.charts.odds_chart import OddsChart
 from ui.dialogs.attack_dialog import AttackDialog, Marked
 from ui.games.walka.attack_form import (
@@ -62,7 +64,8 @@ class WalkaAttackDialog(AttackDialog):
     # --- construction ---------------------------------------------------------------------------
     def _build(self, roller: Roller) -> None:
         self._sheet: AttackSheet | None = None
-        self.attack, self.defence, self.modifiers = AttackBox(), DefenceBox(), ModifiersBox()
+        self.attack = AttackBox(self.weapon_picker, self.ammunition)
+        self.defence, self.modifiers = DefenceBox(), ModifiersBox()
         self.dice = DiceBox(roller)
         self.chart = OddsChart(export_name=_("attack-odds"), compact=True)
         self.chance_button = QPushButton()
@@ -77,7 +80,10 @@ class WalkaAttackDialog(AttackDialog):
         columns.setContentsMargins(0, 0, 0, 0)
         chart_box = QGroupBox(_("Odds chart"))
         QVBoxLayout(chart_box).addWidget(self.chart)
-        for column in (_column(self._pickers_form(), self.attack, self.defence),
+        pickers = QFormLayout()  # the weapon picker sits in the Attack box, over the inputs it fills
+        pickers.addRow(_("Attacker"), self.attacker)
+        pickers.addRow(_("Target"), self.target)
+        for column in (_column(pickers, self.attack, self.defence),
                        _column(self.modifiers, result_box, chart_box), _column(self.dice)):
             columns.addLayout(column)
         self._lay_out(content, centre=False)  # sized on first show, where it was placed
@@ -88,6 +94,7 @@ class WalkaAttackDialog(AttackDialog):
                           self.defence.armor, self.modifiers.attack_bonus, self.modifiers.attack_penalty,
                           self.modifiers.defence_bonus, self.modifiers.defence_penalty, self.modifiers.second,
                           self.modifiers.prepared, self.modifiers.aimed, self.attack.counts)
+        self.attack.weapon.textEdited.connect(self._on_name_edited)
         self.attack.skill.currentIndexChanged.connect(self._on_skill)
         self.defence.defence.currentIndexChanged.connect(self._on_defence)
         self.dice.roll_all.clicked.connect(self.roll_remaining)
@@ -119,6 +126,20 @@ class WalkaAttackDialog(AttackDialog):
         self.attack.value.setValue(attacker.attribute(best))
         self.attack.weapon_dice.setValue(attacker.attribute("weapon_dice"))
         self._prefill_round(attacker)
+        self._fill_defences()
+
+    def _apply_weapon(self, weapon: Weapon | None) -> None:
+        """A saved weapon fills the name, the skill (with the attacker's value) and the weapon dice; the GM may
+        still change them (a new name makes it a weapon typed in the form). None: everything stays as typed."""
+        if weapon is None:
+            return
+        self.attack.weapon.setText(weapon.name)
+        skill = walka_weapons.skill_of(weapon)
+        self.attack.skill.setCurrentIndex(max(0, self.attack.skill.findData(skill)))
+        attacker = self._attacker()
+        if attacker is not None:
+            self.attack.value.setValue(attacker.attribute(skill))
+        self.attack.weapon_dice.setValue(weapon.number(walka_weapons.DICE))
         self._fill_defences()
 
     def _prefill_round(self, attacker: Combatant) -> None:
@@ -157,6 +178,12 @@ class WalkaAttackDialog(AttackDialog):
                 self.attack.value.setValue(attacker.attribute(self.attack.skill_key()))
             self._fill_defences()
         self._recompute()
+
+    def _on_name_edited(self, text: str) -> None:
+        """The GM renamed the saved weapon: it is another one now, typed in the form (its numbers stay)."""
+        chosen = self.chosen_weapon()
+        if chosen is not None and text.strip() != chosen.name:
+            self.weapon_picker.setCurrentIndex(self.weapon_picker.findData(""))
 
     def _on_defence(self) -> None:
         if self._edits.quiet:
@@ -267,7 +294,19 @@ class WalkaAttackDialog(AttackDialog):
     def _resolve_problem(self) -> tuple[str, bool]:
         if self._sheet is None:
             return _("Choose an attacker and a target."), True
-        return super()._resolve_problem()
+        empty = self._ammunition_problem()
+        return (empty, True) if empty else super()._resolve_problem()
+
+    def _ammunition_problem(self) -> str:
+        """Why the chosen weapon cannot fire ("": it can, or it counts no rounds), as the rules would refuse it."""
+        attacker = self._attacker()
+        if attacker is None:
+            return ""
+        try:
+            fire(self._document.state, attacker.id, self._weapon_named(), walka_weapons.ROUNDS_PER_ATTACK)
+        except RulesError as problem:
+            return str(problem)
+        return ""
 
     # --- resolving ------------------------------------------------------------------------------
     def operation(self) -> WalkaAttack | None:
@@ -280,8 +319,13 @@ class WalkaAttackDialog(AttackDialog):
             attacker.id, target.id, self.attack.skill_key(), inputs.attack_skill, inputs.defence,
             inputs.defence_skill, _faces(dice.attack_entry), _faces(dice.defence_entry), inputs.die,
             inputs.attack_bonus, inputs.attack_penalty, inputs.defence_bonus, inputs.defence_penalty,
-            self.attack.weapon.text().strip(), inputs.weapon_dice, inputs.modifier, inputs.armor, inputs.aimed,
+            self._weapon_named(), inputs.weapon_dice, inputs.modifier, inputs.armor, inputs.aimed,
             self.modifiers.prepared.isChecked(), _faces(dice.damage_entry), self.attack.counts.isChecked())
+
+    def _weapon_named(self) -> str:
+        """The weapon the attack names: the saved one chosen, else the name typed (a weapon the attacker carries
+        by that name still has its rounds counted: it is that weapon, with the numbers typed)."""
+        return self.weapon_name() or self.attack.weapon.text().strip()
 
     def rolled_outcome(self, operation: Operation) -> str | None:
         inputs = self.inputs()

@@ -145,22 +145,29 @@ def pool_text(inputs: AttackInputs, pool: int) -> str:
 
 
 class AttackBox(QGroupBox):
-    """The attacker's side: skill, weapon, and whether the attack counts as one of the round's actions."""
+    """The attacker's side: the saved weapon (the dialog's ``picker``, with the rounds left in ``ammunition``
+    beside the name, so the picker keeps the row's whole width for its line) and the inputs it fills (name, skill,
+    weapon dice), the damage modifiers, and whether the attack counts as one of the round's actions."""
 
-    def __init__(self) -> None:
+    def __init__(self, picker: QComboBox, ammunition: QLabel) -> None:
         super().__init__(_("Attack"))
         self.skill = QComboBox()
         for key, label in ATTACK_SKILLS.items():
             self.skill.addItem(_(label), key)
         self.value = spin_box(0, 999)
         self.weapon = QLineEdit(placeholderText=_("e.g. Heavy pistol"))
+        self.weapon.setAccessibleName(_("Name"))
         self.weapon_dice = spin_box(0, 100)
         self.modifier = spin_box(-100, 100)
         self.modifier.setToolTip(_("Damage modifiers: dice added to or taken from the pool."))
         self.counts = QCheckBox(_("Counts as one of the attacker's two actions"))
         form = QFormLayout(self)
+        form.addRow(_("Weapon"), picker)
+        name = QHBoxLayout()
+        name.addWidget(self.weapon, 1)
+        name.addWidget(ammunition)
+        form.addRow(_("Name"), name)
         form.addRow(_("Skill"), _pair(self.skill, self.value))
-        form.addRow(_("Weapon"), self.weapon)
         form.addRow(_("Weapon dice"), self.weapon_dice)
         form.addRow(_("Damage modifiers"), self.modifier)
         form.addRow(self.counts)
