@@ -52,10 +52,12 @@ def _checked_value(spec: OptionSpec, value: JsonValue, weapon: str) -> JsonValue
 
 
 def _shown(spec: OptionSpec, value: JsonValue) -> str:
+    # A number as typed; anything else quoted and cut short (a hostile file's kilobyte of text stays out).
+    shown = value if isinstance(value, int) and not isinstance(value, bool) else repr(value)[:40]
     if spec.kind is OptionKind.INT and spec.minimum is not None and spec.maximum is not None:
-        return _("{value} (from {minimum} to {maximum})").format(value=value, minimum=spec.minimum,
+        return _("{value} (from {minimum} to {maximum})").format(value=shown, minimum=spec.minimum,
                                                               maximum=spec.maximum)
-    return repr(value)[:40]
+    return str(shown)
 
 
 def checked_weapon(weapon: Weapon, fields: Sequence[OptionSpec]) -> Weapon:

@@ -103,6 +103,12 @@ def test_values_the_game_cannot_read_are_refused_with_a_message(values: dict[str
     assert str(refused.value) == message
 
 
+def test_a_refused_value_is_quoted_short_whatever_its_length() -> None:
+    with pytest.raises(RulesError) as refused:
+        weapon("W", damage="9M", modes="SA", skill="x" * 1000)  # a mutated file's text in a number field
+    assert str(refused.value) == f"W: “Skill rating” cannot be {repr('x' * 1000)[:40]} (from 0 to 20)."
+
+
 def test_the_picker_line_names_the_numbers_a_gm_knows_a_weapon_by() -> None:
     assert SR3.describe_weapon(weapon(**UZI)) == "Uzi III · 6M · SA/BF"  # nothing about rounds: the dialog shows them
     katana = weapon("Katana", damage="(STR+3)M", kind="melee", reach=1)
