@@ -36,7 +36,9 @@ from rules.systems import get_system
 from rules.turns import roll_initiative
 
 SR3 = get_system("sr3")
-SEEDED = ["Corporate security guard", "Ganger", "Street samurai", "Troll bouncer"]
+SEEDED = ["Corporate security guard", "Ganger", "Guard dog", "Halloweener punk", "Hell hound", "John Longbone",
+          "Mafia soldier", "Mercenary", "Mitsuhama security guard", "Sniper", "Street brawler", "Street samurai",
+          "Troll bouncer", "Yakuza enforcer"]
 
 
 @pytest.fixture(autouse=True)
@@ -158,7 +160,10 @@ def test_the_bestiary_is_seeded_once_so_deleted_templates_stay_deleted(db_path: 
 
 def test_the_bestiary_ships_as_a_resource_in_the_library_format() -> None:
     entries = parse_library_file(resource("bestiary", "sr3.json"))
-    assert [e.name for e in entries] == ["Ganger", "Corporate security guard", "Troll bouncer", "Street samurai"]
+    assert [e.name for e in entries] == ["Ganger", "Corporate security guard", "Troll bouncer", "Street samurai",
+                                         "Halloweener punk", "Street brawler", "Mafia soldier", "Yakuza enforcer",
+                                         "Mercenary", "Mitsuhama security guard", "John Longbone", "Guard dog",
+                                         "Hell hound", "Sniper"]
 
 
 def _version(path: Path) -> int:
@@ -254,12 +259,12 @@ def test_export_then_import_round_trips_every_field(db_path: Path, tmp_path: Pat
         entries = source.search()
         Library.export_json(entries, exported)
     document = json.loads(exported.read_text(encoding="utf-8"))
-    assert document["format"] == FORMAT and document["version"] == 2 and len(document["entries"]) == 5
+    assert document["format"] == FORMAT and document["version"] == 2 and len(document["entries"]) == len(SEEDED) + 1
     with Library(tmp_path / "other.sqlite3", seed=False) as target:
         imported = target.import_json(exported)
         assert [content(e) for e in imported] == [content(e) for e in entries]
         assert target.import_json(exported) == []  # the same entries again are not duplicated
-        assert len(target.search()) == 5
+        assert len(target.search()) == len(SEEDED) + 1
 
 
 def test_export_replaces_the_file_atomically(tmp_path: Path) -> None:
