@@ -38,7 +38,9 @@ from rules.turns import roll_initiative
 from rules.weapons import checked_weapons
 
 SR3 = get_system("sr3")
-SEEDED = ["Corporate security guard", "Ganger", "Street samurai", "Troll bouncer"]
+SEEDED = ["Corporate security guard", "Ganger", "Guard dog", "Halloweener punk", "Hell hound", "John Longbone",
+          "Mafia soldier", "Mercenary", "Mitsuhama security guard", "Sniper", "Street brawler", "Street samurai",
+          "Troll bouncer", "Yakuza enforcer"]
 #: Every bundled bestiary's entries (each game ships its own file), in the order a search lists them.
 BUNDLED = sorted((entry.name for path in sorted(resource("bestiary").glob("*.json"))
                   for entry in parse_library_file(path)), key=name_key)
@@ -163,7 +165,10 @@ def test_the_bestiary_is_seeded_once_so_deleted_templates_stay_deleted(db_path: 
 
 def test_the_bestiary_ships_as_a_resource_in_the_library_format() -> None:
     entries = parse_library_file(resource("bestiary", "sr3.json"))
-    assert [e.name for e in entries] == ["Ganger", "Corporate security guard", "Troll bouncer", "Street samurai"]
+    assert [e.name for e in entries] == ["Ganger", "Corporate security guard", "Troll bouncer", "Street samurai",
+                                         "Halloweener punk", "Street brawler", "Mafia soldier", "Yakuza enforcer",
+                                         "Mercenary", "Mitsuhama security guard", "John Longbone", "Guard dog",
+                                         "Hell hound", "Sniper"]
 
 
 def _version(path: Path) -> int:
@@ -458,7 +463,7 @@ def test_a_version_1_database_gains_weapons_and_entries_keep_them(db_path: Path)
     with Library(db_path, seed=False) as library:
         dave = library.search()[0]
         assert (dave.name, dave.weapons) == ("Dave", ())
-        stick = checked_weapons([Weapon("Stick", frozen_map())], SR3)
+        stick = checked_weapons([Weapon("Stick", frozen_map({"kind": "melee", "damage": "(STR+1)M"}))], SR3)
         armed = library.update(replace(dave, weapons=stick))
     with Library(db_path, seed=False) as library:
         assert library.get(dave.id or 0) == armed and armed.weapons == stick
@@ -466,7 +471,7 @@ def test_a_version_1_database_gains_weapons_and_entries_keep_them(db_path: Path)
 
 
 def test_weapons_travel_in_library_files_and_bad_ones_are_refused(tmp_path: Path) -> None:
-    stick = checked_weapons([Weapon("Stick", frozen_map())], SR3)
+    stick = checked_weapons([Weapon("Stick", frozen_map({"kind": "melee", "damage": "(STR+1)M"}))], SR3)
     exported = tmp_path / "armed.json"
     Library.export_json([replace(pc("Dave"), weapons=stick)], exported)
     assert parse_library_file(exported)[0].weapons == stick

@@ -509,6 +509,9 @@ def test_damage_code_unknown_mode_and_level() -> None:
         ("(str+2)l", DamageCode(2, "L", strength_based=True), "(STR+2)L"),
         ("(STR-1)M Stun", DamageCode(-1, "M", strength_based=True, stun=True), "(STR-1)M Stun"),
         ("6S stun", DamageCode(6, "S", stun=True), "6S Stun"),
+        ("STR+2 L", DamageCode(2, "L", strength_based=True), "(STR+2)L"),  # as weapon lists write it
+        ("str-1 M stun", DamageCode(-1, "M", strength_based=True, stun=True), "(STR-1)M Stun"),
+        ("STR M", DamageCode(0, "M", strength_based=True), "(STR)M"),
     ],
 )
 def test_parse_and_format_damage_codes(source: str, code: DamageCode, canonical: str) -> None:
@@ -517,7 +520,7 @@ def test_parse_and_format_damage_codes(source: str, code: DamageCode, canonical:
     assert parse_damage_code(canonical) == code
 
 
-@pytest.mark.parametrize("bad", ["", "M9", "9X", "(DEX)M", "9", "nine M", "9M stunned"])
+@pytest.mark.parametrize("bad", ["", "M9", "9X", "(DEX)M", "9", "nine M", "9M stunned", "STR 2 L", "(STR+2 L"])
 def test_bad_damage_codes(bad: str) -> None:
     with pytest.raises(RulesError):
         parse_damage_code(bad)

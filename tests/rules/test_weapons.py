@@ -55,6 +55,9 @@ class ArmedSystem(Sr3):
             raise RulesError(f"{weapon.name}: {damage} is not dice")
         return weapon
 
+    def describe_weapon(self, weapon: Weapon) -> str:
+        return weapon.name
+
     def reload_action(self, combatant: Combatant, weapon: Weapon, encounter: Encounter) -> str | None:
         return "simple"
 
@@ -237,7 +240,8 @@ def test_weapons_are_saved_with_the_fight_and_a_fight_without_them_is_saved_as_b
     plain = json.dumps(history_to_document(history))
     assert "weapons" not in plain
     sr3 = get_system("sr3")
-    weapon = next(iter(checked_weapons([Weapon("Stick", frozen_map())], sr3)), None)
+    stick = Weapon("Stick", frozen_map({"kind": "melee", "damage": "(STR+1)M"}))
+    weapon = next(iter(checked_weapons([stick], sr3)), None)
     assert weapon is not None
     history.do(SetWeapons("c1", (weapon,)))
     restored = history_from_document(json.loads(json.dumps(history_to_document(history))))

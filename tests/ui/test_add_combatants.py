@@ -139,7 +139,7 @@ def test_filters_by_kind_and_campaign_as_the_gm_types(qtbot: QtBot, library: Lib
     def shown() -> list[str]:
         return [tab.model.data(tab.model.index(row, LibraryColumn.NAME)) for row in range(tab.model.rowCount())]
 
-    assert len(shown()) == 6
+    assert len(shown()) == 14 + 2  # the bundled bestiary and the two player characters
     tab.kind_combo.setCurrentIndex(tab.kind_combo.findData("pc"))
     assert shown() == ["Dave", "Sharon"]
     tab.campaign_combo.setCurrentIndex(tab.campaign_combo.findData("Berlin"))

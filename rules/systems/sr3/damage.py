@@ -106,14 +106,16 @@ class DamageCode:
 
 
 _CODE: Final = re.compile(
-    r"^\s*(?:(?P<power>\d+)|\(\s*STR\s*(?:(?P<sign>[+-])\s*(?P<bonus>\d+))?\s*\))"
+    r"^\s*(?:(?P<power>\d+)|\(\s*STR\s*(?:(?P<sign>[+-])\s*(?P<bonus>\d+))?\s*\)"
+    r"|STR\s*(?:(?P<bare_sign>[+-])\s*(?P<bare_bonus>\d+))?)"
     r"\s*(?P<level>[LMSD])(?:\s+(?P<stun>STUN))?\s*$",
     re.IGNORECASE,
 )
 
 
 def parse_damage_code(text: str) -> DamageCode:
-    """Parse ``9M``, ``(STR)M``, ``(STR+2)L Stun`` and the like; a clear RulesError otherwise."""
+    """Parse ``9M``, ``(STR)M``, ``(STR+2)L Stun`` (also written ``STR+2 L Stun``) and the like; a clear
+    RulesError otherwise."""
     match = _CODE.match(text)
     if match is None:
         raise RulesError(_("{text!r} is not a damage code such as 9M or (STR+2)M.").format(text=text))
@@ -121,8 +123,8 @@ def parse_damage_code(text: str) -> DamageCode:
     level = match["level"].upper()
     if match["power"] is not None:
         return DamageCode(int(match["power"]), level, stun=stun)
-    bonus = int(match["bonus"] or 0) * (-1 if match["sign"] == "-" else 1)
-    return DamageCode(bonus, level, strength_based=True, stun=stun)
+    sign, bonus = (match["sign"], match["bonus"]) if match["bonus"] else (match["bare_sign"], match["bare_bonus"])
+    return DamageCode(int(bonus or 0) * (-1 if sign == "-" else 1), level, strength_based=True, stun=stun)
 
 
 def format_damage_code(code: DamageCode) -> str:

@@ -7,13 +7,13 @@ gives the same result and the log can quote the dice.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from rules.combatants import harm_lines, track_label
 from rules.effects import AddEffect
-from rules.encounter import Combatant, Effect, Encounter, Pool, Side, frozen_map
+from rules.encounter import ADDED_LATER, Combatant, Effect, Encounter, Pool, Side, frozen_map
 from rules.errors import OperationError
-from rules.history import Applied, LogLine, Operation, require_combatant
+from rules.history import Applied, AttackRecord, LogLine, Operation, require_combatant
 from rules.systems.base import RuleSystem
 from rules.systems.sr3 import initiative
 from rules.systems.sr3.damage import Ammo, explosive_misfire, resolve_hit
@@ -25,6 +25,7 @@ from rules.systems.sr3.surprise import may_act_against_now, surprise_matrix, wit
 from rules.systems.sr3.system import COMBAT_POOL, FULL_AUTO_ROUNDS, tables
 from rules.systems.sr3.tables import FiringMode
 from rules.text import N_, _, ngettext
+from rules.weapons import fire
 
 Chains = tuple[tuple[int, ...], ...]
 LEVEL_NAMES = {"L": N_("Light"), "M": N_("Moderate"), "S": N_("Serious"), "D": N_("Deadly")}
@@ -83,7 +84,8 @@ class Sr3Attack(Operation):
     ``*_pool`` counts how many of those dice came from the combat pool (spent from it). The dodge is
     rolled from the combat pool only. With EX/HE ammunition and every attack die a 1, the round misfires:
     the attack misses, ``misfire_roll`` (1d6) stands in for the attacker's successes and ``resist_faces``
-    are the *shooter's* resistance dice (without combat pool).
+    are the *shooter's* resistance dice (without combat pool). ``weapon`` is the name the log shows;
+    ``saved_weapon`` the attacker's saved weapon fired ("": typed in the form), whose rounds the shot counts down.
     """
 
     kind = "sr3_attack"
@@ -107,9 +109,13 @@ class Sr3Attack(Operation):
     #: budget. None: it takes none (the GM's call, e.g. an attack out of turn; fights saved before attacks counted).
     mode: str | None = None
     rounds: int = 1  # rounds fired (full auto counts them against the phase's limit)
+    saved_weapon: str = field(default="", metadata=ADDED_LATER)
 
     def attacker_id(self) -> str | None:
         return self.attacker
+
+    def attack_record(self) -> AttackRecord:
+        return AttackRecord(self.attacker, self.target, self.saved_weapon)
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         require_combatant(encounter, self.attacker)
@@ -118,7 +124,8 @@ class Sr3Attack(Operation):
         _check_surprise(encounter, self)
         misfire = explosive_misfire(Ammo(self.ammo), [c[0] for c in self.attack_faces], self.misfire_roll or 0,
                                     self.power, self.level) if self._all_ones() else None
-        state, log = _spend_pools(_take_action(encounter, system, self), self)
+        fired = fire(encounter, self.attacker, self.saved_weapon, self.rounds)  # a burst fires its burst
+        state, log = _spend_pools(_take_action(fired, system, self), self)
         if misfire is not None:
             return _resolve_misfire(state, system, self, log, misfire.attacker_successes)
         return _resolve(state, system, self, log)

@@ -19,6 +19,7 @@ from rules.encounter import (
     Slot,
     SlotKind,
     Status,
+    Weapon,
     frozen_map,
 )
 from rules.errors import OperationError
@@ -35,7 +36,7 @@ from rules.systems.base import (
     RuleSystem,
     TrackSpec,
 )
-from rules.systems.sr3 import delays, dice, initiative, monitor, typed_harm
+from rules.systems.sr3 import delays, dice, initiative, monitor, typed_harm, weapons
 from rules.systems.sr3.levels import LEVEL_BOXES, LEVEL_LABELS, LEVELS
 from rules.systems.sr3.pools import combat_pool
 from rules.systems.sr3.surprise import may_act_against_now, surprise_in_force, with_surprise
@@ -54,6 +55,23 @@ FULL_AUTO_ROUNDS: Final[str] = "full_auto_rounds"
 ACTION_LABELS: Final[dict[str, str]] = {FREE: N_("free"), SIMPLE: N_("simple"), COMPLEX: N_("complex")}
 #: Translation context of the monitors' letters (the extractor needs it spelt out in each NP_: S is also Strength).
 MONITOR: Final[str] = "sr3 monitor"
+#: What a reload spends (:meth:`Sr3System.reload_action` names one; :meth:`Sr3System.spend_action` spends its
+#: actions in turn), and the rule said when they are not left. The seed's "Jednoduché akce": "Vyjmutí zásobníku …
+#: zahrnuje odstranění zásobníku z připravené střelné zbraně … Uchopení nového zásobníku a jeho zaražení do zbraně
+#: vyžaduje další jednoduchou akci" (taking the clip out is a simple action; grabbing a new one and pushing it in
+#: another); its "Volné akce": "Postava, která ovládá pomocí příslušného bodywarového rozhraní zbraň se
+#: zabudovaným smartgunem, z ní může pomocí jednoduchého kybernetického příkazu vyhodit zásobník. Zasunutí nového
+#: zásobníku ovšem vyžaduje jednoduchou akci" (through a smartlink the clip is ejected by a free action; the new one
+#: still takes a simple action); its "Komplexní akce": "Zbraně, které nemají vyjímatelný zásobník, musí být nabity
+#: prostřednictvím komplexní akce" (a weapon without a detachable clip is loaded by a complex action).
+RELOAD_CLIP, RELOAD_SMARTLINK, RELOAD_INTERNAL = "reload_clip", "reload_smartlink", "reload_internal"
+RELOADS: Final[dict[str, tuple[tuple[str, ...], str]]] = {
+    RELOAD_CLIP: ((SIMPLE, SIMPLE), N_("Reloading a detachable clip takes two simple actions: the old clip out, "
+                                       "the new one in.")),
+    RELOAD_SMARTLINK: ((FREE, SIMPLE), N_("Reloading a smartgun through a smartlink takes a free action (the clip "
+                                          "is ejected) and a simple one (the new clip in).")),
+    RELOAD_INTERNAL: ((COMPLEX,), N_("Loading a weapon without a detachable clip takes a complex action.")),
+}
 #: The log line when one is used (the panel's buttons).
 SPENT_TEXTS: Final[dict[str, str]] = {FREE: N_("{name} takes a free action."),
                                       SIMPLE: N_("{name} takes a simple action."),
@@ -241,6 +259,18 @@ class Sr3System(RuleSystem):
                            SPENT_TEXTS[COMPLEX]))
 
     def spend_action(self, combatant: Combatant, kind: str, encounter: Encounter) -> Combatant:
+        """One free, simple or complex action; a reload's kind (:data:`RELOADS`) spends each of its actions."""
+        if kind not in RELOADS:
+            return self._spend_one(combatant, kind, encounter)
+        actions, rule = RELOADS[kind]
+        try:
+            for action in actions:
+                combatant = self._spend_one(combatant, action, encounter)
+        except OperationError as refusal:
+            raise OperationError(f"{refusal} {_(rule)}") from None
+        return combatant
+
+    def _spend_one(self, combatant: Combatant, kind: str, encounter: Encounter) -> Combatant:
         if kind not in ACTION_LABELS:
             raise OperationError(_("Unknown action kind {kind!r}: free, simple or complex.").format(kind=kind))
         _check_may_act_now(combatant, kind, encounter)
@@ -250,6 +280,25 @@ class Sr3System(RuleSystem):
                 name=combatant.name, kind=_(ACTION_LABELS[kind])))
         used = combatant.actions_used.get(kind, 0) + 1
         return replace(combatant, actions_used=frozen_map({**combatant.actions_used, kind: used}))
+
+    # --- weapons ------------------------------------------------------------------------------
+    def weapon_fields(self) -> Sequence[OptionSpec]:
+        return weapons.weapon_fields()
+
+    def check_weapon(self, weapon: Weapon) -> Weapon:
+        return weapons.check_weapon(weapon)
+
+    def describe_weapon(self, weapon: Weapon) -> str:
+        return weapons.describe_weapon(weapon)
+
+    def reload_action(self, combatant: Combatant, weapon: Weapon, encounter: Encounter) -> str | None:
+        """The seed's actions for a reload (:data:`RELOADS`); none while no phase is under way (before initiative,
+        between fights: **Decision**, the rules time actions only within a combat turn)."""
+        if encounter.clock.current is None:
+            return None
+        if weapons.loading(weapon) is weapons.Loading.INTERNAL:
+            return RELOAD_INTERNAL
+        return RELOAD_SMARTLINK if weapons.smart_system(weapon) is weapons.Smart.SMARTLINK else RELOAD_CLIP
 
     def dice_words(self) -> Sequence[DiceWord]:
         return dice.DICE_WORDS

@@ -12,13 +12,23 @@ from dataclasses import replace
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QCheckBox, QGroupBox, QHBoxLayout, QLabel, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
 
 from app.document import Change
 from app.i18n import N_, _
 from rules.dice import Roller
-from rules.encounter import Combatant
-from rules.errors import RulesError
+from rules.encounter import Combatant, Weapon
+from rules.errors import OperationError, RulesError
 from rules.history import Operation
 from rules.systems.sr3.damage import EXPLOSIVE_AMMO, parse_damage_code
 from rules.systems.sr3.monitor import PHYSICAL, STUN, wound_modifiers
@@ -29,12 +39,23 @@ from rules.systems.sr3.ranged import RangedAttack, is_heavy
 from rules.systems.sr3.shot import ACTION_OF_MODE, RECOILING_MODES, ShotInputs, ShotSheet, work_out
 from rules.systems.sr3.system import COMBAT_POOL, SIMPLE, tables
 from rules.systems.sr3.tables import Sr3Tables
+from rules.systems.sr3.weapons import LASER, SKILL, Smart, is_melee, smart_system
+from rules.weapons import fire
 from ui.charts.odds_chart import OddsChart
 from ui.dialogs.attack_dialog import AttackDialog, Marked
-from ui.games.sr3.attack_form import DefenceBox, DiceBox, SituationBox, WeaponBox, damage_html, tn_lines_html
+from ui.games.sr3.attack_form import (
+    COMBO_LENGTH,
+    DefenceBox,
+    DiceBox,
+    SituationBox,
+    WeaponBox,
+    damage_html,
+    tn_lines_html,
+)
 from ui.games.sr3.odds import ORDER, AttackQuestion, attack_chart, tick_text
 from ui.widgets.dice_entry import DiceEntry
 from ui.widgets.layout import column as _column
+from ui.widgets.layout import row as _row
 from ui.widgets.messages import show_message, text_label
 
 
@@ -98,13 +119,24 @@ class Sr3AttackDialog(AttackDialog):
         self.sheet_tabs.addTab(self.chart, _("Odds chart"))
         self.sheet_tabs.addTab(tn_page, _("Target number"))
         # Three columns so the whole dialog, odds included, fits a 1280-pixel laptop window.
-        pickers = self._pickers_form()
-        pickers.addRow(self.counts)
+        pickers = self._pickers()
         for column in (_column(pickers, self.weapon, self.defence, damage_box),
                        _column(self.situation, self.sheet_tabs), _column(self.dice, result_box)):
             columns.addLayout(column)  # natural widths: equal stretch would widen every column to the widest
         # One scroll area for small screens; on a 1366×768 laptop everything fits without scrolling.
         self._lay_out(content)
+
+    def _pickers(self) -> QFormLayout:
+        """Attacker (with the action the shot takes beside it: the first column must fit a 768-pixel laptop
+        screen), the saved weapon with its rounds left, and the target."""
+        # A long weapon line must not widen the whole column: the list shows it in full.
+        self.weapon_picker.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.weapon_picker.setMinimumContentsLength(COMBO_LENGTH)
+        form = QFormLayout()
+        form.addRow(_("Attacker"), _row(self.attacker, self.counts))
+        form.addRow(_("Weapon"), self.weapon_row())
+        form.addRow(_("Target"), self.target)
+        return form
 
     def _sheet_boxes(self) -> tuple[QWidget, QGroupBox, QGroupBox]:
         big = QFont(self.tn_label.font())
@@ -183,15 +215,32 @@ class Sr3AttackDialog(AttackDialog):
             self.dice.body.setValue(target.attribute("body"))
 
     # --- reacting to the GM ---------------------------------------------------------------------
+    def _apply_weapon(self, weapon: Weapon | None) -> None:
+        """A saved ranged weapon fills the weapon box, its sights and the skill; typed (None): every mode is
+        offered again and the numbers stay as typed; a melee weapon leaves the form alone (Resolve says why)."""
+        if weapon is None:
+            self.weapon.offer_modes(None)  # the mode chosen stays: nothing typed changes
+        elif not is_melee(weapon):
+            self.weapon.fill(weapon)
+            self.situation.smartlink.setChecked(smart_system(weapon) is Smart.SMARTLINK)
+            self.situation.laser.setChecked(weapon.value(LASER) is True)
+            if weapon.number(SKILL):
+                self.dice.skill.setValue(weapon.number(SKILL))
+            self._follow_class_and_mode()
+
     def _on_class_or_mode(self) -> None:
         if self._edits.quiet:
             return
         with self._edits.quietly():
-            self.weapon.limit_rounds(self._tables)
-            probe = RangedAttack(weapon_class=self.weapon.weapon_class.value(), mode=self.weapon.firing_mode())
-            self.weapon.heavy.setChecked(is_heavy(probe, self._tables))
-            self._name_action()
+            self._follow_class_and_mode()
         self._refresh()
+
+    def _follow_class_and_mode(self) -> None:
+        """The rounds the mode fires, heavy recoil for the class, the action the mode takes."""
+        self.weapon.limit_rounds(self._tables)
+        probe = RangedAttack(weapon_class=self.weapon.weapon_class.value(), mode=self.weapon.firing_mode())
+        self.weapon.heavy.setChecked(is_heavy(probe, self._tables))
+        self._name_action()
 
     def _attacker_chosen(self) -> None:
         self.weapon.fired.setValue(0)  # another shooter: nothing fired yet
@@ -295,6 +344,8 @@ class Sr3AttackDialog(AttackDialog):
         self._sheet, self._problem = None, ""
         if inputs is None:
             self._problem = _("Choose an attacker and a target.")
+        elif self._melee_weapon():
+            self._problem = self._melee_weapon()
         else:
             try:
                 self._sheet = work_out(inputs, self._tables)
@@ -324,6 +375,26 @@ class Sr3AttackDialog(AttackDialog):
                                   inputs.resist_dice, sheet.resist_tn, sheet.level)
         self.chart.set_data(attack_chart(question, sheet.odds))
 
+    def _melee_weapon(self) -> str:
+        """Why the chosen saved weapon cannot be fired here ("": it can, or the weapon is typed in the form)."""
+        weapon = self.chosen_weapon()
+        if weapon is None or not is_melee(weapon):
+            return ""
+        return _("{weapon} is a melee weapon, and this dialog resolves ranged attacks: choose a ranged weapon or "
+                 "“{typed}”, or resolve the melee attack with the dice line and Damage.").format(
+                     weapon=weapon.name, typed=_("Typed in the form"))
+
+    def _ammunition_problem(self) -> str:
+        """Why the chosen weapon cannot fire the rounds the mode needs ("": it can), as the rules would refuse it."""
+        attacker = self._attacker()
+        if attacker is None or not self.weapon_name():
+            return ""
+        try:
+            fire(self._document.state, attacker.id, self.weapon_name(), self.weapon.rounds.value())
+        except OperationError as problem:
+            return str(problem)
+        return ""
+
     def _code_problem(self) -> str:
         try:
             parse_damage_code(self.weapon.code.text())
@@ -351,6 +422,8 @@ class Sr3AttackDialog(AttackDialog):
         if not may_act_against(self._document.state, attacker.id, target.id):
             return _("{attacker} is surprised by {target} and cannot act against them yet.").format(
                 attacker=attacker.name, target=target.name), True
+        if self._ammunition_problem():
+            return self._ammunition_problem(), True
         if self.dice.attack_entry.expression() is None:
             return _("Enter the attacker's skill dice (and combat pool dice, if any)."), False
         return super()._resolve_problem()
@@ -368,7 +441,7 @@ class Sr3AttackDialog(AttackDialog):
             attack_pool=dice.attack_pool.value(), track=sheet.track, ammo=self.weapon.ammo.value().value,
             resist_pool=dice.resist_pool.value() if dice.resist_entry.expression() is not None else 0,
             mode=self.weapon.firing_mode().value if self.counts.isChecked() else None,
-            rounds=self.weapon.rounds.value())
+            rounds=self.weapon.rounds.value(), saved_weapon=self.weapon_name())
         if not self._misfired():
             return attack
         # The round detonated: the shooter resists the weapon's standard code, without combat pool.

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from app.i18n import N_, _, ngettext
 from rules.dice import DiceExpression, Roller, parse
+from rules.encounter import Weapon
 from rules.systems.sr3.damage import (
     AMMO_LABELS,
     CALLED_SHOT_LABELS,
@@ -54,17 +55,24 @@ from rules.systems.sr3.tables import (
     WeaponKind,
     label_for,
 )
+from rules.systems.sr3.weapons import (
+    COMPENSATION,
+    DAMAGE,
+    WEAPON_KIND_LABELS,
+    Smart,
+    ammunition,
+    firing_modes,
+    smart_system,
+    weapon_class,
+    weapon_kind,
+)
 from ui.widgets.dice_entry import DiceEntry
 from ui.widgets.inputs import Choice, signed, spin_box
 from ui.widgets.layout import row as _row
 from ui.widgets.odds_table import OddsTable
 
-WEAPON_KIND_LABELS: Final[dict[WeaponKind, str]] = {
-    WeaponKind.FIREARM: N_("Firearm (ballistic armor)"),
-    WeaponKind.PROJECTILE: N_("Bow or crossbow (ballistic armor)"),
-    WeaponKind.THROWN: N_("Thrown weapon (impact armor)"),
-    WeaponKind.BLAST: N_("Blast (impact armor)"),
-}
+#: The kinds a ranged attack is made with (a melee weapon is refused with a message: :mod:`.attack`).
+RANGED_KINDS: Final[tuple[WeaponKind, ...]] = tuple(kind for kind in WEAPON_KIND_LABELS if kind is not WeaponKind.MELEE)
 ATTACKER_MOVEMENT_LABELS: Final[dict[AttackerMovement, str]] = {
     AttackerMovement.STILL: N_("Standing still"),
     AttackerMovement.WALKING: N_("Walking"),
@@ -160,7 +168,8 @@ class WeaponBox(QGroupBox):
         self.code.setToolTip(_("Power and level, e.g. 9M, 8M Stun or (STR+2)M."))
         self.code_error = QLabel()
         self.code_error.setWordWrap(True)
-        self.mode = _choice((f"{_(FIRING_MODE_LABELS[mode])} ({mode.value})", mode) for mode in FiringMode)
+        self.mode: Choice[FiringMode] = _choice(())
+        self.offer_modes(None)
         self.rounds = spin_box(1, 1, 1)
         self.fired = spin_box(0, 99)
         self.fired.setToolTip(_("Rounds this attacker already fired in this phase (recoil adds up)."))
@@ -175,7 +184,7 @@ class WeaponBox(QGroupBox):
         self.distance.setToolTip(_("Distance to the target: for the range table and the laser sight's reach."))
         self.heavy = QCheckBox(_("Heavy weapon (recoil doubled)"))
         self.ammo = _choice((_(AMMO_LABELS[ammo]), ammo) for ammo in Ammo)
-        self.kind = _choice((_(label), kind) for kind, label in WEAPON_KIND_LABELS.items())
+        self.kind = _choice((_(WEAPON_KIND_LABELS[kind]), kind) for kind in RANGED_KINDS)
         self.smartgun = QCheckBox(_("Smartgun"))
         self._build_layout()
 
@@ -201,6 +210,27 @@ class WeaponBox(QGroupBox):
     def firing_mode(self) -> FiringMode:
         """The chosen firing mode."""
         return self.mode.value()
+
+    def offer_modes(self, modes: Iterable[FiringMode] | None) -> None:
+        """Offer a weapon's firing modes (None: every mode, for a weapon typed in the form), keeping the chosen
+        one if it is offered; a short burst comes with burst fire and full auto, whose clip may run out."""
+        listed = list(FiringMode if modes is None else modes)
+        allowed = {*listed, FiringMode.SB} if {FiringMode.BF, FiringMode.FA} & set(listed) else set(listed)
+        chosen = self.mode.value() if self.mode.count() else None
+        self.mode.set_items((f"{_(FIRING_MODE_LABELS[mode])} ({mode.value})", mode)
+                            for mode in FiringMode if mode in allowed)
+        self.mode.select(chosen if chosen in allowed else listed[0])  # a short burst only when the GM picks it
+
+    def fill(self, weapon: Weapon) -> None:
+        """Every input from a saved ranged weapon (the GM may still change them); its modes are the ones offered."""
+        self.name.setText(weapon.name)
+        self.code.setText(str(weapon.value(DAMAGE, "")))
+        self.offer_modes(firing_modes(weapon) or (FiringMode.SS,))  # a bow, a grenade: one at a time
+        self.compensation.setValue(weapon.number(COMPENSATION))
+        self.weapon_class.select(weapon_class(weapon))
+        self.ammo.select(ammunition(weapon))
+        self.kind.select(weapon_kind(weapon))
+        self.smartgun.setChecked(smart_system(weapon) is not Smart.NONE)
 
     def limit_rounds(self, data: Sr3Tables) -> None:
         """Rounds within what the mode fires; only full auto lets the GM choose."""
