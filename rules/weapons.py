@@ -52,10 +52,12 @@ def _checked_value(spec: OptionSpec, value: JsonValue, weapon: str) -> JsonValue
 
 
 def _shown(spec: OptionSpec, value: JsonValue) -> str:
+    """The refused value for a message, bounded: a hostile file's megabyte of text is not repeated back."""
+    short = repr(value)[:40]
     if spec.kind is OptionKind.INT and spec.minimum is not None and spec.maximum is not None:
-        return _("{value} (from {minimum} to {maximum})").format(value=value, minimum=spec.minimum,
+        return _("{value} (from {minimum} to {maximum})").format(value=short, minimum=spec.minimum,
                                                               maximum=spec.maximum)
-    return repr(value)[:40]
+    return short
 
 
 def checked_weapon(weapon: Weapon, fields: Sequence[OptionSpec]) -> Weapon:

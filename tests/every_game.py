@@ -33,6 +33,7 @@ from rules.turns import (
     current_actor,
     roll_initiative,
 )
+from rules.weapons import Reload, weapon_to_reload
 
 SEED: Final[int] = 7
 #: Next presses at most while a round is played to its end (a guard against a round that never ends).
@@ -97,6 +98,18 @@ def _spend(state: Encounter, system: RuleSystem) -> Operation | None:
     return SpendAction(actor, budget[0].key) if budget else None
 
 
+def _reload(state: Encounter) -> Operation | None:
+    """A reload of a weapon that is not full: the current actor's, else the first combatant's with one (the game
+    says what it costs, and may refuse it out of turn)."""
+    actor = current_actor(state)
+    people = sorted(state.combatants.values(), key=lambda combatant: combatant.id != actor)
+    for combatant in people:
+        weapon = weapon_to_reload(combatant, None)
+        if weapon is not None:
+            return Reload(combatant.id, weapon.name)
+    return None
+
+
 def _actor_op(state: Encounter, make: type[DelayAction] | type[YieldTurn]) -> Operation | None:
     actor = current_actor(state)
     return None if actor is None else make(actor)
@@ -122,13 +135,15 @@ def roll_round(player: Player, system: RuleSystem) -> None:
 
 
 def play_on(player: Player, system: RuleSystem) -> None:
-    """From where the sample stops: an effect, wounds, a fall, an action spent, a delay taken, a yield, the round
-    to its end, a latecomer, the next round rolled, a score set, a batch, a heal, a removal, a renamed encounter."""
+    """From where the sample stops: an effect, wounds, a fall, an action spent, a reload, a delay taken, a yield,
+    the round to its end, a latecomer, the next round rolled, a score set, a batch, a heal, a removal, a renamed
+    encounter."""
     attempt(player, _effect(player.state, system))
     attempt(player, _harm(player.state, system, 1, 0))
     attempt(player, _harm(player.state, system, 2, -1))
     attempt(player, _fell(player.state, system, 1))
     attempt(player, _spend(player.state, system))
+    attempt(player, _reload(player.state))
     attempt(player, _actor_op(player.state, DelayAction))
     attempt(player, NextTurn())
     attempt(player, TakeDelayedAction(next(iter(player.state.delays))) if player.state.delays else None)

@@ -15,7 +15,7 @@ from typing import Any
 from rules.encounter import Encounter, Slot
 from rules.errors import RulesError
 from rules.history import History
-from rules.systems.base import RuleSystem
+from rules.systems.base import OptionSpec, RuleSystem
 
 
 def _slot(slot: Slot | None) -> Any:
@@ -56,6 +56,15 @@ def _sr3(state: Encounter) -> dict[str, Any]:
                           if actor != other and not may_act_against(state, actor, other)]}
 
 
+#: (game, option) added after these files were recorded: an old fight reads it at its default (left out of the
+#: observation then; what the default does shows in the rest of it).
+ADDED_SINCE: frozenset[tuple[str, str]] = frozenset({("clovek", "reload_cost")})
+
+
+def _added_since(spec: OptionSpec, system: RuleSystem, state: Encounter) -> bool:
+    return (system.id, spec.key) in ADDED_SINCE and system.option(state, spec.key) == spec.default
+
+
 def observe_state(state: Encounter, system: RuleSystem) -> dict[str, Any]:
     """Combatants, clock, the order still to come, and the game's own readings of one state."""
     clock = state.clock
@@ -71,7 +80,8 @@ def observe_state(state: Encounter, system: RuleSystem) -> dict[str, Any]:
         "remaining": remaining,
         "effects": [[e.id, e.name, e.target, e.remaining] for e in state.effects.values()],
         "delays": [[d.combatant, d.round, d.pass_no, d.into_next_pass] for d in state.delays.values()],
-        "options": {spec.key: _plain(system.option(state, spec.key)) for spec in system.option_specs()},
+        "options": {spec.key: _plain(system.option(state, spec.key)) for spec in system.option_specs()
+                    if not _added_since(spec, system, state)},
     }
     if system.id == "walka":
         observed["walka"] = _walka(state, system)
