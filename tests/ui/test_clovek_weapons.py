@@ -199,3 +199,14 @@ def test_an_npcs_first_repeat_takes_its_first_weapon_at_the_first_foe(open_windo
     assert seen["picked"] == ("Halberd", "c1")
     # Polearms 2 (8+), two 9s; Constitution 3 (base 2) rolls two 9s; the halberd's +2: 6 wounds on Beatrice.
     assert window.document.state.combatant("c1").boxes("physical_wounds") == 6
+
+
+def test_reload_in_the_window_fills_the_actors_pistol_as_her_physical_action(open_window: WindowFactory) -> None:
+    window = open_window(sample="clovek")
+    _round_two(window)
+    window.table.clearSelection()
+    window.actions_by_name["reload"].trigger()  # Shift+R: the acting combatant's weapon used last
+    adriana = window.document.state.combatant("c4")
+    assert rounds(window.document, "c4") == 6
+    assert adriana.actions_used.get("physical") == 1 and adriana.pools["physical"].spent == 1
+    assert "Adriana reloads the Heavy pistol." in window.document.history.entries[-1].text()
