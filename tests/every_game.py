@@ -90,21 +90,24 @@ def _effect(state: Encounter, system: RuleSystem) -> Operation | None:
                             remaining=1, reminds=Timing(Hook.TURN_START, target)))
 
 
-def _reload(state: Encounter) -> Operation | None:
-    """The first combatant with a weapon not fully loaded reloads it (whatever the game says that costs now)."""
-    for combatant in state.combatants.values():
-        weapon = weapon_to_reload(combatant, None)
-        if weapon is not None:
-            return Reload(combatant.id, weapon.name)
-    return None
-
-
 def _spend(state: Encounter, system: RuleSystem) -> Operation | None:
     actor = current_actor(state)
     if actor is None:
         return None
     budget = system.action_budget(state.combatant(actor), state)
     return SpendAction(actor, budget[0].key) if budget else None
+
+
+def _reload(state: Encounter) -> Operation | None:
+    """A reload of a weapon that is not full: the current actor's, else the first combatant's with one (the game
+    says what it costs, and may refuse it out of turn)."""
+    actor = current_actor(state)
+    people = sorted(state.combatants.values(), key=lambda combatant: combatant.id != actor)
+    for combatant in people:
+        weapon = weapon_to_reload(combatant, None)
+        if weapon is not None:
+            return Reload(combatant.id, weapon.name)
+    return None
 
 
 def _actor_op(state: Encounter, make: type[DelayAction] | type[YieldTurn]) -> Operation | None:
@@ -139,8 +142,9 @@ def play_on(player: Player, system: RuleSystem) -> None:
     attempt(player, _harm(player.state, system, 1, 0))
     attempt(player, _harm(player.state, system, 2, -1))
     attempt(player, _fell(player.state, system, 1))
-    attempt(player, _reload(player.state))
+    attempt(player, _reload(player.state))  # with the action still to spend (a reload may cost it)
     attempt(player, _spend(player.state, system))
+    attempt(player, _reload(player.state))  # and once it is spent (one a game refuses then)
     attempt(player, _actor_op(player.state, DelayAction))
     attempt(player, NextTurn())
     attempt(player, TakeDelayedAction(next(iter(player.state.delays))) if player.state.delays else None)

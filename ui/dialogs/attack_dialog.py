@@ -443,6 +443,7 @@ class AttackDialog(QDialog):
             show_message(self.status_label, str(problem))
             return
         self._show_result(change.entry.text())
+        self._show_ammunition()  # the rounds this attack fired
         self._after_resolve(operation, change)
         self._set_resolved(True)
         self._mark(outcome)

@@ -9,13 +9,13 @@ target's track and progress on a long action. The faces are carried in the opera
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from rules.combatants import harm_lines
 from rules.dice import format_faces
-from rules.encounter import Combatant, Encounter
+from rules.encounter import ADDED_LATER, Combatant, Encounter
 from rules.errors import OperationError
-from rules.history import Applied, LogLine, Operation, require_combatant
+from rules.history import Applied, AttackRecord, LogLine, Operation, require_combatant
 from rules.systems.base import RuleSystem
 from rules.systems.clovek.banks import BANK_WORDS, check_bank
 from rules.systems.clovek.dice import ClovekTest, SkillKind
@@ -34,6 +34,7 @@ from rules.systems.clovek.rolls import (
     skill_kind,
 )
 from rules.text import _
+from rules.weapons import MAX_WEAPON_NAME, ROUNDS, fire
 
 Chains = tuple[tuple[int, ...], ...]
 MAX_MODIFIER = 50
@@ -108,7 +109,9 @@ class ClovekCheck(Operation):
     """A roll: an action or a reaction, optionally against a target who defends, with power and its wounds.
 
     ``track`` is the target's track the power goes on as wounds ("" = none); ``long_action`` names the
-    roller's long action this roll adds to (it burns one stun wound of the action's type first).
+    roller's long action this roll adds to (it burns one stun wound of the action's type first). ``weapon`` names
+    the roller's saved weapon the roll was made with ("" = typed in the form): a firearm's roll fires one round
+    (Člověk has no bursts), refused when none is loaded.
     """
 
     kind = "clovek_check"
@@ -121,9 +124,17 @@ class ClovekCheck(Operation):
     track: str = ""
     long_action: str = ""
     free_bonus_action: bool = False
+    weapon: str = field(default="", metadata=ADDED_LATER)
 
     def attacker_id(self) -> str | None:
         return self.combatant_id if self.target is not None else None
+
+    def attack_record(self) -> AttackRecord | None:
+        """An attack is a roll at a target or with a weapon; a stealth roll is none (the next attack starts from
+        the one before it)."""
+        if self.target is None and not self.weapon:
+            return None
+        return AttackRecord(self.combatant_id, self.target, self.weapon)
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         actor = require_combatant(encounter, self.combatant_id)
@@ -132,7 +143,8 @@ class ClovekCheck(Operation):
         attack = self.test.result()
         defence = self.defence.result() if self.defence is not None else None
         state, log = self._pay(encounter, actor)
-        log += _roll_lines(actor.name, self.test, attack)
+        state, rounds_left = self._fire(state)
+        log += [*_roll_lines(actor.name, self.test, attack), *rounds_left]
         net = attack.successes
         if defence is not None and self.defence is not None and self.target is not None:
             defender = state.combatant(self.target)
@@ -168,6 +180,18 @@ class ClovekCheck(Operation):
         return self.power.result(net, span)
 
     # --- consequences -----------------------------------------------------------------------------
+    def _fire(self, state: Encounter) -> tuple[Encounter, tuple[LogLine, ...]]:
+        """One round out of the weapon's magazine (a weapon without one: nothing counted)."""
+        if len(self.weapon) > MAX_WEAPON_NAME:
+            raise OperationError(_("A weapon's name has at most {limit} characters.").format(limit=MAX_WEAPON_NAME))
+        fired = fire(state, self.combatant_id, self.weapon, 1)
+        if fired is state:
+            return state, ()
+        fired_weapon = fired.combatant(self.combatant_id).weapon(self.weapon)
+        left = fired_weapon.number(ROUNDS) if fired_weapon is not None else 0
+        return fired, (LogLine("{weapon}: {count} round left.", {"weapon": self.weapon, "count": left},
+                               plural="{weapon}: {count} rounds left.", count=left),)
+
     def _pay(self, encounter: Encounter, actor: Combatant) -> tuple[Encounter, list[LogLine]]:
         """The dice of the roll (and of the defence), the bonus action's and the long action's stun."""
         log: list[LogLine] = []

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rules.combatants import AddCombatant
-from rules.encounter import Side, frozen_map
+from rules.encounter import JsonValue, Side, Weapon, frozen_map
 from rules.history import Batch, History, new_history
 from rules.systems.clovek import (
     ClovekCheck,
@@ -18,6 +18,23 @@ from rules.systems.clovek import (
 from rules.systems.clovek.long_actions import LongKind
 from rules.systems.clovek.rolls import PowerSource
 from rules.turns import NextTurn, RollInitiative
+
+
+def _weapon(name: str, **values: JsonValue) -> Weapon:
+    return Weapon(name, frozen_map(values))
+
+
+# The seed's own numbers: the heavy pistol's power value 3, the heraldic shield's +4 power in both hands. The rest
+# (skills the notes give, dice habitually committed, the halberd's bonus, six rounds a pistol) is the GM's data.
+_PISTOL: dict[str, JsonValue] = {"kind": "equipment", "value": 3, "magazine": 6, "rounds": 6}
+_WEAPONS: dict[str, tuple[Weapon, ...]] = {
+    "Beatrice": (_weapon("Heraldic shield", skill_name="Shield", skill=1, dice=2, power_bonus=4),),
+    "Cesare": (_weapon("Rapier", skill_name="Fencing", skill=3, dice=3),
+               _weapon("Heavy pistol", skill_name="Pistols", skill=2, dice=3, **_PISTOL)),
+    "Adriana": (_weapon("Heavy pistol", skill_name="Pistols", skill=3, dice=3, **_PISTOL),),
+    "Count's guard 1": (_weapon("Halberd", skill_name="Polearms", skill=2, dice=2, power_bonus=2),),
+    "Count's guard 2": (_weapon("Halberd", skill_name="Polearms", skill=2, dice=2, power_bonus=2),),
+}
 
 _PARTY = (
     ("Beatrice", {"agility": 2, "charm": 3, "intelligence": 4, "constitution": 1, "social_capacity": 3,
@@ -38,10 +55,10 @@ _FOES = (
 def sample() -> History:
     """"Pistols in Saint Roch": Beatrice, Cesare and Dante against Adriana and two guards, round 1 under way."""
     history = new_history("clovek", "Pistols in Saint Roch")
-    party = [AddCombatant(f"c{n}", name, Side.PLAYER, frozen_map(stats), notes=notes)
+    party = [AddCombatant(f"c{n}", name, Side.PLAYER, frozen_map(stats), notes=notes, weapons=_WEAPONS.get(name, ()))
              for n, (name, stats, notes) in enumerate(_PARTY, start=1)]
     foes = [AddCombatant(f"c{n}", name, Side.OPPONENT, frozen_map(stats), group="Guards" if "guard" in name else None,
-                         notes=notes) for n, (name, stats, notes) in enumerate(_FOES, start=4)]
+                         notes=notes, weapons=_WEAPONS[name]) for n, (name, stats, notes) in enumerate(_FOES, start=4)]
     history.do(Batch(tuple(party), "Party"))
     history.do(Batch(tuple(foes), "Adriana and the guards"))
     history.do(SetCapacityName("c3", "mental", "Erudition"))
@@ -61,7 +78,7 @@ def sample() -> History:
     # Adriana (4 + 5 = 9) fires at Cesare, who dodges with 2 physical dice: 3 − 1 = 2 successes; 6 + 1 = 7 wounds.
     history.do(ClovekCheck("c4", SkillRoll("physical", ((8,), (10, 4), (7,)), 3, skill_name="Pistols"),
                            target="c2", defence=SkillRoll("physical", ((9,), (3,)), 2, skill_name="Dodge"),
-                           power=PowerRoll(PowerSource.EQUIPMENT, 3, ((5,), (8,)), name="heavy pistol"),
-                           track="physical_wounds"))
+                           power=PowerRoll(PowerSource.EQUIPMENT, 3, ((5,), (8,)), name="Heavy pistol"),
+                           track="physical_wounds", weapon="Heavy pistol"))
     history.do(NextTurn())
     return history

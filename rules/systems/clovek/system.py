@@ -13,7 +13,18 @@ from dataclasses import replace
 from typing import Final
 
 from rules.dice import DiceWord
-from rules.encounter import Combatant, Encounter, Initiative, JsonValue, Pool, Slot, SlotKind, Status, frozen_map
+from rules.encounter import (
+    Combatant,
+    Encounter,
+    Initiative,
+    JsonValue,
+    Pool,
+    Slot,
+    SlotKind,
+    Status,
+    Weapon,
+    frozen_map,
+)
 from rules.errors import OperationError, RulesError
 from rules.harm import Harm
 from rules.history import History, Operation
@@ -59,6 +70,15 @@ from rules.systems.clovek.banks import (
 from rules.systems.clovek.dice import DICE_WORDS
 from rules.systems.clovek.economy import action_type, new_round, spend_dice, take_action
 from rules.systems.clovek.long_actions import healing_blocked, long_actions
+from rules.systems.clovek.weapons import (
+    ONE_PHYSICAL_DIE,
+    RELOAD_OPTION,
+    RELOAD_SPEC,
+    WEAPON_FIELDS,
+    check_weapon,
+    describe_weapon,
+    reload_kind,
+)
 from rules.text import N_, _, pgettext
 from rules.turns import delayed_slots
 
@@ -99,6 +119,7 @@ def _options() -> tuple[OptionSpec, ...]:
         OptionSpec("full_physical_wounds", N_("A full physical wound track means"), OptionKind.CHOICE, NOTE_ONLY,
                    choices=((NOTE_ONLY, N_("Only a note (the rules say nothing)")),
                             (UNCONSCIOUS, N_("Unconscious")))),
+        RELOAD_SPEC,
     )
 
 
@@ -292,8 +313,25 @@ class ClovekSystem(RuleSystem):
         return tuple(BudgetItem(name, ACTION_LABELS[name], 0, 1 if bank(combatant, name).remaining else 0,
                                 SPENT_TEXTS[name]) for name in BANKS)
 
+    # --- weapons ----------------------------------------------------------------------------------
+    def weapon_fields(self) -> Sequence[OptionSpec]:
+        return WEAPON_FIELDS
+
+    def check_weapon(self, weapon: Weapon) -> Weapon:
+        return check_weapon(weapon)
+
+    def describe_weapon(self, weapon: Weapon) -> str:
+        return describe_weapon(weapon)
+
+    def reload_action(self, combatant: Combatant, weapon: Weapon, encounter: Encounter) -> str | None:
+        """What the encounter's reload option says (a **Decision**: the seed is silent on reloading)."""
+        return reload_kind(self.option(encounter, RELOAD_OPTION))
+
     def spend_action(self, combatant: Combatant, kind: str, encounter: Encounter) -> Combatant:
-        """An action of type ``kind`` with the one die every activity needs at least."""
+        """An action of type ``kind`` with the one die every activity needs at least (``physical_die``: that
+        die alone, no action taken: a reload the GM counts like a reaction)."""
+        if kind == ONE_PHYSICAL_DIE:
+            return spend_dice(combatant, PHYSICAL, 1)
         if kind not in BANKS:
             raise OperationError(_("Unknown action type {kind!r}: physical, social or mental.").format(kind=kind))
         acted, _burnt = take_action(combatant, kind, encounter)

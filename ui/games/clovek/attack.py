@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 from app.document import Change
 from app.i18n import N_, _
 from rules.dice import Roller
-from rules.encounter import Combatant, Encounter
+from rules.encounter import Combatant, Encounter, Weapon
 from rules.errors import RulesError
 from rules.history import Operation
 from rules.systems.clovek import ClovekCheck, PowerRoll
@@ -40,6 +40,18 @@ from rules.systems.clovek.rolls import (
     POWER_CRITICAL_RANGE,
     PowerSource,
     evaluate_check,
+)
+from rules.systems.clovek.weapons import (
+    BANK,
+    BONUS,
+    DICE,
+    HARM,
+    KIND,
+    POWER_BONUS,
+    SKILL,
+    SKILL_KIND,
+    SKILL_NAME,
+    VALUE,
 )
 from rules.turns import current_actor
 from ui.charts.odds_chart import OddsChart
@@ -99,6 +111,7 @@ class ClovekCheckDialog(AttackDialog):
         who = QGroupBox(_("Who"))
         form = QFormLayout(who)
         form.addRow(_("Roller"), self.attacker)
+        form.addRow(_("Weapon"), self.weapon_row())
         form.addRow(_("As"), pair(self.role, "", self.free_bonus))
         form.addRow(_("Long action"), self.long_action)
         self.defence_box.setTitle(_("Target and defence"))
@@ -189,6 +202,29 @@ class ClovekCheckDialog(AttackDialog):
         rolled = target is not None and self.power_box.chosen() is not None
         default = track_key(str(self.roll_box.bank.currentData()), WOUNDS) if rolled else ""
         fill(self.power_box.track, items, (current or default) if rolled else "")
+
+    def _apply_weapon(self, weapon: Weapon | None) -> None:
+        """The saved weapon's roll and power into the form (None, typed in the form: left as the GM typed it)."""
+        if weapon is None:
+            return
+        roll = self.roll_box
+        bank = str(weapon.value(BANK))
+        roll.bank.setCurrentIndex(BANKS.index(bank))
+        roll.skill_name.setText(str(weapon.value(SKILL_NAME) or ""))
+        roll.skill.setValue(weapon.number(SKILL))
+        roll.kind.setCurrentIndex(max(0, roll.kind.findData(weapon.value(SKILL_KIND))))
+        roll.bonus.setValue(weapon.number(BONUS))
+        if weapon.number(DICE):
+            roll.limit(self._attacker())  # the bank chosen above caps the dice
+            roll.dice.setValue(weapon.number(DICE))
+        power = self.power_box
+        power.source.setCurrentIndex(max(0, power.source.findData(weapon.value(KIND))))
+        power.bonus.setValue(weapon.number(POWER_BONUS))
+        self._prefill_power()  # a capacity attribute's value and name, and the target's tracks
+        if power.chosen() is PowerSource.EQUIPMENT:
+            power.value.setValue(weapon.number(VALUE))
+            power.item.setText(weapon.name)
+        power.track.setCurrentIndex(max(0, power.track.findData(track_key(bank, str(weapon.value(HARM))))))
 
     # --- reacting to the GM ---------------------------------------------------------------------
     def _prefill_target(self) -> None:
@@ -345,7 +381,7 @@ class ClovekCheckDialog(AttackDialog):
         return ClovekCheck(roller.id, self.roll_box.skill_roll(self.roll_entry.faces()),
                            str(self.role.currentData()), power, target.id if target else None, defence, track,
                            long_action if isinstance(long_action, str) else "",
-                           self.free_bonus.isChecked() and self.role.currentData() == ACTION)
+                           self.free_bonus.isChecked() and self.role.currentData() == ACTION, self.weapon_name())
 
     def rolled_outcome(self, operation: Operation) -> str | None:
         assert isinstance(operation, ClovekCheck)
