@@ -11,7 +11,7 @@ from typing import Final
 from rules.encounter import Weapon
 from rules.errors import RulesError
 from rules.systems.base import OptionKind, OptionSpec, RuleSystem
-from rules.weapons import MAGAZINE, ROUNDS, ammunition_text, text_field
+from rules.weapons import MAGAZINE, ROUNDS, text_field
 from tests.toy_game import registered
 from tests.toy_game.rules.system import ToySystem
 
@@ -34,9 +34,8 @@ def check_weapon(weapon: Weapon) -> Weapon:
 
 
 def describe_weapon(weapon: Weapon) -> str:
-    """Name, damage and rounds."""
-    parts = [weapon.name, str(weapon.value("damage")), ammunition_text(weapon)]
-    return " · ".join(part for part in parts if part)
+    """Name and damage (the rounds left are shown beside it by whoever shows it)."""
+    return f"{weapon.name} ({weapon.value('damage')})"
 
 
 class ArmedToy(ToySystem):
