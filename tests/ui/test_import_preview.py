@@ -49,7 +49,8 @@ def _run_preview(answer: QDialogButtonBox.StandardButton, seen: list[ImportPrevi
 
 def _children(dialog: ImportPreviewDialog, group: str) -> list[list[str]]:
     item = dialog.groups[group]
-    return [[item.child(row).text(column) for column in PreviewColumn] for row in range(item.childCount())]
+    children = [item.child(row) for row in range(item.childCount())]
+    return [[child.text(column) for column in PreviewColumn] for child in children if child is not None]
 
 
 def test_the_preview_lists_what_changes_and_cancel_changes_nothing(qtbot: QtBot, open_window: WindowFactory,
@@ -108,7 +109,8 @@ def test_a_bad_file_is_a_message_and_changes_nothing(qtbot: QtBot, open_window: 
 def test_the_counts_use_real_plural_forms(monkeypatch: pytest.MonkeyPatch) -> None:
     entry = _pc("Dave")
     report = MergeReport(added=(entry,) * 2, unchanged=(entry,) * 5)
-    assert import_summary(report, "x.json") == "Imported x.json: 2 entries added, 0 entries updated, 5 entries unchanged."
+    assert import_summary(report, "x.json") == (
+        "Imported x.json: 2 entries added, 0 entries updated, 5 entries unchanged.")
     assert nothing_to_import(MergeReport(unchanged=(entry,)), "x.json") == (
         "Nothing to import: the 1 entry of x.json is already in the roster and bestiary.")
     asked: list[tuple[str, int]] = []
