@@ -395,12 +395,14 @@ def _file_hash(path: Path) -> str:
         raise LibraryError(_("{file} cannot be read: {reason}").format(file=path.name, reason=error)) from None
 
 
-def copy_name(name: str, taken: Iterable[str]) -> str:
-    """A name for a copy of an entry that no entry in ``taken`` has: "Ganger (copy)", "Ganger (copy 2)"…"""
+def copy_name(name: str, taken: Iterable[str], limit: int = MAX_NAME) -> str:
+    """A name for a copy that none of ``taken`` has, at most ``limit`` characters: "Ganger (copy)", "Ganger (copy
+    2)"… (a long name is shortened to make room)."""
     used = {other.casefold() for other in taken}
     for number in range(1, MAX_ENTRIES + 2):
-        suffix = _(" (copy)") if number == 1 else _(" (copy {number})").format(number=number)
-        candidate = name[:MAX_NAME - len(suffix)].rstrip() + suffix
+        template = _("{name} (copy)") if number == 1 else _("{name} (copy {number})")
+        room = limit - len(template.format(name="", number=number))
+        candidate = template.format(name=name[:max(1, room)].rstrip(), number=number)
         if candidate.casefold() not in used:
             return candidate
     raise LibraryError(_("No free name for a copy of “{name}”.").format(name=name[:60]))

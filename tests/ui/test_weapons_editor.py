@@ -228,3 +228,10 @@ def test_the_weapons_model_passes_the_model_tester(qtmodeltester: ModelTester) -
     assert model.index(1, NAME_COLUMN).data(WeaponRole.WEAPON) == Weapon("Bow")
     assert model.index(0, COLUMNS["damage"]).data(WeaponRole.SPEC).key == "damage"
     assert model.move_weapon(0, -1) == 0 and model.move_weapon(1, 1) == 1  # nowhere to go
+
+
+def test_a_copy_of_a_long_name_still_fits(editor: WeaponsEditor) -> None:
+    editor.set_weapons((Weapon("x" * 80, PISTOL.values),))
+    editor.duplicate_weapon()
+    names = [w.name for w in editor.weapons()]
+    assert len(names[1]) == 80 and names[1].endswith(" (copy)") and editor.problem() == ""

@@ -139,9 +139,9 @@ class GruntGroupFields(QWidget):
 
 def confirm_delete(parent: QWidget, entry: LibraryEntry) -> bool:
     """Ask before deleting ``entry`` from the library (there is no undo there); Cancel is the default."""
-    where = _("the roster") if entry.kind is EntryKind.PC else _("the bestiary")
-    box = QMessageBox(QMessageBox.Icon.Question, _("Delete entry"),
-                      _("Delete “{name}” from {where}? This cannot be undone.").format(name=entry.name, where=where),
+    question = (_("Delete “{name}” from the roster? This cannot be undone.") if entry.kind is EntryKind.PC
+                else _("Delete “{name}” from the bestiary? This cannot be undone."))
+    box = QMessageBox(QMessageBox.Icon.Question, _("Delete entry"), question.format(name=entry.name),
                       QMessageBox.StandardButton.Cancel, parent)
     delete = box.addButton(_("&Delete"), QMessageBox.ButtonRole.DestructiveRole)
     box.setDefaultButton(QMessageBox.StandardButton.Cancel)

@@ -35,7 +35,7 @@ from ui.widgets.weapons_editor import WeaponsEditor
 #: The side an entry of each kind usually has (a change of kind carries the side along unless the GM chose).
 USUAL_SIDE = {EntryKind.PC: Side.PLAYER, EntryKind.NPC: Side.OPPONENT}
 NOTES_LINES = 4
-MINIMUM_SIZE = (760, 600)
+MINIMUM_SIZE = (880, 640)
 
 
 def blank_entry(system: RuleSystem, kind: EntryKind = EntryKind.NPC) -> LibraryEntry:
@@ -71,9 +71,11 @@ class EntryDialog(QDialog):
         self.campaign_combo = self._campaigns()
         self.tags_edit = QLineEdit(entry.tags)
         self.tags_edit.setPlaceholderText(_("e.g. gang, street"))
+        self.tags_edit.setCursorPosition(0)  # the start of a long list, not its end
         self.notes_edit = QPlainTextEdit(entry.notes)
         self.notes_edit.setTabChangesFocus(True)  # Tab moves on, as in every other field of the form
         self.notes_edit.setMinimumHeight(self.fontMetrics().lineSpacing() * NOTES_LINES + 12)
+        self.notes_edit.setMaximumHeight(self.fontMetrics().lineSpacing() * NOTES_LINES * 2 + 12)
         self.attribute_boxes = {spec.key: attribute_box(spec, entry.attributes.get(spec.key))
                                 for spec in system.attribute_specs()}
         self.weapons = WeaponsEditor(system, entry.weapons)
@@ -114,7 +116,7 @@ class EntryDialog(QDialog):
         form.addRow(_("&Tags:"), self.tags_edit)
         top = QHBoxLayout()
         top.addLayout(form, 1)
-        top.addWidget(attribute_group(_("Attributes"), self._system.attribute_specs(), self.attribute_boxes), 1)
+        top.addWidget(attribute_group(_("Attributes"), self._system.attribute_specs(), self.attribute_boxes))
         weapons = QGroupBox(_("Weapons"))
         QVBoxLayout(weapons).addWidget(self.weapons)
         weapons.setVisible(self.weapons.has_fields())

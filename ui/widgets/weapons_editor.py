@@ -9,7 +9,7 @@ language and nothing typed is lost. A game without weapon fields shows nothing.
 from __future__ import annotations
 
 from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt, Signal
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QKeySequence, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -39,6 +39,7 @@ from ui.widgets.messages import show_message, text_label
 Index = QModelIndex | QPersistentModelIndex
 UNBOUNDED = 99_999  # the range of a whole-number field that names no limit
 VISIBLE_ROWS = 4  # the table's height before it scrolls
+NAME_CHARACTERS = 18  # the narrowest the name column gets
 
 
 class WeaponDelegate(QStyledItemDelegate):
@@ -62,6 +63,13 @@ class WeaponDelegate(QStyledItemDelegate):
         for value, label in spec.choices:
             combo.addItem(_(label), value)
         return combo
+
+    def initStyleOption(self, option: QStyleOptionViewItem, index: Index) -> None:
+        super().initStyleOption(option, index)
+        spec = index.data(WeaponRole.SPEC)
+        if spec is not None and spec.kind is OptionKind.BOOL:
+            # A check box drawn on the row's own colour vanished in the dark theme: fill it as a button is.
+            option.palette.setColor(QPalette.ColorRole.Base, option.palette.color(QPalette.ColorRole.Button))
 
     def setEditorData(self, editor: QWidget, index: Index) -> None:
         value = index.data(Qt.ItemDataRole.EditRole)
@@ -124,10 +132,15 @@ class WeaponsEditor(QWidget):
         header = table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(False)
-        for column in range(1, self.model.columnCount()):
-            header.resizeSection(column, self._column_width(column))
+        widths = [self._column_width(column) for column in range(1, self.model.columnCount())]
+        for column, width in enumerate(widths, start=1):
+            header.resizeSection(column, width)
         header.setSectionResizeMode(NAME_COLUMN, QHeaderView.ResizeMode.Stretch)
         header.setMinimumSectionSize(self.fontMetrics().averageCharWidth() * 4)
+        # The name takes what the fields leave, never less than a readable name: the window widens instead.
+        name = max(self._column_width(NAME_COLUMN), self.fontMetrics().averageCharWidth() * NAME_CHARACTERS)
+        frame = 2 * table.frameWidth() + table.verticalScrollBar().sizeHint().width()
+        table.setMinimumWidth(sum(widths) + name + frame)
         rows = table.verticalHeader().defaultSectionSize() * VISIBLE_ROWS
         table.setMinimumHeight(header.sizeHint().height() + rows + 2 * table.frameWidth())
         return table
@@ -240,7 +253,7 @@ class WeaponsEditor(QWidget):
         weapon = self.model.weapon(self.current_row())
         if weapon is None or self.model.rowCount() >= MAX_WEAPONS:
             return
-        name = copy_name(weapon.name, (other.name for other in self.weapons()))[:MAX_WEAPON_NAME]
+        name = copy_name(weapon.name, (other.name for other in self.weapons()), MAX_WEAPON_NAME)
         row = self.model.insert_weapon(self.current_row() + 1, Weapon(name, weapon.values))
         self._edit_name(row)
 
