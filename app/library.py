@@ -506,7 +506,7 @@ class Library:
 
     def _seed_file(self, connection: sqlite3.Connection, file: str, entries: list[LibraryEntry],
                    legacy: bool) -> None:
-        by_id = {entry.id: entry for entry in self._all(connection) if entry.id is not None}
+        by_id = {entry.id: entry for entry in self._all(connection, skip_damaged=True) if entry.id is not None}
         stored: dict[EntryKey, LibraryEntry] = {}
         for entry in by_id.values():
             stored.setdefault(entry_key(entry), entry)
@@ -534,8 +534,17 @@ class Library:
             connection.execute(_REMEMBER, (file, key_text(key), record.entry_id, record.content))
 
     @staticmethod
-    def _all(connection: sqlite3.Connection) -> list[LibraryEntry]:
-        return [_row_to_entry(row) for row in connection.execute(f"SELECT {_COLUMNS} FROM entries ORDER BY id")]
+    def _all(connection: sqlite3.Connection, skip_damaged: bool = False) -> list[LibraryEntry]:
+        """Every stored entry; ``skip_damaged`` leaves out rows another tool broke instead of refusing (seeding
+        at start-up must not lock the GM out of the whole library: :meth:`search` names such a row)."""
+        entries = []
+        for row in connection.execute(f"SELECT {_COLUMNS} FROM entries ORDER BY id"):
+            try:
+                entries.append(_row_to_entry(row))
+            except LibraryError:
+                if not skip_damaged:
+                    raise
+        return entries
 
     def _insert(self, connection: sqlite3.Connection, entries: Iterable[LibraryEntry]) -> list[LibraryEntry]:
         stored = []

@@ -625,3 +625,19 @@ def test_an_old_library_opens_with_the_shipped_bestiary(db_path: Path, version: 
         names = {e.name for e in library.search()}
     assert {"Corporate security guard", "Street samurai", "Troll bouncer", "Dave"} <= names
     assert "Ganger" not in names  # deleted by the GM before the bestiary was versioned
+
+
+def test_a_damaged_row_does_not_keep_a_new_bundle_out_or_the_library_shut(db_path: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "bestiary"
+    _bundle(folder, npc("Ganger", body=4))
+    with Library(db_path, bestiaries=folder) as library:
+        dave = library.add(pc("Dave"))
+    with sqlite3.connect(db_path) as connection:
+        connection.execute("UPDATE entries SET attributes = '{\"body\": \"lots\"}' WHERE id = ?", (dave.id,))
+    _bundle(folder, npc("Ganger", body=5), npc("Decker"))
+    with Library(db_path, bestiaries=folder) as library:  # opens, and the new version is in
+        with pytest.raises(LibraryError, match="“Dave”.* is damaged"):
+            library.search()  # the damaged row is still named where it is read
+        with sqlite3.connect(db_path) as connection:
+            names = sorted(name for (name,) in connection.execute("SELECT name FROM entries"))
+    assert names == ["Dave", "Decker", "Ganger"]

@@ -189,11 +189,13 @@ def test_a_new_entry_is_added_to_the_library(qtbot: QtBot, dialog: AddCombatants
     editor.kind_combo.setCurrentIndex(editor.kind_combo.findData("pc"))  # a side the GM chose stays
     assert editor.side_combo.currentData() == Side.ALLY.value
     qtbot.keyClicks(editor.name_edit, "Sharon")
-    editor.campaign_combo.setEditText("Seattle")
+    editor.campaign_combo.setEditText("Berlin")
     assert editor.save()
+    quick = dialog.quick_tab.campaign_combo  # quick add offers the new campaign at once
+    assert [quick.itemText(i) for i in range(quick.count())] == ["Berlin", "Seattle"]
     sharon = library.search("sharon")
     assert [(e.kind, e.side, e.campaign, e.attributes["body"]) for e in sharon] == [
-        (EntryKind.PC, Side.ALLY, "Seattle", _default("body"))]
+        (EntryKind.PC, Side.ALLY, "Berlin", _default("body"))]
 
 
 # --- weapons, in a game that keeps them -----------------------------------------------------------

@@ -154,6 +154,7 @@ class RosterTab(QWidget):
 
     failed = Signal(str)  # the library could not be read; the message for the GM
     told = Signal(str, bool)  # what an edit did (the text, whether it is a problem)
+    edited = Signal()  # an entry was saved, duplicated or deleted
 
     def __init__(self, library: Library, system: RuleSystem, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -329,6 +330,7 @@ class RosterTab(QWidget):
     def _saved(self, entry: LibraryEntry) -> None:
         self.reload_campaigns()
         self.select_entry(entry.id)
+        self.edited.emit()
         self.told.emit(_("Saved “{name}”.").format(name=entry.name), False)
 
     def duplicate_selected(self) -> LibraryEntry | None:
@@ -343,6 +345,7 @@ class RosterTab(QWidget):
             return None
         self.refresh()
         self.select_entry(copy.id)
+        self.edited.emit()
         self.told.emit(_("Duplicated “{name}” as “{copy}”.").format(name=entry.name, copy=copy.name), False)
         return copy
 
@@ -360,6 +363,7 @@ class RosterTab(QWidget):
         self.reload_campaigns()
         if self.model.rowCount():
             self.table.selectRow(min(row, self.model.rowCount() - 1))
+        self.edited.emit()
         self.told.emit(_("Deleted “{name}”.").format(name=entry.name), False)
         return True
 
@@ -502,6 +506,7 @@ class AddCombatantsDialog(QDialog):
         self.roster_tab.table.doubleClicked.connect(self.add)
         self.roster_tab.failed.connect(lambda message: self._show(message, error=True))
         self.roster_tab.told.connect(self._show)
+        self.roster_tab.edited.connect(self.quick_tab.reload_campaigns)  # a campaign may have come or gone
         previous: QWidget = self.add_button  # the list's edits after Add: Tab still goes pick → count → Add
         for button in self.roster_tab.edit_buttons():
             QWidget.setTabOrder(previous, button)
