@@ -636,7 +636,7 @@ def test_a_damaged_row_does_not_keep_a_new_bundle_out_or_the_library_shut(db_pat
         connection.execute("UPDATE entries SET attributes = '{\"body\": \"lots\"}' WHERE id = ?", (dave.id,))
     _bundle(folder, npc("Ganger", body=5), npc("Decker"))
     with Library(db_path, bestiaries=folder) as library:  # opens, and the new version is in
-        with pytest.raises(LibraryError, match="“Dave”.* is damaged"):
+        with pytest.raises(LibraryError, match=r"“Dave”.* is damaged"):
             library.search()  # the damaged row is still named where it is read
         with sqlite3.connect(db_path) as connection:
             names = sorted(name for (name,) in connection.execute("SELECT name FROM entries"))
