@@ -3,14 +3,17 @@
 One database file in the user data dir (``library.sqlite3``), shared by every open window and process: WAL
 journal, a busy timeout and short ``BEGIN IMMEDIATE`` write transactions keep two writers from corrupting
 it or failing each other. The schema is versioned with ``PRAGMA user_version`` and :data:`MIGRATIONS`.
-Bundled bestiaries (``resources/bestiary/*.json``) are copied in once each, the first time a database sees
-them, so a template the GM deleted does not come back. Entries travel as a versioned JSON format, validated
-on the way in like any file from outside: only data is read, nothing is evaluated or unpickled.
+Bundled bestiaries (``resources/bestiary/*.json``) are versioned by a hash of their content: a new version is
+merged in (:mod:`app.library_merge`): templates of new names are added, templates the GM never edited follow
+the new version, and a template the GM edited or deleted is left as the GM made it. Entries travel as a
+versioned JSON format, validated on the way in like any file from outside: only data is read, nothing is
+evaluated or unpickled; importing one merges it (added, updated, unchanged), never silently replacing.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import math
 import os
@@ -29,6 +32,17 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from app.i18n import N_, _
+from app.library_merge import (
+    EntryKey,
+    MergeReport,
+    Seeded,
+    adopt_legacy_seed,
+    entry_key,
+    fingerprint,
+    key_text,
+    plan_merge,
+    plan_seed,
+)
 from app.paths import data_dir, resource
 from rules.combatants import (
     ATTRIBUTE_LIMIT,
@@ -316,12 +330,33 @@ def _add_weapons(connection: sqlite3.Connection) -> None:
     connection.execute("ALTER TABLE entries ADD COLUMN weapons TEXT NOT NULL DEFAULT '[]'")
 
 
+def _version_seeds(connection: sqlite3.Connection) -> None:
+    """Version 3: bundled bestiaries are seeded by version (a hash of the file; '' for a file seeded before,
+    by name only) and each template they seeded is remembered by its key, so a new version updates only what
+    the GM left as seeded (``content``: the fingerprint seeded; '' never updates) and a deleted one (its
+    ``entry_id`` set to NULL with the entry) stays deleted."""
+    connection.execute("ALTER TABLE seeded_bestiaries ADD COLUMN hash TEXT NOT NULL DEFAULT ''")
+    connection.execute("""
+        CREATE TABLE seeded_entries (
+            file TEXT NOT NULL,
+            entry_key TEXT NOT NULL,
+            entry_id INTEGER REFERENCES entries (id) ON DELETE SET NULL,
+            content TEXT NOT NULL DEFAULT '',
+            PRIMARY KEY (file, entry_key))""")
+    connection.execute("CREATE INDEX seeded_entries_by_entry ON seeded_entries (entry_id)")
+
+
 #: Schema migrations: ``MIGRATIONS[n]`` takes a database from version n to n + 1, inside one transaction.
-MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_create_entries, _add_weapons]
+MIGRATIONS: list[Callable[[sqlite3.Connection], None]] = [_create_entries, _add_weapons, _version_seeds]
 
 _COLUMNS: Final[str] = ("id, kind, system_id, name, campaign, side, attributes, notes, extra, weapons, tags, created, "
                         "updated")
 _INSERT: Final[str] = f"INSERT INTO entries ({_COLUMNS}) VALUES (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+_UPDATE: Final[str] = ("UPDATE entries SET kind = ?, system_id = ?, name = ?, campaign = ?, side = ?, attributes = ?, "
+                       "notes = ?, extra = ?, weapons = ?, tags = ?, updated = ? WHERE id = ?")
+_REMEMBER: Final[str] = ("INSERT INTO seeded_entries (file, entry_key, entry_id, content) VALUES (?, ?, ?, ?) "
+                         "ON CONFLICT (file, entry_key) DO UPDATE SET entry_id = excluded.entry_id, "
+                         "content = excluded.content")
 
 
 def _now() -> str:
@@ -353,11 +388,32 @@ def default_path() -> Path:
     return data_dir() / DATABASE_NAME
 
 
+def _file_hash(path: Path) -> str:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError as error:
+        raise LibraryError(_("{file} cannot be read: {reason}").format(file=path.name, reason=error)) from None
+
+
+def copy_name(name: str, taken: Iterable[str], limit: int = MAX_NAME) -> str:
+    """A name for a copy that none of ``taken`` has, at most ``limit`` characters: "Ganger (copy)", "Ganger (copy
+    2)"… (a long name is shortened to make room)."""
+    used = {other.casefold() for other in taken}
+    for number in range(1, MAX_ENTRIES + 2):
+        template = _("{name} (copy)") if number == 1 else _("{name} (copy {number})")
+        room = limit - len(template.format(name="", number=number))
+        candidate = template.format(name=name[:max(1, room)].rstrip(), number=number)
+        if candidate.casefold() not in used:
+            return candidate
+    raise LibraryError(_("No free name for a copy of “{name}”.").format(name=name[:60]))
+
+
 class Library:
     """The roster and bestiary database. Use one per thread; close it (or use ``with``) when done."""
 
-    def __init__(self, path: Path | None = None, seed: bool = True) -> None:
+    def __init__(self, path: Path | None = None, seed: bool = True, bestiaries: Path | None = None) -> None:
         self.path = path or default_path()
+        self._bestiaries = bestiaries or resource("bestiary")
         with self._errors():
             self._connection = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
         self._connection.row_factory = sqlite3.Row
@@ -436,12 +492,59 @@ class Library:
                 self._seed(connection)
 
     def _seed(self, connection: sqlite3.Connection) -> None:
-        folder = resource("bestiary")
-        done = {row["file"] for row in connection.execute("SELECT file FROM seeded_bestiaries")}
+        """Bring in each bundled bestiary the database has not seen in this version (an unchanged file costs one
+        hash at start-up, no parsing)."""
+        folder = self._bestiaries
+        seen = {row["file"]: row["hash"] for row in connection.execute("SELECT file, hash FROM seeded_bestiaries")}
         for path in sorted(folder.glob("*.json")) if folder.is_dir() else ():
-            if path.name not in done:
-                self._insert(connection, parse_library_file(path))
-                connection.execute("INSERT INTO seeded_bestiaries VALUES (?, ?)", (path.name, _now()))
+            digest = _file_hash(path)
+            if seen.get(path.name) != digest:
+                self._seed_file(connection, path.name, parse_library_file(path), legacy=seen.get(path.name) == "")
+                connection.execute(
+                    "INSERT INTO seeded_bestiaries (file, seeded, hash) VALUES (?, ?, ?) ON CONFLICT (file) "
+                    "DO UPDATE SET seeded = excluded.seeded, hash = excluded.hash", (path.name, _now(), digest))
+
+    def _seed_file(self, connection: sqlite3.Connection, file: str, entries: list[LibraryEntry],
+                   legacy: bool) -> None:
+        by_id = {entry.id: entry for entry in self._all(connection, skip_damaged=True) if entry.id is not None}
+        stored: dict[EntryKey, LibraryEntry] = {}
+        for entry in by_id.values():
+            stored.setdefault(entry_key(entry), entry)
+        remembered = self._remembered(connection, file)
+        if legacy:  # seeded by a version that kept only the file's name
+            adopted = adopt_legacy_seed(file, entries, stored)
+            remembered = {**adopted, **remembered}
+            self._remember(connection, file, adopted)
+        plan = plan_seed(entries, remembered, stored, by_id)
+        self._remember(connection, file, plan.remember)
+        for entry in plan.update:
+            self._update_row(connection, entry)
+        self._remember(connection, file, {entry_key(entry): Seeded(entry.id, fingerprint(entry))
+                                          for entry in [*plan.update, *self._insert(connection, plan.insert)]})
+
+    @staticmethod
+    def _remembered(connection: sqlite3.Connection, file: str) -> dict[EntryKey, Seeded]:
+        rows = connection.execute("SELECT entry_key, entry_id, content FROM seeded_entries WHERE file = ?", (file,))
+        return {tuple(json.loads(row["entry_key"])): Seeded(row["entry_id"], row["content"])
+                for row in rows}
+
+    @staticmethod
+    def _remember(connection: sqlite3.Connection, file: str, records: Mapping[EntryKey, Seeded]) -> None:
+        for key, record in records.items():
+            connection.execute(_REMEMBER, (file, key_text(key), record.entry_id, record.content))
+
+    @staticmethod
+    def _all(connection: sqlite3.Connection, skip_damaged: bool = False) -> list[LibraryEntry]:
+        """Every stored entry; ``skip_damaged`` leaves out rows another tool broke instead of refusing (seeding
+        at start-up must not lock the GM out of the whole library: :meth:`search` names such a row)."""
+        entries = []
+        for row in connection.execute(f"SELECT {_COLUMNS} FROM entries ORDER BY id"):
+            try:
+                entries.append(_row_to_entry(row))
+            except LibraryError:
+                if not skip_damaged:
+                    raise
+        return entries
 
     def _insert(self, connection: sqlite3.Connection, entries: Iterable[LibraryEntry]) -> list[LibraryEntry]:
         stored = []
@@ -450,6 +553,14 @@ class Library:
             cursor = connection.execute(_INSERT, (*_values(entry), now, now))
             stored.append(replace(entry, id=cursor.lastrowid, created=now, updated=now))
         return stored
+
+    def _update_row(self, connection: sqlite3.Connection, entry: LibraryEntry) -> LibraryEntry:
+        """Store ``entry``'s content over the row of its id (kept: the id and the created time)."""
+        now = _now()
+        if connection.execute(_UPDATE, (*_values(entry), now, entry.id)).rowcount != 1:
+            raise self._missing(entry.id)
+        created = connection.execute("SELECT created FROM entries WHERE id = ?", (entry.id,)).fetchone()[0]
+        return replace(entry, created=created, updated=now)
 
     # --- entries ----------------------------------------------------------------------------------
     def add(self, entry: LibraryEntry) -> LibraryEntry:
@@ -461,16 +572,20 @@ class Library:
     def update(self, entry: LibraryEntry) -> LibraryEntry:
         """Replace a stored entry's content; returns it with the new ``updated`` time."""
         checked = validated(entry)
-        now = _now()
         with self._write() as connection:
-            cursor = connection.execute(
-                "UPDATE entries SET kind = ?, system_id = ?, name = ?, campaign = ?, side = ?, attributes = ?, "
-                "notes = ?, extra = ?, weapons = ?, tags = ?, updated = ? WHERE id = ?",
-                (*_values(checked), now, entry.id))
-            if cursor.rowcount != 1:
-                raise self._missing(entry.id)
-            created = connection.execute("SELECT created FROM entries WHERE id = ?", (entry.id,)).fetchone()[0]
-        return replace(checked, created=created, updated=now)
+            return self._update_row(connection, checked)
+
+    def duplicate(self, entry_id: int) -> LibraryEntry:
+        """Store a copy of an entry under a name no entry of its game has ("Ganger (copy)")."""
+        with self._write() as connection:
+            row = connection.execute(f"SELECT {_COLUMNS} FROM entries WHERE id = ?", (entry_id,)).fetchone()
+            if row is None:
+                raise self._missing(entry_id)
+            original = _row_to_entry(row)
+            taken = [name for (name,) in connection.execute("SELECT name FROM entries WHERE system_id = ?",
+                                                             (original.system_id,))]
+            copy = validated(replace(original, name=copy_name(original.name, taken)))
+            return self._insert(connection, [copy])[0]
 
     def delete(self, entry_id: int) -> None:
         """Remove an entry."""
@@ -529,17 +644,26 @@ class Library:
         except OSError as error:
             raise LibraryError(_("{file} cannot be written: {reason}").format(file=path.name, reason=error)) from error
 
-    def import_json(self, path: Path) -> list[LibraryEntry]:
-        """Add every entry of a library file (all or none); entries already stored as they are are skipped."""
-        entries = parse_library_file(path)
+    def plan_merge(self, entries: Iterable[LibraryEntry]) -> MergeReport:
+        """What :meth:`merge` would do with ``entries`` now (nothing is written): for a preview."""
+        checked = [validated(entry) for entry in entries]
+        with self._errors():
+            return plan_merge(self._all(self._connection), checked)
+
+    def merge(self, entries: Iterable[LibraryEntry]) -> MergeReport:
+        """Merge entries in (all or none): an entry matching none is added, a matching one with other content
+        updates it (its id and created time kept), an identical one is skipped. Planned again inside the write,
+        so another window's change since a preview is taken into account."""
+        checked = [validated(entry) for entry in entries]
         with self._write() as connection:
-            known = {_values(_row_to_entry(row)) for row in connection.execute(f"SELECT {_COLUMNS} FROM entries")}
-            fresh = []
-            for entry in entries:
-                if _values(entry) not in known:
-                    known.add(_values(entry))
-                    fresh.append(entry)
-            return self._insert(connection, fresh)
+            plan = plan_merge(self._all(connection), checked)
+            updated = tuple(replace(update, after=self._update_row(connection, update.after))
+                            for update in plan.updated)
+            return replace(plan, added=tuple(self._insert(connection, plan.added)), updated=updated)
+
+    def import_json(self, path: Path) -> MergeReport:
+        """Merge the entries of a library file in (all or none; see :meth:`merge`)."""
+        return self.merge(parse_library_file(path))
 
 
 def name_key(name: str) -> tuple[str, str]:

@@ -119,8 +119,8 @@ class Workspace:
         return len(entries)
 
     def import_library(self, path: Path) -> int:
-        """Add the entries of a JSON file (all or none); returns how many were new."""
-        return len(self.library.import_json(path))
+        """Merge the entries of a JSON file in (all or none); returns how many were added or updated."""
+        return self.library.import_json(path).changes
 
     # --- crash recovery ------------------------------------------------------------------------
     def recoverable(self) -> list[RecoveryCandidate]:

@@ -268,8 +268,10 @@ def test_export_then_import_round_trips_every_field(db_path: Path, tmp_path: Pat
     assert len(document["entries"]) == len(BUNDLED) + 1
     with Library(tmp_path / "other.sqlite3", seed=False) as target:
         imported = target.import_json(exported)
-        assert [content(e) for e in imported] == [content(e) for e in entries]
-        assert target.import_json(exported) == []  # the same entries again are not duplicated
+        assert [content(e) for e in imported.added] == [content(e) for e in entries]
+        again = target.import_json(exported)
+        assert again.added == () == again.updated  # the same entries again are not duplicated
+        assert [content(e) for e in again.unchanged] == [content(e) for e in entries]
         assert len(target.search()) == len(BUNDLED) + 1
 
 
@@ -467,7 +469,7 @@ def test_a_version_1_database_gains_weapons_and_entries_keep_them(db_path: Path)
         armed = library.update(replace(dave, weapons=stick))
     with Library(db_path, seed=False) as library:
         assert library.get(dave.id or 0) == armed and armed.weapons == stick
-    assert _version(db_path) == len(MIGRATIONS) == 2
+    assert _version(db_path) == len(MIGRATIONS)
 
 
 def test_weapons_travel_in_library_files_and_bad_ones_are_refused(tmp_path: Path) -> None:
@@ -480,3 +482,204 @@ def test_weapons_travel_in_library_files_and_bad_ones_are_refused(tmp_path: Path
     exported.write_text(json.dumps(document), encoding="utf-8")
     with pytest.raises(LibraryError, match=r"entry 1 .*no field “calibre”"):
         parse_library_file(exported)
+
+
+# --- importing merges ---------------------------------------------------------------------------
+
+def _write_library(path: Path, *entries: LibraryEntry) -> Path:
+    Library.export_json(entries, path)
+    return path
+
+
+def test_an_import_adds_updates_and_skips_and_says_so(empty: Library, tmp_path: Path) -> None:
+    dave = empty.add(pc("Dave", body=5))
+    ganger = empty.add(npc("Ganger", tags="street", body=4))
+    troll = empty.add(npc("Troll bouncer", body=9))
+    time.sleep(1.1)  # an update's time differs from the creation's
+    incoming = _write_library(
+        tmp_path / "party.json",
+        pc("DAVE", body=6),  # the same PC of the same campaign, any case: updated
+        replace(npc("ganger", tags="street", body=4), name="Ganger"),  # identical: skipped
+        npc("Troll bouncer", body=9, quickness=3),  # more attributes: updated
+        pc("Dave", campaign="Berlin"),  # another campaign: another character
+        npc("Combat mage", body=3))
+    report = empty.import_json(incoming)
+    assert [e.name for e in report.added] == ["Dave", "Combat mage"]
+    assert [e.campaign for e in report.added] == ["Berlin", ""] and all(e.id for e in report.added)
+    assert [(u.before.id, u.after.id, u.changed) for u in report.updated] == [
+        (dave.id, dave.id, ("name", "attributes")), (troll.id, troll.id, ("attributes",))]
+    assert report.updated[0].summary() == "name, attributes"
+    assert report.unchanged == (ganger,) and report.changes == 4
+    updated = empty.get(dave.id or 0)
+    assert updated is not None and updated.name == "DAVE" and updated.attributes == {"body": 6}
+    assert updated.created == dave.created and updated.updated != dave.updated  # the same entry, edited
+    assert len(empty.search()) == 5
+    again = empty.import_json(incoming)
+    assert again.added == () == again.updated and len(again.unchanged) == 5  # nothing is ever doubled
+
+
+def test_an_import_changes_only_what_the_file_holds_and_a_kind_is_its_own(empty: Library, tmp_path: Path) -> None:
+    mine = empty.add(npc("Dave", body=2))  # an NPC template called Dave is not the PC Dave
+    kept = empty.add(npc("Street samurai"))
+    report = empty.import_json(_write_library(tmp_path / "one.json", pc("Dave", body=5)))
+    assert [e.kind for e in report.added] == [EntryKind.PC] and report.updated == ()
+    assert empty.get(mine.id or 0) == mine and empty.get(kept.id or 0) == kept  # never deleted or replaced
+
+
+def test_a_preview_writes_nothing_and_the_merge_does_what_it_showed(empty: Library, tmp_path: Path) -> None:
+    ganger = empty.add(npc("Ganger", body=4))
+    file = _write_library(tmp_path / "in.json", npc("Ganger", body=5), npc("Combat mage"))
+    planned = empty.plan_merge(parse_library_file(file))
+    assert [e.name for e in planned.added] == ["Combat mage"] and planned.added[0].id is None
+    assert [u.after.attributes for u in planned.updated] == [{"body": 5}] and planned.updated[0].after.id == ganger.id
+    assert empty.search() == [ganger]  # only a plan
+    merged = empty.merge(parse_library_file(file))
+    assert [content(e) for e in merged.added] == [content(e) for e in planned.added]
+    assert [u.changed for u in merged.updated] == [u.changed for u in planned.updated]
+
+
+def test_duplicate_names_round_trip_unchanged(empty: Library, tmp_path: Path) -> None:
+    empty.add(npc("Ganger", body=4))
+    empty.add(npc("Ganger", body=5))  # a library may hold two of one name
+    file = _write_library(tmp_path / "out.json", *empty.search())
+    report = empty.import_json(file)
+    assert report.changes == 0 and len(report.unchanged) == 2
+    changed = _write_library(tmp_path / "changed.json", npc("Ganger", body=5), npc("Ganger", body=6))
+    report = empty.import_json(changed)  # the identical one pairs first; the other updates the body-4 one
+    assert [u.before.attributes["body"] for u in report.updated] == [4] and report.added == ()
+    assert sorted(e.attributes["body"] for e in empty.search()) == [5, 6]
+
+
+def test_duplicating_an_entry_finds_a_free_name(empty: Library) -> None:
+    ganger = empty.add(replace(npc("Ganger", body=4), notes="Knife."))
+    first = empty.duplicate(ganger.id or 0)
+    second = empty.duplicate(ganger.id or 0)
+    assert [first.name, second.name] == ["Ganger (copy)", "Ganger (copy 2)"]
+    assert content(replace(first, name="Ganger")) == content(ganger) and first.id not in (None, ganger.id)
+    long = empty.add(npc("x" * 200))
+    assert len(empty.duplicate(long.id or 0).name) == 200
+    with pytest.raises(LibraryError, match="no entry"):
+        empty.duplicate(9999)
+
+
+# --- bundled bestiaries follow new versions -----------------------------------------------------
+
+def _bundle(folder: Path, *entries: LibraryEntry, name: str = "sr3.json") -> Path:
+    folder.mkdir(exist_ok=True)
+    return _write_library(folder / name, *entries)
+
+
+def _by_name(library: Library) -> dict[str, LibraryEntry]:
+    return {entry.name: entry for entry in library.search()}
+
+
+def test_a_new_bundled_version_adds_and_updates_only_what_the_gm_left_alone(db_path: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "bestiary"
+    _bundle(folder, npc("Ganger", body=4), npc("Troll bouncer", body=9), npc("Street samurai", body=6),
+            npc("Corporate security guard", body=4))
+    with Library(db_path, bestiaries=folder) as library:
+        seeded = _by_name(library)
+        assert sorted(seeded) == ["Corporate security guard", "Ganger", "Street samurai", "Troll bouncer"]
+        time.sleep(1.1)
+        library.update(replace(seeded["Troll bouncer"], notes="My troll."))  # edited by the GM
+        library.delete(seeded["Street samurai"].id or 0)  # deleted by the GM
+        mage = library.add(npc("Combat mage", body=2))  # the GM's own, before the bundle has one
+    _bundle(folder, npc("Ganger", body=5), npc("Troll bouncer", body=10), npc("Street samurai", body=7),
+            npc("Corporate security guard", body=4), npc("Combat mage", body=3), npc("Decker", body=3))
+    with Library(db_path, bestiaries=folder) as library:
+        now = _by_name(library)
+    assert sorted(now) == ["Combat mage", "Corporate security guard", "Decker", "Ganger", "Troll bouncer"]
+    assert now["Ganger"].attributes == {"body": 5} and now["Ganger"].id == seeded["Ganger"].id  # followed
+    assert now["Troll bouncer"].notes == "My troll." and now["Troll bouncer"].attributes == {"body": 9}
+    assert now["Combat mage"] == mage and now["Decker"].attributes == {"body": 3}
+    assert now["Corporate security guard"] == seeded["Corporate security guard"]  # unchanged: not touched
+    _bundle(folder, npc("Ganger", body=6), npc("Decker", body=4))  # and again: what followed still follows
+    with Library(db_path, bestiaries=folder) as library:
+        again = _by_name(library)
+    assert again["Ganger"].attributes == {"body": 6} and again["Decker"].attributes == {"body": 4}
+    assert again["Troll bouncer"].notes == "My troll." and "Street samurai" not in again
+
+
+def test_an_unchanged_bundle_is_not_read_again(db_path: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    folder = tmp_path / "bestiary"
+    _bundle(folder, npc("Ganger"))
+    Library(db_path, bestiaries=folder).close()
+
+    def refuse(path: Path) -> list[LibraryEntry]:
+        raise AssertionError(f"{path.name} was parsed again")
+
+    monkeypatch.setattr(library_module, "parse_library_file", refuse)
+    with Library(db_path, bestiaries=folder) as library:
+        assert [e.name for e in library.search()] == ["Ganger"]
+
+
+def test_a_template_the_gm_imported_over_is_the_gms(db_path: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "bestiary"
+    _bundle(folder, npc("Ganger", body=4))
+    with Library(db_path, bestiaries=folder) as library:
+        library.import_json(_write_library(tmp_path / "mine.json", npc("Ganger", body=3)))
+    _bundle(folder, npc("Ganger", body=5))
+    with Library(db_path, bestiaries=folder) as library:
+        assert [e.attributes for e in library.search()] == [{"body": 3}]
+
+
+def _old_database(db_path: Path, version: int) -> None:
+    """A library written by the release of that schema version (tests/app/library_files/make.py)."""
+    script = (Path(__file__).parent / "library_files" / f"v{version}.sql").read_text(encoding="utf-8")
+    connection = sqlite3.connect(db_path)
+    connection.executescript(script)
+    connection.close()
+
+
+def _new_bundled_sr3(folder: Path) -> None:
+    """The shipped sr3.json in a new version: two templates changed, one more (whatever sr3.json holds now)."""
+    old = {e.name: e for e in parse_library_file(Path(__file__).parent / "library_files" / "sr3-v1.json")}
+    _bundle(folder, *[replace(entry, notes=entry.notes + " (new edition)") for entry in old.values()],
+            npc("Combat mage", body=3))
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_library_seeded_before_versioning_follows_the_new_bestiary(db_path: Path, tmp_path: Path,
+                                                                      version: int) -> None:
+    _old_database(db_path, version)
+    assert _version(db_path) == version
+    folder = tmp_path / "bestiary"
+    _new_bundled_sr3(folder)
+    with Library(db_path, bestiaries=folder) as library:
+        assert library.integrity_ok()
+        now = _by_name(library)
+    assert _version(db_path) == len(MIGRATIONS)
+    assert sorted(now) == ["Combat mage", "Corporate security guard", "Dave", "Street samurai", "Troll bouncer"]
+    assert now["Street samurai"].notes.endswith("(new edition)")  # never edited: follows
+    assert now["Corporate security guard"].notes.endswith("(new edition)")
+    assert now["Troll bouncer"].notes == "The GM's own troll: club only."  # edited: the GM's
+    assert now["Dave"].campaign == "Seattle 2060" and now["Dave"].weapons == ()  # deleted Ganger stays deleted
+    with Library(db_path, bestiaries=folder) as library:  # and the next start changes nothing
+        assert _by_name(library) == now
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_an_old_library_opens_with_the_shipped_bestiary(db_path: Path, version: int) -> None:
+    _old_database(db_path, version)
+    with Library(db_path) as library:
+        names = {e.name for e in library.search(system_id="sr3")}  # other games ship a Ganger of their own
+        everything = {e.name for e in library.search()}
+    assert {"Corporate security guard", "Street samurai", "Troll bouncer", "Dave"} <= names
+    assert "Ganger" not in names  # deleted by the GM before the bestiary was versioned
+    assert {"Halloweener punk", "Bandit chief"} <= everything  # new entries and other games' bestiaries came in
+
+
+def test_a_damaged_row_does_not_keep_a_new_bundle_out_or_the_library_shut(db_path: Path, tmp_path: Path) -> None:
+    folder = tmp_path / "bestiary"
+    _bundle(folder, npc("Ganger", body=4))
+    with Library(db_path, bestiaries=folder) as library:
+        dave = library.add(pc("Dave"))
+    with sqlite3.connect(db_path) as connection:
+        connection.execute("UPDATE entries SET attributes = '{\"body\": \"lots\"}' WHERE id = ?", (dave.id,))
+    _bundle(folder, npc("Ganger", body=5), npc("Decker"))
+    with Library(db_path, bestiaries=folder) as library:  # opens, and the new version is in
+        with pytest.raises(LibraryError, match=r"“Dave”.* is damaged"):
+            library.search()  # the damaged row is still named where it is read
+        with sqlite3.connect(db_path) as connection:
+            names = sorted(name for (name,) in connection.execute("SELECT name FROM entries"))
+    assert names == ["Dave", "Decker", "Ganger"]

@@ -6,9 +6,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
+from PySide6.QtWidgets import QDialog, QFileDialog, QMenu, QMessageBox
 
 from app.i18n import _, ngettext
+from app.library import parse_library_file
+from app.library_merge import MergeReport
 from app.paths import ENCOUNTER_SUFFIX
 from rules.errors import RulesError
 
@@ -135,9 +137,38 @@ class FileCommands:
                                                     LIBRARY_FILTER)
         chosen = self._chosen(name)
         if chosen is not None:
-            count = self._window.workspace.import_library(chosen)
-            self._window.statusBar().showMessage(ngettext("Imported {count} entry.", "Imported {count} entries.", count)
-                                         .format(count=count), 5000)
+            self.import_library(chosen)
+
+    def import_library(self, path: Path) -> MergeReport | None:
+        """Merge a roster/bestiary file in after showing what it will add and update (None: cancelled or
+        refused); the status bar says what it did."""
+        from ui.dialogs.import_preview import import_summary, nothing_to_import  # loaded when first needed
+
+        library = self._window.workspace.library
+        try:
+            entries = parse_library_file(path)
+            plan = library.plan_merge(entries)
+        except RulesError as problem:
+            QMessageBox.warning(self._window, _("Cannot import the roster/bestiary"), str(problem))
+            return None
+        if not plan.changes:
+            self._window.statusBar().showMessage(nothing_to_import(plan, path.name), 8000)
+            return plan
+        if not self.confirm_import(plan, path):
+            return None
+        try:
+            report = library.merge(entries)  # planned again: another window may have changed the library since
+        except RulesError as problem:
+            QMessageBox.warning(self._window, _("Cannot import the roster/bestiary"), str(problem))
+            return None
+        self._window.statusBar().showMessage(import_summary(report, path.name), 8000)
+        return report
+
+    def confirm_import(self, plan: MergeReport, path: Path) -> bool:
+        """Show what importing ``path`` will do; True when the GM chose Import."""
+        from ui.dialogs.import_preview import ImportPreviewDialog
+
+        return ImportPreviewDialog(plan, path.name, self._window).exec() == QDialog.DialogCode.Accepted
 
     def on_export_library(self) -> None:
         name, _filter = QFileDialog.getSaveFileName(self._window, _("Export roster/bestiary"),

@@ -1,7 +1,9 @@
 """Add combatants (ux.md step 2): from the roster and bestiary with a count, or quick-add by name and numbers.
 
 Everything one click adds goes through one ``document.apply(Batch(...))``, so one Undo removes it. What to ask
-for (which numbers, their names and ranges) comes from the game's RuleSystem, never from a game's name.
+for (which numbers, their names and ranges) comes from the game's RuleSystem, never from a game's name. The
+roster and bestiary list is also where entries are kept up: new, edit (F2), duplicate (Ctrl+D), delete (Del,
+after a confirmation naming the entry).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from contextlib import suppress
 from dataclasses import dataclass
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -18,12 +21,11 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFormLayout,
-    QGridLayout,
-    QGroupBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
+    QMessageBox,
     QPushButton,
     QSpinBox,
     QTableView,
@@ -38,8 +40,10 @@ from app.library import EntryKind, Library, LibraryEntry, LibraryError, to_opera
 from rules.encounter import SIDE_LABELS, Side
 from rules.errors import RulesError
 from rules.history import Batch
-from rules.systems.base import AttributeSpec, RuleSystem
+from rules.systems.base import RuleSystem
+from ui.dialogs.library_entry import EntryDialog, blank_entry
 from ui.models.library_model import LibraryColumn, LibraryModel, LibraryRole
+from ui.widgets.attribute_grid import attribute_box, attribute_group
 from ui.widgets.messages import show_message
 
 MAX_COUNT = 20
@@ -133,10 +137,24 @@ class GruntGroupFields(QWidget):
         return name, self.shared_box.isChecked()
 
 
+def confirm_delete(parent: QWidget, entry: LibraryEntry) -> bool:
+    """Ask before deleting ``entry`` from the library (there is no undo there); Cancel is the default."""
+    question = (_("Delete “{name}” from the roster? This cannot be undone.") if entry.kind is EntryKind.PC
+                else _("Delete “{name}” from the bestiary? This cannot be undone."))
+    box = QMessageBox(QMessageBox.Icon.Question, _("Delete entry"), question.format(name=entry.name),
+                      QMessageBox.StandardButton.Cancel, parent)
+    delete = box.addButton(_("&Delete"), QMessageBox.ButtonRole.DestructiveRole)
+    box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+    box.exec()
+    return box.clickedButton() is delete
+
+
 class RosterTab(QWidget):
-    """Search the roster and bestiary, pick an entry, choose how many."""
+    """Search the roster and bestiary, pick an entry, choose how many; keep the entries up."""
 
     failed = Signal(str)  # the library could not be read; the message for the GM
+    told = Signal(str, bool)  # what an edit did (the text, whether it is a problem)
+    edited = Signal()  # an entry was saved, duplicated or deleted
 
     def __init__(self, library: Library, system: RuleSystem, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -156,9 +174,19 @@ class RosterTab(QWidget):
         self.count_box = _count_box()
         self.side_combo = _side_combo(_("Side as saved"))
         self.grunts = GruntGroupFields()
+        self.new_button = QPushButton(_("&New…"))
+        self.edit_button = QPushButton(_("&Edit…"))
+        self.duplicate_button = QPushButton(_("Du&plicate"))
+        self.delete_button = QPushButton(_("&Delete…"))
+        self.entry_dialog: EntryDialog | None = None  # the one open, if any
         self._build_layout()
         self._connect()
+        self._add_list_actions()
         self.reload_campaigns()
+
+    def edit_buttons(self) -> list[QPushButton]:
+        """New, Edit, Duplicate, Delete, in their order on screen."""
+        return [self.new_button, self.edit_button, self.duplicate_button, self.delete_button]
 
     def _make_table(self) -> QTableView:
         table = QTableView()
@@ -188,9 +216,14 @@ class RosterTab(QWidget):
             how.addWidget(widget)
             how.addSpacing(12)
         how.addStretch(1)
+        edits = QHBoxLayout()
+        for button in self.edit_buttons():
+            edits.addWidget(button)
+        edits.addStretch(1)
         layout = QVBoxLayout(self)
         layout.addLayout(filters)
         layout.addWidget(self.table, 1)
+        layout.addLayout(edits)
         layout.addLayout(how)
         layout.addWidget(self.grunts)
 
@@ -199,6 +232,30 @@ class RosterTab(QWidget):
         self.kind_combo.currentIndexChanged.connect(self.refresh)
         self.campaign_combo.currentIndexChanged.connect(self.refresh)
         self.table.selectionModel().currentRowChanged.connect(self._on_current_changed)
+        self.model.modelReset.connect(self._update_buttons)
+        self.model.rowsRemoved.connect(self._update_buttons)
+        self.new_button.clicked.connect(self.new_entry)
+        self.edit_button.clicked.connect(self.edit_selected)
+        self.duplicate_button.clicked.connect(self.duplicate_selected)
+        self.delete_button.clicked.connect(self.delete_selected)
+
+    def _add_list_actions(self) -> None:
+        """F2, Ctrl+D and Del within the list (and its right-click menu); elsewhere the keys are the fields'."""
+        self.list_actions: dict[str, QAction] = {}
+        for name, text, keys, slot in (("edit", _("&Edit…"), "F2", self.edit_selected),
+                                       ("duplicate", _("Du&plicate"), "Ctrl+D", self.duplicate_selected),
+                                       ("delete", _("&Delete…"), "Del", self.delete_selected)):
+            action = QAction(text, self.table)
+            action.setShortcut(QKeySequence(keys))
+            action.setShortcutContext(Qt.ShortcutContext.WidgetShortcut)
+            action.triggered.connect(slot)
+            self.table.addAction(action)
+            self.list_actions[name] = action
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
+        for button, name in ((self.edit_button, "edit"), (self.duplicate_button, "duplicate"),
+                             (self.delete_button, "delete")):
+            keys = self.list_actions[name].shortcut().toString(QKeySequence.SequenceFormat.NativeText)
+            button.setToolTip(_("{action} ({keys})").format(action=button.text().replace("&", ""), keys=keys))
 
     def reload_campaigns(self) -> None:
         """Refill the campaign filter (keeping the choice) and the results."""
@@ -231,6 +288,84 @@ class RosterTab(QWidget):
         row = self.model.row_of(kept.id) if kept else -1
         if self.model.rowCount():
             self.table.selectRow(max(row, 0))  # Enter right after typing adds the best match
+        self._update_buttons()
+
+    def select_entry(self, entry_id: int | None) -> None:
+        """Put the cursor on the entry with that id, if it is listed."""
+        row = self.model.row_of(entry_id)
+        if row >= 0:
+            self.table.selectRow(row)
+
+    def _update_buttons(self) -> None:
+        picked = self.selected_entry() is not None
+        for button in (self.edit_button, self.duplicate_button, self.delete_button):
+            button.setEnabled(picked)
+        for action in getattr(self, "list_actions", {}).values():
+            action.setEnabled(picked)
+
+    # --- keeping the entries up ---------------------------------------------------------------
+    def new_entry(self) -> EntryDialog:
+        """Open the entry dialog on a new template of this game (a player character when the list shows those)."""
+        kind = EntryKind.PC if self.kind_combo.currentData() == EntryKind.PC.value else EntryKind.NPC
+        return self._open_entry(blank_entry(self._system, kind))
+
+    def edit_selected(self) -> EntryDialog | None:
+        """Open the entry dialog on the picked entry (None: nothing picked)."""
+        entry = self.selected_entry()
+        if entry is None:
+            self.told.emit(_("Pick an entry from the list first."), True)
+            return None
+        return self._open_entry(entry)
+
+    def _open_entry(self, entry: LibraryEntry) -> EntryDialog:
+        dialog = EntryDialog(self._library, self._system, entry, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.saved.connect(self._saved)
+        dialog.finished.connect(lambda _result: self.table.setFocus())
+        self.entry_dialog = dialog
+        dialog.destroyed.connect(lambda: setattr(self, "entry_dialog", None))
+        dialog.open()
+        return dialog
+
+    def _saved(self, entry: LibraryEntry) -> None:
+        self.reload_campaigns()
+        self.select_entry(entry.id)
+        self.edited.emit()
+        self.told.emit(_("Saved “{name}”.").format(name=entry.name), False)
+
+    def duplicate_selected(self) -> LibraryEntry | None:
+        """Store a copy of the picked entry and pick the copy."""
+        entry = self.selected_entry()
+        if entry is None or entry.id is None:
+            return None
+        try:
+            copy = self._library.duplicate(entry.id)
+        except RulesError as error:
+            self.told.emit(str(error), True)
+            return None
+        self.refresh()
+        self.select_entry(copy.id)
+        self.edited.emit()
+        self.told.emit(_("Duplicated “{name}” as “{copy}”.").format(name=entry.name, copy=copy.name), False)
+        return copy
+
+    def delete_selected(self) -> bool:
+        """Delete the picked entry once the GM confirms it."""
+        entry = self.selected_entry()
+        if entry is None or entry.id is None or not confirm_delete(self, entry):
+            return False
+        row = self.table.currentIndex().row()
+        try:
+            self._library.delete(entry.id)
+        except RulesError as error:
+            self.told.emit(str(error), True)
+            return False
+        self.reload_campaigns()
+        if self.model.rowCount():
+            self.table.selectRow(min(row, self.model.rowCount() - 1))
+        self.edited.emit()
+        self.told.emit(_("Deleted “{name}”.").format(name=entry.name), False)
+        return True
 
     def selected_entry(self) -> LibraryEntry | None:
         """The entry picked in the table."""
@@ -242,6 +377,7 @@ class RosterTab(QWidget):
         entry = current.data(LibraryRole.ENTRY) if current.isValid() else None
         if isinstance(entry, LibraryEntry):
             self.grunts.suggest_name(entry.name)
+        self._update_buttons()
 
     def request(self) -> AddRequest:
         """What to add; LibraryError when nothing is picked or the group is incomplete."""
@@ -264,7 +400,7 @@ class QuickAddTab(QWidget):
         self.side_combo = _side_combo()
         self.side_combo.setCurrentIndex(self.side_combo.findData(Side.OPPONENT.value))
         self.count_box = _count_box()
-        self.attribute_boxes = {spec.key: self._attribute_box(spec) for spec in system.attribute_specs()}
+        self.attribute_boxes = {spec.key: attribute_box(spec) for spec in system.attribute_specs()}
         self.grunts = GruntGroupFields()
         self.save_box = QCheckBox()
         self.campaign_combo = QComboBox()
@@ -280,14 +416,6 @@ class QuickAddTab(QWidget):
         self.save_box.toggled.connect(self._update_save_fields)
         self.reload_campaigns()
         self._update_save_fields()
-
-    @staticmethod
-    def _attribute_box(spec: AttributeSpec) -> QSpinBox:
-        box = QSpinBox()
-        box.setRange(spec.minimum, spec.maximum)
-        box.setValue(spec.default)
-        box.setAccessibleName(_(spec.label))
-        return box
 
     def _build_layout(self) -> None:
         top = QFormLayout()
@@ -308,27 +436,10 @@ class QuickAddTab(QWidget):
         save.addWidget(self.campaign_combo, 1)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
-        layout.addWidget(self._numbers_group())
+        layout.addWidget(attribute_group(_("Numbers"), self._system.attribute_specs(), self.attribute_boxes))
         layout.addWidget(self.grunts)
         layout.addLayout(save)
         layout.addStretch(1)
-
-    def _numbers_group(self) -> QGroupBox:
-        """Columns of label + spin box filled top to bottom, in the game's own order."""
-        group = QGroupBox(_("Numbers"))
-        grid = QGridLayout(group)
-        specs = list(self._system.attribute_specs())
-        columns = 1 if len(specs) <= 4 else 2 if len(specs) <= 8 else 3
-        rows = -(-len(specs) // columns)
-        for position, spec in enumerate(specs):
-            row, column = position % rows, (position // rows) * 3
-            label = QLabel(_("{label}:").format(label=_(spec.label)))
-            label.setBuddy(self.attribute_boxes[spec.key])
-            grid.addWidget(label, row, column)
-            grid.addWidget(self.attribute_boxes[spec.key], row, column + 1)
-            grid.setColumnMinimumWidth(column + 2, 24)  # a gutter before the next column
-        grid.setColumnStretch(3 * columns, 1)
-        return group
 
     def reload_campaigns(self) -> None:
         """Offer the campaigns the roster already has (none when the library cannot be read)."""
@@ -394,6 +505,12 @@ class AddCombatantsDialog(QDialog):
         close_button.clicked.connect(self.reject)
         self.roster_tab.table.doubleClicked.connect(self.add)
         self.roster_tab.failed.connect(lambda message: self._show(message, error=True))
+        self.roster_tab.told.connect(self._show)
+        self.roster_tab.edited.connect(self.quick_tab.reload_campaigns)  # a campaign may have come or gone
+        previous: QWidget = self.add_button  # the list's edits after Add: Tab still goes pick → count → Add
+        for button in self.roster_tab.edit_buttons():
+            QWidget.setTabOrder(previous, button)
+            previous = button
         self.tabs.currentChanged.connect(self._focus_tab)
         self.resize(760, 520)
         self._focus_tab()

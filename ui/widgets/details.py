@@ -1,4 +1,4 @@
-"""The selected combatant in full: condition tracks, pools, this phase's actions, attributes, effects, notes.
+"""The selected combatant in full: condition tracks, pools, this phase's actions, weapons, attributes, effects, notes.
 
 Every section asks the RuleSystem what to show and turns a click or an edit into one operation for the
 document. A refused operation shows its message in the panel and the fields fall back to the state; the panel
@@ -40,6 +40,7 @@ from rules.systems.base import BudgetItem, RuleSystem
 from ui.games import game_ui
 from ui.models.effects_model import duration_text
 from ui.widgets.condition_track import ConditionTrack
+from ui.widgets.weapons_section import WeaponsSection
 
 Apply = Callable[[Operation], bool]
 
@@ -382,6 +383,7 @@ class CombatantDetails(QWidget):
         self.condition = _TracksSection(apply)
         self.pools = _PoolsSection(apply)
         self.budget = _BudgetSection(apply)
+        self.weapons = WeaponsSection(apply, self.message.text)
         self._attributes = _AttributesSection(apply)
         self.effects = _EffectsSection(apply)
         self._game_box = QVBoxLayout()  # the game's own sections (dice banks, life pyramid…)
@@ -413,7 +415,7 @@ class CombatantDetails(QWidget):
         content = QWidget()
         layout = QVBoxLayout(content)
         for part in (self.header, self.message, self.condition, self._game_box, self.pools, self.budget,
-                     self._attributes, self.effects):
+                     self.weapons, self._attributes, self.effects):
             if isinstance(part, QVBoxLayout):
                 layout.addLayout(part)
             else:
@@ -466,7 +468,8 @@ class CombatantDetails(QWidget):
         if combatant is None:
             self.set_combatant(None)
             return
-        for section in (self.header, self.condition, self.pools, self.budget, self._attributes, self.effects):
+        for section in (self.header, self.condition, self.pools, self.budget, self.weapons, self._attributes,
+                        self.effects):
             section.refresh(combatant, state, system)
         for game_section in self._game_sections:
             game_section.refresh(combatant, state, system)  # type: ignore[attr-defined]
