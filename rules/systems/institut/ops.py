@@ -101,6 +101,21 @@ def defence_actions(target: Combatant, encounter: Encounter, held: str = "") -> 
         name=target.name))
 
 
+def can_defend(target: Combatant, encounter: Encounter) -> bool:
+    """Whether the target may dodge or block now: outside a round always; in one, with a declared action left,
+    its one action still to come, or a held declaration the GM may say is this one."""
+    if not rounds.round_running(encounter):
+        return True
+    try:
+        if rounds.round_actions(target).pending:
+            check_may_act(target, encounter)
+        else:
+            defence_actions(target, encounter)
+    except OperationError:
+        return False
+    return True
+
+
 def _defend(encounter: Encounter, target: Combatant, held: str) -> tuple[Encounter, list[LogLine]]:
     """Count the target's dodge or block (only while a round is running)."""
     if not rounds.round_running(encounter):
