@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 
 import pytest
@@ -144,7 +145,8 @@ def test_every_table_entry_is_a_ready_made_weapon_with_a_full_magazine() -> None
     made = {w.name: w for w in ready_made_weapons()}
     assert set(made) == set(load_tables().weapons)
     assert checked_weapons(made.values(), INSTITUT) == tuple(made.values())
-    assert (made["AK-74"].number("damage"), made["AK-74"].value("burst"), made["AK-74"].number(ROUNDS)) == (7, "3/2", 30)
+    rifle = made["AK-74"]
+    assert (rifle.number("damage"), rifle.value("burst"), rifle.number(ROUNDS)) == (7, "3/2", 30)
     assert made["Knife"].value("kind") == "melee" and made["Knife"].number(MAGAZINE) == 0
     assert made["F-1"].value("timed") is True and made["Sword"].value("skill") == "fencing"
     pair = ready_made("Makarov", "Two Makarovs", mode="two_guns", magazine=16)
@@ -157,11 +159,11 @@ def test_every_table_entry_is_a_ready_made_weapon_with_a_full_magazine() -> None
 
 
 def test_a_gm_table_entry_with_a_magazine_on_a_knife_is_refused() -> None:
-    with pytest.raises(RulesError, match="weapons.Throwing knives: only a firearm has a burst or a magazine"):
+    with pytest.raises(RulesError, match=re.escape("weapons.Throwing knives: only a firearm has a burst or a ")):
         load_tables({"weapons": {"Throwing knives": {"kind": "melee", "damage": 1, "magazine": 3}}})
-    with pytest.raises(RulesError, match="weapons.Flare: only a grenade has a timed fuse"):
+    with pytest.raises(RulesError, match=re.escape("weapons.Flare: only a grenade has a timed fuse")):
         load_tables({"weapons": {"Flare": {"damage": 1, "timed": True}}})
-    with pytest.raises(RulesError, match="weapons.Sword.skill must be one of"):
+    with pytest.raises(RulesError, match=re.escape("weapons.Sword.skill must be one of")):
         load_tables({"weapons": {"Sword": {"skill": "shooting"}}})
 
 
@@ -195,7 +197,7 @@ def test_an_attack_needing_more_rounds_than_are_loaded_is_refused_and_changes_no
     history, ids = armed({"Sokolov": (ready_made("AK-74", rounds=2),)})
     in_round(history, ids)
     before = history.state
-    with pytest.raises(OperationError, match="AK-74 has 2 rounds left, not enough for 3: reload first."):
+    with pytest.raises(OperationError, match=re.escape("AK-74 has 2 rounds left, not enough for 3: reload first.")):
         history.do(shot(ids, "AK-74", 3))
     assert history.state == before
 
@@ -257,7 +259,7 @@ def test_the_dying_cannot_reload() -> None:
     history, ids = armed({"Sokolov": (ready_made("AK-74", rounds=4),)})
     in_round(history, ids)
     history.do(ApplyHarm(ids["Sokolov"], "mortal", 1))
-    with pytest.raises(OperationError, match="Sokolov cannot act now."):
+    with pytest.raises(OperationError, match=re.escape("Sokolov cannot act now.")):
         history.do(Reload(ids["Sokolov"], "AK-74"))
     assert rounds_left(history, ids["Sokolov"], "AK-74") == 4
 
