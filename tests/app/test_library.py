@@ -22,6 +22,7 @@ from app.library import (
     LibraryEntry,
     LibraryError,
     from_combatant,
+    name_key,
     numbered_names,
     parse_library_file,
     to_operations,
@@ -36,7 +37,17 @@ from rules.systems import get_system
 from rules.turns import roll_initiative
 
 SR3 = get_system("sr3")
-SEEDED = ["Corporate security guard", "Ganger", "Street samurai", "Troll bouncer"]
+SR3_SEEDED = ["Corporate security guard", "Ganger", "Street samurai", "Troll bouncer"]
+
+
+def _bundled_names() -> list[str]:
+    """Every template the shipped bestiaries hold (one file per game), in the library's name order."""
+    return sorted((entry.name for path in sorted(resource("bestiary").glob("*.json"))
+                   for entry in parse_library_file(path)), key=name_key)
+
+
+#: A new library holds every shipped bestiary once (SR3's and each other game's).
+SEEDED = _bundled_names()
 
 
 @pytest.fixture(autouse=True)
@@ -137,7 +148,7 @@ def test_search_filters_by_game_and_campaign(empty: Library, monkeypatch: pytest
 def test_a_new_library_holds_the_bundled_bestiary_with_sensible_numbers(db_path: Path) -> None:
     with Library(db_path) as library:
         seeded = library.search(system_id="sr3", kind="npc")
-    assert [e.name for e in seeded] == SEEDED
+    assert [e.name for e in seeded] == SR3_SEEDED
     specs = {spec.key: spec for spec in SR3.attribute_specs()}
     for entry in seeded:
         assert set(entry.attributes) == set(specs), entry.name
@@ -254,12 +265,13 @@ def test_export_then_import_round_trips_every_field(db_path: Path, tmp_path: Pat
         entries = source.search()
         Library.export_json(entries, exported)
     document = json.loads(exported.read_text(encoding="utf-8"))
-    assert document["format"] == FORMAT and document["version"] == 2 and len(document["entries"]) == 5
+    assert document["format"] == FORMAT and document["version"] == 2
+    assert len(document["entries"]) == len(SEEDED) + 1  # the bundled bestiaries and Dave
     with Library(tmp_path / "other.sqlite3", seed=False) as target:
         imported = target.import_json(exported)
         assert [content(e) for e in imported] == [content(e) for e in entries]
         assert target.import_json(exported) == []  # the same entries again are not duplicated
-        assert len(target.search()) == 5
+        assert len(target.search()) == len(SEEDED) + 1
 
 
 def test_export_replaces_the_file_atomically(tmp_path: Path) -> None:
