@@ -431,7 +431,10 @@ class AttackPage(Page):
     def _set_expressions(self, context: Context, sheet: AttackSheet) -> None:
         with self.edits.quietly():
             self.attack_entry.set_expression(dice_expression(sheet.attack.dice), _(NO_DICE))
-            if sheet.defence_pool is None:
+            if sheet.defence_pool is None and self._nothing_to_defend_with and context.target is not None:
+                self.defence_entry.set_expression(None, _("{name} has no action left to dodge with.").format(
+                    name=context.target.name))
+            elif sheet.defence_pool is None:
                 self.defence_entry.set_expression(None, _("The target rolls nothing against a difficulty."))
             else:
                 self.defence_entry.set_expression(dice_expression(sheet.defence_pool.dice), _(NO_DICE))
