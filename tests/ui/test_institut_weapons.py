@@ -248,6 +248,7 @@ def test_a_target_with_nothing_left_to_dodge_with_is_shot_at_against_a_difficult
     page = dialog.attack
     assert page.defence.value() is Defence.DIFFICULTY
     assert "Sokolov has no action left to dodge or block with" in page.sheet_label.text()
+    assert page.defence_entry.count_label.text() == "Sokolov has no action left to dodge with."
     dialog.target.setCurrentIndex(dialog.target.findData(ids["Vera"]))
     assert page.defence.value() is Defence.DODGE and page.defence_skill.value() == 4
     dialog.target.setCurrentIndex(dialog.target.findData(ids["Sokolov"]))
