@@ -52,10 +52,11 @@ def _checked_value(spec: OptionSpec, value: JsonValue, weapon: str) -> JsonValue
 
 
 def _shown(spec: OptionSpec, value: JsonValue) -> str:
+    shown = repr(value)[:40]  # a value from a hostile file may be 100,000 characters
     if spec.kind is OptionKind.INT and spec.minimum is not None and spec.maximum is not None:
-        return _("{value} (from {minimum} to {maximum})").format(value=value, minimum=spec.minimum,
+        return _("{value} (from {minimum} to {maximum})").format(value=shown, minimum=spec.minimum,
                                                               maximum=spec.maximum)
-    return repr(value)[:40]
+    return shown
 
 
 def checked_weapon(weapon: Weapon, fields: Sequence[OptionSpec]) -> Weapon:

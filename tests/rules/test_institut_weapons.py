@@ -116,6 +116,13 @@ def test_values_the_game_cannot_read_are_refused_naming_weapon_and_field(values:
     assert message in str(refused.value)
 
 
+def test_a_huge_wrong_value_is_quoted_short() -> None:
+    """Regression: a number field holding 1,000 characters of text (a damaged roster file) was quoted whole."""
+    with pytest.raises(RulesError) as refused:
+        checked_weapons([weapon("AK", rounds="x" * 1000)], INSTITUT)
+    assert "“Rounds loaded” cannot be 'xxx" in str(refused.value) and len(str(refused.value)) < 200
+
+
 def test_a_combatant_with_a_bad_weapon_is_not_added() -> None:
     history = History(Encounter("institut", "Bad"))
     with pytest.raises(OperationError, match="only a grenade has a timed fuse"):
