@@ -21,13 +21,13 @@ from rules.encounter import (
     frozen_map,
     with_item,
 )
-from rules.errors import OperationError
+from rules.errors import OperationError, RulesError
 from rules.history import Applied, AttackRecord, LogArg, LogLine, Operation, require_combatant
 from rules.systems.base import Hook, Reminder, RuleSystem
 from rules.systems.institut import rounds
-from rules.systems.institut.combat import Defence, DodgeTie, grenade_throw, hits
+from rules.systems.institut.combat import Defence, grenade_throw, hits
 from rules.systems.institut.pyramid import CLASS_LABELS, CLASSES, pyramid_from_rows
-from rules.systems.institut.system import check_may_act, pyramid_for, tables, wound_penalty
+from rules.systems.institut.system import check_may_act, dodge_tie, pyramid_for, tables, wound_penalty
 from rules.text import N_, NN_, _
 from rules.turns import advance
 from rules.weapons import ROUNDS, fire, uses_rounds
@@ -410,7 +410,10 @@ class InstitutAttack(Operation):
             log += [_points(*text, {"name": target.name}, opposing), *defended]
         else:
             log.append(LogLine("Difficulty {difficulty}.", {"difficulty": opposing}))
-        tie = DodgeTie(str(system.option(encounter, "dodge_tie")))
+        try:
+            tie = dodge_tie(encounter)
+        except RulesError as problem:
+            raise OperationError(str(problem)) from None
         if not hits(sum(self.attack_faces), defence, opposing, tie):
             return Applied(state, (*log, LogLine(_MISS_LINES[defence], {"name": target.name}), *ammunition))
         if not self.damage_rolls:

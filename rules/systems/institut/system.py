@@ -268,6 +268,15 @@ class InstitutSystem(RuleSystem):
         return outcome_probability(operation, before, self)
 
 
+def dodge_tie(encounter: Encounter) -> DodgeTie:
+    """The GM's rule for a dodge equal to the attack; RulesError for a value no setting has (a damaged file)."""
+    value = encounter.options.get("dodge_tie", DodgeTie.ATTACKER.value)  # the option's default
+    if isinstance(value, str) and value in {tie.value for tie in DodgeTie}:
+        return DodgeTie(value)
+    raise RulesError(_("Option “{option}” cannot be {value!r}.").format(option=_("A dodge equal to the attack"),
+                                                                        value=value))
+
+
 def tables(encounter: Encounter) -> InstitutTables:
     """The data tables with this encounter's GM overrides merged in."""
     return load_tables({key: encounter.options[key] for key in TABLE_KEYS if key in encounter.options})

@@ -22,7 +22,7 @@ from rules.systems.base import RuleSystem
 from rules.systems.institut import rounds
 from rules.systems.institut.combat import DodgeTie, Pool
 from rules.systems.institut.pyramid import CLASS_LABELS, CLASSES, Pyramid
-from rules.systems.institut.system import pyramid_for
+from rules.systems.institut.system import dodge_tie, pyramid_for
 from rules.systems.institut.tables import InstitutTables
 from ui.charts.odds_chart import OddsChart
 from ui.charts.odds_data import OddsData
@@ -104,8 +104,12 @@ class Context:
             return self.data.pyramid
 
     def tie(self) -> DodgeTie:
-        """The GM's rule for a dodge equal to the attack."""
-        return DodgeTie(str(self.system.option(self.state, "dodge_tie")))
+        """The GM's rule for a dodge equal to the attack (the default for a value no setting has: the attack's
+        operation then says what is wrong)."""
+        try:
+            return dodge_tie(self.state)
+        except RulesError:
+            return DodgeTie.ATTACKER
 
 
 def held_items(combatant: Combatant | None) -> list[tuple[str, str]]:
