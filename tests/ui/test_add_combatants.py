@@ -320,7 +320,7 @@ def test_library_model_passes_the_model_tester(qtmodeltester: ModelTester, libra
 
 def test_library_model_roles_and_columns(library: Library) -> None:
     model = LibraryModel(SR3)
-    entries = library.search()
+    entries = library.search(system_id="sr3")  # the model shows one game's entries
     model.set_entries(entries)
     ganger = model.index(1, LibraryColumn.NAME)
     assert ganger.data() == "Ganger"
