@@ -18,7 +18,7 @@ from rules.combatants import AddCombatant
 from rules.dice import Roller
 from rules.encounter import Encounter, frozen_map
 from rules.history import History
-from rules.systems.institut import DeclareActions, InstitutAttack, SuppressionFire, ThrowGrenade
+from rules.systems.institut import DeclareActions, InstitutAttack, SuppressionFire, ThrowGrenade, rounds
 from rules.systems.institut.arms import ready_made
 from rules.systems.institut.combat import Defence, FireMode
 from rules.systems.institut.pyramid import CLASSES
@@ -303,4 +303,14 @@ def test_repeat_last_attack_takes_an_npc_from_its_turn_to_damage_in_two_keys(
     window.actions_by_name["repeat_attack"].trigger()
     assert seen[-1] == ("Bandit 2", "Sawn-off", "Sokolov")
     assert rounds_left(window.document, bandit, "Sawn-off") == 0
+    # Both barrels fired: Enter does nothing until he reloads (Shift+R), which is one more action of his round.
+    steps = len(window.document.history.entries)
+    window.actions_by_name["repeat_attack"].trigger()
+    assert len(window.document.history.entries) == steps
+    before = rounds.round_actions(window.document.state.combatant(bandit))
+    _active(window, qtbot)
+    QTest.keyClick(window, Qt.Key.Key_R, Qt.KeyboardModifier.ShiftModifier)
+    assert rounds_left(window.document, bandit, "Sawn-off") == 2
+    after = rounds.round_actions(window.document.state.combatant(bandit))
+    assert after.taken == before.taken + 1 and after.declared == before.declared + 1
     QApplication.processEvents()
