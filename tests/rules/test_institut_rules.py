@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from rules.combatants import AddCombatant, ApplyHarm, SetDamage, SetOption, SpendAction
@@ -699,3 +701,13 @@ def test_setting_damage_by_hand_is_allowed() -> None:
 
 def test_get_system_finds_institute() -> None:
     assert get_system("institut").title == "Institute"
+
+
+def test_a_damaged_dodge_tie_option_is_refused_clearly_not_with_a_crash() -> None:
+    """Regression: a file whose ``dodge_tie`` option held junk raised ValueError while replaying an attack (the
+    hostile-files test met one), which no loader expects; it is a refusal naming the option."""
+    history, ids = cast()
+    roll(history, uniform(ids, history, 3))
+    damaged = History(replace(history.state, options=frozen_map({**history.state.options, "dodge_tie": "c1"})))
+    with pytest.raises(OperationError, match="A dodge equal to the attack"):
+        damaged.do(InstitutAttack(ids["Sokolov"], ids["Bandit 1"], "AK", (6, 6), defence_faces=(1, 1)))

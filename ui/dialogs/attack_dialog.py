@@ -292,8 +292,9 @@ class AttackDialog(QDialog):
         attacker = self._attacker()
         return last_attack(self._document.history.entries, attacker.id) if attacker is not None else None
 
-    def _fill_weapons(self, wanted: str | None) -> None:
-        """Offer the attacker's weapons, choosing ``wanted`` (the one used last), else the first."""
+    def _fill_weapons(self, wanted: str | None, keep_typed: bool = False) -> None:
+        """Offer the attacker's weapons, choosing ``wanted`` (the one used last), else the first; ``keep_typed``:
+        ``wanted`` "" is the GM's "Typed in the form", which stays chosen."""
         attacker = self._attacker()
         weapons = attacker.weapons if attacker is not None else ()
         system = self._document.system
@@ -303,7 +304,9 @@ class AttackDialog(QDialog):
             self.weapon_picker.addItem(system.describe_weapon(weapon), weapon.name)
         self.weapon_picker.addItem(_("Typed in the form"), "")
         chosen = preferred_weapon(attacker, AttackRecord(attacker.id, None, wanted or "")) if attacker else None
-        index = self.weapon_picker.findData(chosen.name) if chosen is not None else 0
+        if keep_typed and wanted == "":
+            chosen = None  # the form holds what the GM typed: a saved weapon chosen now would fire its rounds
+        index = self.weapon_picker.findData(chosen.name if chosen is not None else "")
         self.weapon_picker.setCurrentIndex(max(0, index))
         self.weapon_picker.blockSignals(was_blocked)
         self._show_ammunition()
@@ -473,7 +476,8 @@ class AttackDialog(QDialog):
                 self._clear_for_next()
             if change is not None and change.roster_changed:
                 self._fill_pickers(self.attacker.currentData(), self.target.currentData())
-            self._fill_weapons(self.weapon_picker.currentData())  # the rounds left, a weapon edited in the panel
+            # the rounds left, a weapon edited in the panel; what the GM typed stays typed
+            self._fill_weapons(self.weapon_picker.currentData(), keep_typed=True)
             self._catch_up(change)
         self._set_resolved(False)
         self._refresh()

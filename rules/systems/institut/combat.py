@@ -97,6 +97,7 @@ class Shot:
     martial_arts: int = 0
     burst: Burst | None = None
     identical_guns: bool = True
+    one_handed: bool = True  # two guns at once only with weapons held in one hand
     point_blank: bool = False
     called: CalledShot | None = None
     armor: int = 0  # the target's body armor, in damage dice
@@ -156,6 +157,10 @@ def check_mode(shot: Shot) -> None:
         return
     if shot.mode in (FireMode.BURST, FireMode.AUTO) and shot.burst is None:
         raise RulesError(_("Give the weapon's burst (rounds fired / rounds that hit, e.g. 3/2) to fire bursts."))
+    if shot.mode is FireMode.TWO_GUNS and not shot.one_handed:
+        # "только если вы можете держать их в одной руке — АК-47 точно не соответствует этому условию"
+        raise RulesError(_("Two guns at once only with weapons held in one hand (pistols, at most submachine "
+                           "guns)."))
 
 
 def wounds_per_hit(shot: Shot, modifiers: Modifiers) -> int:

@@ -8,19 +8,29 @@ the wound class off the target's pyramid and place the wounds.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Final, Literal
 
-from rules.encounter import STATUS_LABELS, Combatant, Effect, Encounter, Timing, frozen_map, with_item
-from rules.errors import OperationError
-from rules.history import Applied, LogArg, LogLine, Operation, require_combatant
+from rules.encounter import (
+    ADDED_LATER,
+    STATUS_LABELS,
+    Combatant,
+    Effect,
+    Encounter,
+    Timing,
+    frozen_map,
+    with_item,
+)
+from rules.errors import OperationError, RulesError
+from rules.history import Applied, AttackRecord, LogArg, LogLine, Operation, require_combatant
 from rules.systems.base import Hook, Reminder, RuleSystem
 from rules.systems.institut import rounds
-from rules.systems.institut.combat import Defence, DodgeTie, grenade_throw, hits
+from rules.systems.institut.combat import Defence, grenade_throw, hits
 from rules.systems.institut.pyramid import CLASS_LABELS, CLASSES, pyramid_from_rows
-from rules.systems.institut.system import check_may_act, pyramid_for, tables, wound_penalty
+from rules.systems.institut.system import check_may_act, dodge_tie, pyramid_for, tables, wound_penalty
 from rules.text import N_, NN_, _
 from rules.turns import advance
+from rules.weapons import ROUNDS, fire, uses_rounds
 
 Faces = tuple[int, ...]
 MAX_POOL: Final[int] = 100
@@ -89,6 +99,21 @@ def defence_actions(target: Combatant, encounter: Encounter, held: str = "") -> 
         return rounds.after_action(actions), current is None or target.id not in current.ids
     raise OperationError(_("{name} has no declared action left to dodge or block with this round.").format(
         name=target.name))
+
+
+def can_defend(target: Combatant, encounter: Encounter) -> bool:
+    """Whether the target may dodge or block now: outside a round always; in one, with a declared action left,
+    its one action still to come, or a held declaration the GM may say is this one."""
+    if not rounds.round_running(encounter):
+        return True
+    try:
+        if rounds.round_actions(target).pending:
+            check_may_act(target, encounter)
+        else:
+            defence_actions(target, encounter)
+    except OperationError:
+        return False
+    return True
 
 
 def _defend(encounter: Encounter, target: Combatant, held: str) -> tuple[Encounter, list[LogLine]]:
@@ -160,6 +185,18 @@ def _status_lines(system: RuleSystem, before: Combatant, after: Combatant, state
         return []
     return [LogLine("{name} is now {status}.", {"name": after.name, "status": STATUS_LABELS[new]},
                     translate=("status",))]
+
+
+def _fire(state: Encounter, combatant_id: str, weapon: str, used: int, log: list[LogLine]) -> Encounter:
+    """Count ``used`` rounds off the combatant's saved weapon ``weapon`` ("" or none: nothing to count), saying
+    what is left; OperationError when fewer are loaded."""
+    state = fire(state, combatant_id, weapon, used)
+    carried = state.combatant(combatant_id).weapon(weapon) if weapon else None
+    if carried is not None and uses_rounds(carried) and used > 0:
+        left = carried.number(ROUNDS)
+        log.append(LogLine("{weapon}: {rounds} round left.", {"weapon": carried.name, "rounds": left},
+                           plural="{weapon}: {rounds} rounds left.", count=left))
+    return state
 
 
 # --- declarations and the round ---------------------------------------------------------------------------
@@ -342,9 +379,13 @@ class InstitutAttack(Operation):
     rounds: int = 1
     attacker_held: str = ""
     target_held: str = ""
+    saved_weapon: str = field(default="", metadata=ADDED_LATER)
 
     def attacker_id(self) -> str | None:
         return self.attacker
+
+    def attack_record(self) -> AttackRecord | None:
+        return AttackRecord(self.attacker, self.target, self.saved_weapon)
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         attacker = require_combatant(encounter, self.attacker)
@@ -357,6 +398,8 @@ class InstitutAttack(Operation):
                        "{attacker} attacks {target} with {weapon}: {points} points.",
                        {"attacker": attacker.name, "target": target.name, "weapon": self.weapon or _("a weapon")},
                        sum(self.attack_faces))]
+        ammunition: list[LogLine] = []  # said last: the rounds are fired whether the attack hits or not
+        state = _fire(state, attacker.id, self.saved_weapon, self.rounds, ammunition)
         opposing = self.difficulty
         if defence is not Defence.DIFFICULTY:
             state, defended = _defend(state, state.combatant(target.id), self.target_held)
@@ -367,14 +410,17 @@ class InstitutAttack(Operation):
             log += [_points(*text, {"name": target.name}, opposing), *defended]
         else:
             log.append(LogLine("Difficulty {difficulty}.", {"difficulty": opposing}))
-        tie = DodgeTie(str(system.option(encounter, "dodge_tie")))
+        try:
+            tie = dodge_tie(encounter)
+        except RulesError as problem:
+            raise OperationError(str(problem)) from None
         if not hits(sum(self.attack_faces), defence, opposing, tie):
-            return Applied(state, (*log, LogLine(_MISS_LINES[defence], {"name": target.name})))
+            return Applied(state, (*log, LogLine(_MISS_LINES[defence], {"name": target.name}), *ammunition))
         if not self.damage_rolls:
-            return Applied(state, (*log, LogLine("A hit, with no damage roll.")))
+            return Applied(state, (*log, LogLine("A hit, with no damage roll."), *ammunition))
         for faces in self.damage_rolls:
             state = _wound(state, system, target.id, sum(faces), self.wounds_per_hit, log)
-        return Applied(state, tuple(log))
+        return Applied(state, (*log, *ammunition))
 
     def _validate(self) -> Defence:
         try:
@@ -421,6 +467,11 @@ class SuppressionFire(Operation):
     bullets_per_square: int
     weapon: str = ""
     damage: int = 0  # the weapon's damage dice, for whoever takes a bullet
+    #: The shooter's own weapon ("": typed in the form), whose magazine loses squares × bullets per square.
+    saved_weapon: str = field(default="", metadata=ADDED_LATER)
+
+    def attack_record(self) -> AttackRecord | None:
+        return AttackRecord(self.shooter, None, self.saved_weapon)
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         shooter = require_combatant(encounter, self.shooter)
@@ -436,11 +487,13 @@ class SuppressionFire(Operation):
             raise OperationError(_("Suppression fire must be {name}'s only action this round.").format(
                 name=shooter.name))
         difficulty = self.bullets_per_square * tables(encounter).modifiers.suppression_per_bullet
-        marked = rounds.with_actions(shooter, rounds.RoundActions(declared=1, taken=1))
+        ammunition: list[LogLine] = []
+        state = _fire(encounter, shooter.id, self.saved_weapon, self.squares * self.bullets_per_square, ammunition)
+        marked = rounds.with_actions(state.combatant(shooter.id), rounds.RoundActions(declared=1, taken=1))
         marked = rounds.set_extra(marked, rounds.SUPPRESSION, frozen_map({
             "area": area, "difficulty": difficulty, "round": encounter.clock.round, "weapon": self.weapon,
             "damage": self.damage}))
-        state, effect_id = encounter.new_id("suppression")
+        state, effect_id = state.new_id("suppression")
         # State must not depend on the GM's language (a saved fight is replayed and compared on load): the name is
         # kept in English.
         effect = Effect(effect_id, N_("Suppression fire: {area} (difficulty {difficulty})").format(
@@ -452,7 +505,7 @@ class SuppressionFire(Operation):
                                                           "squares": self.squares,
                                                           "bullets": self.bullets_per_square,
                                                           "difficulty": difficulty})
-        return Applied(state, (line,))
+        return Applied(state, (line, *ammunition))
 
 
 @dataclass(frozen=True)
@@ -531,9 +584,14 @@ class ThrowGrenade(Operation):
     timed: bool
     blast: tuple[BlastRoll, ...] = ()
     held: str = ""
+    #: The thrower's own grenade ("": typed in the form): the next attack dialog starts from it.
+    saved_weapon: str = field(default="", metadata=ADDED_LATER)
 
     def attacker_id(self) -> str | None:
         return self.thrower
+
+    def attack_record(self) -> AttackRecord | None:
+        return AttackRecord(self.thrower, None, self.saved_weapon)
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         thrower = require_combatant(encounter, self.thrower)

@@ -23,11 +23,11 @@ from rules.systems.institut.odds import (
     throw_distribution,
 )
 from rules.systems.institut.ops import InstitutAttack, SuppressionDodge, ThrowGrenade
-from rules.systems.institut.system import pyramid_for
+from rules.systems.institut.system import dodge_tie, pyramid_for
 
 
 def _tie(system: RuleSystem, encounter: Encounter) -> DodgeTie:
-    return DodgeTie(str(system.option(encounter, "dodge_tie")))
+    return dodge_tie(encounter)  # the attack was applied: the option is one the game knows
 
 
 def attack_scale(attack: InstitutAttack, encounter: Encounter, system: RuleSystem) -> dict[str, float]:

@@ -6,7 +6,17 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Final
 
-from rules.encounter import STATUS_LABELS, Combatant, Encounter, JsonValue, Slot, SlotKind, Status, frozen_map
+from rules.encounter import (
+    STATUS_LABELS,
+    Combatant,
+    Encounter,
+    JsonValue,
+    Slot,
+    SlotKind,
+    Status,
+    Weapon,
+    frozen_map,
+)
 from rules.errors import OperationError, RulesError
 from rules.harm import Harm
 from rules.history import History, Operation
@@ -23,7 +33,7 @@ from rules.systems.base import (
     TrackSpec,
     track_reading,
 )
-from rules.systems.institut import rounds, typed_harm
+from rules.systems.institut import arms, rounds, typed_harm
 from rules.systems.institut.combat import DodgeTie
 from rules.systems.institut.pyramid import (
     CLASS_CONTEXT,
@@ -60,8 +70,11 @@ _TABLE_HELP: Final[dict[str, str]] = {
     "called_shots": N_("Called shots: dice to hit, damage dice (null: no damage), and whether body armor "
                        "counts there. Add parts as you like; null removes one."),
     "modifiers": N_("Dice modifiers of the rules (−1 is one die fewer)."),
-    "weapons": N_("Your weapons, e.g. {\"AK-74\": {\"damage\": 7, \"burst\": \"3/2\"}, "
-                  "\"Knife\": {\"kind\": \"melee\", \"damage\": 1, \"one_handed\": true}}."),
+    "weapons": N_("Your weapons, e.g. {\"AK-74\": {\"damage\": 7, \"burst\": \"3/2\", \"magazine\": 30}, "
+                  "\"Knife\": {\"kind\": \"melee\", \"damage\": 1, \"one_handed\": true}, "
+                  "\"F-1\": {\"kind\": \"grenade\", \"damage\": 8, \"timed\": true}}. A melee weapon may "
+                  "name its skill (\"skill\": \"fencing\"); the attack dialog offers them under “From the "
+                  "list”."),
 }
 
 _OPTIONS: Final[tuple[OptionSpec, ...]] = (
@@ -229,10 +242,39 @@ class InstitutSystem(RuleSystem):
             return rounds.with_actions(combatant, rounds.after_action(actions, actions.pending[0]))
         return rounds.with_actions(combatant, rounds.after_action(actions))
 
+    # --- weapons ------------------------------------------------------------------------------
+    def weapon_fields(self) -> Sequence[OptionSpec]:
+        return arms.FIELDS
+
+    def check_weapon(self, weapon: Weapon) -> Weapon:
+        return arms.check_weapon(weapon)
+
+    def describe_weapon(self, weapon: Weapon) -> str:
+        return arms.describe_weapon(weapon)
+
+    def reload_action(self, combatant: Combatant, weapon: Weapon, encounter: Encounter) -> str | None:
+        """One action, while a round runs (before the fight, reloading costs nothing the app counts).
+
+        The seed lists changing a magazine among the single actions of a turn: "Во время своего хода игрок может
+        заявить одно любое единичное действие — выстрелить, увернуться от атаки, пробежать некоторое
+        расстояние, сменить магазин в оружии, зарядить и бросить гранату и так далее." So it is counted like
+        any other action: one more declared if the declared ones are used up, −1 die on every roll this round.
+        """
+        return ACTION if rounds.round_running(encounter) else None
+
     def outcome_probability(self, operation: Operation, before: Encounter) -> float | None:
         from rules.systems.institut.outcomes import outcome_probability  # it imports the operations, which import us
 
         return outcome_probability(operation, before, self)
+
+
+def dodge_tie(encounter: Encounter) -> DodgeTie:
+    """The GM's rule for a dodge equal to the attack; RulesError for a value no setting has (a damaged file)."""
+    value = encounter.options.get("dodge_tie", DodgeTie.ATTACKER.value)  # the option's default
+    if isinstance(value, str) and value in {tie.value for tie in DodgeTie}:
+        return DodgeTie(value)
+    raise RulesError(_("Option “{option}” cannot be {value!r}.").format(option=_("A dodge equal to the attack"),
+                                                                        value=value))
 
 
 def tables(encounter: Encounter) -> InstitutTables:

@@ -3,7 +3,12 @@
 Four tables, each behind an encounter option of kind TABLE: the default life pyramid, the called-shot table,
 the dice modifiers the seed names, and the weapon list. The seed gives no weapon list (a **Decision**): the
 bundled one holds the weapons the sample fight and the option's help name, with the values they give there
-(AK-74 7 dice, burst 3/2; Makarov and TT pistol 5 dice, one-handed; sawn-off 6 dice; knife Strength +1).
+(AK-74 7 dice, burst 3/2; Makarov and TT pistol 5 dice, one-handed; sawn-off 6 dice; knife Strength +1), and
+the weapons the seed names or implies, with placeholder values of the same scale: the AK-47 its two-gun rule
+names, a submachine gun (two guns: "самое большее — пистолетами-пулеметами"), the mounted machine gun its
+suppression fire is "best done with", the sword, chair leg and stick of its melee rules, and hand grenades
+(timed and impact fuses). Magazines are the real guns' (the seed counts rounds: a burst fires its burst).
+These entries are the ready-made weapons of the bestiary and the sample (:mod:`rules.systems.institut.arms`).
 An override is merged key by key (``null`` removes a called-shot part or a weapon) and the result is checked
 as a whole, so a mistake is reported with the dotted path of the offending entry.
 """
@@ -45,11 +50,29 @@ def called_shot_label(key: str) -> str:
 
 
 class WeaponKind(StrEnum):
-    """What delivers the blow: a firearm's own damage dice, or Strength (plus a weapon's modifier)."""
+    """What delivers the blow: a firearm's own damage dice, Strength (plus a weapon's modifier), or a grenade's
+    blast (thrown with Athletics)."""
 
     FIREARM = "firearm"
     MELEE = "melee"
     UNARMED = "unarmed"
+    GRENADE = "grenade"
+
+
+#: The skills an attack is rolled with (attribute keys), and the one each kind uses unless a weapon says.
+WEAPON_SKILLS: Final[tuple[str, ...]] = ("shooting", "boxing", "melee", "fencing", "martial_arts", "athletics")
+USUAL_SKILL: Final[Mapping[WeaponKind, str]] = MappingProxyType({
+    WeaponKind.FIREARM: "shooting", WeaponKind.MELEE: "melee", WeaponKind.UNARMED: "boxing",
+    WeaponKind.GRENADE: "athletics"})
+#: The skills that make sense for each kind: firearms are shot, grenades thrown (Athletics), blows struck with
+#: Boxing, Melee or Fencing (the seed's melee skills; Martial arts for bare hands).
+KIND_SKILLS: Final[Mapping[WeaponKind, frozenset[str]]] = MappingProxyType({
+    WeaponKind.FIREARM: frozenset({"shooting"}),
+    WeaponKind.MELEE: frozenset({"boxing", "melee", "fencing"}),
+    WeaponKind.UNARMED: frozenset({"boxing", "martial_arts"}),
+    WeaponKind.GRENADE: frozenset({"athletics"}),
+})
+MAX_MAGAZINE: Final[int] = 999
 
 
 @dataclass(frozen=True)
@@ -93,13 +116,17 @@ class Burst:
 
 @dataclass(frozen=True)
 class Weapon:
-    """A weapon from the GM's list: damage dice (a firearm) or the modifier to Strength (a melee weapon)."""
+    """A weapon from the GM's list: damage dice (a firearm, a grenade) or the modifier to Strength (a melee
+    weapon); ``skill`` "" is the kind's usual one; ``magazine`` 0: not loaded with rounds."""
 
     key: str
     kind: WeaponKind
     damage: int
     burst: Burst | None = None
     one_handed: bool = False
+    magazine: int = 0
+    timed: bool = False
+    skill: str = ""
 
 
 @dataclass(frozen=True)
@@ -203,13 +230,17 @@ def _modifiers(node: object) -> Modifiers:
     return Modifiers(**values)
 
 
+_TABLE_KINDS: Final[tuple[str, ...]] = (WeaponKind.FIREARM.value, WeaponKind.MELEE.value, WeaponKind.GRENADE.value)
+
+
 def _weapon(key: str, node: object) -> Weapon:
     path = f"weapons.{key}"
     group = _group(node, path)
-    _only(group, ("kind", "damage", "burst", "one_handed"), path)
+    _only(group, ("kind", "damage", "burst", "one_handed", "magazine", "timed", "skill"), path)
     kind_text = group.get("kind", WeaponKind.FIREARM.value)
-    if kind_text not in (WeaponKind.FIREARM.value, WeaponKind.MELEE.value):
-        raise _fail(f"{path}.kind", _("“firearm” or “melee”"), kind_text)
+    if kind_text not in _TABLE_KINDS:
+        raise _fail(f"{path}.kind", _("“firearm”, “melee” or “grenade”"), kind_text)
+    kind = WeaponKind(kind_text)
     burst = group.get("burst")
     if burst is not None and not isinstance(burst, str):
         raise _fail(f"{path}.burst", _("text such as “3/2”"), burst)
@@ -217,9 +248,18 @@ def _weapon(key: str, node: object) -> Weapon:
         parsed = parse_burst(burst) if burst else None
     except RulesError as problem:
         raise RulesError(f"{path}.burst: {problem}") from None
-    return Weapon(key, WeaponKind(kind_text), _integer(_entry(group, "damage", path), f"{path}.damage", -MAX_DICE,
-                                                       MAX_DICE),
-                  parsed, _flag(group.get("one_handed", False), f"{path}.one_handed"))
+    skill = group.get("skill", "")
+    if skill != "" and skill not in KIND_SKILLS[kind]:
+        raise _fail(f"{path}.skill", _("one of {choices}").format(
+            choices=", ".join(f"“{name}”" for name in sorted(KIND_SKILLS[kind]))), skill)
+    magazine = _integer(group.get("magazine", 0), f"{path}.magazine", 0, MAX_MAGAZINE)
+    if (parsed is not None or magazine) and kind is not WeaponKind.FIREARM:
+        raise RulesError(_("Institute data: {path}: only a firearm has a burst or a magazine.").format(path=path))
+    timed = _flag(group.get("timed", False), f"{path}.timed")
+    if timed and kind is not WeaponKind.GRENADE:
+        raise RulesError(_("Institute data: {path}: only a grenade has a timed fuse.").format(path=path))
+    return Weapon(key, kind, _integer(_entry(group, "damage", path), f"{path}.damage", -MAX_DICE, MAX_DICE),
+                  parsed, _flag(group.get("one_handed", False), f"{path}.one_handed"), magazine, timed, skill)
 
 
 def _build(data: Mapping[str, Any]) -> InstitutTables:

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QDialogButtonBox, QGridLayout, QLabel, QTabWidget,
 from app.document import Change
 from app.i18n import N_, _
 from rules.dice import Roller
-from rules.encounter import SlotKind
+from rules.encounter import SlotKind, Weapon
 from rules.errors import RulesError
 from rules.history import Operation
 from rules.systems.institut.system import tables
@@ -43,7 +43,7 @@ class InstitutAttackDialog(AttackDialog):
     def _build(self, roller: Roller) -> None:
         self._data = self._load_tables()
         self.attack = AttackPage(roller, self._data)
-        self.grenade = GrenadePage(roller)
+        self.grenade = GrenadePage(roller, self._data)
         self.blast = BlastPage(roller)
         self.suppression = SuppressionPage(roller)
         self.tabs = QTabWidget()
@@ -65,12 +65,11 @@ class InstitutAttackDialog(AttackDialog):
 
     def _build_layout(self) -> None:
         who = QGridLayout()
-        who.addWidget(QLabel(_("Attacker")), 0, 0)
-        who.addWidget(self.attacker, 0, 1)
-        who.addWidget(QLabel(_("Target")), 0, 2)
-        who.addWidget(self.target, 0, 3)
-        who.setColumnStretch(1, 1)
-        who.setColumnStretch(3, 1)
+        for column, (label, widget) in enumerate(((_("Attacker"), self.attacker), (_("Weapon"), self.weapon_row()),
+                                                  (_("Target"), self.target))):
+            who.addWidget(QLabel(label), 0, 2 * column)
+            who.addWidget(widget, 0, 2 * column + 1)
+            who.setColumnStretch(2 * column + 1, 1)
         content = QWidget()
         layout = QVBoxLayout(content)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -82,6 +81,7 @@ class InstitutAttackDialog(AttackDialog):
         super()._connect()
         for page in self.pages():
             page.changed.connect(self._refresh)
+            page.weapon_typed.connect(self._on_weapon_typed)
         self.tabs.currentChanged.connect(self._on_tab)
         self.roll_button.clicked.connect(self.roll_remaining)
 
@@ -107,9 +107,14 @@ class InstitutAttackDialog(AttackDialog):
     def context(self) -> Context:
         """The fight as the pages read it now."""
         state = self._document.state
-        return Context(state, self._document.system, self._data, self._attacker(), self._target())
+        return Context(state, self._document.system, self._data, self._attacker(), self._target(),
+                       self.chosen_weapon())
 
     def _prefill(self) -> None:
+        self._prefill_pages()
+        self._apply_weapon(self.chosen_weapon())
+
+    def _prefill_pages(self) -> None:
         context = self.context()  # each page reads the attacker and the target together
         for page in self.pages():
             page.prefill(context)
@@ -118,11 +123,33 @@ class InstitutAttackDialog(AttackDialog):
         self._prefill()
 
     def _target_chosen(self) -> None:
-        self._prefill()
+        self._prefill_pages()  # the weapon's inputs stay as the GM left them
+
+    def _apply_weapon(self, weapon: Weapon | None) -> None:
+        """Every page that attacks with such a weapon takes its numbers; a grenade is thrown on the Grenade page
+        and anything else on the first, so the page shown follows the weapon picked (None: the form as typed)."""
+        if weapon is None:
+            return
+        context = self.context()
+        for page in self.pages():
+            page.apply_weapon(weapon, context)
+        shown = self.page()
+        if shown in (self.attack, self.grenade) and not shown.fits(weapon):
+            self.tabs.setCurrentWidget(self.grenade if self.grenade.fits(weapon) else self.attack)
+
+    def _on_weapon_typed(self) -> None:
+        """The GM took a weapon from the GM's list: the attack is no longer made with the saved weapon."""
+        index = self.weapon_picker.findData("")
+        if index != self.weapon_picker.currentIndex():
+            was_blocked = self.weapon_picker.blockSignals(True)
+            self.weapon_picker.setCurrentIndex(index)
+            self.weapon_picker.blockSignals(was_blocked)
+            self._show_ammunition()
 
     def _set_editable(self, editable: bool) -> None:
         page = self.page()  # a page that needs no attacker (or target) leaves its picker alone
         self.attacker.setEnabled(editable and page.uses_attacker)
+        self.weapon_picker.setEnabled(editable and page.uses_attacker)
         self.target.setEnabled(editable and page.uses_target)
 
     # --- reacting -------------------------------------------------------------------------------
@@ -136,6 +163,7 @@ class InstitutAttackDialog(AttackDialog):
         if change.what.options & {"pyramid", "called_shots", "modifiers", "weapons"}:
             self._data = self._load_tables()
             self.attack.set_tables(self._data)
+            self.grenade.set_tables(self._data)
         if change.roster_changed:
             self._prefill()
 
@@ -171,5 +199,6 @@ class InstitutAttackDialog(AttackDialog):
         page = self.page()
         rows, chart = page.odds.outcomes(), page.chart.data()  # still this roll's: our own change is not followed
         page.clear_dice()
+        self._show_ammunition()  # the rounds this attack fired
         self._refresh()
         page.show_odds(rows, chart)

@@ -24,12 +24,14 @@ from PySide6.QtWidgets import (
 
 from app.i18n import _
 from rules.dice import Roller
-from rules.encounter import Combatant, SlotKind, Status
+from rules.encounter import Combatant, SlotKind, Status, Weapon, frozen_map
 from rules.errors import RulesError
 from rules.history import Operation
+from rules.systems.institut.arms import DAMAGE, TIMED, table_values, weapon_kind
 from rules.systems.institut.combat import Pool, pool
 from rules.systems.institut.odds import throw_distribution, wound_class_distribution
 from rules.systems.institut.ops import Blast, BlastRoll, ThrowGrenade, attack_penalties
+from rules.systems.institut.tables import InstitutTables, WeaponKind
 from ui.games.institut.odds import blast_chart, throw_chart
 from ui.games.institut.pages.page import (
     NO_DICE,
@@ -208,10 +210,11 @@ class GrenadePage(Page):
 
     uses_target = False
 
-    def __init__(self, roller: Roller) -> None:
+    def __init__(self, roller: Roller, data: InstitutTables) -> None:
         super().__init__(roller)
         self._pool: Pool | None = None
         self._problem = ""
+        self.preset = Choice[str | None]()
         self.grenade = QLineEdit(_("F-1"))
         self.timed = Choice([(_("Timed: explodes at the end of the round"), True),
                              (_("Impact: explodes at once"), False)])
@@ -224,14 +227,48 @@ class GrenadePage(Page):
         self.sheet_label = text_label(rich=True)
         self.throw_entry = DiceEntry(_("Throw"), roller)
         self.victims = VictimList(roller, self.damage.value())
+        self.set_tables(data)
         self._build_layout()
         self.edits.watch(self.grenade, self.timed, self.distance, self.athletics, self.visibility, self.held,
                          self.damage, self.throw_entry)
         self.victims.changed.connect(self.edits.edited)
+        self.preset.currentIndexChanged.connect(self._on_preset)
+
+    def set_tables(self, data: InstitutTables) -> None:
+        """Offer the grenades of the GM's weapon list."""
+        self._data = data
+        grenades = sorted((key for key, weapon in data.weapons.items() if weapon.kind is WeaponKind.GRENADE),
+                          key=str.casefold)
+        self.preset.set_items([(_("Type the grenade in"), None), *((key, key) for key in grenades)])
+
+    def _on_preset(self) -> None:
+        key = self.preset.value()
+        weapon = self._data.weapons.get(key) if key else None
+        if weapon is None:
+            return
+        self._fill_from(Weapon(weapon.key, frozen_map(table_values(weapon))))
+        self.weapon_typed.emit()  # the GM's list, not the thrower's own grenade
+        self.edits.edited()
+
+    def fits(self, weapon: Weapon) -> bool:
+        return weapon_kind(weapon) is WeaponKind.GRENADE
+
+    def apply_weapon(self, weapon: Weapon, context: Context) -> None:
+        if self.fits(weapon):
+            with self.edits.quietly():
+                self.preset.select(None)
+            self._fill_from(weapon)
+
+    def _fill_from(self, weapon: Weapon) -> None:
+        with self.edits.quietly():
+            self.grenade.setText(weapon.name)
+            self.timed.select(weapon.value(TIMED) is True)
+            self.damage.setValue(weapon.number(DAMAGE))
 
     def _build_layout(self) -> None:
         throw = QGroupBox(_("Grenade"))
         form = QFormLayout(throw)
+        form.addRow(_("From the list"), self.preset)
         form.addRow(_("Name"), self.grenade)
         form.addRow(_("Fuse"), self.timed)
         form.addRow(_("Distance"), self.distance)
@@ -328,7 +365,7 @@ class GrenadePage(Page):
         timed = self.timed.value()
         return ThrowGrenade(context.attacker.id, self.grenade.text().strip() or _("a grenade"),
                             self.distance.value(), flat_faces(self.throw_entry), timed,
-                            () if timed else self.victims.rolls(), self.held.value())
+                            () if timed else self.victims.rolls(), self.held.value(), self.saved_weapon(context))
 
     def outcome(self, operation: Operation, context: Context) -> str | None:
         if not isinstance(operation, ThrowGrenade):
@@ -367,9 +404,15 @@ class BlastPage(Page):
         self.victims.changed.connect(self.edits.edited)
 
     def prefill(self, context: Context) -> None:
+        """A timed grenade going off now: its name, and its dice if the thrower carries it as a weapon."""
         slot = context.state.clock.current
         if slot is not None and slot.kind is SlotKind.TIMER and slot.ids[0] in context.state.effects:
-            self.source.setText(context.state.effects[slot.ids[0]].name)
+            effect = context.state.effects[slot.ids[0]]
+            self.source.setText(effect.name)
+            thrower = context.state.combatants.get(effect.source or "")
+            grenade = thrower.weapon(effect.name) if thrower is not None else None
+            if grenade is not None and weapon_kind(grenade) is WeaponKind.GRENADE:
+                self.damage.setValue(grenade.number(DAMAGE))
 
     def refresh(self, context: Context) -> None:
         with self.edits.quietly():

@@ -15,14 +15,14 @@ from PySide6.QtWidgets import QGroupBox, QHBoxLayout, QVBoxLayout, QWidget
 
 from app.i18n import N_, _, ngettext
 from rules.dice import DiceExpression, Roller, parse
-from rules.encounter import Combatant, Encounter, JsonValue
+from rules.encounter import Combatant, Encounter, JsonValue, Weapon
 from rules.errors import RulesError
 from rules.history import Operation
 from rules.systems.base import RuleSystem
 from rules.systems.institut import rounds
 from rules.systems.institut.combat import DodgeTie, Pool
 from rules.systems.institut.pyramid import CLASS_LABELS, CLASSES, Pyramid
-from rules.systems.institut.system import pyramid_for
+from rules.systems.institut.system import dodge_tie, pyramid_for
 from rules.systems.institut.tables import InstitutTables
 from ui.charts.odds_chart import OddsChart
 from ui.charts.odds_data import OddsData
@@ -86,13 +86,15 @@ def wound_rows(classes: dict[str | None, float], count: int = 1) -> list[tuple[s
 
 @dataclass(frozen=True)
 class Context:
-    """What every page reads: the fight now, its tables, and the attacker and target chosen."""
+    """What every page reads: the fight now, its tables, the attacker and target chosen, and the attacker's saved
+    weapon chosen in the dialog's picker (None: typed in the form)."""
 
     state: Encounter
     system: RuleSystem
     data: InstitutTables
     attacker: Combatant | None
     target: Combatant | None
+    weapon: Weapon | None = None
 
     def pyramid(self, combatant: Combatant) -> Pyramid:
         """The combatant's pyramid (its own, or the encounter's)."""
@@ -102,8 +104,12 @@ class Context:
             return self.data.pyramid
 
     def tie(self) -> DodgeTie:
-        """The GM's rule for a dodge equal to the attack."""
-        return DodgeTie(str(self.system.option(self.state, "dodge_tie")))
+        """The GM's rule for a dodge equal to the attack (the default for a value no setting has: the attack's
+        operation then says what is wrong)."""
+        try:
+            return dodge_tie(self.state)
+        except RulesError:
+            return DodgeTie.ATTACKER
 
 
 def held_items(combatant: Combatant | None) -> list[tuple[str, str]]:
@@ -118,9 +124,11 @@ def held_items(combatant: Combatant | None) -> list[tuple[str, str]]:
 
 
 class Page(QWidget):
-    """One kind of resolution. ``changed`` asks the dialog to recompute."""
+    """One kind of resolution. ``changed`` asks the dialog to recompute; ``weapon_typed`` says the GM chose a
+    weapon from the GM's list instead (the form no longer shows the saved weapon picked)."""
 
     changed = Signal()
+    weapon_typed = Signal()
     uses_attacker = True
     uses_target = True
 
@@ -163,6 +171,18 @@ class Page(QWidget):
 
     def prefill(self, context: Context) -> None:
         """Fill in numbers read from the combatants (the GM may change them)."""
+
+    def fits(self, weapon: Weapon) -> bool:
+        """Whether this page attacks with weapons like ``weapon`` (a grenade is thrown, not shot)."""
+        return False
+
+    def apply_weapon(self, weapon: Weapon, context: Context) -> None:
+        """Fill the page's weapon inputs from a saved weapon that :meth:`fits` it (the GM may change them)."""
+
+    def saved_weapon(self, context: Context) -> str:
+        """The name of the saved weapon this page's attack is made with ("": typed in the form)."""
+        weapon = context.weapon
+        return weapon.name if weapon is not None and self.fits(weapon) else ""
 
     def refresh(self, context: Context) -> None:
         """Recompute pools, odds and the dice each entry needs."""

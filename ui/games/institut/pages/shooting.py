@@ -15,10 +15,21 @@ from PySide6.QtWidgets import QCheckBox, QFormLayout, QGroupBox, QLabel, QLineEd
 
 from app.i18n import N_, _, ngettext
 from rules.dice import Roller
-from rules.encounter import Combatant
+from rules.encounter import Combatant, frozen_map
+from rules.encounter import Weapon as SavedWeapon
 from rules.errors import RulesError
 from rules.history import Operation
 from rules.systems.institut import rounds
+from rules.systems.institut.arms import (
+    DAMAGE,
+    ONE_HANDED,
+    describe_weapon,
+    table_values,
+    weapon_burst,
+    weapon_kind,
+    weapon_mode,
+    weapon_skill,
+)
 from rules.systems.institut.combat import (
     DEFENCE_LABELS,
     FIRE_MODE_LABELS,
@@ -37,7 +48,7 @@ from rules.systems.institut.combat import (
     wounds_per_hit,
 )
 from rules.systems.institut.odds import MISS_LABELS, attack_outcome_distribution
-from rules.systems.institut.ops import InstitutAttack, attack_penalties, defence_penalties
+from rules.systems.institut.ops import InstitutAttack, attack_penalties, can_defend, defence_penalties
 from rules.systems.institut.pyramid import CLASS_LABELS, CLASSES
 from rules.systems.institut.tables import (
     Burst,
@@ -47,6 +58,7 @@ from rules.systems.institut.tables import (
     called_shot_label,
     parse_burst,
 )
+from rules.weapons import fire
 from ui.games.institut.odds import attack_chart
 from ui.games.institut.pages.page import (
     NO_DICE,
@@ -77,14 +89,9 @@ BLOCK_SKILLS: Final[tuple[str, ...]] = ("boxing", "melee", "fencing")
 
 
 def weapon_item(weapon: Weapon) -> str:
-    """How the weapon list shows a weapon: its name and what it rolls ("AK-74 (7 dice, burst 3/2)")."""
-    if weapon.kind is WeaponKind.MELEE:
-        details = _("Strength {modifier:+d}").format(modifier=weapon.damage)
-    else:
-        details = ngettext("{count} die", "{count} dice", weapon.damage).format(count=weapon.damage)
-        if weapon.burst is not None:
-            details = _("{dice}, burst {burst}").format(dice=details, burst=weapon.burst.text())
-    return _("{weapon} ({details})").format(weapon=weapon.key, details=details)
+    """How the weapon list shows a weapon: its name and what it rolls ("AK-74 (7 dice, burst 3/2)"), as the
+    weapon picker shows a saved one."""
+    return describe_weapon(SavedWeapon(weapon.key, frozen_map(table_values(weapon))))
 
 
 @dataclass(frozen=True)
@@ -111,6 +118,7 @@ class AttackPage(Page):
         self._problem = ""
         self._prefill_skill = False  # the skill chosen changed: read its dice from the attacker
         self._defence_shown: Defence | None = None
+        self._nothing_to_defend_with = False  # the defence was set to a difficulty because of that, not by the GM
         self.preset = Choice[str | None]()
         self.name = QLineEdit(placeholderText=_("e.g. AK-74"))
         self.kind = Choice((_(label), kind) for kind, label in WEAPON_KIND_LABELS.items())
@@ -124,6 +132,9 @@ class AttackPage(Page):
         self.burst.setToolTip(_("The weapon's burst: rounds fired / rounds that hit."))
         self.identical = QCheckBox(_("Identical guns (otherwise one bullet misses)"))
         self.identical.setChecked(True)
+        self.one_handed = QCheckBox(_("One-handed (pistol, submachine gun)"))
+        self.one_handed.setToolTip(_("Only guns held in one hand may be fired two at once."))
+        self.one_handed.setChecked(True)
         self.point_blank = QCheckBox()
         self.called = Choice[str | None]()
         self.ambush = QCheckBox()
@@ -151,17 +162,19 @@ class AttackPage(Page):
         self.set_tables(data)
         self._build_layout()
         self.edits.watch(self.name, self.kind, self.skill, self.damage, self.mode, self.burst, self.identical,
-                         self.point_blank, self.called, self.ambush, self.visibility, self.attacker_held,
-                         self.defence, self.unseen, self.defence_skill, self.difficulty, self.target_held,
-                         self.armor, self.cover, *self.entries())
+                         self.one_handed, self.point_blank, self.called, self.ambush, self.visibility,
+                         self.attacker_held, self.defence, self.unseen, self.defence_skill, self.difficulty,
+                         self.target_held, self.armor, self.cover, *self.entries())
         self.kind.currentIndexChanged.connect(self._on_kind)
         self.skill_name.currentIndexChanged.connect(self._on_skill_name)
         self.preset.currentIndexChanged.connect(self._on_preset)
+        self.defence.currentIndexChanged.connect(self._on_defence)
 
     def set_tables(self, data: InstitutTables) -> None:
         """Offer the GM's weapons and called-shot parts."""
         self._data = data
-        weapons = [(weapon_item(data.weapons[key]), key) for key in sorted(data.weapons, key=str.casefold)]
+        weapons = [(weapon_item(data.weapons[key]), key) for key in sorted(data.weapons, key=str.casefold)
+                   if data.weapons[key].kind is not WeaponKind.GRENADE]  # thrown on the Grenade page
         self.preset.set_items([(_("Type the weapon in"), None), *weapons])
         parts = [(_("Not called"), None), *((called_shot_label(key), key) for key in sorted(data.called_shots))]
         self.called.set_items(parts)
@@ -179,6 +192,7 @@ class AttackPage(Page):
         form.addRow(self.damage_label, self.damage)
         form.addRow(_("Firing"), self.mode)
         form.addRow(_("Burst"), self.burst)
+        form.addRow(self.one_handed)
         form.addRow(self.identical)
         form.addRow(self.point_blank)
         form.addRow(_("Called shot"), self.called)
@@ -234,16 +248,32 @@ class AttackPage(Page):
         weapon = self._data.weapons.get(key) if key else None
         if weapon is None:
             return
+        self._fill_from(SavedWeapon(weapon.key, frozen_map(table_values(weapon))))
+        self.weapon_typed.emit()  # the GM's list, not the attacker's saved weapon
+        self.edits.edited()
+
+    def fits(self, weapon: SavedWeapon) -> bool:
+        return weapon_kind(weapon) is not WeaponKind.GRENADE
+
+    def apply_weapon(self, weapon: SavedWeapon, context: Context) -> None:
+        if self.fits(weapon):
+            with self.edits.quietly():
+                self.preset.select(None)
+            self._fill_from(weapon)
+
+    def _fill_from(self, weapon: SavedWeapon) -> None:
+        """Every weapon input from ``weapon``'s values; the skill's dice are read from the attacker again."""
+        burst = weapon_burst(weapon)
         with self.edits.quietly():
-            self.name.setText(weapon.key)
-            self.kind.select(weapon.kind)
-            self.skill_name.select("shooting" if weapon.kind is WeaponKind.FIREARM else "melee")
-            self.damage.setValue(weapon.damage)
-            self.burst.setText(weapon.burst.text() if weapon.burst else "")
-            self.mode.select(FireMode.SINGLE)
+            self.name.setText(weapon.name)
+            self.kind.select(weapon_kind(weapon))
+            self.skill_name.select(weapon_skill(weapon))
+            self.damage.setValue(weapon.number(DAMAGE))
+            self.burst.setText(burst.text() if burst is not None else "")
+            self.mode.select(weapon_mode(weapon))
+            self.one_handed.setChecked(weapon.value(ONE_HANDED) is True)
         self._prefill_skill = True
         self.sync()
-        self.edits.edited()
 
     def sync(self) -> None:
         """Show only what matters for the weapon and the defence chosen."""
@@ -255,6 +285,7 @@ class AttackPage(Page):
         for widget in (self.mode, self.point_blank):
             widget.setEnabled(firearm)
         self.burst.setEnabled(firearm and mode in (FireMode.BURST, FireMode.AUTO))
+        self.one_handed.setEnabled(firearm)
         self.identical.setEnabled(firearm and mode is FireMode.TWO_GUNS)
         defence = self.defence.value()
         self.defence_skill.setEnabled(defence is not Defence.DIFFICULTY)
@@ -271,8 +302,25 @@ class AttackPage(Page):
                 self.ambush.setChecked(rounds.flag(attacker, rounds.AMBUSH) and context.state.clock.round <= 1)
             if target is not None:
                 self.armor.setValue(target.attribute("armor"))
+                self._choose_defence(target, context)
                 self._prefill_defence(target)
         self._prefill_skill = False
+
+    def _choose_defence(self, target: Combatant, context: Context) -> None:
+        """A target with nothing left to dodge or block with is shot at against a difficulty (a dodge would be
+        refused); once another target can defend again, back to a dodge, unless the GM chose meanwhile."""
+        able = can_defend(target, context.state)
+        defence = self.defence.value()
+        if not able and defence is not Defence.DIFFICULTY:
+            self.defence.select(Defence.DIFFICULTY)
+            self._nothing_to_defend_with = True
+        elif able and self._nothing_to_defend_with and defence is Defence.DIFFICULTY:
+            self.defence.select(Defence.DODGE)
+        self._nothing_to_defend_with = not able and self._nothing_to_defend_with
+
+    def _on_defence(self) -> None:
+        if not self.edits.quiet:
+            self._nothing_to_defend_with = False  # the GM's own choice
 
     def _prefill_defence(self, target: Combatant) -> None:
         if self.defence.value() is Defence.BLOCK:
@@ -307,7 +355,8 @@ class AttackPage(Page):
         return Shot(kind=self.kind.value(), mode=self.mode.value(), skill=self.skill.value(),
                     damage=self.damage.value(), strength=attacker.attribute("strength"),
                     martial_arts=attacker.attribute("martial_arts"), burst=burst,
-                    identical_guns=self.identical.isChecked(), point_blank=self.point_blank.isChecked(),
+                    identical_guns=self.identical.isChecked(), one_handed=self.one_handed.isChecked(),
+                    point_blank=self.point_blank.isChecked(),
                     called=self._data.called_shots.get(self.called.value() or ""), armor=self.armor.value(),
                     cover=self.cover.value(), wound_penalty=wounds, action_penalty=actions,
                     ambush=self.ambush.isChecked(), visibility=self.visibility.value())
@@ -325,9 +374,10 @@ class AttackPage(Page):
             wounds, actions = defence_penalties(context.target, context.state, self.target_held.value())
             defending = defence_pool(self.defence_skill.value(), wounds, actions)
         modifiers = context.data.modifiers
+        used = rounds_fired(shot, modifiers)
+        fire(context.state, context.attacker.id, self.saved_weapon(context), used)  # refused: too few loaded
         return AttackSheet(shot, attack_pool(shot, modifiers), defence, defending, self.difficulty.value(),
-                           damage_pool(shot, modifiers), wounds_per_hit(shot, modifiers), damage_rolls(shot),
-                           rounds_fired(shot, modifiers))
+                           damage_pool(shot, modifiers), wounds_per_hit(shot, modifiers), damage_rolls(shot), used)
 
     def _show(self, context: Context) -> None:
         sheet = self._sheet
@@ -346,6 +396,9 @@ class AttackPage(Page):
         parts.append(pool_html(_("Damage"), sheet.damage) if sheet.damage is not None
                      else html.escape(_("A hit there makes no damage roll.")))
         notes = []
+        if self._nothing_to_defend_with and context.target is not None and sheet.defence_pool is None:
+            notes.append(_("{name} has no action left to dodge or block with: the attack is rolled against a "
+                           "difficulty (set it by the target's size).").format(name=context.target.name))
         if sheet.wounds > 1:
             notes.append(ngettext("A hit puts {count} wound of the rolled class.",
                                   "A hit puts {count} wounds of the rolled class.", sheet.wounds).format(
@@ -378,7 +431,10 @@ class AttackPage(Page):
     def _set_expressions(self, context: Context, sheet: AttackSheet) -> None:
         with self.edits.quietly():
             self.attack_entry.set_expression(dice_expression(sheet.attack.dice), _(NO_DICE))
-            if sheet.defence_pool is None:
+            if sheet.defence_pool is None and self._nothing_to_defend_with and context.target is not None:
+                self.defence_entry.set_expression(None, _("{name} has no action left to dodge with.").format(
+                    name=context.target.name))
+            elif sheet.defence_pool is None:
                 self.defence_entry.set_expression(None, _("The target rolls nothing against a difficulty."))
             else:
                 self.defence_entry.set_expression(dice_expression(sheet.defence_pool.dice), _(NO_DICE))
@@ -418,7 +474,7 @@ class AttackPage(Page):
             flat_faces(self.attack_entry), sheet.defence.value, flat_faces(self.defence_entry)
             if sheet.defence_pool is not None else (), sheet.difficulty if sheet.defence_pool is None else 0,
             rolls, sheet.wounds, sheet.rounds, self.attacker_held.value(),
-            self.target_held.value() if sheet.defence_pool is not None else "")
+            self.target_held.value() if sheet.defence_pool is not None else "", self.saved_weapon(context))
 
     def outcome(self, operation: Operation, context: Context) -> str | None:
         sheet = self._sheet

@@ -9,13 +9,17 @@ from PySide6.QtWidgets import QFormLayout, QGroupBox, QLineEdit, QVBoxLayout
 
 from app.i18n import _, ngettext
 from rules.dice import Roller
-from rules.encounter import Combatant, JsonValue
+from rules.encounter import Combatant, JsonValue, Weapon
+from rules.errors import RulesError
 from rules.history import Operation
 from rules.systems.institut import rounds
+from rules.systems.institut.arms import DAMAGE, weapon_burst, weapon_kind
 from rules.systems.institut.combat import Pool, defence_pool, pool, suppression_difficulty
 from rules.systems.institut.odds import success_probability, wound_class_distribution
 from rules.systems.institut.ops import SuppressionDodge, SuppressionFire, roll_penalties
 from rules.systems.institut.pyramid import CLASS_LABELS, CLASSES
+from rules.systems.institut.tables import WeaponKind
+from rules.weapons import fire
 from ui.games.institut.odds import crossing_chart
 from ui.games.institut.pages.page import (
     NO_DICE,
@@ -103,6 +107,20 @@ class SuppressionPage(Page):
     def _on_shooter(self) -> None:
         self._prefill_damage = True
 
+    def fits(self, weapon: Weapon) -> bool:
+        """A gun that fires full auto: suppression fire is full-auto bursts."""
+        return weapon_kind(weapon) is WeaponKind.FIREARM and weapon_burst(weapon) is not None
+
+    def apply_weapon(self, weapon: Weapon, context: Context) -> None:
+        burst = weapon_burst(weapon)
+        if not self.fits(weapon) or burst is None:
+            return
+        with self.edits.quietly():
+            self.weapon.setText(weapon.name)
+            self.fire_damage.setValue(weapon.number(DAMAGE))
+            # "Он расходует по одной очереди на квадратный метр": one full-auto burst, twice a short one.
+            self.bullets.setValue(burst.fired * context.data.modifiers.full_auto_ammo_multiplier)
+
     def prefill(self, context: Context) -> None:
         if context.target is not None:
             with self.edits.quietly():
@@ -128,6 +146,11 @@ class SuppressionPage(Page):
                             .format(count=rounds_used))))
             self.show_odds([], None)
             self._problem = "" if context.attacker is not None else _("Choose who fires.")
+            if context.attacker is not None:
+                try:  # the status line says so before Resolve: too few rounds loaded
+                    fire(context.state, context.attacker.id, self.saved_weapon(context), rounds_used)
+                except RulesError as problem:
+                    self._problem = str(problem)
             return
         self._refresh_crossing(context)
 
@@ -192,7 +215,7 @@ class SuppressionPage(Page):
         if self.opening_fire:
             assert context.attacker is not None
             return SuppressionFire(context.attacker.id, self.area.text(), self.squares.value(), self.bullets.value(),
-                                   self.weapon.text().strip(), self.fire_damage.value())
+                                   self.weapon.text().strip(), self.fire_damage.value(), self.saved_weapon(context))
         assert context.target is not None
         dodged = entry_total(self.dodge_entry) or 0
         damage = flat_faces(self.damage_entry) if dodged < self._difficulty else ()
