@@ -90,7 +90,8 @@ def _control_button(symbol: str) -> QToolButton:
 def _separator() -> QFrame:
     line = QFrame()
     line.setFrameShape(QFrame.Shape.VLine)
-    line.setFrameShadow(QFrame.Shadow.Sunken)
+    line.setFrameShadow(QFrame.Shadow.Plain)
+    line.setForegroundRole(QPalette.ColorRole.Mid)  # a quiet line in either theme (a sunken one glares in dark)
     return line
 
 
