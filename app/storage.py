@@ -17,6 +17,7 @@ import hashlib
 import hmac
 import json
 import os
+import re
 import uuid
 from datetime import UTC, datetime
 from importlib import metadata
@@ -26,7 +27,8 @@ from typing import Any, Final
 from app.i18n import _
 from rules.errors import RulesError, clipped
 from rules.history import History
-from rules.serialize import history_from_document, history_to_document
+from rules.serialize import FORMAT, history_from_document, history_to_document
+from rules.systems import all_systems
 
 #: Files larger than this are refused before reading (a fight of 100,000 operations is about 30 MB).
 MAX_FILE_BYTES: Final[int] = 64 * 1024 * 1024
@@ -277,3 +279,35 @@ def load_encounter(path: Path) -> History:
         raise _read_failed(path, str(error)) from None
     except RecursionError:
         raise _read_failed(path, _("the data is nested too deeply.")) from None
+
+
+# --- a file's game, at a glance -------------------------------------------------------------------
+
+#: How much of a file :func:`peek_system_id` reads: the header and the start of the initial state, where the
+#: game's id is the first field (a file is written in that order; see rules.documents.encode_history).
+PEEK_BYTES: Final[int] = 4096
+_FORMAT_MARK: Final = re.compile(rb'"format"\s*:\s*"' + FORMAT.encode("ascii") + rb'"')
+_SYSTEM_ID: Final = re.compile(rb'"system_id"\s*:\s*"([A-Za-z0-9_-]{1,40})"')
+
+
+def peek_system_id(path: Path) -> str | None:
+    """The game of an encounter file, read from its first bytes without opening (let alone replaying) the fight,
+    for the lists of recent files; None when the file cannot be read or is no Bojovka encounter."""
+    try:
+        with path.open("rb") as stream:
+            head = stream.read(PEEK_BYTES)
+    except OSError:
+        return None
+    found = _SYSTEM_ID.search(head) if _FORMAT_MARK.search(head) else None
+    return found.group(1).decode("ascii") if found else None
+
+
+def game_of_file(path: Path) -> str:
+    """The game of an encounter file as the recent lists name it: its title in the GM's language, or why not."""
+    if not path.is_file():
+        return _("file not found")
+    system_id = peek_system_id(path)
+    if system_id is None:
+        return _("cannot be read")
+    system = all_systems().get(system_id)
+    return _(system.title) if system is not None else _("unknown game “{game}”").format(game=system_id)

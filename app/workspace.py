@@ -6,6 +6,7 @@ only call them and show what they return or raise (StorageError / RulesError mes
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import logging
 from pathlib import Path
@@ -22,8 +23,19 @@ from app.storage import StorageError, load_encounter, save_encounter
 from rules.dice import Roller
 from rules.encounter import Side
 from rules.history import History, new_history
+from rules.systems import system_ids
 
 log = logging.getLogger(__name__)
+
+
+def _shipped_sample(path: Path) -> str | None:
+    """The game whose shipped sample ``path`` is, or None."""
+    for system_id in system_ids():
+        sample = sample_path(system_id)
+        with contextlib.suppress(OSError):
+            if sample.is_file() and path.is_file() and path.samefile(sample):
+                return system_id
+    return None
 
 
 def _owner_text(lock: EncounterLock) -> str:
@@ -64,7 +76,14 @@ class Workspace:
             self.remember(default_system=system_id)
 
     def open(self, path: Path) -> None:
-        """Load an encounter file; on StorageError the current fight is untouched."""
+        """Load an encounter file; on StorageError the current fight is untouched.
+
+        A shipped sample chosen in the Open dialog opens as from the welcome page, as a copy: Save asks for a new
+        file (Ctrl+S wrote over the sample, and the next GM's sample was someone's half-played fight)."""
+        shipped = _shipped_sample(path)
+        if shipped is not None:
+            self.open_sample(shipped)
+            return
         history = load_encounter(path)
         lock = EncounterLock(path)
         if not lock.acquire():

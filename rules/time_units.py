@@ -69,8 +69,9 @@ class PhaseWords:
 
     #: Log line as a turn begins; ``{name}``, ``{phase}``.
     acts: str
-    #: The status line's actor; ``{names}``, ``{phase}``.
-    acting: str
+    #: The status line's actor, or those acting together: ngettext's singular and plural (mark them with ``NN_``),
+    #: counted by how many act; ``{names}``, ``{phase}``.
+    acting: tuple[str, str]
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,7 @@ from ui.models.log_model import LogModel
 from ui.printing.dialogs import Printing
 from ui.status import fight_status
 from ui.theme import make_heading
+from ui.widgets.actor_strip import ActorStrip
 from ui.widgets.details import CombatantDetails
 from ui.widgets.dice_line import DiceLine
 from ui.widgets.effects_list import EffectsPanel
@@ -118,11 +119,15 @@ class MainWindow(QMainWindow):
         mark_error(self.reminder, True)
         self.round_label = QLabel()
         make_heading(self.round_label)
+        self.strip = ActorStrip(self.document)  # whoever acts now, always in sight, right over the table
+        self.strip.refused.connect(self.show_error)
+        self.table.selected.connect(self.strip.follow_selection)
         fight = QWidget()
         layout = QVBoxLayout(fight)
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.round_label)
         layout.addWidget(self.reminder)
+        layout.addWidget(self.strip)
         layout.addWidget(self.table, 1)
         self.welcome: WelcomePage | None = None  # built the first time it is shown (start-up need not wait)
         self.fight_page = fight
@@ -290,6 +295,8 @@ class MainWindow(QMainWindow):
 
     # --- keeping up with the document ----------------------------------------------------------
     def _on_changed(self, change: Change) -> None:
+        if change.what.details:  # the encounter's name (an unsaved one's title)
+            self._update_title()
         self._update_status()
         self._sync_hidden_check()
         if change.reminders:
@@ -310,7 +317,8 @@ class MainWindow(QMainWindow):
         set_tip(self.actions_by_name["delay"], _(units.delay_hint))
 
     def _update_title(self) -> None:
-        self.setWindowTitle(f"{self.document.title()} — Bojovka")
+        # The game's name too: two encounters of different games look alike in the table.
+        self.setWindowTitle(f"{self.document.title()} — {_(self.document.system.title)} — Bojovka")
         self.setWindowModified(self.document.modified)
 
     def _update_status(self) -> None:

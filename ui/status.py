@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.i18n import _
+from app.i18n import _, ngettext
 from rules.encounter import Encounter, SlotKind
 from rules.systems.base import RuleSystem
 
@@ -13,11 +13,12 @@ def _who(state: Encounter, system: RuleSystem) -> str:
         return ""
     if slot.kind is SlotKind.TIMER:
         return _("{event} goes off now").format(event=state.effects[slot.ids[0]].name)
-    names = ", ".join(state.combatants[i].name for i in slot.ids if i in state.combatants)
+    acting = [state.combatants[i].name for i in slot.ids if i in state.combatants]
+    names, count = ", ".join(acting), len(acting)
     phases = system.time_units().phases
     if slot.phase is not None and phases is not None:
-        return _(phases.acting).format(names=names, phase=slot.phase)
-    return _("{names} acts").format(names=names)
+        return ngettext(*phases.acting, count).format(names=names, phase=slot.phase)
+    return ngettext("{names} acts", "{names} act", count).format(names=names)
 
 
 def fight_status(state: Encounter, system: RuleSystem) -> str:

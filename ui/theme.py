@@ -27,6 +27,8 @@ _DARK = {
 _DARK_DISABLED = "#8a8a8a"
 
 HEADING_POINTS = 14
+#: WCAG's minimum contrast for body text (AA): what a softened colour must keep against its background.
+MIN_CONTRAST = 4.5
 
 
 def make_heading(label: QLabel) -> None:
@@ -50,6 +52,40 @@ def dark_palette() -> QPalette:
     for role in (QPalette.ColorRole.Text, QPalette.ColorRole.WindowText, QPalette.ColorRole.ButtonText):
         palette.setColor(QPalette.ColorGroup.Disabled, role, QColor(_DARK_DISABLED))
     return palette
+
+
+def _luminance(colour: QColor) -> float:
+    """WCAG relative luminance of an sRGB colour."""
+    def linear(channel: float) -> float:
+        return channel / 12.92 if channel <= 0.04045 else ((channel + 0.055) / 1.055) ** 2.4
+
+    return 0.2126 * linear(colour.redF()) + 0.7152 * linear(colour.greenF()) + 0.0722 * linear(colour.blueF())
+
+
+def contrast_ratio(first: QColor, second: QColor) -> float:
+    """WCAG contrast ratio of two colours, 1 (none) to 21 (black on white)."""
+    light, dark = sorted((_luminance(first), _luminance(second)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def _mix(ink: QColor, ground: QColor, share: float) -> QColor:
+    """``ink`` with ``share`` of ``ground`` blended in."""
+    return QColor.fromRgbF(*(a * (1 - share) + b * share for a, b in zip(
+        (ink.redF(), ink.greenF(), ink.blueF()), (ground.redF(), ground.greenF(), ground.blueF()), strict=True)))
+
+
+def soft_text(palette: QPalette) -> QColor:
+    """Text for rows whose turn is done (or who are out of the fight): softer than the text, but still readable,
+    at least MIN_CONTRAST against both row backgrounds. The palette's disabled grey was not (#bebebe on white,
+    1.9:1), and the table draws a done row with a tick too, so the softer colour is never the only sign."""
+    ink = palette.color(QPalette.ColorGroup.Active, QPalette.ColorRole.Text)
+    grounds = [palette.color(QPalette.ColorGroup.Active, role)
+               for role in (QPalette.ColorRole.Base, QPalette.ColorRole.AlternateBase)]
+    for step in range(12, 0, -1):  # as soft as it may be: half-way to the background at most
+        colour = _mix(ink, grounds[0], step / 24)
+        if all(contrast_ratio(colour, ground) >= MIN_CONTRAST for ground in grounds):
+            return colour
+    return ink
 
 
 def system_prefers_dark() -> bool:

@@ -20,10 +20,16 @@ from PySide6.QtWidgets import (
 
 from app.i18n import _
 from app.samples import sample_path, sample_title
+from app.storage import game_of_file
 from rules.systems import all_systems, get_system, system_ids
 from ui.theme import make_heading
 
 PathRole = Qt.ItemDataRole.UserRole + 1
+
+
+def recent_label(path: Path) -> str:
+    """A recent file as its lists show it: its name, its game (read from the file's first bytes), its folder."""
+    return f"{path.stem}  —  {game_of_file(path)}  —  {path.parent}"
 
 
 class WelcomePage(QScrollArea):
@@ -50,7 +56,7 @@ class WelcomePage(QScrollArea):
         self.continue_button.clicked.connect(self.continue_requested)
         layout.addWidget(self.continue_button, 0, Qt.AlignmentFlag.AlignLeft)
         layout.addWidget(self._new_box())
-        recent = [(f"{Path(p).stem}  —  {Path(p).parent}", str(Path(p)), Path(p)) for p in recent_files]
+        recent = [(recent_label(Path(p)), str(Path(p)), Path(p)) for p in recent_files]
         self.recent = self._file_list(_("Recent encounters"), recent, _("No recent encounters yet."), layout)
         self.recent.itemActivated.connect(lambda item: self.open_requested.emit(item.data(PathRole)))
         shipped = [s for s in system_ids() if sample_path(s).is_file()]

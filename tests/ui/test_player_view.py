@@ -26,7 +26,7 @@ from rules.turns import DelayAction, NextTurn
 from tests.rules.sr3_scenes import eight_characters, roll_ones
 from tests.ui.conftest import WindowFactory
 from ui.models.order_model import ACTED, TurnOrderModel, order_rows
-from ui.widgets.party_panel import wrapped_size
+from ui.widgets.party_panel import PartyEntry, PartyPanel, wrapped_size
 from ui.widgets.player_view import PlayerView
 
 
@@ -372,3 +372,20 @@ def test_closing_the_window_keeps_the_player_views_place(open_window: WindowFact
     owner.close()  # quitting Bojovka with the player view open
     assert not view.isVisible()
     assert _open_player_view(open_window, qtbot).geometry() == PLACE.translated(20, 10)
+
+
+def test_a_one_line_heading_sits_on_the_line_of_a_two_line_one_beside_it(qtbot: QtBot) -> None:
+    """"Wounds" beside "Shadow damage" wrapped on two lines: both start on the top line (not "Wounds" a line
+    lower, level with the second half of its neighbour), so the headings read as one row over the bars."""
+    panel = PartyPanel()
+    qtbot.addWidget(panel)
+    panel.set_entries([PartyEntry("Aleš", "", (("Wounds", 2, 10), ("Shadow damage", 1, 10)))])
+    line = panel.fontMetrics().lineSpacing()
+    for width in range(400, 60, -4):
+        panel.resize(width, 200)
+        wounds, shadow = panel.heading_places()
+        if shadow.height() > wounds.height() + line // 2:  # "Shadow damage" wraps, "Wounds" does not
+            break
+    else:
+        pytest.fail("no width wraps one heading and not the other")
+    assert wounds.top() == shadow.top()

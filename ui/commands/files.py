@@ -74,9 +74,11 @@ class FileCommands:
         """File → Open recent, as the settings have it now: the newest first, a file no longer there greyed
         (its tooltip says where it was), then Clear list."""
         menu.clear()
+        from ui.welcome import recent_label
+
         recent = [Path(text) for text in self._window.workspace.settings.recent_files]
         for number, path in enumerate(recent, start=1):
-            name = f"{path.stem}  —  {path.parent}".replace("&", "&&")  # a file name's & is no mnemonic
+            name = recent_label(path).replace("&", "&&")  # a file name's & is no mnemonic
             action = menu.addAction(f"&{number} {name}" if number < 10 else name)
             if path.is_file():
                 action.setToolTip(str(path))

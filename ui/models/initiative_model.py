@@ -12,7 +12,7 @@ from enum import IntEnum
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal
-from PySide6.QtGui import QBrush, QFont, QPalette
+from PySide6.QtGui import QBrush, QFont
 from PySide6.QtWidgets import QApplication
 
 from app.document import Change, EncounterDocument
@@ -24,6 +24,7 @@ from rules.systems.base import RuleSystem
 from rules.time_units import TimeUnits
 from rules.turns import SetInitiative, played_order
 from ui.models.base import EnumTableModel
+from ui.theme import soft_text
 from ui.widgets.status_icons import status_icon
 
 Index = QModelIndex | QPersistentModelIndex
@@ -153,6 +154,8 @@ class InitiativeModel(EnumTableModel):
         delay = state.delays.get(combatant.id)
         if delay is not None:
             return delay_text(self._document.system.time_units(), delay.into_next_pass, delay.pass_no)
+        if combatant.id in state.clock.acted:  # a tick, not only a softer colour, says the turn is done
+            return f"✓ {_('done')}"
         current = state.clock.current
         if current is None or combatant.id not in current.ids:
             return ""
@@ -206,7 +209,7 @@ class InitiativeModel(EnumTableModel):
             font.setItalic(combatant.side is Side.OPPONENT)
             return font
         if role == Qt.ItemDataRole.ForegroundRole and self._dimmed(combatant, column, state):
-            return QBrush(QApplication.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text))
+            return QBrush(soft_text(QApplication.palette()))
         if role == Qt.ItemDataRole.ToolTipRole:
             return self._tooltip(combatant, column, state)
         if role == Qt.ItemDataRole.TextAlignmentRole and column is Column.INITIATIVE:

@@ -161,6 +161,25 @@ class PartyPanel(QWidget):
             return Qt.TextFlag.TextWordWrap
         return Qt.TextFlag.TextWrapAnywhere
 
+    def _heading_flags(self) -> int:
+        # From the top: a one-line label ("Wounds") on the same line as the first of a two-line one beside it
+        # ("Shadow damage"), not a line lower, so the headings read as one row over the bars.
+        return int(Qt.AlignmentFlag.AlignLeft) | int(Qt.AlignmentFlag.AlignTop) | int(self.heading_wrap())
+
+    def _heading_boxes(self, count: int) -> list[QRect]:
+        """Each heading's column, as tall as the tallest heading."""
+        height = self._heading_height()
+        return [QRect(cell.left(), 0, cell.width(), height) for cell in self._heading_cells(count)]
+
+    def heading_places(self) -> list[QRect]:
+        """Where each track label heading the panel is drawn (empty when the characters' tracks differ)."""
+        labels = self._shared_labels()
+        if not labels:
+            return []
+        metrics = QFontMetrics(self.heading_font())
+        return [metrics.boundingRect(box, self._heading_flags(), label)
+                for box, label in zip(self._heading_boxes(len(labels)), labels, strict=True)]
+
     def _heading_height(self) -> int:
         labels = self._shared_labels()
         if not labels:
@@ -202,9 +221,8 @@ class PartyPanel(QWidget):
             top = self._heading_height()
             painter.setPen(self.palette().color(QPalette.ColorRole.PlaceholderText))
             painter.setFont(self.heading_font())
-            flags = int(Qt.AlignmentFlag.AlignLeft) | int(Qt.AlignmentFlag.AlignBottom) | int(self.heading_wrap())
-            for cell, label in zip(self._heading_cells(len(shared)), shared, strict=True):
-                painter.drawText(QRect(cell.left(), 0, cell.width(), top), flags, label)
+            for place, label in zip(self._heading_boxes(len(shared)), shared, strict=True):
+                painter.drawText(place, self._heading_flags(), label)
             painter.setFont(self.font())
         for entry in self._entries:
             self._paint_name(painter, entry, QRect(0, top, self.width(), line))

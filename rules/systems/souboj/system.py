@@ -53,7 +53,7 @@ from rules.systems.souboj.model import (
     with_extra,
 )
 from rules.systems.souboj.tables import SoubojTables, load_tables
-from rules.text import N_, NP_, _, ngettext, pgettext
+from rules.text import N_, NN_, NP_, _, ngettext, pgettext
 from rules.time_units import PhaseWords, TimeUnits
 from rules.turns import delayed_slots
 
@@ -96,7 +96,8 @@ _OPTIONS: Final[tuple[OptionSpec, ...]] = (
 
 #: Turns are played at the shared initiative score; a round is one run through it, with no passes.
 TIME_UNITS: Final[TimeUnits] = TimeUnits(phases=PhaseWords(acts=N_("{name} acts at initiative {phase}."),
-                                                           acting=N_("{names} acts (initiative {phase})")))
+                                                           acting=NN_("{names} acts (initiative {phase})",
+                                                                      "{names} act (initiative {phase})")))
 
 
 class SoubojSystem(RuleSystem):

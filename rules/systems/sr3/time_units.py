@@ -30,5 +30,6 @@ TIME_UNITS: Final[TimeUnits] = TimeUnits(
         due=N_("Goes off in round {round}, pass {pass_no}, phase {phase}"),
         due_at_end=N_("Goes off at the end of round {round}, pass {pass_no}"),
     ),
-    phases=PhaseWords(acts=N_("{name} acts in phase {phase}."), acting=N_("{names} acts (phase {phase})")),
+    phases=PhaseWords(acts=N_("{name} acts in phase {phase}."), acting=NN_("{names} acts (phase {phase})",
+                                                                            "{names} act (phase {phase})")),
 )
