@@ -151,7 +151,16 @@ class DiceExpression(ABC):
             least = max(text.count(",") + text.count(";") + 1, words - 2 * text.count("+"))
             if least > len(self.die_sides()):
                 raise self._count_error(least)
-        return self.from_chains(read_faces(text))
+        run = self._digit_run(text)
+        return self.from_chains(run if run is not None else read_faces(text))
+
+    def _digit_run(self, text: str) -> tuple[tuple[int], ...] | None:
+        """``44516`` for five d6: one face per digit, when every die has at most 9 sides and the digits are exactly
+        as many as the dice (at the table, four keys for 4d6 instead of ten; a d10's "10" is never read so)."""
+        compact, sides = text.strip(), self.die_sides()
+        if 1 < len(sides) == len(compact) and compact.isascii() and compact.isdigit() and max(sides) <= 9:
+            return tuple((int(digit),) for digit in compact)
+        return None
 
     def from_chains(self, chains: Sequence[Sequence[int]]) -> RollResult:
         """Check faces given as numbers (one chain per die, 0 allowed on a d10) and evaluate them."""

@@ -34,6 +34,7 @@ from rules.encounter import Side
 
 if TYPE_CHECKING:
     from ui.main_window import MainWindow
+    from ui.widgets.dice_entry import DiceEntry
 
 #: What the drill types as "the same hit" in each game's own notation (an SR3 Serious wound; elsewhere 2 points).
 AMOUNTS: Final[dict[str, str]] = {"sr3": "S"}
@@ -72,20 +73,21 @@ class Drill:
     # --- inputs -------------------------------------------------------------------------------------
     def key(self, key: Qt.Key, modifiers: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier,
             widget: QWidget | None = None) -> None:
-        """One key press where the focus is (or on ``widget``)."""
-        QTest.keyClick(widget or _focus(self.window), key, modifiers)
+        """One key press where the focus is (or on ``widget``); counted before it is sent, as a key that opens a
+        modal dialog returns only once the dialog has closed."""
         self._count(keys=1)
+        QTest.keyClick(widget or _focus(self.window), key, modifiers)
 
     def type(self, text: str, widget: QWidget | None = None) -> None:
         """Type ``text`` where the focus is: one press per character."""
-        QTest.keyClicks(widget or _focus(self.window), text)
         self._count(keys=len(text))
+        QTest.keyClicks(widget or _focus(self.window), text)
 
     def click(self, widget: QWidget, point: QPoint | None = None,
               modifiers: Qt.KeyboardModifier = Qt.KeyboardModifier.NoModifier) -> None:
         """One left click on ``widget`` (at ``point``, else its centre)."""
-        QTest.mouseClick(widget, Qt.MouseButton.LeftButton, modifiers, point or widget.rect().center())
         self._count(clicks=1)
+        QTest.mouseClick(widget, Qt.MouseButton.LeftButton, modifiers, point or widget.rect().center())
 
     def _count(self, keys: int = 0, clicks: int = 0) -> None:
         step = self._step
@@ -208,8 +210,7 @@ class Drill:
                 if dice:
                     first = dice[0]
                     self.click(first.faces_edit)
-                    count = max(1, first.dice_count())
-                    self.type(", ".join(["4"] * count), first.faces_edit)
+                    self.type(_faces(first), first.faces_edit)
                 roll_rest = _button(dialog, "roll_all") or _button(dialog, "roll_button")
                 if roll_rest is not None and roll_rest.isEnabled():
                     self.click(roll_rest)
@@ -291,6 +292,15 @@ def _button(dialog: QDialog, name: str) -> QPushButton | None:
         if isinstance(button, QPushButton) and button.isVisible():
             return button
     return None
+
+
+def _faces(entry: DiceEntry) -> str:
+    """Fours for every die, typed as a GM would: together for dice of up to nine sides, else with spaces."""
+    expression = entry.expression()
+    sides = expression.die_sides() if expression is not None else ()
+    if len(sides) > 1 and max(sides) <= 9:
+        return "4" * len(sides)
+    return " ".join("4" for _side in sides) or "4"
 
 
 def _focus(widget: QWidget) -> QWidget:

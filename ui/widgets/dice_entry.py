@@ -43,7 +43,8 @@ class DiceEntry(QWidget):
         self.result_label = QLabel()
         self.faces_edit = QLineEdit(placeholderText=_("Faces rolled, e.g. 5, 5, 6+3, 1"))
         self.faces_edit.setToolTip(
-            _("Type the faces the players rolled, separated by commas; write a die rolled again as 6+3.")
+            _("Type the faces the players rolled, separated by commas or spaces; write a die rolled again as 6+3. "
+              "Dice of up to nine sides may be typed together: 4456 for 4d6.")
         )
         self.roll_button = QPushButton(_("Roll"))
         self.roll_button.setAutoDefault(False)  # Enter belongs to the dialog's default button
