@@ -92,7 +92,7 @@ test: lint typecheck contracts unit
 
 bench: export PYTHONDONTWRITEBYTECODE :=
 bench: $(STAMP) catalogs
-	$(BIN)/python -m tests.bench
+	$(BIN)/python -m tests.bench $(PARTS)
 
 soak: $(STAMP) catalogs
 	$(BIN)/python -m pytest -m soak

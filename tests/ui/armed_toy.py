@@ -11,9 +11,9 @@ from typing import Final
 from rules.encounter import Weapon
 from rules.errors import RulesError
 from rules.systems.base import OptionKind, OptionSpec, RuleSystem
+from rules.systems.sr3.system import Sr3System
 from rules.weapons import MAGAZINE, ROUNDS, text_field
 from tests.toy_game import registered
-from tests.toy_game.rules.system import ToySystem
 
 WEAPON_FIELDS: Final[tuple[OptionSpec, ...]] = (
     text_field("damage", "Damage", "1", help="A number or dice, e.g. 2 or 1d6."),
@@ -38,8 +38,9 @@ def describe_weapon(weapon: Weapon) -> str:
     return f"{weapon.name} ({weapon.value('damage')})"
 
 
-class ArmedToy(ToySystem):
-    """The toy game whose combatants carry weapons."""
+class ArmedToy(Sr3System):
+    """A game whose weapons have the fields above, for the editor alone (a shipped game underneath: importing the
+    toy game's rules here would register its operations while the tests are collected)."""
 
     def weapon_fields(self) -> Sequence[OptionSpec]:
         return WEAPON_FIELDS

@@ -3,6 +3,8 @@ refusal shown under the table with nothing typed lost, and everything reachable 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 from PySide6.QtCore import QModelIndex, QPoint, Qt
 from PySide6.QtGui import QWheelEvent
@@ -13,13 +15,20 @@ from pytestqt.qtbot import QtBot
 
 from rules.encounter import Weapon
 from rules.errors import RulesError
+from rules.systems.base import OptionSpec
 from rules.weapons import MAGAZINE, ROUNDS
-from tests.toy_game.rules.system import ToySystem
 from tests.ui.armed_toy import CLUB, PISTOL, ArmedToy
 from ui.models.weapons_model import NAME_COLUMN, WeaponRole, WeaponsModel
 from ui.widgets.weapons_editor import WeaponsEditor
 
 ARMED = ArmedToy()
+
+
+class Unarmed(ArmedToy):
+    """A game that keeps no weapons."""
+
+    def weapon_fields(self) -> Sequence[OptionSpec]:
+        return ()
 COLUMNS = {spec.key: number + 1 for number, spec in enumerate(ARMED.weapon_fields())}
 
 
@@ -209,7 +218,7 @@ def test_the_wheel_passing_over_a_number_changes_nothing(qtbot: QtBot, editor: W
 
 
 def test_a_game_without_weapon_fields_shows_nothing(qtbot: QtBot, host: QWidget) -> None:
-    editor = WeaponsEditor(ToySystem(), (), host)
+    editor = WeaponsEditor(Unarmed(), (), host)
     host.show()
     assert not editor.has_fields() and not editor.isVisible()
     assert editor.weapons() == () == editor.checked()

@@ -21,7 +21,9 @@ def _clear(layout: QGridLayout) -> None:
         item = layout.takeAt(0)
         widget = item.widget() if item is not None else None
         if widget is not None:
-            widget.setParent(None)
+            # Hidden and deleted, not made parentless: a parentless widget is a window of its own for a moment,
+            # and the dialog opened next (D for damage) then never became the active window.
+            widget.hide()
             widget.deleteLater()
 
 
