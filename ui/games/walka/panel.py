@@ -118,7 +118,7 @@ class ActionsSection(QGroupBox):
             button = QPushButton(_(walka_actions.ACTION_LABELS[kind]))
             button.clicked.connect(lambda _checked=False, action=kind: self._act(action))
             self.buttons[kind] = button
-            grid.addWidget(button, number // 3, number % 3)
+            grid.addWidget(button, number // 2, number % 2)  # two a row: three overflowed the dock in Polish
         chance_row = QHBoxLayout()
         chance_row.addWidget(self.chances, 1)
         chance_row.addWidget(self.spend_chance)
