@@ -7,8 +7,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QEvent
-from PySide6.QtWidgets import QApplication
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.library import Library
@@ -23,6 +24,16 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "bojovka-home"
     monkeypatch.setenv("BOJOVKA_HOME", str(home))
     return home
+
+
+@pytest.fixture(autouse=True)
+def released_modifiers(qapp: QApplication) -> Iterator[None]:
+    """After each test, no modifier key counts as held: QTest's Ctrl+ key clicks and Ctrl+clicks leave Qt's
+    keyboard state at Ctrl, and the next test's selectRow() then toggled rows instead of selecting them."""
+    yield
+    probe = QWidget()
+    QTest.keyClick(probe, Qt.Key.Key_F35)  # any key event without modifiers resets the state
+    probe.deleteLater()
 
 
 @dataclass
