@@ -7,12 +7,14 @@ round ends; "until the end of X's next turn" = one end of X's turn) and reminds 
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from rules.encounter import Effect, Encounter, Timing, with_item, without_item
 from rules.errors import OperationError
 from rules.history import Applied, LogLine, Operation, require_combatant
-from rules.systems.base import Hook, Reminder, RuleSystem
+from rules.systems.base import EffectMeaning, Hook, Reminder, RuleSystem
 from rules.text import N_, _
 
 
@@ -62,6 +64,55 @@ def fire_hook(encounter: Encounter, system: RuleSystem, hook: Hook, actors: tupl
     return Applied(ticked.encounter, ticked.log, game.reminders + ticked.reminders)
 
 
+# --- game meanings ------------------------------------------------------------------------------
+
+
+def _names_in(label: str) -> tuple[frozenset[str], frozenset[str]]:
+    """A label's whole names (the label, each of its "/" alternatives) and its single words, casefolded."""
+    folded = label.casefold()
+    whole = frozenset({folded, *(part.strip() for part in folded.split("/"))})
+    return whole, frozenset(word for word in re.split(r"[\s/]+", folded) if word)
+
+
+def meaning_named(meanings: Sequence[EffectMeaning], name: str) -> str:
+    """The key of the meaning a typed effect name asks for ("" if none): "Smoke" or "Kouř" → light smoke.
+
+    The name is compared, case-insensitively, with each label in the GM's language and in English: a whole
+    label or one of its "/" alternatives first, then a single word of it; of several, the first meaning wins.
+    """
+    typed = " ".join(name.split()).casefold()
+    if not typed:
+        return ""
+    names = [(meaning.key, [_names_in(_(meaning.label)), _names_in(meaning.label)]) for meaning in meanings]
+    for level in (0, 1):
+        for key, labels in names:
+            if any(typed in found[level] for found in labels):
+                return key
+    return ""
+
+
+def meaning_label(system: RuleSystem, key: str) -> str:
+    """The GM's words for one of the game's meanings ("" for none or one the game does not know)."""
+    found = next((meaning for meaning in system.effect_meanings() if meaning.key == key), None) if key else None
+    return _(found.label) if found is not None else ""
+
+
+def effects_meaning(encounter: Encounter, combatant_ids: Iterable[str]) -> list[Effect]:
+    """Effects with a game meaning that bear on these combatants: encounter-wide ones and theirs, in order."""
+    ids = set(combatant_ids)
+    return [effect for effect in encounter.effects.values()
+            if effect.meaning and (effect.target is None or effect.target in ids)]
+
+
+def _check_meaning(effect: Effect, system: RuleSystem) -> None:
+    if not effect.meaning:
+        return
+    known = [meaning.key for meaning in system.effect_meanings()]
+    if effect.meaning not in known:
+        raise OperationError(_("Unknown game meaning {meaning!r} for an effect; known: {known}.").format(
+            meaning=effect.meaning, known=", ".join(known) or _("none")))
+
+
 # --- operations ---------------------------------------------------------------------------------
 
 
@@ -79,6 +130,7 @@ class AddEffect(Operation):
             require_combatant(encounter, self.effect.target)
         if self.effect.remaining is not None and self.effect.remaining < 1:
             raise OperationError(_("An effect must last at least once."))
+        _check_meaning(self.effect, system)
         updated = replace(encounter, effects=with_item(encounter.effects, self.effect.id, self.effect))
         lines = (N_("{effect} begins on {target}."), N_("{effect} begins."))
         return Applied(updated, (_effect_line(lines, self.effect, encounter),))

@@ -249,6 +249,8 @@ class Effect:
     ``remaining`` counts how many more times ``expires`` fires before the effect ends (None: until removed).
     ``reminds`` is a hook at which the GM is reminded of it each time (bleeding, a spell's upkeep).
     ``due`` pins a one-off event to a moment (round, pass, phase), e.g. a grenade's timer.
+    ``meaning`` is the key of one of the game's :meth:`~rules.systems.base.RuleSystem.effect_meanings` ("" = a
+    reminder only): what the attack dialog reads from it (smoke → visibility).
     """
 
     id: str
@@ -260,6 +262,7 @@ class Effect:
     reminds: Timing | None = None
     due: tuple[int, int, int] | None = None
     note: str = ""
+    meaning: str = field(default="", metadata=ADDED_LATER)
 
 
 @dataclass(frozen=True)

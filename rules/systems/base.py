@@ -34,6 +34,19 @@ class Hook(StrEnum):
     TURN_END = "turn_end"
 
 
+@dataclass(frozen=True)
+class EffectMeaning:
+    """Something an effect can mean to the game's rules (SR3 smoke: a visibility row), offered when adding one.
+
+    ``label`` and ``help`` are English sources, N_-marked; ``key`` is what an :class:`~rules.encounter.Effect`
+    stores in ``meaning``.
+    """
+
+    key: str
+    label: str
+    help: str = ""
+
+
 class OptionKind(StrEnum):
     """How the settings dialog edits an option."""
 
@@ -380,6 +393,11 @@ class RuleSystem(ABC):
     def hooks(self) -> frozenset[Hook]:
         """The timing hooks this game has."""
         return frozenset({Hook.ROUND_START, Hook.ROUND_END, Hook.TURN_START, Hook.TURN_END})
+
+    def effect_meanings(self) -> Sequence[EffectMeaning]:
+        """What an effect may mean to this game's attack dialog, in the order the GM is offered them (a name
+        that fits several picks the first). Default: none, effects are reminders only."""
+        return ()
 
     def on_hook(self, encounter: Encounter, hook: Hook, actors: tuple[str, ...]) -> HookResult:
         """Game-specific bookkeeping at a hook (refresh pools, reset the action budget...)."""

@@ -16,6 +16,7 @@ from PySide6.QtCore import QByteArray, QModelIndex, QPersistentModelIndex, Qt
 
 from app.document import Change, EncounterDocument
 from app.i18n import N_, _, ngettext
+from rules.effects import meaning_label
 from rules.encounter import Effect, Encounter, Timing
 from rules.errors import RulesError
 from rules.systems import get_system
@@ -189,13 +190,23 @@ class EffectsModel(EnumTableModel):
             return None
         if role == Qt.ItemDataRole.DisplayRole:
             return self._text(effect, Column(index.column()), state)
-        if role == Qt.ItemDataRole.ToolTipRole:  # a game's own note is stored in English; the GM's text passes as is
-            return _(effect.note) if effect.note else None
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return self._tooltip(effect)
         if role == Role.EFFECT_ID:
             return effect.id
         if role == Role.TARGET_ID:
             return effect.target
         return None
+
+    def _tooltip(self, effect: Effect) -> str | None:
+        """The game meaning (what the attack dialog reads from the effect) and the note, one per line."""
+        lines = []
+        meaning = meaning_label(self._document.system, effect.meaning)
+        if meaning:
+            lines.append(_("Game meaning: {meaning}").format(meaning=meaning))
+        if effect.note:  # a game's own note is stored in English; the GM's text passes as is
+            lines.append(_(effect.note))
+        return "\n".join(lines) or None
 
     @staticmethod
     def _text(effect: Effect, column: Column, state: Encounter) -> str:

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from app.document import Change, EncounterDocument
 from app.i18n import N_, _
-from rules.effects import AddEffect, RemoveEffect
+from rules.effects import AddEffect, RemoveEffect, meaning_named
 from rules.encounter import Effect, Encounter, Timing
 from rules.errors import RulesError
 from rules.history import Operation
@@ -75,7 +75,7 @@ def next_effect_id(state: Encounter) -> str:
 
 
 def build_effect(state: Encounter, name: str, target: str | None, duration: DurationKind, count: int,
-                 turn_of: str | None, reminder: Hook | None) -> Effect:
+                 turn_of: str | None, reminder: Hook | None, meaning: str = "") -> Effect:
     """The effect the form describes; a turn-based reminder follows the target's turns."""
     expires = None
     if duration in DURATION_HOOKS:
@@ -85,11 +85,12 @@ def build_effect(state: Encounter, name: str, target: str | None, duration: Dura
         reminds = Timing(reminder, target if reminder in _TURN_HOOKS else None)
     remaining = None if expires is None else count
     return Effect(next_effect_id(state), name.strip(), target=target, expires=expires, remaining=remaining,
-                  reminds=reminds)
+                  reminds=reminds, meaning=meaning)
 
 
 class EffectForm(QFrame):
-    """The inline 'Add effect' form: name, target, duration with a count, optional reminder."""
+    """The inline 'Add effect' form: name, target, duration with a count, optional reminder, and the game
+    meaning (only in a game that has some), preselected from the name as the GM types it."""
 
     submitted = Signal(object)  # Effect
     cancelled = Signal()
@@ -107,6 +108,8 @@ class EffectForm(QFrame):
         self.count.setRange(1, MAX_COUNT)
         self.turn_of = QComboBox()
         self.reminder = QComboBox()
+        self.meaning = QComboBox()
+        self._meaning_by_hand = False  # the GM picked one: typing no longer changes it
         self.add = QPushButton(_("Add"))
         self.add.setDefault(True)
         self.cancel = QPushButton(_("Cancel"))
@@ -114,6 +117,8 @@ class EffectForm(QFrame):
         self.add.clicked.connect(self._submit)
         self.cancel.clicked.connect(self.cancelled)
         self.name.returnPressed.connect(self._submit)
+        self.name.textChanged.connect(self._name_edited)
+        self.meaning.activated.connect(self._meaning_picked)
         self.duration.currentIndexChanged.connect(self._duration_changed)
         self.target.currentIndexChanged.connect(self._target_changed)
 
@@ -131,6 +136,7 @@ class EffectForm(QFrame):
         form.addRow(_("Lasts"), lasts)
         form.addRow(_("Whose turn"), self.turn_of)
         form.addRow(_("Remind"), self.reminder)
+        form.addRow(_("Game meaning"), self.meaning)
         form.addRow(buttons)
         self._form = form
 
@@ -140,7 +146,28 @@ class EffectForm(QFrame):
         self.count.setValue(1)
         self.target.clear()
         self.duration.clear()
+        self._fill_meanings()
         self.refill()
+
+    def _fill_meanings(self) -> None:
+        """The game's meanings after "None"; the row is hidden in a game that has none."""
+        meanings = self._document.system.effect_meanings()
+        self.meaning.clear()
+        self.meaning.addItem(_("None — a reminder only"), "")
+        for meaning in meanings:
+            self.meaning.addItem(_(meaning.label), meaning.key)
+            self.meaning.setItemData(self.meaning.count() - 1, _(meaning.help), Qt.ItemDataRole.ToolTipRole)
+        self._meaning_by_hand = False
+        self._form.setRowVisible(self.meaning, bool(meanings))
+
+    def _name_edited(self, name: str) -> None:
+        """A name that names a meaning ("Smoke", "Kouř") selects it, unless the GM chose one by hand."""
+        if not self._meaning_by_hand:
+            key = meaning_named(self._document.system.effect_meanings(), name)
+            self.meaning.setCurrentIndex(max(0, self.meaning.findData(key)))
+
+    def _meaning_picked(self) -> None:
+        self._meaning_by_hand = True
 
     def refill(self) -> None:
         """Fill the choices again (the roster changed), keeping what the GM has chosen where it still exists."""
@@ -204,7 +231,7 @@ class EffectForm(QFrame):
         reminder = self.reminder.currentData()
         effect = build_effect(self._document.state, self.name.text(), self.target.currentData(),
                               self.duration_kind(), self.count.value(), self.turn_of.currentData(),
-                              Hook(reminder) if reminder else None)
+                              Hook(reminder) if reminder else None, self.meaning.currentData() or "")
         self.submitted.emit(effect)
 
     def keyPressEvent(self, event: QKeyEvent) -> None:

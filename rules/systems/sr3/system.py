@@ -29,6 +29,7 @@ from rules.systems.base import (
     AttributeSpec,
     BudgetItem,
     DiceSpec,
+    EffectMeaning,
     Hook,
     HookResult,
     OptionKind,
@@ -37,6 +38,7 @@ from rules.systems.base import (
     TrackSpec,
 )
 from rules.systems.sr3 import delays, dice, initiative, monitor, typed_harm, weapons
+from rules.systems.sr3.effect_meanings import MEANINGS
 from rules.systems.sr3.levels import LEVEL_BOXES, LEVEL_LABELS, LEVELS
 from rules.systems.sr3.pools import combat_pool
 from rules.systems.sr3.surprise import may_act_against_now, surprise_in_force, with_surprise
@@ -232,6 +234,9 @@ class Sr3System(RuleSystem):
 
     def hooks(self) -> frozenset[Hook]:
         return frozenset(Hook)
+
+    def effect_meanings(self) -> Sequence[EffectMeaning]:
+        return MEANINGS
 
     def on_hook(self, encounter: Encounter, hook: Hook, actors: tuple[str, ...]) -> HookResult:
         if hook is Hook.ROUND_START:

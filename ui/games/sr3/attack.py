@@ -27,10 +27,12 @@ from PySide6.QtWidgets import (
 from app.document import Change
 from app.i18n import N_, _
 from rules.dice import Roller
-from rules.encounter import Combatant, Weapon
+from rules.effects import effects_meaning
+from rules.encounter import Combatant, Effect, Weapon
 from rules.errors import OperationError, RulesError
 from rules.history import Operation
 from rules.systems.sr3.damage import EXPLOSIVE_AMMO, parse_damage_code
+from rules.systems.sr3.effect_meanings import worst_visibility
 from rules.systems.sr3.monitor import PHYSICAL, STUN, wound_modifiers
 from rules.systems.sr3.odds import OUTCOME_LABELS, OUTCOMES
 from rules.systems.sr3.ops import Sr3Attack, may_act_against
@@ -38,7 +40,7 @@ from rules.systems.sr3.outcomes import outcome_key
 from rules.systems.sr3.ranged import RangedAttack, is_heavy
 from rules.systems.sr3.shot import ACTION_OF_MODE, RECOILING_MODES, ShotInputs, ShotSheet, work_out
 from rules.systems.sr3.system import COMBAT_POOL, SIMPLE, tables
-from rules.systems.sr3.tables import Sr3Tables
+from rules.systems.sr3.tables import VISIBILITY_LABELS, Sr3Tables, label_for
 from rules.systems.sr3.weapons import LASER, SKILL, Smart, is_melee, smart_system
 from rules.weapons import fire
 from ui.charts.odds_chart import OddsChart
@@ -88,6 +90,7 @@ class Sr3AttackDialog(AttackDialog):
         self._problem = ""
         self._changed_ids: set[str] = set()
         self._clock_slot = self._document.state.clock.current
+        self._from_effects: tuple[str, str] | None = None  # (effect id, visibility row) last preset
         self._tables = self._load_tables()
         self.weapon = WeaponBox(self._tables)
         self.situation = SituationBox(self._tables)
@@ -200,19 +203,47 @@ class Sr3AttackDialog(AttackDialog):
         self.counts.setText(_("Takes a simple action") if simple else _("Takes a complex action"))
 
     def _prefill_attacker(self) -> None:
-        """The attacker's wound modifier."""
+        """The attacker's wound modifier; the visibility effects on it or everyone."""
         attacker = self._attacker()
         if attacker is not None:
             self.situation.wounds.setValue(_wounds(attacker))
+        self._prefill_effects()
 
     def _prefill_target(self) -> None:
-        """The target's armor, wound modifier and Body."""
+        """The target's armor, wound modifier and Body; the visibility effects on it or everyone."""
         target = self._target()
         if target is not None:
             self.defence.ballistic.setValue(target.attribute("ballistic"))
             self.defence.impact.setValue(target.attribute("impact"))
             self.defence.wounds.setValue(_wounds(target))
             self.dice.body.setValue(target.attribute("body"))
+        self._prefill_effects()
+
+    def _prefill_effects(self) -> None:
+        """Visibility from the worst smoke, fog or darkness effect on the encounter, the attacker or the target.
+
+        Only a new answer moves the field: a visibility the GM changed stays until the effects say otherwise.
+        """
+        ids = [c.id for c in (self._attacker(), self._target()) if c is not None]
+        effects = effects_meaning(self._document.state, ids)
+        found = worst_visibility(effects, self._tables, self.situation.vision.value())
+        now = (found[0].id, found[1]) if found is not None else None
+        if now == self._from_effects:
+            return
+        if found is not None:
+            self.situation.visibility.select(found[1])
+        elif self._from_effects is not None and self.situation.visibility.value() == self._from_effects[1]:
+            self.situation.visibility.select(None)  # the effect ended: clear again, unless the GM chose otherwise
+        self._from_effects = now
+        self.situation.effects_note.setText(self._effect_line(found[0], found[1]) if found is not None else "")
+        self.situation.effects_note.setVisible(found is not None)
+
+    def _effect_line(self, effect: Effect, row: str) -> str:
+        """Why the visibility is what it is: "Smoke (encounter): visibility set to Light smoke/fog/rain"."""
+        on = (_("encounter") if effect.target is None
+              else self._document.state.combatant(effect.target).name)
+        return _("{effect} ({on}): visibility set to {visibility}").format(
+            effect=effect.name, on=on, visibility=label_for(VISIBILITY_LABELS, row))
 
     # --- reacting to the GM ---------------------------------------------------------------------
     def _apply_weapon(self, weapon: Weapon | None) -> None:
@@ -255,6 +286,8 @@ class Sr3AttackDialog(AttackDialog):
             self._changed_ids |= change.combatants
             if "tables" in change.what.options:
                 self._tables = self._load_tables()  # the GM edited a table: new numbers from now on
+            if change.what.effect_list or change.what.effects:
+                self._prefill_effects()  # smoke laid or cleared while the dialog is open
         if self._document.state.clock.current != self._clock_slot:
             self.weapon.fired.setValue(0)  # a new phase: nothing fired yet
             self._clock_slot = self._document.state.clock.current
