@@ -98,14 +98,14 @@ def test_smoke_on_the_encounter_presets_the_visibility_and_the_odds(qtbot: QtBot
     clear = _dialog(qtbot, document)
     clear.dice.skill.setValue(6)
     assert clear.situation.visibility.value() is None
-    assert not clear.situation.effects_note.isVisibleTo(clear)
+    assert not clear.effects_note.isVisibleTo(clear)
     seen = dict(zip(OUTCOMES, (p for _label, p in clear.dice.odds.outcomes()), strict=True))
     document.apply(AddEffect(Effect("e1", "Smoke", meaning="light_smoke")))
     dialog = _dialog(qtbot, document)
     dialog.dice.skill.setValue(6)
     assert dialog.situation.visibility.value() == "light_smoke"
-    assert dialog.situation.effects_note.text() == "Smoke (encounter): visibility set to Light smoke/fog/rain"
-    assert dialog.situation.effects_note.isVisibleTo(dialog)
+    assert dialog.effects_note.text() == "Smoke (whole encounter): visibility set to Light smoke/fog/rain"
+    assert dialog.effects_note.isVisibleTo(dialog)
     assert dialog.sheet is not None and dialog.sheet.attack_tn.value == 8  # short 4 + light smoke 4
     # A miss depends on the attack dice alone: 6 dice at TN 8 in the smoke, at TN 4 in the clear.
     smoky = dict(zip(OUTCOMES, (p for _label, p in dialog.dice.odds.outcomes()), strict=True))
@@ -122,7 +122,7 @@ def test_the_worst_effect_of_attacker_target_and_encounter_wins(qtbot: QtBot) ->
     document.apply(AddEffect(Effect("e3", "Glare", target=ids["Dave"], meaning="glare")))
     dialog = _dialog(qtbot, document, attacker_id=ids["Mike"], target_id=ids["Ganger 1"])
     assert dialog.situation.visibility.value() == "full_darkness"
-    assert dialog.situation.effects_note.text() == "Blackout (Ganger 1): visibility set to Full darkness"
+    assert dialog.effects_note.text() == "Blackout (on Ganger 1): visibility set to Full darkness"
     dialog.target.setCurrentIndex(dialog.target.findData(ids["Dave"]))  # Dave's glare (+2) is lighter than smoke
     assert dialog.situation.visibility.value() == "light_smoke"
 
@@ -137,7 +137,7 @@ def test_the_gm_may_change_it_and_the_dialog_follows_the_effects(qtbot: QtBot) -
     assert dialog.situation.visibility.value() == "mist"
     document.apply(RemoveEffect("e1"))  # the smoke is gone, but the GM's mist stays
     assert dialog.situation.visibility.value() == "mist"
-    assert not dialog.situation.effects_note.isVisibleTo(dialog)
+    assert not dialog.effects_note.isVisibleTo(dialog)
     document.apply(AddEffect(Effect("e3", "Fog", meaning="light_smoke")))  # laid while the dialog is open
     assert dialog.situation.visibility.value() == "light_smoke"
     document.apply(RemoveEffect("e3"))  # cleared: so is the visibility it set

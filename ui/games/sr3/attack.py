@@ -99,6 +99,8 @@ class Sr3AttackDialog(AttackDialog):
         self.chart = OddsChart(export_name=_("attack-odds"), compact=True)
         self.sheet_tabs = QTabWidget()
         self.tn_label = QLabel()
+        self.effects_note = text_label()  # why the visibility is preset (an effect's game meaning)
+        self.effects_note.hide()
         self.tn_lines = text_label(rich=True)
         self.damage_label = text_label(rich=True)
         self.counts = QCheckBox()
@@ -121,10 +123,11 @@ class Sr3AttackDialog(AttackDialog):
         # under the modifiers (the TN itself stays in sight, on its tab and in the dice's headings).
         self.sheet_tabs.addTab(self.chart, _("Odds chart"))
         self.sheet_tabs.addTab(tn_page, _("Target number"))
+        # The effects' line goes over the result, the one column with room to spare on a 700-pixel screen.
         # Three columns so the whole dialog, odds included, fits a 1280-pixel laptop window.
         pickers = self._pickers()
         for column in (_column(pickers, self.weapon, self.defence, damage_box),
-                       _column(self.situation, self.sheet_tabs), _column(self.dice, result_box)):
+                       _column(self.situation, self.sheet_tabs), _column(self.dice, self.effects_note, result_box)):
             columns.addLayout(column)  # natural widths: equal stretch would widen every column to the widest
         # One scroll area for small screens; on a 1366×768 laptop everything fits without scrolling.
         self._lay_out(content)
@@ -235,15 +238,17 @@ class Sr3AttackDialog(AttackDialog):
         elif self._from_effects is not None and self.situation.visibility.value() == self._from_effects[1]:
             self.situation.visibility.select(None)  # the effect ended: clear again, unless the GM chose otherwise
         self._from_effects = now
-        self.situation.effects_note.setText(self._effect_line(found[0], found[1]) if found is not None else "")
-        self.situation.effects_note.setVisible(found is not None)
+        self.effects_note.setText(self._effect_line(found[0], found[1]) if found is not None else "")
+        self.effects_note.setVisible(found is not None)
 
     def _effect_line(self, effect: Effect, row: str) -> str:
-        """Why the visibility is what it is: "Smoke (encounter): visibility set to Light smoke/fog/rain"."""
-        on = (_("encounter") if effect.target is None
-              else self._document.state.combatant(effect.target).name)
-        return _("{effect} ({on}): visibility set to {visibility}").format(
-            effect=effect.name, on=on, visibility=label_for(VISIBILITY_LABELS, row))
+        """Why the visibility is what it is: "Smoke (whole encounter): visibility set to Light smoke/fog/rain"."""
+        visibility = label_for(VISIBILITY_LABELS, row)
+        if effect.target is None:
+            return _("{effect} (whole encounter): visibility set to {visibility}").format(
+                effect=effect.name, visibility=visibility)
+        return _("{effect} (on {target}): visibility set to {visibility}").format(
+            effect=effect.name, target=self._document.state.combatant(effect.target).name, visibility=visibility)
 
     # --- reacting to the GM ---------------------------------------------------------------------
     def _apply_weapon(self, weapon: Weapon | None) -> None:

@@ -69,7 +69,6 @@ from rules.systems.sr3.weapons import (
 from ui.widgets.dice_entry import DiceEntry
 from ui.widgets.inputs import Choice, signed, spin_box
 from ui.widgets.layout import row as _row
-from ui.widgets.messages import text_label
 from ui.widgets.odds_table import OddsTable
 
 #: The kinds a ranged attack is made with (a melee weapon is refused with a message: :mod:`.attack`).
@@ -270,13 +269,10 @@ class SituationBox(QGroupBox):
         self.wounds = spin_box(0, 12)
         self.magnification = spin_box(0, 3)
         self.gm = spin_box(-20, 20)
-        self.effects_note = text_label()  # why the visibility is preset (an effect's game meaning)
-        self.effects_note.hide()
         self._build_layout()
 
     def _build_layout(self) -> None:
         form = QFormLayout(self)
-        form.addRow(self.effects_note)
         form.addRow(_("Visibility"), self.visibility)
         form.addRow(_("Vision"), self.vision)
         form.addRow(_("Attacker"), self.attacker_movement)
