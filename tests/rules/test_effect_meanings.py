@@ -43,11 +43,11 @@ def test_an_unknown_meaning_is_refused() -> None:
 
 
 def test_a_game_without_meanings_refuses_any() -> None:
-    walka = get_system("walka")
-    assert walka.effect_meanings() == ()
-    history, _ids = eight_characters()  # an SR3 fight, checked against Walka's (empty) meanings
+    souboj = get_system("souboj")
+    assert souboj.effect_meanings() == ()
+    history, _ids = eight_characters()  # an SR3 fight, checked against Souboj's (empty) meanings
     with pytest.raises(OperationError, match="known: none"):
-        AddEffect(Effect("e1", "Smoke", meaning="light_smoke")).apply(history.state, walka)
+        AddEffect(Effect("e1", "Smoke", meaning="light_smoke")).apply(history.state, souboj)
 
 
 @pytest.mark.parametrize(("name", "key"), [

@@ -1,4 +1,4 @@
-"""Effects with a game meaning: chosen in the effects form, shown in the table, read by the SR3 attack dialog."""
+"""Effects with a game meaning: chosen in the effects form, shown in the table, read by the attack dialogs."""
 
 from __future__ import annotations
 
@@ -17,8 +17,12 @@ from rules.effects import AddEffect, RemoveEffect
 from rules.encounter import Effect
 from rules.history import new_history
 from rules.systems.sr3.odds import OUTCOMES, attack_outcome_distribution
+from rules.systems.walka.contest import Outcome
+from rules.systems.walka.odds import outcome_chances
+from rules.systems.walka.sample import sample as walka_sample
 from tests.rules.sr3_scenes import eight_characters, roll_ones
 from ui.games.sr3.attack import Sr3AttackDialog
+from ui.games.walka.attack import WalkaAttackDialog
 from ui.models.effects_model import Column
 from ui.widgets.effects_list import EffectsPanel
 
@@ -148,3 +152,38 @@ def test_a_fight_without_meanings_leaves_the_visibility_alone(qtbot: QtBot) -> N
     document = EncounterDocument(new_history("sr3"))
     dialog = _dialog(qtbot, document)
     assert dialog.situation.visibility.value() is None
+
+
+# --- the Walka attack dialog -------------------------------------------------------------------------
+
+
+def test_walka_penalty_and_bonus_dice_come_from_effects(qtbot: QtBot) -> None:
+    """Kira (c1, Firearms 14, a second attack: 1 penalty die) shoots Ganger 1 (c5, Dodge 8)."""
+    document = EncounterDocument(walka_sample())
+    document.apply(AddEffect(Effect("e1", "Dazed", target="c5", meaning="penalty_die")))
+    document.apply(AddEffect(Effect("e2", "Good light", meaning="bonus_die")))
+    dialog = WalkaAttackDialog(document, Roller.seeded(1), target_id="c5")
+    qtbot.addWidget(dialog)
+    modifiers = dialog.modifiers
+    assert (modifiers.attack_bonus.value(), modifiers.attack_penalty.value()) == (1, 0)  # the light
+    assert (modifiers.defence_bonus.value(), modifiers.defence_penalty.value()) == (1, 1)  # the light, dazed
+    assert dialog.effects_note.text() == "Dazed (on Ganger 1): Penalty die\nGood light (whole encounter): Bonus die"
+    chances = outcome_chances(14, 8, 20, 1, 1, 1, 1)
+    assert dict(dialog.dice.odds.outcomes())["Defended"] == pytest.approx(chances[Outcome.DEFENDED])
+    modifiers.attack_penalty.setValue(2)  # the GM adds a die of their own
+    document.apply(RemoveEffect("e2"))  # the light goes: only its dice go with it
+    assert (modifiers.attack_bonus.value(), modifiers.attack_penalty.value()) == (0, 2)
+    assert (modifiers.defence_bonus.value(), modifiers.defence_penalty.value()) == (0, 1)
+    assert dialog.effects_note.text() == "Dazed (on Ganger 1): Penalty die"
+    dialog.target.setCurrentIndex(dialog.target.findData("c6"))  # someone not dazed
+    assert modifiers.defence_penalty.value() == 0
+    assert not dialog.effects_note.isVisibleTo(dialog)
+
+
+def test_walka_offers_its_meanings_in_the_effects_form(qtbot: QtBot) -> None:
+    host = QWidget()
+    qtbot.addWidget(host)
+    panel = EffectsPanel(EncounterDocument(walka_sample()), host)
+    panel.open_form()
+    QTest.keyClicks(panel.form.name, "penalty die")
+    assert panel.form.meaning.currentData() == "penalty_die"

@@ -25,6 +25,7 @@ from rules.systems.base import (
     AttributeSpec,
     BudgetItem,
     DiceSpec,
+    EffectMeaning,
     Hook,
     HookResult,
     OptionKind,
@@ -34,6 +35,7 @@ from rules.systems.base import (
     TrackSpec,
 )
 from rules.systems.walka import actions, seating, weapons
+from rules.systems.walka.effect_meanings import MEANINGS
 from rules.systems.walka.skills import Defences, load_defences
 from rules.text import N_, NP_, _, ngettext, pgettext
 from rules.turns import delayed_slots
@@ -288,6 +290,9 @@ class WalkaSystem(RuleSystem):
         return "–" if roll is None else str(roll)
 
     # --- timing and the action budget ---------------------------------------------------------
+    def effect_meanings(self) -> Sequence[EffectMeaning]:
+        return MEANINGS
+
     def on_hook(self, encounter: Encounter, hook: Hook, actors: tuple[str, ...]) -> HookResult:
         if hook is Hook.ROUND_START:
             state = _each(encounter, lambda c: actions.new_round(c, encounter.clock.round))

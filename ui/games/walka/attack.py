@@ -14,13 +14,15 @@ from PySide6.QtWidgets import QFormLayout, QGroupBox, QHBoxLayout, QPushButton, 
 from app.document import Change
 from app.i18n import _, ngettext
 from rules.dice import DiceExpression, Roller, RollUnderTest, ThresholdCount
-from rules.encounter import Combatant, Side, Status, Weapon
+from rules.effects import effects_meaning, meaning_label
+from rules.encounter import Combatant, Effect, Side, Status, Weapon
 from rules.errors import RulesError
 from rules.history import Operation
 from rules.systems.walka import SpendChance, WalkaAttack, WalkaSystem
 from rules.systems.walka import actions as walka_actions
 from rules.systems.walka import weapons as walka_weapons
 from rules.systems.walka.contest import HIT_FACE, Outcome, contest, hit_points_removed, succeeds
+from rules.systems.walka.effect_meanings import effect_dice
 from rules.systems.walka.skills import ATTACK_SKILLS
 from rules.systems.walka.system import chances_left, hit_points, max_hit_points
 from rules.weapons import fire
@@ -41,7 +43,7 @@ from ui.games.walka.attack_form import (
 from ui.games.walka.odds import attack_chart
 from ui.widgets.dice_entry import DiceEntry
 from ui.widgets.layout import column as _column
-from ui.widgets.messages import show_message
+from ui.widgets.messages import show_message, text_label
 
 # --- the dialog ----------------------------------------------------------------------------------------
 
@@ -64,6 +66,9 @@ class WalkaAttackDialog(AttackDialog):
     # --- construction ---------------------------------------------------------------------------
     def _build(self, roller: Roller) -> None:
         self._sheet: AttackSheet | None = None
+        self._from_effects: tuple[int, ...] = (0, 0, 0, 0)  # dice the effects added: attack, then defence
+        self.effects_note = text_label()  # which effects added them
+        self.effects_note.hide()
         self.attack = AttackBox(self.weapon_picker, self.ammunition)
         self.defence, self.modifiers = DefenceBox(), ModifiersBox()
         self.dice = DiceBox(roller)
@@ -84,7 +89,7 @@ class WalkaAttackDialog(AttackDialog):
         pickers.addRow(_("Attacker"), self.attacker)
         pickers.addRow(_("Target"), self.target)
         for column in (_column(pickers, self.attack, self.defence),
-                       _column(self.modifiers, result_box, chart_box), _column(self.dice)):
+                       _column(self.modifiers, self.effects_note, result_box, chart_box), _column(self.dice)):
             columns.addLayout(column)
         self._lay_out(content, centre=False)  # sized on first show, where it was placed
 
@@ -127,6 +132,7 @@ class WalkaAttackDialog(AttackDialog):
         self.attack.weapon_dice.setValue(attacker.attribute("weapon_dice"))
         self._prefill_round(attacker)
         self._fill_defences()
+        self._prefill_effects()
 
     def _apply_weapon(self, weapon: Weapon | None) -> None:
         """A saved weapon fills the name, the skill (with the attacker's value) and the weapon dice; the GM may
@@ -161,6 +167,34 @@ class WalkaAttackDialog(AttackDialog):
         if target is not None:
             self.defence.armor.setValue(target.attribute("armor"))
         self._prefill_defence_value()
+        self._prefill_effects()
+
+    def _prefill_effects(self) -> None:
+        """Bonus and penalty dice from effects on the attacker, the target or everyone.
+
+        Only what the effects add moves: dice the GM typed on top stay, and a change of the effects (or of who
+        attacks whom) adds or takes back the difference.
+        """
+        attacker, target = self._attacker(), self._target()
+        effects = effects_meaning(self._document.state, [c.id for c in (attacker, target) if c is not None])
+        now = (*(effect_dice(effects, attacker.id) if attacker else (0, 0)),
+               *(effect_dice(effects, target.id) if target else (0, 0)))
+        spins = (self.modifiers.attack_bonus, self.modifiers.attack_penalty,
+                 self.modifiers.defence_bonus, self.modifiers.defence_penalty)
+        for spin, before, after in zip(spins, self._from_effects, now, strict=True):
+            spin.setValue(max(0, spin.value() + after - before))
+        self._from_effects = now
+        lines = [self._effect_line(effect) for effect in effects]
+        self.effects_note.setText("\n".join(lines))
+        self.effects_note.setVisible(bool(lines))
+
+    def _effect_line(self, effect: Effect) -> str:
+        """Why a die was added: "Smoke (whole encounter): Penalty die"."""
+        meaning = meaning_label(self._document.system, effect.meaning)
+        if effect.target is None:
+            return _("{effect} (whole encounter): {meaning}").format(effect=effect.name, meaning=meaning)
+        return _("{effect} (on {target}): {meaning}").format(
+            effect=effect.name, target=self._document.state.combatant(effect.target).name, meaning=meaning)
 
     def _prefill_defence_value(self) -> None:
         target, key = self._target(), self.defence.defence_key()
@@ -196,6 +230,8 @@ class WalkaAttackDialog(AttackDialog):
         attacker = self._attacker()
         if attacker is not None:
             self._prefill_round(attacker)  # this round's actions, as they are now
+        if change is not None and (change.what.effect_list or change.what.effects):
+            self._prefill_effects()  # an effect begun or ended while the dialog is open
 
     def _clear_for_next(self) -> None:
         super()._clear_for_next()
