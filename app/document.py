@@ -15,6 +15,7 @@ moves back to where the history stands within the same call.
 
 from __future__ import annotations
 
+import contextlib
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -163,6 +164,18 @@ class EncounterDocument(QObject):
         self._fill_stack()
         self.undo_stack.setClean()
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
+
+    def __del__(self) -> None:
+        """Empty the undo stack while every command's Python side is still alive.
+
+        A document dropped inside a reference cycle (a traceback that holds the frame that held it) is torn
+        down by the garbage collector, which clears the Python side of objects in any order: the stack, deleted
+        with the document, then freed commands whose Python side was already gone and the interpreter crashed.
+        Finalisers run before anything in the cycle is cleared, so the commands go here, cleanly.
+        """
+        with contextlib.suppress(RuntimeError):  # the C++ side may be gone already (the application quit)
+            self.undo_stack.blockSignals(True)  # nothing is told: the document is going
+            self.undo_stack.clear()
 
     def _on_clean_changed(self, _clean: bool) -> None:
         self.path_changed.emit()

@@ -5,6 +5,9 @@ the history and the journal in step without waiting for the event loop."""
 from __future__ import annotations
 
 import gc
+import os
+import subprocess
+import sys
 import weakref
 from pathlib import Path
 
@@ -260,3 +263,39 @@ def test_journal_of_a_real_document_still_replays(tmp_path: Path) -> None:
     lines = journal.path.read_text(encoding="utf-8").splitlines()
     assert len(lines) == 4
     journal.close()
+
+
+_CYCLE_SCRIPT = """
+import gc
+from app.document import EncounterDocument
+from rules.combatants import AddCombatant
+from rules.history import new_history
+
+def dropped_in_a_cycle():
+    document = EncounterDocument(new_history("sr3", "Cycle"))
+    for number in range(5):
+        document.apply(AddCombatant(f"c{number}", f"Ganger {number}"))
+    document.undo_stack.undo()
+    document.apply(AddCombatant("c9", "Late"))  # the undone command is dropped by the stack
+    holder = {"commands": [document.undo_stack.command(i) for i in range(document.undo_stack.count())],
+              "document": document}
+    holder["self"] = holder
+    try:
+        raise ValueError("kept")
+    except ValueError as error:
+        holder["error"] = error  # a traceback that holds the frame that holds the document
+
+for _round in range(20):
+    dropped_in_a_cycle()
+    gc.collect()
+print("collected")
+"""
+
+
+def test_a_document_dropped_in_a_reference_cycle_is_collected_without_crashing(tmp_path: Path) -> None:
+    # The garbage collector cleared the commands' Python side before the document's, whose undo stack then
+    # freed them again: a segmentation fault at the end of the test run. Run apart, so a crash is a failure.
+    environment = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    finished = subprocess.run([sys.executable, "-c", _CYCLE_SCRIPT], capture_output=True, text=True, timeout=120,
+                              env=environment, cwd=tmp_path, check=False)
+    assert (finished.returncode, finished.stdout.strip()) == (0, "collected"), finished.stderr[-2000:]
