@@ -3,7 +3,7 @@
 A GM with four players waiting measures a tool in key presses and seconds. The drill plays, on each game's shipped
 sample fight, the steps every round is made of, as the GM would at the table:
 
-1. **NPC attack, saved weapon**: Next until an NPC with a weapon acts, then Repeat last attack (the weapon used
+1. **NPC attack, saved weapon**: Next until an NPC with a loaded weapon acts, then Repeat last attack (the weapon used
    last, else the first; the last target, else the first enemy; the dice rolled) and Enter: the damage is on the
    target. The dialog is then closed with Esc (counted apart: the damage is already done).
 2. **PC attack, table dice**: Next until a player character acts, Attack, the player's faces typed into the
@@ -31,6 +31,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QDialog, QPushButton, QWidget
 
 from rules.encounter import Side
+from rules.weapons import ROUNDS, last_attack, preferred_weapon, uses_rounds
 
 if TYPE_CHECKING:
     from ui.main_window import MainWindow
@@ -175,9 +176,7 @@ class Drill:
 
     def npc_attack(self) -> None:
         """Repeat last attack for an NPC with a weapon: Shift+A, Enter; Esc closes."""
-        state = self.window.document.state
-        armed = self.next_until(lambda c: state.combatants[c].side is not Side.PLAYER
-                                and bool(self.window.document.state.combatants[c].weapons))
+        armed = self.next_until(self._loaded_npc)
         with self.step("NPC attack, saved weapon") as step:
             if not armed:
                 step.note = "no NPC with a saved weapon acts"
@@ -193,6 +192,15 @@ class Drill:
 
             entries = len(self.window.document.history.entries)
             self.in_dialog(Qt.Key.Key_A, act, Qt.KeyboardModifier.ShiftModifier)
+
+    def _loaded_npc(self, combatant_id: str) -> bool:
+        """An NPC whose weapon of choice is ready: the one it used last (else its first), loaded if it takes
+        rounds (an empty one needs a reload first, which in some games is the turn's action)."""
+        document = self.window.document
+        combatant = document.state.combatants[combatant_id]
+        weapon = preferred_weapon(combatant, last_attack(document.history.entries, combatant_id))
+        return (combatant.side is not Side.PLAYER and weapon is not None
+                and (not uses_rounds(weapon) or weapon.number(ROUNDS) > 0))
 
     def pc_attack(self) -> None:
         """Attack for a player character: the player's faces typed, the GM's dice rolled with one click, Enter."""
