@@ -18,6 +18,7 @@ from rules.history import new_history
 from rules.systems.base import RuleSystem
 from rules.weapons import MAGAZINE, ROUNDS, Reload, SetWeapons, fire
 from tests.ui.armed_toy import CLUB, PISTOL, armed_toy_game
+from tests.ui.conftest import WindowFactory
 from ui.widgets.details import CombatantDetails
 
 pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
@@ -153,3 +154,18 @@ def test_a_game_without_weapon_fields_has_no_weapons_section(qtbot: QtBot, toy_g
     details.set_combatant("c1")
     host.show()
     assert not details.weapons.isVisible() and details.weapons.edit() is None
+
+
+def test_the_weapons_dialog_of_a_game_with_many_fields_fits_the_screen(open_window: WindowFactory) -> None:
+    # SR3's thirteen weapon fields made the table's minimum width 2,114 pixels: the dialog ran off a laptop's
+    # screen. It now asks for that much and gets the screen's width, and the table scrolls.
+    window = open_window(sample="sr3")
+    ganger = next(c.id for c in window.document.state.combatants.values() if c.weapons)
+    window.table.select_combatant(ganger)
+    dialog = window.details.weapons.edit()
+    assert dialog is not None
+    try:
+        available = dialog.screen().availableGeometry()
+        assert dialog.width() <= available.width() and dialog.minimumSizeHint().width() <= available.width()
+    finally:
+        dialog.reject()

@@ -8,7 +8,7 @@ language and nothing typed is lost. A game without weapon fields shows nothing.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt, Signal
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, QSize, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -101,6 +101,7 @@ class WeaponsEditor(QWidget):
         super().__init__(parent)
         self._system = system
         self._problem = ""
+        self._wanted_width = 0  # set with the table: room for every column
         self.model = WeaponsModel(system.weapon_fields(), self)
         self.table = self._make_table()
         self.add_button = QPushButton(_("Add &weapon"))
@@ -135,15 +136,24 @@ class WeaponsEditor(QWidget):
         widths = [self._column_width(column) for column in range(1, self.model.columnCount())]
         for column, width in enumerate(widths, start=1):
             header.resizeSection(column, width)
-        header.setSectionResizeMode(NAME_COLUMN, QHeaderView.ResizeMode.Stretch)
         header.setMinimumSectionSize(self.fontMetrics().averageCharWidth() * 4)
-        # The name takes what the fields leave, never less than a readable name: the window widens instead.
+        # The name keeps a readable width; the window asks for room for every column (sizeHint) but never more
+        # than the screen: SR3's thirteen fields are wider than a laptop's screen, and the table then scrolls.
         name = max(self._column_width(NAME_COLUMN), self.fontMetrics().averageCharWidth() * NAME_CHARACTERS)
+        header.resizeSection(NAME_COLUMN, name)
+        header.setStretchLastSection(True)
         frame = 2 * table.frameWidth() + table.verticalScrollBar().sizeHint().width()
-        table.setMinimumWidth(sum(widths) + name + frame)
+        self._wanted_width = sum(widths) + name + frame
+        table.setMinimumWidth(name + frame)
         rows = table.verticalHeader().defaultSectionSize() * VISIBLE_ROWS
         table.setMinimumHeight(header.sizeHint().height() + rows + 2 * table.frameWidth())
         return table
+
+    def sizeHint(self) -> QSize:
+        """Room for every column (a dialog sizes itself from this, within the screen)."""
+        hint = super().sizeHint()
+        margins = self.contentsMargins()
+        return QSize(max(hint.width(), self._wanted_width + margins.left() + margins.right()), hint.height())
 
     def _column_width(self, column: int) -> int:
         """Wide enough for the header and for the widest value the field can hold."""

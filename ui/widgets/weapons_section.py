@@ -4,6 +4,7 @@ and Edit weapons… (the weapons editor in a dialog: one operation when the GM p
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QPushButton, QVBoxLayout
@@ -13,7 +14,9 @@ from rules.encounter import Combatant, Encounter, Weapon
 from rules.history import Operation
 from rules.systems.base import RuleSystem
 from rules.weapons import MAGAZINE, ROUNDS, ammunition_text
-from ui.dialogs.weapons_dialog import WeaponsDialog
+
+if TYPE_CHECKING:
+    from ui.dialogs.weapons_dialog import WeaponsDialog
 
 
 def _clear(layout: QGridLayout) -> None:
@@ -80,6 +83,8 @@ class WeaponsSection(QGroupBox):
         """Open the weapons editor on the combatant shown (None: none, or the game keeps no weapons)."""
         if self._combatant is None or self._system is None or not self._system.weapon_fields():
             return None
+        from ui.dialogs.weapons_dialog import WeaponsDialog  # with the first edit: the editor is not start-up work
+
         dialog = WeaponsDialog(self._system, self._combatant, self._apply, self._problem, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.destroyed.connect(lambda: setattr(self, "dialog", None))
