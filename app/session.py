@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from app.document import Change, EncounterDocument
 from app.i18n import _
@@ -22,11 +23,11 @@ from rules.combatants import (
     SetHidden,
     next_combatant_id,
 )
-from rules.dice import Roller
+from rules.dice import Chains, Roller
 from rules.encounter import frozen_map
 from rules.errors import OperationError
-from rules.harm import Harm
-from rules.history import Batch, require_combatant
+from rules.harm import Harm, OwnRoll
+from rules.history import Batch, Operation, require_combatant
 from rules.rolls import RecordRoll, parse_for
 from rules.turns import (
     DelayAction,
@@ -41,6 +42,19 @@ from rules.weapons import Reload, fully_loaded, last_attack, weapon_to_reload
 
 #: A name's number at its end ("Ganger 3"): a copy continues the numbering of the name before it.
 _NUMBERED = re.compile(r"\s+[0-9]{1,9}$")
+
+
+@dataclass(frozen=True)
+class RolledHarm:
+    """A target's own roll against a typed hit, with the faces rolled or typed and the pool dice added."""
+
+    roll: OwnRoll
+    faces: Chains
+    pool_dice: int = 0
+
+    def operation(self) -> Operation:
+        """What the game records for it."""
+        return self.roll.operation(self.faces, self.pool_dice)
 
 
 class FightSession:
@@ -98,9 +112,20 @@ class FightSession:
         state = self.document.state
         return self.document.system.parse_harm(text, require_combatant(state, combatant_id), track, state, heal)
 
-    def harm_each(self, harms: Mapping[str, Harm], heal: bool = False) -> Change:
-        """Mark (``heal``: take off) each combatant's read amount: several targets of one hit are one undo step."""
-        operations = tuple(ApplyHarm(combatant_id, harm.track, -harm.amount if heal else harm.amount)
+    def own_roll(self, text: str, combatant_id: str, track: str) -> OwnRoll | None:
+        """What that combatant rolls on its own against the hit typed (SR3: Body against ``10S``), or None."""
+        state = self.document.state
+        return self.document.system.own_roll(text, require_combatant(state, combatant_id), track, state)
+
+    def harm_each(self, harms: Mapping[str, Harm], heal: bool = False,
+                  rolled: Mapping[str, RolledHarm] | None = None) -> Change:
+        """Mark (``heal``: take off) each combatant's read amount: several targets of one hit are one undo step.
+
+        A target in ``rolled`` rolled on its own (its resistance): its faces decide what is marked instead.
+        """
+        rolled = rolled or {}
+        operations = tuple(rolled[combatant_id].operation() if combatant_id in rolled
+                           else ApplyHarm(combatant_id, harm.track, -harm.amount if heal else harm.amount)
                            for combatant_id, harm in harms.items())
         if not operations:
             raise OperationError(_("Choose whom it hits."))

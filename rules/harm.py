@@ -9,6 +9,7 @@ language or in English, and how the marks are said.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
@@ -17,6 +18,8 @@ from rules.errors import RulesError
 from rules.text import _, ngettext
 
 if TYPE_CHECKING:  # base.py imports this module for its default reading
+    from rules.dice import Chains, DiceExpression
+    from rules.history import Operation
     from rules.systems.base import TrackSpec
 
 #: Longest text read: an amount is a few characters, never a paragraph.
@@ -35,6 +38,34 @@ class Harm:
     track: str
     amount: int
     meaning: str  # already translated: "Serious wound: 6 boxes on Physical"
+
+
+@dataclass(frozen=True)
+class OwnRoll(ABC):
+    """What one target of a typed hit rolls on its own before anything is marked (SR3: Body against the code).
+
+    From :meth:`RuleSystem.own_roll`. The Damage dialog shows ``label`` (translated: the dice and what they
+    are rolled against), lets the GM add up to ``pool_left`` dice from the pool named ``pool_label`` ("" for
+    none), shows :meth:`odds` before the roll, takes the faces rolled or typed for :meth:`expression`, and
+    records :meth:`operation`: it carries the faces, so replaying the history gives the same result.
+    """
+
+    combatant_id: str
+    label: str
+    pool_label: str = ""
+    pool_left: int = 0
+
+    @abstractmethod
+    def expression(self, pool_dice: int) -> DiceExpression | None:
+        """The dice to roll with ``pool_dice`` pool dice added (None: no dice, the hit is marked as read)."""
+
+    @abstractmethod
+    def odds(self, pool_dice: int) -> Sequence[tuple[str, float]]:
+        """(what it comes to, translated; its probability), heaviest first, outcomes that cannot happen left out."""
+
+    @abstractmethod
+    def operation(self, faces: Chains, pool_dice: int) -> Operation:
+        """The operation that spends the pool dice and marks what the faces come to."""
 
 
 def words_of(text: str) -> list[str]:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from rules.dice_words import DiceWord
 from rules.encounter import Combatant, Delay, Encounter, Initiative, JsonValue, Side, Slot, Status, Weapon
 from rules.errors import RulesError
-from rules.harm import Harm, read_plain_harm
+from rules.harm import Harm, OwnRoll, read_plain_harm
 from rules.text import _, pgettext
 from rules.time_units import ROUNDS, TimeUnits
 
@@ -267,6 +267,15 @@ class RuleSystem(ABC):
         (translated). Default: a whole number of marks, optionally followed by words naming a track (``3 stun``).
         """
         return read_plain_harm(text, self.tracks(combatant, encounter), track, heal)
+
+    def own_roll(self, text: str, combatant: Combatant, track: str, encounter: Encounter) -> OwnRoll | None:
+        """What ``combatant`` rolls on its own against the hit typed in the Damage dialog, or None: marked as read.
+
+        SR3: a damage code (``10S``) is resisted, Body and combat pool against Power − impact armor, every target
+        of a blast with its own; a level alone (``S``) is marked as typed. Called only for a text
+        :meth:`parse_harm` reads, never for healing. Default: None (the game has each target take the typed hit).
+        """
+        return None
 
     def harm_notation(self) -> str:
         """What the damage dialog's amount field accepts, as translated examples (shown as its hint)."""

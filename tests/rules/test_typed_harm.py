@@ -108,15 +108,17 @@ def test_the_refusals_are_translated(marked: None) -> None:
 
 # --- SR3 ---
 
+RESISTED = "resisted with Body and combat pool against Power − impact armor"
+
 @pytest.mark.parametrize(("typed", "track", "boxes", "meaning"), [
     ("L", "physical", 1, "Light wound: 1 box on Physical"),
     ("M", "physical", 3, "Moderate wound: 3 boxes on Physical"),
     ("S", "physical", 6, "Serious wound: 6 boxes on Physical"),
     ("d", "physical", 10, "Deadly wound: 10 boxes on Physical"),
-    ("6S", "physical", 6, "Serious wound (6S, not resisted): 6 boxes on Physical"),
-    ("9M", "physical", 3, "Moderate wound (9M, not resisted): 3 boxes on Physical"),
-    ("6 S", "physical", 6, "Serious wound (6S, not resisted): 6 boxes on Physical"),
-    ("6M Stun", "stun", 3, "Moderate wound (6M Stun, not resisted): 3 boxes on Stun"),
+    ("6S", "physical", 6, f"6S, {RESISTED} (unresisted: 6 boxes on Physical)"),
+    ("9M", "physical", 3, f"9M, {RESISTED} (unresisted: 3 boxes on Physical)"),
+    ("6 S", "physical", 6, f"6S, {RESISTED} (unresisted: 6 boxes on Physical)"),
+    ("6M Stun", "stun", 3, f"6M Stun, {RESISTED} (unresisted: 3 boxes on Stun)"),
     ("3", "physical", 3, "3 boxes on Physical"),
     ("3 stun", "stun", 3, "3 boxes on Stun"),
 ])
@@ -143,7 +145,8 @@ def test_sr3_refusals(typed: str, refusal: str) -> None:
 def test_sr3_in_czech_reads_the_czech_letters_s_being_deadly(czech: None) -> None:
     boxes = {typed: _read("sr3", typed, "Ganger 2", "physical").amount for typed in ("L", "M", "V", "S", "D", "11V")}
     assert boxes == {"L": 1, "M": 3, "V": 6, "S": 10, "D": 10, "11V": 6}  # Czech 11V = 11S; D, unclaimed, still D
-    assert _read("sr3", "9S", "Ganger 2", "physical").meaning.startswith("Smrtelné")  # Czech 9S = 9D
+    assert _read("sr3", "S", "Ganger 2", "physical").meaning.startswith("Smrtelné")  # Czech S = Deadly
+    assert "10 políček" in _read("sr3", "9S", "Ganger 2", "physical").meaning  # Czech 9S = 9D: 10 boxes unresisted
     assert _read("sr3", "6 omr", "Ganger 2", "physical").track == "stun"  # Omráčení, the Czech Stun
 
 

@@ -95,15 +95,14 @@ def test_d_opens_with_the_amount_focused_and_enter_applies_the_typed_level(open_
         assert isinstance(dialog, HarmDialog)
         focused = _focused()
         seen["focused"] = focused is dialog.amount
-        QTest.keyClicks(focused, "6S")  # replaces the selected default
+        QTest.keyClicks(focused, "S")  # replaces the selected default; a level alone is marked as typed
         seen["meaning"] = dialog.meaning.text()
         QTest.keyClick(focused, Qt.Key.Key_Return)
         seen["closed"] = not dialog.isVisible()
 
     entries = len(window.document.history.entries)
     assert _in_dialog(window, qtbot, Qt.Key.Key_D, act) == ["HarmDialog"]
-    assert seen == {"focused": True, "meaning": "Serious wound (6S, not resisted): 6 boxes on Physical",
-                    "closed": True}
+    assert seen == {"focused": True, "meaning": "Serious wound: 6 boxes on Physical", "closed": True}
     assert window.document.state.combatant(ids["Ganger 2"]).boxes("physical") == 6
     assert len(window.document.history.entries) == entries + 1
 
@@ -159,6 +158,48 @@ def test_two_rows_selected_take_the_same_hit_in_one_undo_step(open_window: Opene
     state = window.document.state
     assert (state.combatant(ids["Ganger 2"]).boxes("physical"), state.combatant(ids["Ganger 3"]).boxes("physical")) \
         == (0, 0)
+
+
+def test_a_grenade_on_three_rows_is_resisted_by_each_target_on_its_own(open_window: Opener, qtbot: QtBot) -> None:
+    """sr3.md "Grenades": everyone in the blast resists separately, with their own impact armor."""
+    window = _shown(open_window(sample="sr3"), qtbot)
+    ids = _ids(window)
+    targets = [ids["Ganger 2"], ids["Ganger 3"], ids["Ganger 4"]]
+    window.table.select_combatant(targets[0])
+    for other in targets[1:]:
+        QTest.mouseClick(window.table.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.ControlModifier,
+                         _row_point(window, other))
+    seen: dict[str, object] = {}
+
+    def act(dialog: QDialog) -> None:
+        assert isinstance(dialog, HarmDialog)
+        amount = _focused()
+        QTest.keyClicks(amount, "10S")
+        blocks = dialog.rolls.blocks()
+        seen["blocks"] = sorted(blocks) == sorted(targets)
+        seen["odds"] = blocks[targets[0]].odds.text()
+        seen["label"] = blocks[targets[0]].explanation.text()
+        blocks[targets[1]].pool.setValue(2)  # Ganger 3 adds two combat pool dice
+        blocks[targets[1]].entry.set_faces_text("6+4 6+5 3 2 1 5")  # the player's dice: 2 successes at TN 10
+        QTest.keyClick(amount, Qt.Key.Key_Return)  # rolls the two nobody typed, shows them, does not apply yet
+        seen["after first enter"] = (dialog.isVisible(), dialog.message.text())
+        seen["rolled"] = all(block.is_complete() for block in blocks.values())
+        QTest.keyClick(amount, Qt.Key.Key_Return)
+        seen["closed"] = not dialog.isVisible()
+
+    entries = len(window.document.history.entries)
+    _in_dialog(window, qtbot, Qt.Key.Key_D, act)
+    assert seen["blocks"] and seen["rolled"] and seen["closed"]
+    assert seen["label"] == "Body 4 dice against TN 10 (10S − impact armor 0)"
+    assert seen["odds"] == "Odds: Serious 96.3 % · Moderate 3.7 % · Light <0.1 %"
+    visible, message = seen["after first enter"]  # type: ignore[misc]
+    assert visible and message.startswith("Rolled for Ganger") and "Ganger 3" not in message
+    state = window.document.state
+    assert state.combatant(ids["Ganger 3"]).boxes("physical") == 3  # Serious staged to Moderate by his dice
+    assert all(state.combatant(target).boxes("physical") in (1, 3, 6) for target in targets)
+    assert len(window.document.history.entries) == entries + 1
+    log = window.document.history.entries[-1].log
+    assert sum(line.render().endswith("resists 10S.") for line in log) == 3
 
 
 def test_heal_takes_the_typed_amount_off_every_selected_row(open_window: Opener, qtbot: QtBot) -> None:

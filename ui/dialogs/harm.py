@@ -4,6 +4,9 @@ The amount field has the focus: ``D``, ``6S``, Enter marks a Serious wound. The 
 (:meth:`RuleSystem.parse_harm`: SR3 ``6S``, ``S``, ``3``; Institute ``2 Heavy``, ``=17``…) and the dialog shows
 its reading for every target as it is typed. With several rows selected in the table (a grenade) every one
 takes the same hit in one undo step, read for each target on its own, with what the game says about that.
+Where the game has a target roll on its own against the hit (SR3 resists a damage code with each target's Body,
+combat pool and impact armor) the dialog shows each target's dice and odds; Enter rolls the dice nobody typed,
+shows them, and the next Enter applies.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from app.session import FightSession
 from rules.errors import RulesError
 from rules.harm import MAX_HARM_TEXT, Harm
 from ui.widgets.messages import show_message, text_label
+from ui.widgets.own_rolls import OwnRolls
 
 
 class HarmDialog(QDialog):
@@ -56,6 +60,7 @@ class HarmDialog(QDialog):
         self.amount = QLineEdit("1", placeholderText=notation, maxLength=MAX_HARM_TEXT)
         self.amount.setToolTip(notation)
         self.presets = QHBoxLayout()
+        self.rolls = OwnRolls(session.roller)
         self._make_texts(notation, session.document.system.shared_harm_note(state) if self._several else "")
         self.combatant.currentIndexChanged.connect(self._fill_tracks)
         self.track.currentIndexChanged.connect(self._fill_presets)
@@ -102,6 +107,7 @@ class HarmDialog(QDialog):
         layout.addWidget(self.meaning)
         layout.addLayout(self.presets)
         layout.addWidget(self.note)
+        layout.addWidget(self.rolls, 1)
         layout.addWidget(self.message)
         layout.addWidget(buttons)
 
@@ -155,9 +161,22 @@ class HarmDialog(QDialog):
         show_message(self.message, "")
         try:
             show_message(self.meaning, self._meaning(self.read()), error=False)
+            self._show_rolls()
         except RulesError as problem:
             show_message(self.meaning, str(problem))
+            self.rolls.show_rolls({}, {})
         self._fit_height()
+
+    def _show_rolls(self) -> None:
+        """Each target's own roll against what is typed, if the game has one (never for healing)."""
+        track = self.track.currentData() or ""
+        state = self._session.document.state
+        rolls = {} if self._heal else {
+            combatant_id: roll for combatant_id in self.targets()
+            if (roll := self._session.own_roll(self.amount.text(), combatant_id, track)) is not None}
+        self.rolls.show_rolls(rolls, {combatant_id: state.combatant(combatant_id).name for combatant_id in rolls})
+        # Each target's odds on one line beside its pool dice need more room than the amount alone.
+        self.setMinimumWidth(self.fontMetrics().averageCharWidth() * (100 if rolls else 70))
 
     def _meaning(self, harms: dict[str, Harm]) -> str:
         meanings = {harm.meaning for harm in harms.values()}
@@ -178,10 +197,33 @@ class HarmDialog(QDialog):
             self.resize(self.width(), needed)
 
     def apply(self) -> None:
-        """Apply the change (several targets: one undo step), or show why it was refused."""
+        """Apply the change (several targets: one undo step), or show why it was refused.
+
+        Targets rolling on their own with no faces typed are rolled first and shown: the next Enter applies.
+        """
         try:
-            self._session.harm_each(self.read(), heal=self._heal)
+            harms = self.read()
+            if not self._rolls_ready():
+                return
+            self._session.harm_each(harms, heal=self._heal, rolled=self.rolls.rolled())
         except RulesError as problem:
             show_message(self.message, str(problem))
             return
         self.accept()
+
+    def _rolls_ready(self) -> bool:
+        """Whether every own roll has its faces; rolls the empty ones and says so (False) if not."""
+        if not self.rolls.missing():
+            return True
+        state = self._session.document.state
+        rolled = self.rolls.roll_empty()
+        wrong = self.rolls.missing()
+        if wrong:
+            names = ", ".join(state.combatant(combatant_id).name for combatant_id in wrong)
+            show_message(self.message, _("Check the dice of {names}.").format(names=names))
+        else:
+            names = ", ".join(state.combatant(combatant_id).name for combatant_id in rolled)
+            show_message(self.message, _("Rolled for {names}: check the dice and press Enter to apply.").format(
+                names=names), error=False)
+        self._fit_height()
+        return False

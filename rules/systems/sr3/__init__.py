@@ -6,6 +6,7 @@ from rules.systems.sr3.levels import stage
 from rules.systems.sr3.monitor import wound_modifiers
 from rules.systems.sr3.odds import damage_distribution, success_probability, successes_distribution
 from rules.systems.sr3.ops import Sr3Attack, SurpriseTest, grenade_timer
+from rules.systems.sr3.resistance import Sr3ResistHit
 from rules.systems.sr3.system import Sr3System
 
 SYSTEM = Sr3System()
@@ -13,6 +14,7 @@ SYSTEM = Sr3System()
 __all__ = [
     "SYSTEM",
     "Sr3Attack",
+    "Sr3ResistHit",
     "SurpriseTest",
     "damage_code",
     "damage_distribution",

@@ -141,7 +141,7 @@ class Sr3Attack(Operation):
         if not self.attack_faces:
             raise OperationError(_("The attacker needs at least one die."))
         for faces in (self.attack_faces, self.dodge_faces, self.resist_faces):
-            _check_chains(faces)
+            check_chains(faces)
         if self.attack_pool > len(self.attack_faces) or self.resist_pool > len(self.resist_faces):
             raise OperationError(_("More pool dice than dice rolled."))
         if self.mode is not None and self.mode not in {mode.value for mode in FiringMode}:
@@ -208,7 +208,7 @@ def _action_refused(problem: str, mode: FiringMode, limit: int) -> str:
     return " ".join((problem, rule, _("The GM may still record the attack as taking no action.")))
 
 
-def _check_chains(chains: Chains) -> None:
+def check_chains(chains: Chains) -> None:
     if len(chains) > 200:
         raise OperationError(_("At most 200 dice per roll."))
     for chain in chains:
@@ -216,7 +216,7 @@ def _check_chains(chains: Chains) -> None:
             raise OperationError(_("A d6 shows 1 to 6."))
 
 
-def _take_from_pool(encounter: Encounter, combatant: Combatant, dice: int) -> Encounter:
+def take_from_pool(encounter: Encounter, combatant: Combatant, dice: int) -> Encounter:
     if dice == 0:
         return encounter
     pool = combatant.pools.get(COMBAT_POOL, Pool(0))
@@ -227,9 +227,9 @@ def _take_from_pool(encounter: Encounter, combatant: Combatant, dice: int) -> En
 
 
 def _spend_pools(encounter: Encounter, attack: Sr3Attack) -> tuple[Encounter, list[LogLine]]:
-    state = _take_from_pool(encounter, encounter.combatant(attack.attacker), attack.attack_pool)
+    state = take_from_pool(encounter, encounter.combatant(attack.attacker), attack.attack_pool)
     defence = len(attack.dodge_faces) + attack.resist_pool
-    state = _take_from_pool(state, state.combatant(attack.target), defence)
+    state = take_from_pool(state, state.combatant(attack.target), defence)
     log = []
     for who, dice in ((attack.attacker, attack.attack_pool), (attack.target, defence)):
         if dice:
@@ -239,7 +239,7 @@ def _spend_pools(encounter: Encounter, attack: Sr3Attack) -> tuple[Encounter, li
     return state, log
 
 
-def _successes_line(text: str, plural: str, name: str, count: int, tn: int) -> LogLine:
+def successes_line(text: str, plural: str, name: str, count: int, tn: int) -> LogLine:
     return LogLine(text, {"name": name, "count": count, "tn": tn}, plural=plural, count=count)
 
 
@@ -251,24 +251,24 @@ def _resolve(state: Encounter, system: RuleSystem, attack: Sr3Attack, log: list[
     log.insert(0, LogLine("{attacker} attacks {target} with {weapon} ({code}).", {
         "attacker": attacker.name, "target": target.name, "weapon": attack.weapon,
         "code": f"{attack.power}{attack.level}"}))
-    log.append(_successes_line("{name}: {count} success at TN {tn}.", "{name}: {count} successes at TN {tn}.",
+    log.append(successes_line("{name}: {count} success at TN {tn}.", "{name}: {count} successes at TN {tn}.",
                                attacker.name, hits, attack.attack_tn))
     outcome = resolve_hit(attack.level, hits, dodge, resist)
     if outcome.missed:
         return Applied(state, (*log, LogLine("The attack misses.")))
     if attack.dodge_faces:
-        log.append(_successes_line("{name} dodges: {count} success at TN {tn}.",
+        log.append(successes_line("{name} dodges: {count} success at TN {tn}.",
                                    "{name} dodges: {count} successes at TN {tn}.", target.name, dodge,
                                    attack.dodge_tn))
     if outcome.dodged:
         return Applied(state, (*log, LogLine("{name} dodges the attack completely.", {"name": target.name})))
-    log.append(_successes_line("{name} resists: {count} success at TN {tn}.",
+    log.append(successes_line("{name} resists: {count} success at TN {tn}.",
                                "{name} resists: {count} successes at TN {tn}.", target.name, resist,
                                attack.resist_tn))
-    return _land(state, system, target, attack.track, outcome.level, log)
+    return land_damage(state, system, target, attack.track, outcome.level, log)
 
 
-def _land(state: Encounter, system: RuleSystem, target: Combatant, track: str, level: str | None,
+def land_damage(state: Encounter, system: RuleSystem, target: Combatant, track: str, level: str | None,
           log: list[LogLine]) -> Applied:
     """Put the staged damage on the monitor (or log that it was staged away)."""
     if level is None:
@@ -289,7 +289,7 @@ def _resolve_misfire(state: Encounter, system: RuleSystem, attack: Sr3Attack, lo
     log.append(LogLine("{name}'s explosive round detonates in the weapon!", {"name": shooter.name}))
     resist = count_sr3_successes(attack.resist_faces, attack.resist_tn)
     outcome = resolve_hit(attack.level, staging, 0, resist)
-    return _land(state, system, shooter, PHYSICAL, outcome.level, log)
+    return land_damage(state, system, shooter, PHYSICAL, outcome.level, log)
 
 
 # --- timed explosives ---------------------------------------------------------------------------

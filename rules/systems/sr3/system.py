@@ -23,7 +23,7 @@ from rules.encounter import (
     frozen_map,
 )
 from rules.errors import OperationError
-from rules.harm import Harm
+from rules.harm import Harm, OwnRoll
 from rules.history import History, Operation
 from rules.systems.base import (
     AttributeSpec,
@@ -44,7 +44,7 @@ from rules.systems.sr3.pools import combat_pool
 from rules.systems.sr3.surprise import may_act_against_now, surprise_in_force, with_surprise
 from rules.systems.sr3.tables import ReachRule, Sr3Tables, TieRule, load_tables
 from rules.systems.sr3.time_units import TIME_UNITS
-from rules.text import N_, NP_, _
+from rules.text import N_, NP_, _, pgettext
 from rules.time_units import TimeUnits
 from rules.turns import delayed_slots
 
@@ -174,13 +174,22 @@ class Sr3System(RuleSystem):
         """``6S``, ``S``, ``6M Stun``: the level's boxes, unresisted; ``3``: boxes (:mod:`.typed_harm`)."""
         return typed_harm.parse_harm(text, self.tracks(combatant, encounter), track, heal)
 
+    def own_roll(self, text: str, combatant: Combatant, track: str, encounter: Encounter) -> OwnRoll | None:
+        """A damage code (``10S``): Body and combat pool against Power − impact armor (:mod:`.resistance`)."""
+        from rules.systems.sr3 import resistance  # it builds on this module's tables and pools
+
+        code = typed_harm.typed_code(text, self.tracks(combatant, encounter), track)
+        return None if code is None else resistance.resistance(code, combatant, encounter)
+
     def harm_notation(self) -> str:
         return _("A damage level, a damage code or boxes, e.g. {examples}").format(
             examples=typed_harm.notation_examples())
 
     def shared_harm_note(self, encounter: Encounter) -> str:
-        return _("In a blast each target resists on its own (its own dodge and impact armor): a level typed here "
-                 "is marked unresisted on every target. To roll a target's resistance, use Attack for that target.")
+        serious = pgettext("sr3 damage level", "S")  # the GM's language's letters: Czech writes Serious V
+        return _("In a blast each target resists on its own: a damage code ({code}) is resisted with each target's "
+                 "Body, combat pool and impact armor; a level alone ({level}) is marked unresisted. A target who may "
+                 "dodge the throw: use Attack for that target.").format(code=f"10{serious}", level=serious)
 
     def condition_notes(self, combatant: Combatant, encounter: Encounter) -> Sequence[str]:
         tn, init = monitor.wound_modifiers(combatant.boxes(monitor.PHYSICAL), combatant.boxes(monitor.STUN))
