@@ -47,7 +47,8 @@ def test_each_target_resists_a_blast_with_its_own_body_and_impact_armor() -> Non
     assert (two.tn, two.body, two.level, two.power) == (7, 4, "S", 10)
     assert two.label == "Body 4 dice against TN 7 (10S − impact armor 3)"
     assert (three.tn, three.body) == (2, 6)  # 10 − 12 is below the minimum TN of 2
-    assert two.expression(2) is not None and two.expression(2).label() == "6d6 TN 7"
+    expression = two.expression(2)
+    assert expression is not None and expression.label() == "6d6 TN 7"
 
 
 def test_the_odds_stage_the_level_down_by_two_successes_each() -> None:

@@ -192,8 +192,10 @@ def test_a_grenade_on_three_rows_is_resisted_by_each_target_on_its_own(open_wind
     assert seen["blocks"] and seen["rolled"] and seen["closed"]
     assert seen["label"] == "Body 4 dice against TN 10 (10S − impact armor 0)"
     assert seen["odds"] == "Odds: Serious 96.3 % · Moderate 3.7 % · Light <0.1 %"
-    visible, message = seen["after first enter"]  # type: ignore[misc]
-    assert visible and message.startswith("Rolled for Ganger") and "Ganger 3" not in message
+    after_first_enter = seen["after first enter"]
+    assert isinstance(after_first_enter, tuple)
+    visible, message = after_first_enter
+    assert visible and str(message).startswith("Rolled for Ganger") and "Ganger 3" not in str(message)
     state = window.document.state
     assert state.combatant(ids["Ganger 3"]).boxes("physical") == 3  # Serious staged to Moderate by his dice
     assert all(state.combatant(target).boxes("physical") in (1, 3, 6) for target in targets)
