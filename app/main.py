@@ -27,6 +27,7 @@ from app.icon import install_identity
 from app.paths import HOME_VARIABLE, log_dir
 
 VERSION = "0.1.0"
+PROBE_MODULES_VARIABLE = "BOJOVKA_PROBE_MODULES"  # with --startup-probe: also list the games' modules loaded
 LOG = logging.getLogger("bojovka")
 
 
@@ -162,7 +163,15 @@ class _FirstPaint(QObject):
 
     def _report(self) -> None:
         print(f"startup-probe {time.time():.6f}", flush=True)
+        if os.environ.get(PROBE_MODULES_VARIABLE):  # tests: which games' modules the first paint needed
+            print("startup-modules", " ".join(sorted(_game_modules())), flush=True)
         self._window.close()  # a normal close: settings saved, journal removed
+
+
+def _game_modules() -> list[str]:
+    """The modules of games (rules and window parts) imported so far, without naming any game."""
+    return [name for name in sys.modules
+            if name.startswith(("rules.systems.", "ui.games.")) and name.split(".")[2] != "base"]
 
 
 def _probe_first_paint(window: QWidget) -> None:

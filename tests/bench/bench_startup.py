@@ -37,8 +37,8 @@ class StartupFigures:
     platform: str
 
 
-def prepare_home(home: Path) -> None:
-    """A user directory whose last encounter is the SR3 sample (saved as the GM's own file)."""
+def prepare_home(home: Path, system_id: str = "sr3") -> None:
+    """A user directory whose last encounter is the sample of ``system_id`` (saved as the GM's own file)."""
     previous = os.environ.get("BOJOVKA_HOME")
     os.environ["BOJOVKA_HOME"] = str(home)
     try:
@@ -48,7 +48,7 @@ def prepare_home(home: Path) -> None:
 
         path = home / "encounters" / "last.bojovka"
         path.parent.mkdir(parents=True, exist_ok=True)
-        save_encounter(load_encounter(sample_path("sr3")), path)
+        save_encounter(load_encounter(sample_path(system_id)), path)
         save_settings(dataclasses.replace(with_recent_file(load_settings(), path), last_encounter=str(path)))
     finally:
         if previous is None:

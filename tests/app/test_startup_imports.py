@@ -1,0 +1,45 @@
+"""Start-up imports only the open fight's game before the first paint (issue 14, P1).
+
+A subprocess starts the application as the GM does (``--startup-probe``, offscreen Qt, a temporary user
+directory whose last encounter is one game's sample) and lists the games' modules loaded at the first paint.
+No wall-clock assertion: what is imported is what is checked.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from app.main import PROBE_MODULES_VARIABLE
+from app.paths import HOME_VARIABLE
+from rules.systems import system_ids
+from tests.bench.bench_startup import ROOT, prepare_home
+
+
+def _modules_at_first_paint(home: Path) -> set[str]:
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    env.update({HOME_VARIABLE: str(home), "QT_QPA_PLATFORM": "offscreen", PROBE_MODULES_VARIABLE: "1",
+                "PYTHONPATH": str(ROOT)})
+    result = subprocess.run([sys.executable, "-m", "app.main", "--startup-probe"], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=120, check=True)
+    lines = [line.split()[1:] for line in result.stdout.splitlines() if line.startswith("startup-modules")]
+    assert lines, (result.stdout, result.stderr)
+    return set(lines[0])
+
+
+def _game_of(module: str) -> str:
+    return module.split(".")[2]
+
+
+@pytest.mark.parametrize("system_id", ["sr3", "walka"])
+def test_only_the_open_fights_game_is_imported_before_the_first_paint(tmp_path: Path, system_id: str) -> None:
+    prepare_home(tmp_path, system_id)
+    loaded = _modules_at_first_paint(tmp_path)
+    assert f"rules.systems.{system_id}" in loaded  # the fight was opened, not the welcome page
+    others = sorted(module for module in loaded if _game_of(module) != system_id)
+    assert others == [], f"other games imported at start-up: {others}"
+    assert set(system_ids()) - {system_id}  # there are other games to keep out
