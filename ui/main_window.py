@@ -26,7 +26,7 @@ from app.workspace import Workspace
 from rules.combatants import is_hidden
 from rules.encounter import Side
 from rules.errors import RulesError
-from rules.systems import all_systems, system_ids
+from rules.systems import system_ids, system_title
 from ui.actions import ACTIONS, COMMAND_NAME, Menu, build_action, first_shortcut, set_tip, unique_shortcuts
 from ui.charts.initiative_chart import InitiativeChart
 from ui.charts.odds_dock import OddsDock
@@ -275,23 +275,17 @@ class MainWindow(QMainWindow):
         new = file_menu.addMenu(_("&New encounter"))
         self.new_actions: dict[str, QAction] = {}
         for system_id in system_ids():
-            action = new.addAction(system_id)  # the game's title once the menu opens: no game imported before
+            action = new.addAction(_(system_title(system_id)))  # from the game's meta.json: no game imported
             action.setObjectName(f"action_new_{system_id}")
             action.triggered.connect(lambda _checked=False, sid=system_id: self.files.new_encounter(sid))
             self.new_actions[system_id] = action
         self.follow_default_game()
-        new.aboutToShow.connect(lambda: self._name_games(new))
 
     def follow_default_game(self) -> None:
         """Ctrl+N starts an encounter of the GM's default game (the game of the last one they started)."""
         default = self.workspace.settings.default_system
         for system_id, action in self.new_actions.items():
             action.setShortcuts(first_shortcut(QKeySequence.StandardKey.New) if system_id == default else [])
-
-    @staticmethod
-    def _name_games(menu: QMenu) -> None:
-        for action, system in zip(menu.actions(), all_systems().values(), strict=True):
-            action.setText(_(system.title))
 
     # --- keeping up with the document ----------------------------------------------------------
     def _on_changed(self, change: Change) -> None:

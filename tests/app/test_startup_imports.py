@@ -16,7 +16,7 @@ import pytest
 
 from app.main import PROBE_MODULES_VARIABLE
 from app.paths import HOME_VARIABLE
-from rules.systems import system_ids
+from rules.systems import get_system, system_ids, system_title
 from tests.bench.bench_startup import ROOT, prepare_home
 
 
@@ -43,3 +43,34 @@ def test_only_the_open_fights_game_is_imported_before_the_first_paint(tmp_path: 
     others = sorted(module for module in loaded if _game_of(module) != system_id)
     assert others == [], f"other games imported at start-up: {others}"
     assert set(system_ids()) - {system_id}  # there are other games to keep out
+
+
+def test_the_first_run_welcome_page_lists_the_games_without_importing_them(tmp_path: Path) -> None:
+    """No settings yet: the welcome page (every game's button, every sample) over the default game's sample."""
+    from app.settings import load_settings
+
+    default = load_settings().default_system
+    loaded = _modules_at_first_paint(tmp_path)
+    assert sorted({_game_of(module) for module in loaded} - {default}) == []
+
+
+def test_recent_files_and_titles_are_named_without_importing_any_game() -> None:
+    script = ("import sys\n"
+              "from app.samples import sample_path\n"
+              "from app.storage import game_of_file\n"
+              "from rules.systems import system_ids, system_title\n"
+              "print([(game_of_file(sample_path(g)), system_title(g)) for g in system_ids()])\n"
+              "print(sorted(m for m in sys.modules if m.startswith('rules.systems.') and m != 'rules.systems.base'))\n")
+    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                            capture_output=True, text=True, timeout=60, check=True)
+    names, modules = result.stdout.splitlines()
+    assert modules == "[]", modules
+    for system_id in system_ids():
+        assert repr((system_title(system_id), system_title(system_id))) in names
+
+
+def test_every_games_meta_title_is_the_title_of_its_rules() -> None:
+    """meta.json repeats the N_-marked title of the game's rules (the catalogs translate that msgid)."""
+
+    for system_id in system_ids():
+        assert system_title(system_id) == get_system(system_id).title, system_id
