@@ -165,6 +165,7 @@ class _FirstPaint(QObject):
         print(f"startup-probe {time.time():.6f}", flush=True)
         if os.environ.get(PROBE_MODULES_VARIABLE):  # tests: which games' modules the first paint needed
             print("startup-modules", " ".join(sorted(_game_modules())), flush=True)
+            print("startup-imported", " ".join(sorted(sys.modules)), flush=True)
         self._window.close()  # a normal close: settings saved, journal removed
 
 

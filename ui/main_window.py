@@ -35,7 +35,6 @@ from ui.commands.files import FileCommands
 from ui.commands.preferences import PreferenceCommands
 from ui.models.initiative_model import InitiativeModel
 from ui.models.log_model import LogModel
-from ui.printing.dialogs import Printing
 from ui.status import fight_status
 from ui.theme import make_heading
 from ui.widgets.actor_strip import ActorStrip
@@ -49,6 +48,7 @@ from ui.widgets.messages import ReminderLine, mark_error
 from ui.widgets.undo_history import UndoHistory
 
 if TYPE_CHECKING:
+    from ui.printing.dialogs import Printing
     from ui.welcome import WelcomePage
     from ui.widgets.player_view import PlayerView
 
@@ -91,7 +91,7 @@ class MainWindow(QMainWindow):
         self._build_actions()
         self._build_menus_and_toolbar()
         self.player_view: PlayerView | None = None
-        self.printing = Printing(self, workspace)
+        self._printing: Printing | None = None
         self.document.changed.connect(self._on_changed)
         self.document.replaced.connect(self._on_replaced)
         self.document.path_changed.connect(self._update_title)
@@ -286,6 +286,16 @@ class MainWindow(QMainWindow):
         default = self.workspace.settings.default_system
         for system_id, action in self.new_actions.items():
             action.setShortcuts(first_shortcut(QKeySequence.StandardKey.New) if system_id == default else [])
+
+    @property
+    def printing(self) -> Printing:
+        """The print commands, built on first use: the printing modules (PDF, the summary's chart) are not
+        imported before the first paint."""
+        if self._printing is None:
+            from ui.printing.dialogs import Printing
+
+            self._printing = Printing(self, self.workspace)
+        return self._printing
 
     # --- keeping up with the document ----------------------------------------------------------
     def _on_changed(self, change: Change) -> None:

@@ -20,15 +20,21 @@ from rules.systems import get_system, system_ids, system_title
 from tests.bench.bench_startup import ROOT, prepare_home
 
 
-def _modules_at_first_paint(home: Path) -> set[str]:
+def _probe(home: Path) -> dict[str, set[str]]:
+    """The ``startup-…`` lines of a start-up in ``home``: the games' modules and every module imported."""
     env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
     env.update({HOME_VARIABLE: str(home), "QT_QPA_PLATFORM": "offscreen", PROBE_MODULES_VARIABLE: "1",
                 "PYTHONPATH": str(ROOT)})
     result = subprocess.run([sys.executable, "-m", "app.main", "--startup-probe"], cwd=ROOT, env=env,
                             capture_output=True, text=True, timeout=120, check=True)
-    lines = [line.split()[1:] for line in result.stdout.splitlines() if line.startswith("startup-modules")]
-    assert lines, (result.stdout, result.stderr)
-    return set(lines[0])
+    lines = {words[0]: set(words[1:]) for line in result.stdout.splitlines()
+             if (words := line.split()) and words[0] in ("startup-modules", "startup-imported")}
+    assert len(lines) == 2, (result.stdout, result.stderr)
+    return lines
+
+
+def _modules_at_first_paint(home: Path) -> set[str]:
+    return _probe(home)["startup-modules"]
 
 
 def _game_of(module: str) -> str:
@@ -74,3 +80,11 @@ def test_every_games_meta_title_is_the_title_of_its_rules() -> None:
 
     for system_id in system_ids():
         assert system_title(system_id) == get_system(system_id).title, system_id
+
+
+def test_printing_and_chart_export_are_imported_on_first_use_not_before_the_first_paint(tmp_path: Path) -> None:
+    prepare_home(tmp_path)
+    imported = _probe(tmp_path)["startup-imported"]
+    assert "ui.main_window" in imported
+    deferred = ("ui.printing", "app.print_jobs", "ui.charts.export", "pyqtgraph.exporters")
+    assert sorted(name for name in imported if name.startswith(deferred)) == []
