@@ -154,18 +154,21 @@ class _FirstPaint(QObject):
     def __init__(self, window: QWidget) -> None:
         super().__init__(window)
         self._window = window
+        self._games: list[str] = []
+        self._imported: list[str] = []
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Paint:
             watched.removeEventFilter(self)
+            self._games, self._imported = _game_modules(), list(sys.modules)  # what the first paint needed
             QTimer.singleShot(0, self._report)  # after this paint has finished
         return False
 
     def _report(self) -> None:
         print(f"startup-probe {time.time():.6f}", flush=True)
         if os.environ.get(PROBE_MODULES_VARIABLE):  # tests: which games' modules the first paint needed
-            print("startup-modules", " ".join(sorted(_game_modules())), flush=True)
-            print("startup-imported", " ".join(sorted(sys.modules)), flush=True)
+            print("startup-modules", " ".join(sorted(self._games)), flush=True)
+            print("startup-imported", " ".join(sorted(self._imported)), flush=True)
         self._window.close()  # a normal close: settings saved, journal removed
 
 

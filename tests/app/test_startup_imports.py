@@ -82,9 +82,9 @@ def test_every_games_meta_title_is_the_title_of_its_rules() -> None:
         assert system_title(system_id) == get_system(system_id).title, system_id
 
 
-def test_printing_and_chart_export_are_imported_on_first_use_not_before_the_first_paint(tmp_path: Path) -> None:
+def test_printing_chart_export_and_the_odds_dock_wait_for_first_use(tmp_path: Path) -> None:
     prepare_home(tmp_path)
     imported = _probe(tmp_path)["startup-imported"]
     assert "ui.main_window" in imported
-    deferred = ("ui.printing", "app.print_jobs", "ui.charts.export", "pyqtgraph.exporters")
+    deferred = ("ui.printing", "app.print_jobs", "ui.charts.export", "pyqtgraph.exporters", "ui.charts.odds_dock")
     assert sorted(name for name in imported if name.startswith(deferred)) == []
