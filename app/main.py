@@ -27,6 +27,7 @@ from app.icon import install_identity
 from app.paths import HOME_VARIABLE, log_dir
 
 VERSION = "0.1.0"
+PROBE_MODULES_VARIABLE = "BOJOVKA_PROBE_MODULES"  # with --startup-probe: also list the games' modules loaded
 LOG = logging.getLogger("bojovka")
 
 
@@ -153,16 +154,28 @@ class _FirstPaint(QObject):
     def __init__(self, window: QWidget) -> None:
         super().__init__(window)
         self._window = window
+        self._games: list[str] = []
+        self._imported: list[str] = []
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() == QEvent.Type.Paint:
             watched.removeEventFilter(self)
+            self._games, self._imported = _game_modules(), list(sys.modules)  # what the first paint needed
             QTimer.singleShot(0, self._report)  # after this paint has finished
         return False
 
     def _report(self) -> None:
         print(f"startup-probe {time.time():.6f}", flush=True)
+        if os.environ.get(PROBE_MODULES_VARIABLE):  # tests: which games' modules the first paint needed
+            print("startup-modules", " ".join(sorted(self._games)), flush=True)
+            print("startup-imported", " ".join(sorted(self._imported)), flush=True)
         self._window.close()  # a normal close: settings saved, journal removed
+
+
+def _game_modules() -> list[str]:
+    """The modules of games (rules and window parts) imported so far, without naming any game."""
+    return [name for name in sys.modules
+            if name.startswith(("rules.systems.", "ui.games.")) and name.split(".")[2] != "base"]
 
 
 def _probe_first_paint(window: QWidget) -> None:

@@ -28,7 +28,7 @@ from app.i18n import _
 from rules.errors import RulesError, clipped
 from rules.history import History
 from rules.serialize import FORMAT, history_from_document, history_to_document
-from rules.systems import all_systems
+from rules.systems import system_ids, system_title
 
 #: Files larger than this are refused before reading (a fight of 100,000 operations is about 30 MB).
 MAX_FILE_BYTES: Final[int] = 64 * 1024 * 1024
@@ -309,5 +309,6 @@ def game_of_file(path: Path) -> str:
     system_id = peek_system_id(path)
     if system_id is None:
         return _("cannot be read")
-    system = all_systems().get(system_id)
-    return _(system.title) if system is not None else _("unknown game “{game}”").format(game=system_id)
+    if system_id not in system_ids():
+        return _("unknown game “{game}”").format(game=system_id)
+    return _(system_title(system_id))  # without importing the game (the welcome page lists every recent file)

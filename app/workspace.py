@@ -19,7 +19,7 @@ from app.recovery import EncounterLock, Journal, RecoveryCandidate, discard, fin
 from app.samples import sample_path
 from app.session import FightSession
 from app.settings import Settings, load_settings, save_settings, with_recent_file
-from app.storage import StorageError, load_encounter, save_encounter
+from app.storage import StorageError, load_encounter, peek_system_id, save_encounter
 from rules.dice import Roller
 from rules.encounter import Side
 from rules.history import History, new_history
@@ -38,6 +38,14 @@ def _shipped_sample(path: Path) -> str | None:
     return None
 
 
+def _first_game(settings: Settings) -> str:
+    """The game of the placeholder fight the workspace starts with: the last encounter's (read from its first
+    bytes), so that opening it at start-up imports no other game (issue 14); else the GM's default game."""
+    last = settings.last_encounter
+    game = peek_system_id(Path(last)) if last else None
+    return game if game in system_ids() else settings.default_system
+
+
 def _owner_text(lock: EncounterLock) -> str:
     owner = lock.owner()
     return owner.describe() if owner is not None else _("another Bojovka")
@@ -49,7 +57,7 @@ class Workspace:
     def __init__(self, settings: Settings | None = None, roller: Roller | None = None,
                  library: Library | None = None) -> None:
         self.settings = settings or load_settings()
-        history = new_history(self.settings.default_system)
+        history = new_history(_first_game(self.settings))
         self.journal = Journal.start(history, None)
         self.document = EncounterDocument(history, None, self.journal)
         self.session = FightSession(self.document, roller)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from PySide6.QtCore import QByteArray, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QCloseEvent, QGuiApplication, QKeySequence
@@ -26,16 +26,14 @@ from app.workspace import Workspace
 from rules.combatants import is_hidden
 from rules.encounter import Side
 from rules.errors import RulesError
-from rules.systems import all_systems, system_ids
+from rules.systems import system_ids, system_title
 from ui.actions import ACTIONS, COMMAND_NAME, Menu, build_action, first_shortcut, set_tip, unique_shortcuts
 from ui.charts.initiative_chart import InitiativeChart
-from ui.charts.odds_dock import OddsDock
 from ui.commands.fight import FightCommands
 from ui.commands.files import FileCommands
 from ui.commands.preferences import PreferenceCommands
 from ui.models.initiative_model import InitiativeModel
 from ui.models.log_model import LogModel
-from ui.printing.dialogs import Printing
 from ui.status import fight_status
 from ui.theme import make_heading
 from ui.widgets.actor_strip import ActorStrip
@@ -44,11 +42,14 @@ from ui.widgets.dice_line import DiceLine
 from ui.widgets.effects_list import EffectsPanel
 from ui.widgets.initiative_table import InitiativeTable
 from ui.widgets.inputs import guard_the_wheel
+from ui.widgets.lazy import LazyWidget
 from ui.widgets.log_view import LogView
 from ui.widgets.messages import ReminderLine, mark_error
 from ui.widgets.undo_history import UndoHistory
 
 if TYPE_CHECKING:
+    from ui.charts.odds_dock import OddsDock
+    from ui.printing.dialogs import Printing
     from ui.welcome import WelcomePage
     from ui.widgets.player_view import PlayerView
 
@@ -91,7 +92,7 @@ class MainWindow(QMainWindow):
         self._build_actions()
         self._build_menus_and_toolbar()
         self.player_view: PlayerView | None = None
-        self.printing = Printing(self, workspace)
+        self._printing: Printing | None = None
         self.document.changed.connect(self._on_changed)
         self.document.replaced.connect(self._on_replaced)
         self.document.path_changed.connect(self._update_title)
@@ -157,7 +158,9 @@ class MainWindow(QMainWindow):
         self.dice_line = DiceLine(self.session)
         self.initiative_chart = InitiativeChart(self.document)
         self.undo_view = UndoHistory(self.document.undo_stack)  # asks before a click undoes several steps
-        self.odds = OddsDock(self.document)
+        # Out of the layout until first opened: built (with the odds engines and chart) when first shown or asked
+        # for (the property below), not before the first paint.
+        self._odds_content = LazyWidget(self._build_odds)
         right, bottom = Qt.DockWidgetArea.RightDockWidgetArea, Qt.DockWidgetArea.BottomDockWidgetArea
         self.details_dock = details = self._dock(_("Combatant"), "dock_details", self.details, right)
         self.effects_dock = effects = self._dock(_("Effects"), "dock_effects", self.effects, right)
@@ -168,7 +171,7 @@ class MainWindow(QMainWindow):
         self.undo_dock = undo = self._dock(_("Undo history"), "dock_undo", self.undo_view, None)
         self.chart_dock = chart = self._dock(_("Initiative chart"), "dock_initiative_chart", self.initiative_chart,
                                              bottom)
-        self.odds_dock = odds = self._dock(_("Odds"), "dock_odds", self.odds, None)
+        self.odds_dock = odds = self._dock(_("Odds"), "dock_odds", self._odds_content, None)
         #: In the order the View menu lists them.
         self.docks = (details, effects, log, dice, undo, chart, odds)
         chart.visibilityChanged.connect(lambda shown: self.initiative_chart.catch_up() if shown else None)
@@ -185,6 +188,16 @@ class MainWindow(QMainWindow):
         self.resizeDocks([details, effects], [560, 180], Qt.Orientation.Vertical)
         self.resizeDocks([log, dice], [220, 60], Qt.Orientation.Vertical)
         self.resizeDocks([details], [380], Qt.Orientation.Horizontal)
+
+    def _build_odds(self) -> QWidget:
+        from ui.charts.odds_dock import OddsDock
+
+        return OddsDock(self.document)
+
+    @property
+    def odds(self) -> OddsDock:
+        """The odds dock's content (built now if it was not yet)."""
+        return cast("OddsDock", self._odds_content.build())
 
     def _dock_late(self, dock: QDockWidget) -> bool:
         """Put a dock kept out of the layout where it belongs; True the first time (it was placed now)."""
@@ -275,12 +288,11 @@ class MainWindow(QMainWindow):
         new = file_menu.addMenu(_("&New encounter"))
         self.new_actions: dict[str, QAction] = {}
         for system_id in system_ids():
-            action = new.addAction(system_id)  # the game's title once the menu opens: no game imported before
+            action = new.addAction(_(system_title(system_id)))  # from the game's meta.json: no game imported
             action.setObjectName(f"action_new_{system_id}")
             action.triggered.connect(lambda _checked=False, sid=system_id: self.files.new_encounter(sid))
             self.new_actions[system_id] = action
         self.follow_default_game()
-        new.aboutToShow.connect(lambda: self._name_games(new))
 
     def follow_default_game(self) -> None:
         """Ctrl+N starts an encounter of the GM's default game (the game of the last one they started)."""
@@ -288,10 +300,15 @@ class MainWindow(QMainWindow):
         for system_id, action in self.new_actions.items():
             action.setShortcuts(first_shortcut(QKeySequence.StandardKey.New) if system_id == default else [])
 
-    @staticmethod
-    def _name_games(menu: QMenu) -> None:
-        for action, system in zip(menu.actions(), all_systems().values(), strict=True):
-            action.setText(_(system.title))
+    @property
+    def printing(self) -> Printing:
+        """The print commands, built on first use: the printing modules (PDF, the summary's chart) are not
+        imported before the first paint."""
+        if self._printing is None:
+            from ui.printing.dialogs import Printing
+
+            self._printing = Printing(self, self.workspace)
+        return self._printing
 
     # --- keeping up with the document ----------------------------------------------------------
     def _on_changed(self, change: Change) -> None:

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 from app.i18n import _
 from app.samples import sample_path, sample_title
 from app.storage import game_of_file
-from rules.systems import all_systems, get_system, system_ids
+from rules.systems import system_ids, system_title
 from ui.theme import make_heading
 
 PathRole = Qt.ItemDataRole.UserRole + 1
@@ -60,7 +60,7 @@ class WelcomePage(QScrollArea):
         self.recent = self._file_list(_("Recent encounters"), recent, _("No recent encounters yet."), layout)
         self.recent.itemActivated.connect(lambda item: self.open_requested.emit(item.data(PathRole)))
         shipped = [s for s in system_ids() if sample_path(s).is_file()]
-        samples = [(f"{sample_title(s)}  —  {_(get_system(s).title)}", str(sample_path(s)), s) for s in shipped]
+        samples = [(f"{sample_title(s)}  —  {_(system_title(s))}", str(sample_path(s)), s) for s in shipped]
         self.samples = self._file_list(_("Sample encounters"), samples, _("No samples found."), layout)
         self.samples.itemActivated.connect(lambda item: self.sample_requested.emit(item.data(PathRole)))
         open_button = QPushButton(_("Open an encounter file…"))
@@ -72,10 +72,10 @@ class WelcomePage(QScrollArea):
     def _new_box(self) -> QGroupBox:
         box = QGroupBox(_("New encounter"))
         grid = QGridLayout(box)
-        for number, system in enumerate(all_systems().values()):
-            button = QPushButton(_(system.title))
-            button.setObjectName(f"new_{system.id}")
-            button.clicked.connect(lambda _checked=False, sid=system.id: self.new_requested.emit(sid))
+        for number, system_id in enumerate(system_ids()):  # the titles, without importing every game
+            button = QPushButton(_(system_title(system_id)))
+            button.setObjectName(f"new_{system_id}")
+            button.clicked.connect(lambda _checked=False, sid=system_id: self.new_requested.emit(sid))
             grid.addWidget(button, number // 2, number % 2)
         return box
 

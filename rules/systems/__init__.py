@@ -2,15 +2,19 @@
 
 Adding a sixth game means adding one package here: the registry discovers it, nothing else names it. A game is
 imported the first time it is asked for (its module name is its id), so opening an SR3 fight imports SR3
-only; :func:`all_systems` imports them all. A game kept elsewhere (a test's toy game) is added with
+only; :func:`all_systems` imports them all. Lists that only name the games (the welcome page, the recent
+files) ask :func:`system_title`, which reads the game's ``meta.json`` beside its modules instead of importing it.
+A game kept elsewhere (a test's toy game) is added with
 :func:`register_system`, as :func:`ui.games.register_game_ui` adds its window parts.
 """
 
 from __future__ import annotations
 
 import importlib
+import json
 import pkgutil
 from functools import cache
+from importlib import resources
 
 from rules.errors import RulesError
 from rules.systems.base import RuleSystem
@@ -41,6 +45,21 @@ def all_systems() -> dict[str, RuleSystem]:
     return {system_id: system for system_id in system_ids() if (system := _load(system_id)) is not None}
 
 
+@cache
+def system_title(system_id: str) -> str:
+    """The English title of a game (N_-marked in its rules; translate it with ``_``), without importing the game
+    when its ``meta.json`` names it; a game without one (kept elsewhere) is imported for it."""
+    if system_id not in _ELSEWHERE:
+        entry = resources.files(__name__).joinpath(system_id, "meta.json")
+        try:
+            title = json.loads(entry.read_text(encoding="utf-8")).get("title")
+        except (OSError, ValueError, AttributeError):
+            title = None
+        if isinstance(title, str) and title:
+            return title
+    return get_system(system_id).title
+
+
 def get_system(system_id: str) -> RuleSystem:
     """The game with that id (imported on first use), or a clear error naming it."""
     system = _load(system_id) if system_id in system_ids() else None
@@ -50,7 +69,7 @@ def get_system(system_id: str) -> RuleSystem:
 
 
 def _forget() -> None:
-    for cached in (system_ids, _load, all_systems):
+    for cached in (system_ids, _load, all_systems, system_title):
         cached.cache_clear()
 
 

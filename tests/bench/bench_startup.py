@@ -23,22 +23,71 @@ import time
 from pathlib import Path
 
 RUNS = 7
+GOAL = 1.1  # issue 14: at most 1.1 times the bare window
+#: A side whose interquartile range exceeds this share of its median was measured on too busy a machine.
+UNRELIABLE_SPREAD = 0.20
 ROOT = Path(__file__).resolve().parents[2]
 FROZEN_VARIABLE = "BOJOVKA_FROZEN"
 
 
 @dataclasses.dataclass(frozen=True)
-class StartupFigures:
-    """Median seconds to the first paint: ours from source, the bare floor, and a frozen bundle if given."""
+class Spread:
+    """The seconds of one command's runs: median, range and interquartile range."""
 
-    source: float
-    bare: float
-    frozen: float | None
+    runs: tuple[float, ...]
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.runs)
+
+    @property
+    def low(self) -> float:
+        return min(self.runs)
+
+    @property
+    def high(self) -> float:
+        return max(self.runs)
+
+    @property
+    def iqr(self) -> float:
+        if len(self.runs) < 2:
+            return 0.0
+        quartiles = statistics.quantiles(self.runs, n=4, method="inclusive")
+        return quartiles[2] - quartiles[0]
+
+    @property
+    def unreliable(self) -> bool:
+        """The runs scatter too much (another process took the CPU) for the median to be trusted."""
+        return self.iqr > UNRELIABLE_SPREAD * self.median
+
+
+@dataclasses.dataclass(frozen=True)
+class StartupFigures:
+    """Seconds to the first paint: ours from source, the bare floor, and a frozen bundle if given."""
+
+    spreads: dict[str, Spread]
     platform: str
 
+    @property
+    def source(self) -> float:
+        return self.spreads["source"].median
 
-def prepare_home(home: Path) -> None:
-    """A user directory whose last encounter is the SR3 sample (saved as the GM's own file)."""
+    @property
+    def bare(self) -> float:
+        return self.spreads["bare"].median
+
+    @property
+    def frozen(self) -> float | None:
+        return self.spreads["frozen"].median if "frozen" in self.spreads else None
+
+    @property
+    def unreliable(self) -> list[str]:
+        """The commands whose runs scattered too much."""
+        return [name for name, spread in self.spreads.items() if spread.unreliable]
+
+
+def prepare_home(home: Path, system_id: str = "sr3") -> None:
+    """A user directory whose last encounter is the sample of ``system_id`` (saved as the GM's own file)."""
     previous = os.environ.get("BOJOVKA_HOME")
     os.environ["BOJOVKA_HOME"] = str(home)
     try:
@@ -48,7 +97,7 @@ def prepare_home(home: Path) -> None:
 
         path = home / "encounters" / "last.bojovka"
         path.parent.mkdir(parents=True, exist_ok=True)
-        save_encounter(load_encounter(sample_path("sr3")), path)
+        save_encounter(load_encounter(sample_path(system_id)), path)
         save_settings(dataclasses.replace(with_recent_file(load_settings(), path), last_encounter=str(path)))
     finally:
         if previous is None:
@@ -68,7 +117,7 @@ def first_paint(command: list[str], env: dict[str, str]) -> float:
 
 
 def run(runs: int = RUNS) -> StartupFigures:
-    """Median first-paint times over ``runs`` alternating runs of each command."""
+    """First-paint times over ``runs`` alternating runs of each command."""
     env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
     env.setdefault("QT_QPA_PLATFORM", "offscreen")
     with tempfile.TemporaryDirectory(prefix="bojovka-startup-") as home:
@@ -85,5 +134,5 @@ def run(runs: int = RUNS) -> StartupFigures:
         for _run in range(runs):
             for name, command in commands.items():
                 times[name].append(first_paint(command, env))
-    medians = {name: statistics.median(values) for name, values in times.items()}
-    return StartupFigures(medians["source"], medians["bare"], medians.get("frozen"), env["QT_QPA_PLATFORM"] or "?")
+    spreads = {name: Spread(tuple(values)) for name, values in times.items()}
+    return StartupFigures(spreads, env["QT_QPA_PLATFORM"] or "?")

@@ -22,7 +22,6 @@ from app.document import Change, EncounterDocument
 from app.i18n import _
 from rules.history import History
 from rules.timeline import Timeline, TurnTimeline, has_passes
-from ui.charts.export import ChartExportError, ask_export_path, export_chart
 from ui.charts.initiative_canvas import InitiativeCanvas, render_image
 from ui.charts.initiative_series import series_for
 from ui.charts.initiative_style import DARK, LIGHT, colors_for
@@ -150,12 +149,16 @@ class InitiativeChart(QWidget):
 
     def export(self) -> None:
         """Ask where to save the chart and save it; a failure is explained, never raised."""
+        from ui.charts.export import ask_export_path  # pyqtgraph.exporters: only on export
+
         path = ask_export_path(self, _("initiative-chart.png"))
         if path is not None:
             self.export_to(path)
 
     def export_to(self, path: Path) -> Path | None:
         """Save the chart to ``path`` (PNG or SVG by its suffix); None after telling the GM why it failed."""
+        from ui.charts.export import ChartExportError, export_chart  # pyqtgraph.exporters: only on export
+
         try:
             return export_chart(self.canvas.chart_item(), path)
         except ChartExportError as problem:

@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
 from app.i18n import N_, _
 from ui.charts.bar_plot import BarPlot
 from ui.charts.curve_plot import CurvePlot
-from ui.charts.export import ChartExportError, ask_export_path, export_chart
 from ui.charts.odds_data import Curve, OddsData, View
 
 #: View choices in the order the GM sees them.
@@ -50,6 +49,13 @@ def number(value: float) -> str:
     """A mean or spread as the GM's language writes it: two decimals below 10, one from there on."""
     return QLocale().toString(float(value), "f", 2 if abs(value) < 10 else 1)
 
+
+
+def ask_export_path(parent: QWidget, name: str) -> Path | None:
+    """Where to save a chart (:func:`ui.charts.export.ask_export_path`, imported on the first export)."""
+    from ui.charts.export import ask_export_path as ask
+
+    return ask(parent, name)
 
 class ElidedLabel(QLabel):
     """A one-line label that shortens its text with "…" rather than widen its column; the tooltip has it all."""
@@ -245,6 +251,8 @@ class OddsChart(QWidget):
     # --- export --------------------------------------------------------------------------------
     def export(self, path: Path) -> Path:
         """Write the chart shown to ``path`` (PNG or SVG by its suffix); ChartExportError says what failed."""
+        from ui.charts.export import export_chart  # pyqtgraph.exporters: only on export
+
         bars = self.stack.currentWidget() is self.bars
         item = (self.bars if bars else self.curve).getPlotItem()
         # A saved image must say what it shows: the view, the mean and spread, and what the axis counts.
@@ -266,6 +274,8 @@ class OddsChart(QWidget):
 
     def ask_export(self) -> None:
         """Ask where to save the chart, then save it; a failure gets a message and changes nothing."""
+        from ui.charts.export import ChartExportError  # pyqtgraph.exporters: only on export
+
         path = ask_export_path(self, f"{self.export_name}.png")
         if path is None:
             return

@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 
 from app.i18n import _
-from rules.systems import all_systems
+from rules.systems import system_ids, system_title
 from ui.theme import apply_theme
 
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ class PreferenceCommands:
     def on_about(self) -> None:
         QMessageBox.about(self._window, _("About Bojovka"), _(
             "Bojovka — an offline combat tracker for tabletop game masters.\n"
-            "Games: {games}.").format(games=", ".join(_(s.title) for s in all_systems().values())))
+            "Games: {games}.").format(games=", ".join(_(system_title(s)) for s in system_ids())))
 
 
 def _application() -> QApplication:
