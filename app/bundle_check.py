@@ -26,7 +26,7 @@ from app.library import Library, parse_library_file
 from app.paths import resource, resources_dir
 from app.samples import SAMPLES, sample_path
 from app.storage import load_encounter
-from rules.systems import all_systems
+from rules.systems import all_systems, system_ids
 
 #: n → the plural form each language's catalog must pick (cs: 1 / 2–4 / 5+; pl and ru: 2 also for 22–24,
 #: form 2 for 11–14; ru: form 0 again for 21).
@@ -96,6 +96,14 @@ def rule_data_problems() -> list[str]:
     return problems
 
 
+def game_meta_problems() -> list[str]:
+    """Every game's ``meta.json`` (its title for the welcome page and recent files, read without importing the
+    game) is there: without it the names still show, but each costs importing the whole game at start-up."""
+    missing = [game for game in system_ids()
+               if not resources.files("rules.systems").joinpath(game, "meta.json").is_file()]
+    return [f"no meta.json for the game {game} (rules/systems/{game}/meta.json)" for game in missing]
+
+
 def bestiary_problems() -> list[str]:
     """The bundled bestiaries parse and seed a fresh roster/bestiary database (SQLite included)."""
     files = sorted(resource("bestiary").glob("*.json"))
@@ -148,7 +156,7 @@ def bundle_location_problems() -> list[str]:
 
 CHECKS: Final[tuple[Callable[[], list[str]], ...]] = (
     bundle_location_problems, translation_problems, qt_translation_problems, sample_problems, rule_data_problems,
-    bestiary_problems, icon_problems, platform_problems,
+    game_meta_problems, bestiary_problems, icon_problems, platform_problems,
 )
 
 

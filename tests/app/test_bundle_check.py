@@ -108,3 +108,4 @@ def test_resources_outside_the_bundle_are_named(monkeypatch: pytest.MonkeyPatch,
 
 def test_rule_data_is_checked(qapp: QApplication) -> None:
     assert bundle_check.rule_data_problems() == []
+    assert bundle_check.game_meta_problems() == []
