@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from rules.dice_words import DiceWord
 from rules.encounter import Combatant, Delay, Encounter, Initiative, JsonValue, Side, Slot, Status, Weapon
-from rules.errors import RulesError
+from rules.errors import OperationError, RulesError
 from rules.harm import Harm, OwnRoll, read_plain_harm
 from rules.text import _, pgettext
 from rules.time_units import ROUNDS, TimeUnits
@@ -77,8 +77,6 @@ class OptionSpec:
 
     def validate(self, value: JsonValue) -> JsonValue:
         """Return ``value`` if it fits this option, else raise a RulesError naming the option."""
-        from rules.errors import RulesError
-
         if self.kind is OptionKind.BOOL and isinstance(value, bool):
             return value
         if self.kind is OptionKind.INT and self._in_range(value):
@@ -445,8 +443,6 @@ class RuleSystem(ABC):
 
     def spend_action(self, combatant: Combatant, kind: str, encounter: Encounter) -> Combatant:
         """Record one action of ``kind``; raise OperationError if the budget does not allow it."""
-        from rules.errors import OperationError
-
         raise OperationError(_("This game does not track actions of kind {kind!r}.").format(kind=kind))
 
     def lost_delays(self, encounter: Encounter, slot: Slot) -> Sequence[Delay]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,17 +37,36 @@ def released_modifiers(qapp: QApplication) -> Iterator[None]:
     probe.deleteLater()
 
 
+@pytest.fixture(scope="session")
+def seeded_library(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A roster and bestiary database with the bundled bestiaries seeded, made once per test session.
+
+    Seeding validates every bundled entry and its weapons (about a quarter of a second); each window's test
+    starts from a copy instead. Seeding itself is tested in tests/app/test_library*.py.
+    """
+    path = tmp_path_factory.mktemp("seeded-library") / "library.sqlite3"
+    Library(path).close()  # closing the last connection checkpoints the WAL into the file: it copies whole
+    return path
+
+
 @dataclass
 class WindowFactory:
     """Opens main windows over fresh workspaces and closes every one of them after the test."""
 
     library_path: Path
+    seeded: Path | None = None
     opened: list[MainWindow] = field(default_factory=list)
+
+    def _library(self) -> Library:
+        """The test's own library, starting as a copy of the session's seeded one."""
+        if self.seeded is not None and not self.library_path.exists():
+            shutil.copyfile(self.seeded, self.library_path)
+        return Library(self.library_path)
 
     def __call__(self, system_id: str | None = None, name: str = "", seed: int = 11,
                  sample: str | None = None) -> MainWindow:
         """A window on a new encounter of ``system_id`` (or on the shipped ``sample`` of a game)."""
-        workspace = Workspace(roller=Roller.seeded(seed), library=Library(self.library_path))
+        workspace = Workspace(roller=Roller.seeded(seed), library=self._library())
         window = MainWindow(workspace)  # closed here, not by qtbot: qtbot would close it before the teardown
         if sample is not None:
             workspace.open_sample(sample)
@@ -66,8 +86,8 @@ class WindowFactory:
 
 
 @pytest.fixture
-def open_window(qtbot: QtBot, tmp_path: Path) -> Iterator[WindowFactory]:
+def open_window(qtbot: QtBot, tmp_path: Path, seeded_library: Path) -> Iterator[WindowFactory]:
     """The one way tests open the main window: ``open_window("walka", "Night Market")``."""
-    factory = WindowFactory(tmp_path / "library.sqlite3")
+    factory = WindowFactory(tmp_path / "library.sqlite3", seeded_library)
     yield factory
     factory.close_all()
