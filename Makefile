@@ -85,8 +85,9 @@ typecheck: $(STAMP)
 contracts: $(STAMP)
 	$(BIN)/lint-imports --no-cache
 
+# One worker per core; work stealing evens out the few long tests (hostile files, the crash suite).
 unit: $(STAMP) catalogs print-deps
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist worksteal
 
 test: lint typecheck contracts unit
 
