@@ -93,7 +93,7 @@ class LogModel(QAbstractListModel):
         last = self._rows[-1] if self._rows else None
         if last is None or (last.round, last.pass_no) != moment_key(entry):
             rows.append(_Row(0, -1, entry.round, entry.pass_no))
-        rows += [_Row(number, line, entry.round, entry.pass_no) for line in range(len(entry.log))]
+        rows += [_Row(number, line, entry.round, entry.pass_no) for line in range(entry.log_size)]
         return rows
 
     def _on_changed(self, change: Change) -> None:
