@@ -25,6 +25,7 @@ from typing import Protocol
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
+from app.storage import collector_paused
 from rules.changes import Changes
 from rules.encounter import Encounter
 from rules.errors import RulesError
@@ -331,13 +332,14 @@ class EncounterDocument(QObject):
         """Load another fight into this document (new, open, recover); the undo stack starts over."""
         self._history = history
         self._path = path
-        self.undo_stack.clear()
-        self._fill_stack()
-        if clean:
-            self.undo_stack.setClean()
-        else:
-            self.undo_stack.resetClean()  # modified even when it holds no entry (a recovered new fight)
-        self._restart_journal(unsaved=not clean)
+        with collector_paused():  # the old fight's commands go, the new one's come and it is journaled: all big
+            self.undo_stack.clear()
+            self._fill_stack()
+            if clean:
+                self.undo_stack.setClean()
+            else:
+                self.undo_stack.resetClean()  # modified even when it holds no entry (a recovered new fight)
+            self._restart_journal(unsaved=not clean)
         self.replaced.emit()
         self.path_changed.emit()
 
