@@ -27,7 +27,7 @@ from rules.combatants import EditCombatant
 from rules.documents import fight_data
 from rules.errors import RulesError
 from rules.history import History
-from rules.serialize import SCHEMA_VERSION, history_to_document, to_data
+from rules.serialize import SCHEMA_VERSION, history_from_document, history_to_document, to_data
 from tests.app.crash_worker import build_script
 from tests.rules.sr3_scenes import eight_characters, play_round, roll_ones
 
@@ -397,7 +397,7 @@ def test_a_fight_is_decoded_with_the_cycle_collector_held_off_and_it_runs_again_
     path = tmp_path / "fight.bojovka"
     save_encounter(history, path)
     seen: list[bool] = []
-    real = storage.history_from_document
+    real = history_from_document
 
     def decode(document: Any, trusted: bool = False) -> History:
         seen.append(gc.isenabled())
