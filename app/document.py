@@ -25,6 +25,7 @@ from typing import Protocol
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
+from app.storage import collector_paused
 from rules.changes import Changes
 from rules.encounter import Encounter
 from rules.errors import RulesError
@@ -115,7 +116,10 @@ class _EntryCommand(QUndoCommand):
 
     def __init__(self, document: EncounterDocument, entry: Entry, prepared: Prepared | None = None,
                  announce: Change | None = None) -> None:
-        super().__init__(_command_text(entry))
+        # A loaded fight's commands are named when shown (see name()): naming 10,000 of them decoded every
+        # entry's log on opening, the slowest part of it.
+        super().__init__(_command_text(entry) if prepared is not None else "")
+        self.named = prepared is not None
         # A weak reference: a strong one would make document → stack → command → document a cycle that
         # the garbage collector tears down in an order Qt's undo stack does not survive.
         self._document = weakref.ref(document)
@@ -135,6 +139,19 @@ class _EntryCommand(QUndoCommand):
         document = self._document()
         if document is not None:
             document._back(self.entry)
+
+    def name(self) -> str:
+        """The command's text, worked out the first time it is asked for."""
+        if not self.named:
+            self.setText(_command_text(self.entry))
+            self.named = True
+        return self.text()
+
+
+def step_text(stack: QUndoStack, slot: int) -> str:
+    """What the undo history shows for the command in ``slot`` (named on demand)."""
+    command = stack.command(slot)
+    return command.name() if isinstance(command, _EntryCommand) else command.text() if command else ""
 
 
 def _entry_of(stack: QUndoStack, slot: int) -> Entry | None:
@@ -184,9 +201,18 @@ class EncounterDocument(QObject):
         """One command per entry already in the history, so undo reaches back past a load.
 
         Each push finds its entry in effect already, so it does nothing: opening a long fight replays nothing.
+        The stack stays quiet until the last push, which tells the views and actions once (the stack's signals
+        carry its state, not each step's), and the commands stay unnamed until shown.
         """
-        for entry in self._history.entries:
-            self.undo_stack.push(_EntryCommand(self, entry))
+        stack, entries = self.undo_stack, self._history.entries
+        quiet = stack.blockSignals(True)
+        try:
+            for entry in entries[:-1]:
+                stack.push(_EntryCommand(self, entry))
+        finally:
+            stack.blockSignals(quiet)
+        if entries:
+            stack.push(_EntryCommand(self, entries[-1]))
 
     def _keep_in_step(self, index: int) -> None:
         """Qt's stack cannot refuse a step: after one the history refused, go back to where the history stands.
@@ -196,12 +222,15 @@ class EncounterDocument(QObject):
         never left the history), so this only moves the index, within the same call.
         """
         stack, last = self.undo_stack, self._history.last_done
-        if _entry_of(stack, index - 1) is last:
-            return
-        for slot in range(index, stack.count()):  # empty while the stack is being filled: the index is on top
-            if _entry_of(stack, slot) is last:
-                stack.setIndex(slot + 1)
-                return
+        if _entry_of(stack, index - 1) is not last:
+            for slot in range(index, stack.count()):  # empty while the stack is being filled: the index is on top
+                if _entry_of(stack, slot) is last:
+                    stack.setIndex(slot + 1)
+                    return
+        # Edit → Undo and Redo name the commands either side of the index: the stack tells them right after this.
+        for slot in (index - 1, index):
+            if 0 <= slot < stack.count():
+                step_text(stack, slot)
 
     # --- reading -------------------------------------------------------------------------------
     @property
@@ -303,13 +332,14 @@ class EncounterDocument(QObject):
         """Load another fight into this document (new, open, recover); the undo stack starts over."""
         self._history = history
         self._path = path
-        self.undo_stack.clear()
-        self._fill_stack()
-        if clean:
-            self.undo_stack.setClean()
-        else:
-            self.undo_stack.resetClean()  # modified even when it holds no entry (a recovered new fight)
-        self._restart_journal(unsaved=not clean)
+        with collector_paused():  # the old fight's commands go, the new one's come and it is journaled: all big
+            self.undo_stack.clear()
+            self._fill_stack()
+            if clean:
+                self.undo_stack.setClean()
+            else:
+                self.undo_stack.resetClean()  # modified even when it holds no entry (a recovered new fight)
+            self._restart_journal(unsaved=not clean)
         self.replaced.emit()
         self.path_changed.emit()
 

@@ -315,6 +315,8 @@ def _positions(document: dict[str, Any], count: int) -> tuple[list[int], dict[in
 def _round_and_pass(record: Any, place: str) -> tuple[int, int]:
     if not isinstance(record, list) or len(record) != 3 or not isinstance(record[2], list):
         raise _fail(place, _("expected a list"))
+    if len(record[2]) > MAX_LOG_LINES:  # checked here: the log view counts an entry's lines without decoding them
+        raise _fail(place, _("too many entries ({count})").format(count=len(record[2])))
     return _number(record[0], place), _number(record[1], place)
 
 

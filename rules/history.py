@@ -263,6 +263,14 @@ class Entry:
         return self._log
 
     @property
+    def log_size(self) -> int:
+        """How many lines :attr:`log` holds; a loaded entry's are counted in the file, not decoded."""
+        if self._log is None and self.encoded is not None:
+            lines: list[Any] = self.encoded[1][2]
+            return len(lines)
+        return len(self.log)
+
+    @property
     def delta(self) -> Delta:
         """What the operation changed (a loaded entry's segment is replayed the first time)."""
         if self._delta is None:

@@ -13,13 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from app.document import Change, EncounterDocument
+from app.document import Change, EncounterDocument, step_text
 from app.recovery import Journal
 from app.storage import StorageError, load_encounter, save_encounter
 from rules.combatants import AddCombatant, ApplyHarm, RemoveCombatant
+from rules.documents import Archive
 from rules.encounter import Side
 from rules.errors import OperationError
-from rules.history import History, Operation
+from rules.history import Entry, History, LogLine, Operation
 from rules.serialize import to_data
 from rules.turns import NextTurn
 from tests.app.test_long_fights import _forged_document
@@ -299,3 +300,39 @@ def test_a_document_dropped_in_a_reference_cycle_is_collected_without_crashing(t
     finished = subprocess.run([sys.executable, "-c", _CYCLE_SCRIPT], capture_output=True, text=True, timeout=120,
                               env=environment, cwd=tmp_path, check=False)
     assert (finished.returncode, finished.stdout.strip()) == (0, "collected"), finished.stderr[-2000:]
+
+
+
+def _step_text(entry: Entry) -> str:
+    return entry.label or entry.log[0].render()
+
+
+def test_a_loaded_fight_names_only_the_steps_edit_undo_and_redo_show(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    # Naming every command on opening decoded every entry's log: most of opening a 10,000-step fight.
+    path = tmp_path / "long.bojovka"
+    save_encounter(long_fight(), path)
+    history = load_encounter(path)
+    decoded: list[int] = []
+    real_log = Archive.log
+
+    def log(self: Archive, index: int) -> tuple[LogLine, ...]:
+        decoded.append(index)
+        return real_log(self, index)
+
+    monkeypatch.setattr(Archive, "log", log)
+    document = EncounterDocument(history, path)
+    stack, entries = document.undo_stack, history.entries
+    assert len(entries) > 300 and len(decoded) <= 2  # the step Edit → Undo names (and the one before, for Redo)
+    shown = [(stack.undoText(), stack.redoText())]
+    stack.undo()
+    shown.append((stack.undoText(), stack.redoText()))
+    row = step_text(stack, 3)  # a row of the undo history, named when shown
+    assert len(decoded) <= 3
+    stack.setIndex(10)  # a jump far back (replaying, and so checking, the saved log on the way): named for the menu
+    shown.append((stack.undoText(), stack.redoText()))
+    last = len(entries) - 1
+    assert shown == [(_step_text(entries[last]), ""),
+                     (_step_text(entries[last - 1]), _step_text(entries[last])),
+                     (_step_text(entries[9]), _step_text(entries[10]))]
+    assert row == _step_text(entries[3])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import errno
+import gc
 import json
 import os
 import time
@@ -26,7 +27,7 @@ from rules.combatants import EditCombatant
 from rules.documents import fight_data
 from rules.errors import RulesError
 from rules.history import History
-from rules.serialize import SCHEMA_VERSION, history_to_document, to_data
+from rules.serialize import SCHEMA_VERSION, history_from_document, history_to_document, to_data
 from tests.app.crash_worker import build_script
 from tests.rules.sr3_scenes import eight_characters, play_round, roll_ones
 
@@ -387,3 +388,33 @@ def test_a_1000_operation_fight_saves_and_loads_exactly(tmp_path: Path) -> None:
     assert same(loaded, history)
     # Generous bounds (a slow CI machine); the measured figures are in the README's Quality section.
     assert saved - started < 2.0 and done - saved < 5.0
+
+
+def test_a_fight_is_decoded_with_the_cycle_collector_held_off_and_it_runs_again_after(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # The collector went over a long fight's million fresh objects again and again while it was decoded.
+    history, _ids = eight_characters()
+    path = tmp_path / "fight.bojovka"
+    save_encounter(history, path)
+    seen: list[bool] = []
+    real = history_from_document
+
+    def decode(document: Any, trusted: bool = False) -> History:
+        seen.append(gc.isenabled())
+        return real(document, trusted=trusted)
+
+    monkeypatch.setattr(storage, "history_from_document", decode)
+    assert gc.isenabled()
+    load_encounter(path)
+    assert seen == [False] and gc.isenabled()
+    path.write_text("{}", encoding="utf-8")
+    with pytest.raises(StorageError):
+        load_encounter(path)
+    assert gc.isenabled()  # a refused file leaves it running too
+    gc.disable()
+    try:
+        with storage.collector_paused():
+            pass
+        assert not gc.isenabled()  # whoever had stopped it keeps it stopped
+    finally:
+        gc.enable()

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from app.document import EncounterDocument
+from app.storage import load_encounter, save_encounter
 from rules.combatants import ApplyHarm
+from rules.report import heading_text
 from rules.turns import NextTurn
 from tests.rules.sr3_scenes import eight_characters, roll_ones
+from tests.rules.test_documents import long_fight
 from ui.models.log_model import LogModel, LogRole
 
 
@@ -38,3 +42,38 @@ def test_copy_selected_rows() -> None:
     document = EncounterDocument(history)
     model = LogModel(document)
     assert model.plain_text([1, 2]) == "Mike joins the fight.\nGanger 1 joins the fight."
+
+
+def _expected(document: EncounterDocument) -> list[tuple[str, bool]]:
+    """The log as the model showed it when it built every row ahead: a heading wherever the moment changes."""
+    rows: list[tuple[str, bool]] = []
+    moment = None
+    for entry in document.history.entries:
+        if (entry.round, entry.pass_no) != moment:
+            moment = (entry.round, entry.pass_no)
+            rows.append((heading_text(entry.round, entry.pass_no, document.system.time_units()), True))
+        rows += [(line.render(), False) for line in entry.log]
+    return rows
+
+
+def _expected_rows(document: EncounterDocument) -> list[str]:
+    return [text for text, _heading in _expected(document)]
+
+
+def test_a_loaded_long_fight_has_every_row_worked_out_on_demand(tmp_path: Path, qtmodeltester: Any) -> None:
+    path = tmp_path / "long.bojovka"
+    save_encounter(long_fight(), path)
+    document = EncounterDocument(load_encounter(path), path)
+    model = LogModel(document)
+    qtmodeltester.check(model, force_py=True)
+    assert model.plain_text().splitlines() == _expected_rows(document)
+    for _step in range(30):  # back over headings and entries that wrote nothing, and forward again
+        document.undo_stack.undo()
+        assert model.rowCount() == len(_expected_rows(document))
+    assert model.plain_text().splitlines() == _expected_rows(document)
+    for _step in range(30):
+        document.undo_stack.redo()
+    document.apply(NextTurn())
+    assert model.plain_text().splitlines() == _expected_rows(document)
+    assert [model.index(row, 0).data(LogRole.IS_HEADING) for row in range(model.rowCount())] == [
+        heading for _text, heading in _expected(document)]

@@ -1,11 +1,14 @@
 """The combat log: every line every operation wrote, grouped under "Round n · pass p" headings.
 
 Rows are appended when an operation is done and removed when it is undone; the whole list is rebuilt
-only when a different fight is loaded. Text is rendered on demand, so a language switch re-renders it.
+only when a different fight is loaded. Text is rendered on demand, so a language switch re-renders it, and
+rows are not built ahead either: the model keeps each entry's first row and row count (a loaded entry's
+lines are counted in the file, not decoded), and works out a row when the view asks for it.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from enum import IntEnum
 from typing import Any, NamedTuple
 
@@ -26,7 +29,7 @@ class LogRole(IntEnum):
     ENTRY_NUMBER = Qt.ItemDataRole.UserRole + 2  # 1-based position in the history
 
 
-class _Row(NamedTuple):  # a tuple: a long fight's log has tens of thousands of rows, built on every load
+class _Row(NamedTuple):  # worked out when asked for: a long fight's log has tens of thousands of rows
     entry_number: int  # 0 for headings
     line: int  # index into the entry's log lines; -1 for a heading
     round: int
@@ -39,19 +42,22 @@ class LogModel(QAbstractListModel):
     def __init__(self, document: EncounterDocument) -> None:
         super().__init__()
         self._document = document
-        self._rows: list[_Row] = []
-        self._counts: list[int] = []  # rows added per entry, to remove them on undo
+        self._starts: list[int] = []  # per entry: its first row
+        self._counts: list[int] = []  # per entry: its rows (a heading included), to remove them on undo
+        self._headed: list[bool] = []  # per entry: whether its rows start with a heading
+        self._total = 0
+        self._moment: tuple[int, int] | None = None  # (round, pass) of the last row
         self._rebuild()
         document.changed.connect(self._on_changed)
         document.replaced.connect(self._on_replaced)
 
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
-        return 0 if parent.isValid() else len(self._rows)
+        return 0 if parent.isValid() else self._total
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not 0 <= index.row() < len(self._rows):
+        if not index.isValid() or not 0 <= index.row() < self._total:
             return None
-        row = self._rows[index.row()]
+        row = self._row(index.row())
         if role == Qt.ItemDataRole.DisplayRole:
             return self._text(row)
         if role == LogRole.IS_HEADING:
@@ -64,6 +70,12 @@ class LogModel(QAbstractListModel):
             return font
         return None
 
+    def _row(self, row: int) -> _Row:
+        number = bisect_right(self._starts, row)  # the last entry starting at or before it (1-based)
+        entry = self._document.history.entries[number - 1]
+        line = row - self._starts[number - 1] - self._headed[number - 1]
+        return _Row(0 if line < 0 else number, line, entry.round, entry.pass_no)
+
     def _text(self, row: _Row) -> str:
         if row.line < 0:
             return heading_text(row.round, row.pass_no, self._document.system.time_units())
@@ -72,8 +84,8 @@ class LogModel(QAbstractListModel):
 
     def plain_text(self, rows: list[int] | None = None) -> str:
         """The log (or some rows of it) as text for the clipboard; headings keep their place."""
-        chosen = rows if rows is not None else range(len(self._rows))
-        return "\n".join(self._text(self._rows[row]) for row in chosen)
+        chosen = rows if rows is not None else range(self._total)
+        return "\n".join(self._text(self._row(row)) for row in chosen)
 
     # --- keeping up with the document ----------------------------------------------------------
     def _on_replaced(self) -> None:
@@ -82,41 +94,49 @@ class LogModel(QAbstractListModel):
         self.endResetModel()
 
     def _rebuild(self) -> None:
-        self._rows, self._counts = [], []
-        for number, entry in enumerate(self._document.history.entries, start=1):
-            new_rows = self._rows_for(number, entry)
-            self._rows.extend(new_rows)
-            self._counts.append(len(new_rows))
+        self._starts, self._counts, self._headed, self._total, self._moment = [], [], [], 0, None
+        for entry in self._document.history.entries:
+            self._add(entry, *self._rows_for(entry))
 
-    def _rows_for(self, number: int, entry: Entry) -> list[_Row]:
-        rows = []
-        last = self._rows[-1] if self._rows else None
-        if last is None or (last.round, last.pass_no) != moment_key(entry):
-            rows.append(_Row(0, -1, entry.round, entry.pass_no))
-        rows += [_Row(number, line, entry.round, entry.pass_no) for line in range(len(entry.log))]
-        return rows
+    def _rows_for(self, entry: Entry) -> tuple[bool, int]:
+        """Whether the entry's rows start with a heading (the round or pass changed), and how many it has."""
+        headed = moment_key(entry) != self._moment
+        return headed, headed + entry.log_size
+
+    def _add(self, entry: Entry, headed: bool, count: int) -> None:
+        self._starts.append(self._total)
+        self._counts.append(count)
+        self._headed.append(headed)
+        self._total += count
+        if headed:
+            self._moment = moment_key(entry)
 
     def _on_changed(self, change: Change) -> None:
         entries = self._document.history.entries
         if change.undone and len(self._counts) > len(entries):
             self._remove_last()
         elif not change.undone and len(entries) == len(self._counts) + 1:
-            self._append(len(entries), entries[-1])
+            self._append(entries[-1])
         else:  # out of step (should not happen): start over rather than show a wrong log
             self._on_replaced()
 
     def _remove_last(self) -> None:
-        count = self._counts.pop()
+        count = self._counts[-1]
         if count:
-            first = len(self._rows) - count
-            self.beginRemoveRows(QModelIndex(), first, len(self._rows) - 1)
-            del self._rows[first:]
+            self.beginRemoveRows(QModelIndex(), self._total - count, self._total - 1)
+        self._starts.pop()
+        self._counts.pop()
+        self._headed.pop()
+        self._total -= count
+        kept = next((number for number in range(len(self._counts), 0, -1) if self._counts[number - 1]), 0)
+        self._moment = moment_key(self._document.history.entries[kept - 1]) if kept else None
+        if count:
             self.endRemoveRows()
 
-    def _append(self, number: int, entry: Entry) -> None:
-        new_rows = self._rows_for(number, entry)
-        self._counts.append(len(new_rows))
-        if new_rows:
-            self.beginInsertRows(QModelIndex(), len(self._rows), len(self._rows) + len(new_rows) - 1)
-            self._rows.extend(new_rows)
+    def _append(self, entry: Entry) -> None:
+        headed, count = self._rows_for(entry)
+        if count:
+            self.beginInsertRows(QModelIndex(), self._total, self._total + count - 1)
+        self._add(entry, headed, count)
+        if count:
             self.endInsertRows()

@@ -1,15 +1,60 @@
-"""The undo history dock: Qt's undo view, which asks before a click rewinds the fight by more than one step."""
+"""The undo history dock: every step of the fight, which asks before a click rewinds it by more than one step."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QMouseEvent, QUndoStack
-from PySide6.QtWidgets import QMessageBox, QUndoView, QWidget
+from typing import Any
 
+from PySide6.QtCore import QAbstractListModel, QItemSelectionModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QMouseEvent, QUndoStack
+from PySide6.QtWidgets import QAbstractItemView, QListView, QMessageBox, QWidget
+
+from app.document import step_text
 from app.i18n import _, ngettext
 
+Index = QModelIndex | QPersistentModelIndex
 
-class UndoHistory(QUndoView):
+
+class UndoStackModel(QAbstractListModel):
+    """The rows of Qt's undo view (the empty label, then one per command), each command named when shown.
+
+    ``QUndoView`` reads every command's text, so every command of a loaded fight had to be named on opening
+    (10,000 log lines decoded); this model asks the document for the rows the view paints.
+    """
+
+    def __init__(self, stack: QUndoStack, empty_label: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._stack = stack
+        self._empty_label = empty_label
+        self.named = 0  # rows named so far (a test checks that opening a long fight names only a few)
+        stack.indexChanged.connect(self._on_stack_changed)
+        stack.cleanChanged.connect(self._on_stack_changed)
+
+    def stack(self) -> QUndoStack:
+        """The undo stack shown."""
+        return self._stack
+
+    def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
+        return 0 if parent.isValid() else self._stack.count() + 1
+
+    def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if role != Qt.ItemDataRole.DisplayRole or not index.isValid():
+            return None
+        row = index.row()
+        if row == 0:
+            return self._empty_label
+        if row > self._stack.count():
+            return None
+        self.named += 1
+        return step_text(self._stack, row - 1)
+
+    def _on_stack_changed(self) -> None:
+        # Like QUndoModel: the count may have changed anywhere (a push drops the redo steps), so start over;
+        # with uniform row heights a reset reads only the rows painted.
+        self.beginResetModel()
+        self.endResetModel()
+
+
+class UndoHistory(QListView):
     """Every step of the fight; clicking one goes back (or forward) to it.
 
     A click lands easily on the wrong line of a long list, and going back many steps at once is a big change
@@ -18,9 +63,29 @@ class UndoHistory(QUndoView):
     """
 
     def __init__(self, stack: QUndoStack, parent: QWidget | None = None) -> None:
-        super().__init__(stack, parent)
-        self.setEmptyLabel(_("<start of the fight>"))
+        super().__init__(parent)
+        self._stack = stack
+        self._model = UndoStackModel(stack, _("<start of the fight>"), self)
+        self.setModel(self._model)
+        self.setUniformItemSizes(True)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.selectionModel().currentChanged.connect(self._on_current_changed)
+        self._model.modelReset.connect(self._select_index)
+        self._select_index()
         self._refused = False  # the last press was refused: dragging on from it must not select either
+
+    def stack(self) -> QUndoStack:
+        """The undo stack shown."""
+        return self._stack
+
+    def _select_index(self) -> None:
+        """The row of the stack's index is the current one (as in Qt's undo view)."""
+        self.selectionModel().setCurrentIndex(self._model.index(self._stack.index(), 0),
+                                              QItemSelectionModel.SelectionFlag.ClearAndSelect)
+
+    def _on_current_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        if current.isValid() and current.row() != self._stack.index():
+            self._stack.setIndex(current.row())
 
     def steps_back_to(self, row: int) -> int:
         """How many steps a click on ``row`` would undo (0 for the current step or one after it)."""
