@@ -137,9 +137,17 @@ def _window_samples(window: Any, settle: Callable[[], object]) -> dict[str, list
         samples["redo"].append(_timed(redo.trigger, settle))
     for _index in range(ADD_REPEATS):
         samples["add ×10"].append(_timed(add_ten, settle))
-    dialog = _attack_dialog(window)
-    settle()
-    for _index in range(REPEATS):
+    dialog = None
+    for index in range(REPEATS):
+        if index % 2 == 0:  # a phase allows two shots: the next actor opens the dialog (not timed)
+            if dialog is not None:
+                dialog.close()
+            window.fight.on_next_turn()
+            if document.state.clock.current is None:
+                session.roll_initiative()
+            dialog = _attack_dialog(window)
+        else:
+            dialog.next_button.click()  # the same actor's second shot (not timed)
         dialog.dice.skill.setValue(4)  # the GM types the skill (a weapon saved on the sheet would fill it)
         settle()
 
@@ -150,10 +158,9 @@ def _window_samples(window: Any, settle: Callable[[], object]) -> dict[str, list
         before = len(document.history.entries)
         samples["attack"].append(_timed(attack, settle))
         if len(document.history.entries) != before + 1:
-            raise RuntimeError(f"the attack was not resolved: {dialog.problem()}")
-        dialog.next_button.click()  # the next attack (not timed)
-        settle()
-    dialog.close()
+            raise RuntimeError(f"the attack was not resolved: {dialog.problem()} {dialog.status_label.text()}")
+    if dialog is not None:
+        dialog.close()
     return samples
 
 
