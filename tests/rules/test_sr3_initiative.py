@@ -223,3 +223,15 @@ def test_current_actor_is_the_combatant_acting_now_never_a_timer() -> None:
     assert current_actor(history.state) is None
     history.do(NextTurn())
     assert current_actor(history.state) == ids["Sharon"]
+
+
+def test_the_penalty_table_reads_as_the_wound_levels() -> None:
+    """track_penalty reads a table worked out once from the thresholds (the order asks it for every combatant on
+    every change): the same penalty as the level the boxes reach, a full track capped, none below one box."""
+    from rules.systems.sr3.monitor import BOXES, LEVEL_PENALTY, _PENALTY_BY_BOXES, track_penalty, wound_level
+
+    assert len(_PENALTY_BY_BOXES) == BOXES + 1
+    for boxes in range(-3, 2 * BOXES + 5):
+        level = wound_level(min(boxes, BOXES))
+        assert track_penalty(boxes) == (LEVEL_PENALTY[level] if level else 0), boxes
+    assert [track_penalty(boxes) for boxes in (0, 1, 3, 6, 10, 14)] == [0, 1, 2, 3, 3, 3]

@@ -67,7 +67,8 @@ def pass_order(combatants: Iterable[Combatant], pass_no: int, yielded: frozenset
         Combatant]:
     """Combatants with a positive score in ``pass_no``, highest first (stable for full ties)."""
     eligible = [c for c in combatants if (value := score(c, pass_no)) is not None and value > 0]
-    return sorted(eligible, key=lambda c: tie_key(c, pass_no, yielded), reverse=True)
+    eligible.sort(key=lambda c: tie_key(c, pass_no, yielded), reverse=True)
+    return eligible
 
 
 def initiative_passes(scores: Mapping[str, int]) -> list[list[str]]:
