@@ -106,6 +106,7 @@ def _attack_dialog(window: Any) -> Any:
     from ui.games import game_ui
 
     dialog_class = game_ui(window.document.system.id).attack_dialog()
+    assert dialog_class is not None
     dialog = dialog_class(window.document, window.session.roller, window.session.current_actor(), None, window)
     dialog.show()
     return dialog
@@ -137,7 +138,7 @@ def _window_samples(window: Any, settle: Callable[[], object]) -> dict[str, list
         samples["redo"].append(_timed(redo.trigger, settle))
     for _index in range(ADD_REPEATS):
         samples["add ×10"].append(_timed(add_ten, settle))
-    dialog = None
+    dialog: Any = None
     for index in range(REPEATS):
         if index % 2 == 0:  # a phase allows two shots: the next actor opens the dialog (not timed)
             if dialog is not None:

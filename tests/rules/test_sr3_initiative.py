@@ -228,7 +228,7 @@ def test_current_actor_is_the_combatant_acting_now_never_a_timer() -> None:
 def test_the_penalty_table_reads_as_the_wound_levels() -> None:
     """track_penalty reads a table worked out once from the thresholds (the order asks it for every combatant on
     every change): the same penalty as the level the boxes reach, a full track capped, none below one box."""
-    from rules.systems.sr3.monitor import BOXES, LEVEL_PENALTY, _PENALTY_BY_BOXES, track_penalty, wound_level
+    from rules.systems.sr3.monitor import _PENALTY_BY_BOXES, BOXES, LEVEL_PENALTY, track_penalty, wound_level
 
     assert len(_PENALTY_BY_BOXES) == BOXES + 1
     for boxes in range(-3, 2 * BOXES + 5):
@@ -255,7 +255,7 @@ def test_the_scored_order_is_the_tie_chain_order(seed: int) -> None:
     yielded = frozenset(c.id for c in combatants if rng.random() < 0.2)
     for pass_no in (1, 2, 3):
         expected = sorted([c for c in combatants if (score(c, pass_no) or 0) > 0],
-                          key=lambda c: tie_key(c, pass_no, yielded), reverse=True)  # noqa: B023
+                          key=lambda c: tie_key(c, pass_no, yielded), reverse=True)
         scored = scored_pass_order(combatants, pass_no, yielded)
         assert [c.id for c, _value in scored] == [c.id for c in expected]
         assert [value for _c, value in scored] == [score(c, pass_no) for c in expected]

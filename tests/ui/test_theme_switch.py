@@ -145,7 +145,12 @@ def test_soft_text_is_worked_out_once_per_palette_and_follows_a_new_one(monkeypa
     worked: list[int] = []
     real = theme._softened
     monkeypatch.setattr(theme, "_SOFT_TEXT", {})
-    monkeypatch.setattr(theme, "_softened", lambda ink, grounds: worked.append(1) or real(ink, grounds))
+
+    def counted(ink: QColor, grounds: list[QColor]) -> QColor:
+        worked.append(1)
+        return real(ink, grounds)
+
+    monkeypatch.setattr(theme, "_softened", counted)
     light = QPalette()
     for role, colour in ((QPalette.ColorRole.Text, "#000000"), (QPalette.ColorRole.Base, "#ffffff"),
                          (QPalette.ColorRole.AlternateBase, "#f0f0f0")):

@@ -41,6 +41,8 @@ class Column(IntEnum):
     EFFECTS = 5
 
 
+_COLUMNS = tuple(Column)
+
 HEADERS = {
     Column.NAME: N_("Name"),
     Column.SIDE: N_("Side"),
@@ -130,7 +132,7 @@ class InitiativeModel(EnumTableModel):
         combatant = state.combatants.get(self._ids[index.row()])
         if combatant is None:
             return None
-        column = Column(index.column())
+        column = _COLUMNS[index.column()]  # not Column(...): an enum lookup on each of a repaint's ~400 calls
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
             return self._text(combatant, column, state, role == Qt.ItemDataRole.EditRole)
         return self._other_role(combatant, column, state, role)
