@@ -103,11 +103,14 @@ def _timed(action: Callable[[], object], settle: Callable[[], object]) -> float:
 
 def _attack_dialog(window: Any) -> Any:
     """The SR3 attack dialog for the current actor, shown over the window (as the Attack action opens it)."""
+    from PySide6.QtCore import Qt
+
     from ui.games import game_ui
 
     dialog_class = game_ui(window.document.system.id).attack_dialog()
     assert dialog_class is not None
     dialog = dialog_class(window.document, window.session.roller, window.session.current_actor(), None, window)
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)  # as run_dialog does: a closed one follows nothing
     dialog.show()
     return dialog
 
