@@ -81,6 +81,18 @@ def soft_text(palette: QPalette) -> QColor:
     ink = palette.color(QPalette.ColorGroup.Active, QPalette.ColorRole.Text)
     grounds = [palette.color(QPalette.ColorGroup.Active, role)
                for role in (QPalette.ColorRole.Base, QPalette.ColorRole.AlternateBase)]
+    key = (ink.rgba(), grounds[0].rgba(), grounds[1].rgba())
+    known = _SOFT_TEXT.get(key)
+    if known is None:  # every greyed cell of every repaint asks: work it out once per pair of colours
+        known = _SOFT_TEXT[key] = _softened(ink, grounds)
+    return QColor(known)
+
+
+#: soft_text's answers by (text, base, alternate base) colours.
+_SOFT_TEXT: dict[tuple[int, int, int], QColor] = {}
+
+
+def _softened(ink: QColor, grounds: list[QColor]) -> QColor:
     for step in range(12, 0, -1):  # as soft as it may be: half-way to the background at most
         colour = _mix(ink, grounds[0], step / 24)
         if all(contrast_ratio(colour, ground) >= MIN_CONTRAST for ground in grounds):

@@ -223,3 +223,40 @@ def test_current_actor_is_the_combatant_acting_now_never_a_timer() -> None:
     assert current_actor(history.state) is None
     history.do(NextTurn())
     assert current_actor(history.state) == ids["Sharon"]
+
+
+def test_the_penalty_table_reads_as_the_wound_levels() -> None:
+    """track_penalty reads a table worked out once from the thresholds (the order asks it for every combatant on
+    every change): the same penalty as the level the boxes reach, a full track capped, none below one box."""
+    from rules.systems.sr3.monitor import _PENALTY_BY_BOXES, BOXES, LEVEL_PENALTY, track_penalty, wound_level
+
+    assert len(_PENALTY_BY_BOXES) == BOXES + 1
+    for boxes in range(-3, 2 * BOXES + 5):
+        level = wound_level(min(boxes, BOXES))
+        assert track_penalty(boxes) == (LEVEL_PENALTY[level] if level else 0), boxes
+    assert [track_penalty(boxes) for boxes in (0, 1, 3, 6, 10, 14)] == [0, 1, 2, 3, 3, 3]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_scored_order_is_the_tie_chain_order(seed: int) -> None:
+    """scored_pass_order works each key out once: the same order as sorting by tie_key (ties, wounds, those who
+    let their ties go first, those with no initiative or none left in this pass), each with its score."""
+    import random
+
+    from rules.encounter import Combatant, Initiative
+    from rules.systems.sr3.initiative import pass_order, score, scored_pass_order, tie_key
+
+    rng = random.Random(seed)
+    combatants = [Combatant(f"c{number}", f"C{number}", attributes=frozen_map(
+        {"reaction": rng.randint(2, 4), **({"reaction_natural": rng.randint(2, 4)} if rng.random() < 0.3 else {})}),
+        damage=frozen_map({"physical": rng.choice((0, 0, 1, 3, 6)), "stun": rng.choice((0, 2, 10))}),
+        initiative=None if rng.random() < 0.1 else Initiative(rng.randint(1, 25), tiebreak=(rng.randint(1, 2),)))
+        for number in range(30)]
+    yielded = frozenset(c.id for c in combatants if rng.random() < 0.2)
+    for pass_no in (1, 2, 3):
+        expected = sorted([c for c in combatants if (score(c, pass_no) or 0) > 0],
+                          key=lambda c: tie_key(c, pass_no, yielded), reverse=True)
+        scored = scored_pass_order(combatants, pass_no, yielded)
+        assert [c.id for c, _value in scored] == [c.id for c in expected]
+        assert [value for _c, value in scored] == [score(c, pass_no) for c in expected]
+        assert pass_order(combatants, pass_no, yielded) == expected

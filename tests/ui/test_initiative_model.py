@@ -108,3 +108,64 @@ def test_a_delayed_actor_shows_where_it_comes_back() -> None:
     model._document.apply(DelayAction(ids["Mike"], into_next_pass=True))
     row = model.row_of(ids["Mike"])
     assert model.index(row, Column.ACTIONS).data() == "Delayed into pass 2: act before your own phase there"
+
+
+def _every_role(model: InitiativeModel, row: int) -> list[object]:
+    roles = [*Role, Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole, Qt.ItemDataRole.FontRole,
+             Qt.ItemDataRole.ForegroundRole, Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.DecorationRole,
+             Qt.ItemDataRole.AccessibleTextRole, Qt.ItemDataRole.AccessibleDescriptionRole]
+    return [model.index(row, column).data(role) for column in Column for role in roles]
+
+
+def test_a_repaint_asks_the_game_for_each_status_once_per_state(monkeypatch: Any) -> None:
+    """Every painted cell asks several roles that hang on the status: the model works it out once per combatant
+    and state (it was asked about 60 times a row per repaint), and anew once the fight changes."""
+    document, ids = _document()
+    roll_ones(document.history, ids)
+    model = InitiativeModel(EncounterDocument(document.history))
+    asked: list[str] = []
+    real = type(model._document.system).status
+
+    def counted(system: Any, combatant: Any, state: Any) -> Any:
+        asked.append(combatant.id)
+        return real(system, combatant, state)
+
+    monkeypatch.setattr(type(model._document.system), "status", counted)
+    dave = _names(model).index("Dave")
+    before = _every_role(model, dave)
+    # Once by the model; SR3's condition notes ask it themselves (the tooltip and the screen readers' words).
+    assert asked.count(ids["Dave"]) == 3
+    assert _every_role(model, dave) == before and asked.count(ids["Dave"]) == 5
+    model._document.apply(ApplyHarm(ids["Dave"], "stun", 10))  # a new state: asked again, and now out
+    dave = _names(model).index("Dave")
+    assert model.index(dave, Column.CONDITION).data().startswith("Unconscious")
+    assert asked.count(ids["Dave"]) >= 2
+
+
+def test_damage_next_undo_and_redo_change_rows_in_place(qtmodeltester: Any) -> None:
+    """The actions the GM repeats all fight long never reset the table; damage that moves nobody repaints only
+    the damaged row."""
+    document, ids = _document()
+    model = InitiativeModel(document)
+    qtmodeltester.check(model, force_py=True)
+    resets: list[bool] = []
+    changed: list[tuple[int, int, int, int]] = []
+    moves: list[bool] = []
+    model.modelReset.connect(lambda: resets.append(True))
+    model.layoutChanged.connect(lambda *_args: moves.append(True))
+    model.dataChanged.connect(lambda first, last, *_roles: changed.append(
+        (first.row(), first.column(), last.row(), last.column())))
+    dave = _names(model).index("Dave")
+    document.apply(ApplyHarm(ids["Dave"], "stun", 1))  # nobody has initiative yet: the order stays
+    assert not moves and changed == [(dave, 0, dave, len(Column) - 1)]
+    roll_ones(document.history, ids)
+    document.replace_history(document.history, None)  # loading another fight is the one reset
+    resets.clear()
+    for _index in range(3):
+        document.apply(NextTurn())
+        document.apply(ApplyHarm(ids["Dave"], "physical", 1))
+    document.undo_stack.undo()
+    document.undo_stack.undo()
+    document.undo_stack.redo()
+    assert not resets
+    qtmodeltester.check(model)

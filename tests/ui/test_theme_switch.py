@@ -135,3 +135,33 @@ def test_messages_follow_a_theme_switch(application: QApplication, open_window: 
     text = window.round_label
     assert text.font().bold() and text.font().pointSize() > QApplication.font().pointSize()
     assert window.reminder.property("error") is True
+
+
+def test_soft_text_is_worked_out_once_per_palette_and_follows_a_new_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every greyed cell of every repaint asks for the soft text colour: it is kept per pair of colours (it was
+    24 contrast ratios a cell), each caller gets its own copy, and another palette gets its own colour."""
+    from ui import theme
+
+    worked: list[int] = []
+    real = theme._softened
+    monkeypatch.setattr(theme, "_SOFT_TEXT", {})
+
+    def counted(ink: QColor, grounds: list[QColor]) -> QColor:
+        worked.append(1)
+        return real(ink, grounds)
+
+    monkeypatch.setattr(theme, "_softened", counted)
+    light = QPalette()
+    for role, colour in ((QPalette.ColorRole.Text, "#000000"), (QPalette.ColorRole.Base, "#ffffff"),
+                         (QPalette.ColorRole.AlternateBase, "#f0f0f0")):
+        light.setColor(QPalette.ColorGroup.Active, role, QColor(colour))
+    dark = QPalette(light)
+    for role, colour in ((QPalette.ColorRole.Text, "#eeeeee"), (QPalette.ColorRole.Base, "#202020"),
+                         (QPalette.ColorRole.AlternateBase, "#2a2a2a")):
+        dark.setColor(QPalette.ColorGroup.Active, role, QColor(colour))
+    first = theme.soft_text(light)
+    first.setRed(255)  # a caller's change stays its own
+    again = theme.soft_text(light)
+    assert worked == [1] and again == real(QColor("#000000"), [QColor("#ffffff"), QColor("#f0f0f0")])
+    assert theme.soft_text(dark) == real(QColor("#eeeeee"), [QColor("#202020"), QColor("#2a2a2a")])
+    assert worked == [1, 1] and theme.soft_text(dark) != again

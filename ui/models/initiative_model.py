@@ -41,6 +41,8 @@ class Column(IntEnum):
     EFFECTS = 5
 
 
+_COLUMNS = tuple(Column)
+
 HEADERS = {
     Column.NAME: N_("Name"),
     Column.SIDE: N_("Side"),
@@ -96,6 +98,8 @@ class InitiativeModel(EnumTableModel):
         super().__init__()
         self._document = document
         self._ids: list[str] = ordered_ids(document.state, document.system)
+        # Each state's statuses, asked by several roles of every painted cell (the state is immutable).
+        self._statuses: tuple[Encounter | None, dict[str, Status]] = (None, {})
         document.changed.connect(self._on_changed)
         document.replaced.connect(self._on_replaced)
 
@@ -128,7 +132,7 @@ class InitiativeModel(EnumTableModel):
         combatant = state.combatants.get(self._ids[index.row()])
         if combatant is None:
             return None
-        column = Column(index.column())
+        column = _COLUMNS[index.column()]  # not Column(...): an enum lookup on each of a repaint's ~400 calls
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
             return self._text(combatant, column, state, role == Qt.ItemDataRole.EditRole)
         return self._other_role(combatant, column, state, role)
@@ -163,7 +167,7 @@ class InitiativeModel(EnumTableModel):
         return " · ".join(f"{_(item.label)} {item.left}" for item in budget)
 
     def _condition_text(self, combatant: Combatant, state: Encounter) -> str:
-        return condition_line(self._document.system, combatant, state)
+        return condition_line(self._document.system, combatant, state, self._status(combatant, state))
 
     def _effects_text(self, combatant: Combatant, state: Encounter) -> str:
         names = [effect.name for effect in state.effects.values() if effect.target == combatant.id]
@@ -179,7 +183,7 @@ class InitiativeModel(EnumTableModel):
         if role == Role.SIDE:
             return combatant.side.value
         if role == Role.STATUS:
-            return self._document.system.status(combatant, state).value
+            return self._status(combatant, state).value
         if role == Role.TRACKS:
             return [(_(t.label), combatant.boxes(t.key), t.size)
                     for t in self._document.system.tracks(combatant, state)]
@@ -190,12 +194,22 @@ class InitiativeModel(EnumTableModel):
     def _condition_role(self, combatant: Combatant, state: Encounter, role: int) -> Any:
         """The status icon, and for screen readers the cell's words (its text, then the notes)."""
         if role == Qt.ItemDataRole.DecorationRole:
-            return status_icon(self._document.system.status(combatant, state))
+            return status_icon(self._status(combatant, state))
         if role == Qt.ItemDataRole.AccessibleTextRole:
             return self._condition_text(combatant, state)
         if role == Qt.ItemDataRole.AccessibleDescriptionRole:
             return self._tooltip(combatant, Column.CONDITION, state)
         return self._look(combatant, Column.CONDITION, state, role)
+
+    def _status(self, combatant: Combatant, state: Encounter) -> Status:
+        known_state, statuses = self._statuses
+        if known_state is not state:
+            statuses = {}
+            self._statuses = (state, statuses)
+        status = statuses.get(combatant.id)
+        if status is None:
+            status = statuses[combatant.id] = self._document.system.status(combatant, state)
+        return status
 
     def _is_current(self, combatant: Combatant, state: Encounter) -> bool:
         current = state.clock.current
@@ -218,7 +232,7 @@ class InitiativeModel(EnumTableModel):
 
     def _dimmed(self, combatant: Combatant, column: Column, state: Encounter) -> bool:
         """Those who have acted and those out of the fight are greyed, but never the word saying they are out."""
-        active = self._document.system.status(combatant, state) is Status.ACTIVE
+        active = self._status(combatant, state) is Status.ACTIVE
         if column is Column.CONDITION and not active:
             return False
         return combatant.id in state.clock.acted or not active
@@ -227,7 +241,7 @@ class InitiativeModel(EnumTableModel):
         if column in (Column.NAME, Column.SIDE) and is_hidden(combatant):
             return _("Hidden from the players: the player view leaves {name} out.").format(name=combatant.name)
         system = self._document.system
-        status = system.status(combatant, state)
+        status = self._status(combatant, state)
         word = _(STATUS_LABELS[status]) if status is not Status.ACTIVE else None
         if column is Column.EFFECTS:
             effects = [e for e in state.effects.values() if e.target == combatant.id]
@@ -291,11 +305,12 @@ class InitiativeModel(EnumTableModel):
                 self.dataChanged.emit(self.index(row, 0), self.index(row, len(Column) - 1))
 
 
-def condition_line(system: RuleSystem, combatant: Combatant, state: Encounter) -> str:
+def condition_line(system: RuleSystem, combatant: Combatant, state: Encounter, status: Status | None = None) -> str:
     """The condition cell's words: the status when out of the fight, first so it is never elided, then the game's
-    own short reading of the tracks (``Unconscious · P 4/10 · S 10/10``)."""
+    own short reading of the tracks (``Unconscious · P 4/10 · S 10/10``); ``status`` if the caller knows it."""
     summary = system.condition_summary(combatant, state)
-    status = system.status(combatant, state)
+    if status is None:
+        status = system.status(combatant, state)
     if status is Status.ACTIVE:
         return summary
     word = _(STATUS_LABELS[status])

@@ -66,8 +66,31 @@ def tie_key(combatant: Combatant, pass_no: int, yielded: frozenset[str]) -> tupl
 def pass_order(combatants: Iterable[Combatant], pass_no: int, yielded: frozenset[str] = frozenset()) -> list[
         Combatant]:
     """Combatants with a positive score in ``pass_no``, highest first (stable for full ties)."""
-    eligible = [c for c in combatants if (value := score(c, pass_no)) is not None and value > 0]
-    return sorted(eligible, key=lambda c: tie_key(c, pass_no, yielded), reverse=True)
+    return [combatant for combatant, _score in scored_pass_order(combatants, pass_no, yielded)]
+
+
+def scored_pass_order(combatants: Iterable[Combatant], pass_no: int, yielded: frozenset[str] = frozenset()) -> list[
+        tuple[Combatant, int]]:
+    """:func:`pass_order` with each one's score: every key worked out once (the order is asked on every change,
+    for every combatant; the wound modifier was read three times a combatant)."""
+    keyed = []
+    for combatant in combatants:
+        if combatant.initiative is None:
+            continue
+        unwounded = combatant.initiative.rolled - PASS_STEP * (pass_no - 1)
+        value = unwounded - wound_initiative_penalty(combatant)
+        if value <= 0:
+            continue
+        reaction = combatant.attribute("reaction")
+        key = (value, 0 if combatant.id in yielded else 1, unwounded, reaction,
+               combatant.attribute("reaction_natural", reaction), *combatant.initiative.tiebreak)
+        keyed.append((key, combatant))
+    keyed.sort(key=_first, reverse=True)  # stable for full ties, as sorted() by tie_key is
+    return [(combatant, key[0]) for key, combatant in keyed]
+
+
+def _first(item: tuple[tuple[int, ...], Combatant]) -> tuple[int, ...]:
+    return item[0]
 
 
 def initiative_passes(scores: Mapping[str, int]) -> list[list[str]]:

@@ -216,8 +216,8 @@ class Sr3System(RuleSystem):
         clock = encounter.clock
         waiting = (c for c in encounter.combatants.values()
                    if c.id not in clock.acted and self.can_act(c, encounter))
-        actors = [Slot(SlotKind.ACTORS, (c.id,), initiative.score(c, clock.pass_no))
-                  for c in initiative.pass_order(waiting, clock.pass_no, clock.yielded)]
+        actors = [Slot(SlotKind.ACTORS, (c.id,), value)
+                  for c, value in initiative.scored_pass_order(waiting, clock.pass_no, clock.yielded)]
         timers = initiative.timer_slots(encounter)
         return _merge_by_phase(actors, timers) + delayed_slots(encounter) + [t for t in timers if not t.phase]
 
