@@ -38,6 +38,10 @@ from tests.rules.test_documents import long_fight
 
 FILES = 1000
 SEED = 8
+#: The files are tried in this many parts, one test each, so that `make test` spreads them over the cores
+#: (one part's mutants are the same as before: file ``number`` is made from the same seed).
+PARTS = 4
+PART_FILES = FILES // PARTS
 
 
 # --- no code runs from a file ---------------------------------------------------------------------
@@ -191,7 +195,8 @@ def _use(path: Path, tmp_path: Path) -> None:
     load_encounter(again)
 
 
-def test_1000_mutated_encounter_files_open_or_are_refused_clearly(tmp_path: Path,
+@pytest.mark.parametrize("part", range(PARTS))
+def test_1000_mutated_encounter_files_open_or_are_refused_clearly(part: int, tmp_path: Path,
                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
     all_systems()  # every game imported now, so loading imports nothing
     resolve_every_type_hint()
@@ -201,7 +206,7 @@ def test_1000_mutated_encounter_files_open_or_are_refused_clearly(tmp_path: Path
         path.write_bytes(warm_up)
         with contextlib.suppress(StorageError):
             _use(path, tmp_path)
-    for number in range(FILES):
+    for number in range(part * PART_FILES, (part + 1) * PART_FILES):
         data, how = next(mutants(originals[number % len(originals)], 1, SEED * 10_000 + number))
         path.write_bytes(data)
         try:
@@ -215,26 +220,27 @@ def test_1000_mutated_encounter_files_open_or_are_refused_clearly(tmp_path: Path
         else:
             outcomes["opened"] += 1
         assert path.read_bytes() == data  # a failed load never touches the file
-    print(f"\nhostile encounter files: {outcomes}")
-    assert outcomes["refused"] > FILES / 2 and outcomes["opened"] > 0, outcomes
+    print(f"\nhostile encounter files, part {part + 1} of {PARTS}: {outcomes}")
+    assert outcomes["refused"] > PART_FILES / 2 and outcomes["opened"] > 0, outcomes
 
 
 # --- roster and bestiary exports ------------------------------------------------------------------
 
 
-def test_1000_mutated_roster_exports_are_imported_whole_or_refused_clearly(tmp_path: Path,
+@pytest.mark.parametrize("part", range(PARTS))
+def test_1000_mutated_roster_exports_are_imported_whole_or_refused_clearly(part: int, tmp_path: Path,
                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     resolve_every_type_hint()
     library = Library(tmp_path / "library.sqlite3")
     export = tmp_path / "export.json"
     library.export_json(library.search(), export)
     original = json.loads(export.read_text(encoding="utf-8"))
-    rng, target, outcomes = random.Random(SEED), tmp_path / "hostile.json", {"added": 0, "refused": 0}
+    rng, target, outcomes = random.Random(SEED * 10 + part), tmp_path / "hostile.json", {"added": 0, "refused": 0}
     for warm_up in (b"\xff{", b"[1]"):  # the standard library's lazy imports, once
         target.write_bytes(warm_up)
         with contextlib.suppress(LibraryError):
             library.import_json(target)
-    for number in range(FILES):
+    for number in range(PART_FILES):
         if number % 2:
             data = _byte_damage(export.read_bytes(), rng)
         else:
@@ -252,5 +258,5 @@ def test_1000_mutated_roster_exports_are_imported_whole_or_refused_clearly(tmp_p
             assert len(library.search()) == before + len(added)
             outcomes["added"] += 1
     assert library.integrity_ok()
-    print(f"\nhostile roster exports: {outcomes}")
-    assert outcomes["refused"] > FILES / 2 and outcomes["added"] > 0, outcomes
+    print(f"\nhostile roster exports, part {part + 1} of {PARTS}: {outcomes}")
+    assert outcomes["refused"] > PART_FILES / 2 and outcomes["added"] > 0, outcomes

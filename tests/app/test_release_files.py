@@ -108,13 +108,19 @@ def _damaged_game_parts(document: dict[str, Any], rng: random.Random) -> bytes:
         return b"{}"
 
 
-def test_damaged_old_files_open_or_are_refused_clearly(tmp_path: Path) -> None:
+#: Damaged old files tried, in parts of one test each (`make test` spreads them over the cores).
+DAMAGED, DAMAGED_PARTS = 80, 2
+
+
+@pytest.mark.parametrize("part", range(DAMAGED_PARTS))
+def test_damaged_old_files_open_or_are_refused_clearly(part: int, tmp_path: Path) -> None:
     """The migration meets damaged old files too: bit flips, values retyped anywhere, or in what it rewrites."""
     originals = [json.loads((FILES / name).read_text(encoding="utf-8")) for name in FIGHTS
                  if name.endswith("-long.bojovka")]
-    rng = random.Random(3)
+    rng = random.Random(3 + part)
     path, outcomes = tmp_path / "damaged.bojovka", {"opened": 0, "refused": 0}
-    for number in range(80):
+    per_part = DAMAGED // DAMAGED_PARTS
+    for number in range(part * per_part, (part + 1) * per_part):
         document = originals[number % len(originals)]
         if number % 2:
             data, how = next(mutants(document, 1, 3_000 + number))
@@ -128,5 +134,5 @@ def test_damaged_old_files_open_or_are_refused_clearly(tmp_path: Path) -> None:
             outcomes["refused"] += 1
         else:
             outcomes["opened"] += 1
-    print(f"\ndamaged old files: {outcomes}")
+    print(f"\ndamaged old files, part {part + 1} of {DAMAGED_PARTS}: {outcomes}")
     assert outcomes["refused"] and outcomes["opened"], outcomes
