@@ -85,7 +85,10 @@ typecheck: $(STAMP)
 contracts: $(STAMP)
 	$(BIN)/lint-imports --no-cache
 
-# One worker per core; work stealing evens out the few long tests (hostile files, the crash suite).
+# One worker per core; work stealing evens out the few long tests (hostile files, the crash suite). Bytecode
+# caches are kept, as for `make run`: the suite starts dozens of Python processes (workers, the crash suite's
+# kills, start-up probes), each of which compiled every module of ours again without them.
+unit: export PYTHONDONTWRITEBYTECODE :=
 unit: $(STAMP) catalogs print-deps
 	$(BIN)/python -m pytest -n auto --dist worksteal
 
