@@ -28,7 +28,6 @@ from rules.encounter import Side
 from rules.errors import RulesError
 from rules.systems import system_ids, system_title
 from ui.actions import ACTIONS, COMMAND_NAME, Menu, build_action, first_shortcut, set_tip, unique_shortcuts
-from ui.charts.initiative_chart import InitiativeChart
 from ui.commands.fight import FightCommands
 from ui.commands.files import FileCommands
 from ui.commands.preferences import PreferenceCommands
@@ -48,6 +47,7 @@ from ui.widgets.messages import ReminderLine, mark_error
 from ui.widgets.undo_history import UndoHistory
 
 if TYPE_CHECKING:
+    from ui.charts.initiative_chart import InitiativeChart
     from ui.charts.odds_dock import OddsDock
     from ui.printing.dialogs import Printing
     from ui.welcome import WelcomePage
@@ -156,7 +156,9 @@ class MainWindow(QMainWindow):
         self.log_model = LogModel(self.document)
         self.log_view = LogView(self.log_model)
         self.dice_line = DiceLine(self.session)
-        self.initiative_chart = InitiativeChart(self.document)
+        # A tab behind the log: built (pyqtgraph, numpy, the canvas) when its tab is first chosen, or when asked
+        # for (the property below), not before the first paint.
+        self._chart_content = LazyWidget(self._build_initiative_chart)
         self.undo_view = UndoHistory(self.document.undo_stack)  # asks before a click undoes several steps
         # Out of the layout until first opened: built (with the odds engines and chart) when first shown or asked
         # for (the property below), not before the first paint.
@@ -169,12 +171,12 @@ class MainWindow(QMainWindow):
         # The undo history and the odds join the layout when first opened: Qt drew a stale second tab bar
         # (over the dice line, over the details) for a dock hidden in a tab group built before the first show.
         self.undo_dock = undo = self._dock(_("Undo history"), "dock_undo", self.undo_view, None)
-        self.chart_dock = chart = self._dock(_("Initiative chart"), "dock_initiative_chart", self.initiative_chart,
+        self.chart_dock = chart = self._dock(_("Initiative chart"), "dock_initiative_chart", self._chart_content,
                                              bottom)
         self.odds_dock = odds = self._dock(_("Odds"), "dock_odds", self._odds_content, None)
         #: In the order the View menu lists them.
         self.docks = (details, effects, log, dice, undo, chart, odds)
-        chart.visibilityChanged.connect(lambda shown: self.initiative_chart.catch_up() if shown else None)
+        chart.visibilityChanged.connect(self._chart_shown)
         self.splitDockWidget(log, dice, Qt.Orientation.Vertical)  # the dice line sits under the log
         self.tabifyDockWidget(log, chart)  # a tab behind the log: it draws nothing until the GM looks at it
         log.raise_()
@@ -188,6 +190,21 @@ class MainWindow(QMainWindow):
         self.resizeDocks([details, effects], [560, 180], Qt.Orientation.Vertical)
         self.resizeDocks([log, dice], [220, 60], Qt.Orientation.Vertical)
         self.resizeDocks([details], [380], Qt.Orientation.Horizontal)
+
+    def _build_initiative_chart(self) -> QWidget:
+        from ui.charts.initiative_chart import InitiativeChart
+
+        return InitiativeChart(self.document)
+
+    @property
+    def initiative_chart(self) -> InitiativeChart:
+        """The initiative chart dock's content (built now if it was not yet)."""
+        return cast("InitiativeChart", self._chart_content.build())
+
+    def _chart_shown(self, shown: bool) -> None:
+        """Its tab was chosen: a chart that is built catches up (an unbuilt one is drawn when it is built)."""
+        if shown and self._chart_content.content is not None:
+            self.initiative_chart.catch_up()
 
     def _build_odds(self) -> QWidget:
         from ui.charts.odds_dock import OddsDock
