@@ -44,7 +44,6 @@ from ui.widgets.inputs import guard_the_wheel
 from ui.widgets.lazy import LazyWidget
 from ui.widgets.log_view import LogView
 from ui.widgets.messages import ReminderLine, mark_error
-from ui.widgets.undo_history import UndoHistory
 
 if TYPE_CHECKING:
     from ui.charts.initiative_chart import InitiativeChart
@@ -52,6 +51,7 @@ if TYPE_CHECKING:
     from ui.printing.dialogs import Printing
     from ui.welcome import WelcomePage
     from ui.widgets.player_view import PlayerView
+    from ui.widgets.undo_history import UndoHistory
 
 #: What a right click on a row of the initiative table offers (None: a separator), by action name.
 ROW_ACTIONS = ("damage", "heal", None, "delay", "delay_next_pass", "add_effect", "reload", None,
@@ -159,7 +159,8 @@ class MainWindow(QMainWindow):
         # A tab behind the log: built (pyqtgraph, numpy, the canvas) when its tab is first chosen, or when asked
         # for (the property below), not before the first paint.
         self._chart_content = LazyWidget(self._build_initiative_chart)
-        self.undo_view = UndoHistory(self.document.undo_stack)  # asks before a click undoes several steps
+        # Out of the layout until first opened, like the odds below: built when first painted or asked for.
+        self._undo_content = LazyWidget(self._build_undo_view)
         # Out of the layout until first opened: built (with the odds engines and chart) when first shown or asked
         # for (the property below), not before the first paint.
         self._odds_content = LazyWidget(self._build_odds)
@@ -170,7 +171,7 @@ class MainWindow(QMainWindow):
         self.dice_dock = dice = self._dock(_("Dice line"), "dock_dice", self.dice_line, bottom)
         # The undo history and the odds join the layout when first opened: Qt drew a stale second tab bar
         # (over the dice line, over the details) for a dock hidden in a tab group built before the first show.
-        self.undo_dock = undo = self._dock(_("Undo history"), "dock_undo", self.undo_view, None)
+        self.undo_dock = undo = self._dock(_("Undo history"), "dock_undo", self._undo_content, None)
         self.chart_dock = chart = self._dock(_("Initiative chart"), "dock_initiative_chart", self._chart_content,
                                              bottom)
         self.odds_dock = odds = self._dock(_("Odds"), "dock_odds", self._odds_content, None)
@@ -190,6 +191,16 @@ class MainWindow(QMainWindow):
         self.resizeDocks([details, effects], [560, 180], Qt.Orientation.Vertical)
         self.resizeDocks([log, dice], [220, 60], Qt.Orientation.Vertical)
         self.resizeDocks([details], [380], Qt.Orientation.Horizontal)
+
+    def _build_undo_view(self) -> QWidget:
+        from ui.widgets.undo_history import UndoHistory
+
+        return UndoHistory(self.document.undo_stack)  # asks before a click undoes several steps
+
+    @property
+    def undo_view(self) -> UndoHistory:
+        """The undo history dock's content (built now if it was not yet)."""
+        return cast("UndoHistory", self._undo_content.build())
 
     def _build_initiative_chart(self) -> QWidget:
         from ui.charts.initiative_chart import InitiativeChart

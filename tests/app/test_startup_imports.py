@@ -106,3 +106,9 @@ def test_the_initiative_chart_waits_for_its_tab(sr3_start: set[str]) -> None:
     """The chart is a tab behind the log: neither it nor pyqtgraph and numpy are loaded for the first paint."""
     assert "ui.main_window" in sr3_start
     assert _loaded(sr3_start, ("ui.charts", "pyqtgraph", "numpy")) == []
+
+
+def test_the_library_and_the_undo_history_wait_for_first_use(sr3_start: set[str]) -> None:
+    """The roster/bestiary (SQLite, the merge rules) and the undo history dock are not needed to paint."""
+    assert "app.workspace" in sr3_start
+    assert _loaded(sr3_start, ("app.library", "app.library_merge", "sqlite3", "ui.widgets.undo_history")) == []
