@@ -231,6 +231,9 @@ class MainWindow(QMainWindow):
         """Put a dock kept out of the layout where it belongs; True the first time (it was placed now)."""
         if self.dockWidgetArea(dock) != Qt.DockWidgetArea.NoDockWidgetArea or dock.isFloating():
             return False
+        content = dock.widget()
+        if isinstance(content, LazyWidget):  # placed with its content's size, not the placeholder's (a squeezed dock)
+            content.build()
         neighbour, orientation = self._late_places[dock]
         area = self.dockWidgetArea(neighbour)
         if area == Qt.DockWidgetArea.NoDockWidgetArea or neighbour.isFloating() or self.tabifiedDockWidgets(neighbour):

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QMainWindow, QWidget
+from PySide6.QtWidgets import (
+    QApplication,
+    QDockWidget,
+    QLabel,
+    QMainWindow,
+    QSizePolicy,
+    QUndoView,
+    QVBoxLayout,
+    QWidget,
+)
 from pytestqt.qtbot import QtBot
 
 from ui.widgets.lazy import LazyWidget
@@ -83,3 +92,20 @@ def test_a_tab_behind_another_dock_is_built_when_its_tab_is_chosen(qtbot: QtBot)
     behind.raise_()
     qtbot.waitUntil(lambda: factory.calls == 1)
     assert lazy.content is not None and lazy.content.isVisible()
+
+
+def test_a_content_built_in_a_shown_widget_counts_at_once(qtbot: QtBot) -> None:
+    """Built while shown (a dock the GM just opened, placed next): it has its content's size and policy at once,
+    and the placeholder is gone; a dock split with a placeholder's size came out squeezed."""
+    holder = QWidget()
+    qtbot.addWidget(holder)
+    lazy = LazyWidget(QUndoView)
+    layout = QVBoxLayout(holder)
+    layout.addWidget(lazy)
+    holder.show()
+    qtbot.waitExposed(holder)
+    content = lazy.build()  # no event loop turn in between
+    assert lazy.sizeHint() == content.sizeHint() and lazy.sizePolicy() == content.sizePolicy()
+    assert content.sizePolicy().verticalPolicy() == QSizePolicy.Policy.Expanding  # not the placeholder's
+    assert not content.isHidden()
+    assert [label for label in lazy.findChildren(QLabel) if label.isVisible()] == []

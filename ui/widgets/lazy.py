@@ -59,6 +59,9 @@ class LazyWidget(QWidget):
             factory, self._factory = self._factory, None
             self.content = factory()
             self._layout.replaceWidget(self._placeholder, self.content)
+            self.setSizePolicy(self.content.sizePolicy())  # a dock shares its room as the content would
+            self.content.show()  # counted in the layout's size now (Qt would show it only later, sized as nothing)
+            self._placeholder.hide()  # at once: deleteLater waits for the event loop
             self._placeholder.deleteLater()
             self.built.emit(self.content)
         assert self.content is not None
