@@ -488,6 +488,15 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(QByteArray.fromBase64(settings.window_geometry.encode()))
         if settings.window_state:
             self.restoreState(QByteArray.fromBase64(settings.window_state.encode()), LAYOUT_VERSION)
+        self._build_docks_in_sight()
+
+    def _build_docks_in_sight(self) -> None:
+        """The lazy docks the remembered layout shows on their own (open, in no tab group) are built now: the first
+        paint shows them as the GM left them. One in a tab group waits for its first paint (its tab may be behind)."""
+        for dock in self.docks:
+            content = dock.widget()
+            if isinstance(content, LazyWidget) and not dock.isHidden() and not self.tabifiedDockWidgets(dock):
+                content.build()
 
     def retire(self) -> None:
         """Close for a rebuilt window over the same workspace: no questions, the fight stays open."""
