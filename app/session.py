@@ -14,7 +14,6 @@ from dataclasses import dataclass
 
 from app.document import Change, EncounterDocument
 from app.i18n import _
-from app.library import numbered_names
 from rules.combatants import (
     SHARED_MONITOR,
     AddCombatant,
@@ -145,6 +144,8 @@ class FightSession:
         The copy starts unhurt, without initiative, seat or group (as if added from the bestiary); it is hidden
         from the players if the original is (its game data says so).
         """
+        from app.library import numbered_names  # the library (SQLite) is not imported at start-up
+
         state = self.document.state
         original = state.combatant(combatant_id)
         base = _NUMBERED.sub("", original.name.strip()) or original.name

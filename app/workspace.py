@@ -10,10 +10,10 @@ import contextlib
 import dataclasses
 import logging
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app.document import EncounterDocument
 from app.i18n import _
-from app.library import EntryKind, Library, LibraryEntry, from_combatant
 from app.paths import ENCOUNTER_SUFFIX, documents_dir
 from app.recovery import EncounterLock, Journal, RecoveryCandidate, discard, find_recoverable, recover
 from app.samples import sample_path
@@ -24,6 +24,9 @@ from rules.dice import Roller
 from rules.encounter import Side
 from rules.history import History, new_history
 from rules.systems import system_ids
+
+if TYPE_CHECKING:  # the library (SQLite, the merge rules) is imported when first used, not at start-up
+    from app.library import Library, LibraryEntry
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +71,8 @@ class Workspace:
     def library(self) -> Library:
         """The roster/bestiary database, opened on first use (keeps start-up fast)."""
         if self._library is None:
+            from app.library import Library
+
             self._library = Library()
         return self._library
 
@@ -135,6 +140,8 @@ class Workspace:
     # --- the roster and bestiary ---------------------------------------------------------------
     def keep_in_library(self, combatant_id: str) -> LibraryEntry:
         """Save a combatant of the fight: player characters to the roster, everyone else to the bestiary."""
+        from app.library import EntryKind, from_combatant
+
         combatant = self.document.state.combatant(combatant_id)
         kind = EntryKind.PC if combatant.side is Side.PLAYER else EntryKind.NPC
         return self.library.add(from_combatant(combatant, kind, self.document.system.id))

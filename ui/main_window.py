@@ -28,7 +28,6 @@ from rules.encounter import Side
 from rules.errors import RulesError
 from rules.systems import system_ids, system_title
 from ui.actions import ACTIONS, COMMAND_NAME, Menu, build_action, first_shortcut, set_tip, unique_shortcuts
-from ui.charts.initiative_chart import InitiativeChart
 from ui.commands.fight import FightCommands
 from ui.commands.files import FileCommands
 from ui.commands.preferences import PreferenceCommands
@@ -45,13 +44,14 @@ from ui.widgets.inputs import guard_the_wheel
 from ui.widgets.lazy import LazyWidget
 from ui.widgets.log_view import LogView
 from ui.widgets.messages import ReminderLine, mark_error
-from ui.widgets.undo_history import UndoHistory
 
 if TYPE_CHECKING:
+    from ui.charts.initiative_chart import InitiativeChart
     from ui.charts.odds_dock import OddsDock
     from ui.printing.dialogs import Printing
     from ui.welcome import WelcomePage
     from ui.widgets.player_view import PlayerView
+    from ui.widgets.undo_history import UndoHistory
 
 #: What a right click on a row of the initiative table offers (None: a separator), by action name.
 ROW_ACTIONS = ("damage", "heal", None, "delay", "delay_next_pass", "add_effect", "reload", None,
@@ -156,8 +156,11 @@ class MainWindow(QMainWindow):
         self.log_model = LogModel(self.document)
         self.log_view = LogView(self.log_model)
         self.dice_line = DiceLine(self.session)
-        self.initiative_chart = InitiativeChart(self.document)
-        self.undo_view = UndoHistory(self.document.undo_stack)  # asks before a click undoes several steps
+        # A tab behind the log: built (pyqtgraph, numpy, the canvas) when its tab is first chosen, or when asked
+        # for (the property below), not before the first paint.
+        self._chart_content = LazyWidget(self._build_initiative_chart)
+        # Out of the layout until first opened, like the odds below: built when first painted or asked for.
+        self._undo_content = LazyWidget(self._build_undo_view)
         # Out of the layout until first opened: built (with the odds engines and chart) when first shown or asked
         # for (the property below), not before the first paint.
         self._odds_content = LazyWidget(self._build_odds)
@@ -168,13 +171,13 @@ class MainWindow(QMainWindow):
         self.dice_dock = dice = self._dock(_("Dice line"), "dock_dice", self.dice_line, bottom)
         # The undo history and the odds join the layout when first opened: Qt drew a stale second tab bar
         # (over the dice line, over the details) for a dock hidden in a tab group built before the first show.
-        self.undo_dock = undo = self._dock(_("Undo history"), "dock_undo", self.undo_view, None)
-        self.chart_dock = chart = self._dock(_("Initiative chart"), "dock_initiative_chart", self.initiative_chart,
+        self.undo_dock = undo = self._dock(_("Undo history"), "dock_undo", self._undo_content, None)
+        self.chart_dock = chart = self._dock(_("Initiative chart"), "dock_initiative_chart", self._chart_content,
                                              bottom)
         self.odds_dock = odds = self._dock(_("Odds"), "dock_odds", self._odds_content, None)
         #: In the order the View menu lists them.
         self.docks = (details, effects, log, dice, undo, chart, odds)
-        chart.visibilityChanged.connect(lambda shown: self.initiative_chart.catch_up() if shown else None)
+        chart.visibilityChanged.connect(self._chart_shown)
         self.splitDockWidget(log, dice, Qt.Orientation.Vertical)  # the dice line sits under the log
         self.tabifyDockWidget(log, chart)  # a tab behind the log: it draws nothing until the GM looks at it
         log.raise_()
@@ -188,6 +191,31 @@ class MainWindow(QMainWindow):
         self.resizeDocks([details, effects], [560, 180], Qt.Orientation.Vertical)
         self.resizeDocks([log, dice], [220, 60], Qt.Orientation.Vertical)
         self.resizeDocks([details], [380], Qt.Orientation.Horizontal)
+
+    def _build_undo_view(self) -> QWidget:
+        from ui.widgets.undo_history import UndoHistory
+
+        return UndoHistory(self.document.undo_stack)  # asks before a click undoes several steps
+
+    @property
+    def undo_view(self) -> UndoHistory:
+        """The undo history dock's content (built now if it was not yet)."""
+        return cast("UndoHistory", self._undo_content.build())
+
+    def _build_initiative_chart(self) -> QWidget:
+        from ui.charts.initiative_chart import InitiativeChart
+
+        return InitiativeChart(self.document)
+
+    @property
+    def initiative_chart(self) -> InitiativeChart:
+        """The initiative chart dock's content (built now if it was not yet)."""
+        return cast("InitiativeChart", self._chart_content.build())
+
+    def _chart_shown(self, shown: bool) -> None:
+        """Its tab was chosen: a chart that is built catches up (an unbuilt one is drawn when it is built)."""
+        if shown and self._chart_content.content is not None:
+            self.initiative_chart.catch_up()
 
     def _build_odds(self) -> QWidget:
         from ui.charts.odds_dock import OddsDock
@@ -203,6 +231,9 @@ class MainWindow(QMainWindow):
         """Put a dock kept out of the layout where it belongs; True the first time (it was placed now)."""
         if self.dockWidgetArea(dock) != Qt.DockWidgetArea.NoDockWidgetArea or dock.isFloating():
             return False
+        content = dock.widget()
+        if isinstance(content, LazyWidget):  # placed with its content's size, not the placeholder's (a squeezed dock)
+            content.build()
         neighbour, orientation = self._late_places[dock]
         area = self.dockWidgetArea(neighbour)
         if area == Qt.DockWidgetArea.NoDockWidgetArea or neighbour.isFloating() or self.tabifiedDockWidgets(neighbour):
@@ -457,6 +488,15 @@ class MainWindow(QMainWindow):
             self.restoreGeometry(QByteArray.fromBase64(settings.window_geometry.encode()))
         if settings.window_state:
             self.restoreState(QByteArray.fromBase64(settings.window_state.encode()), LAYOUT_VERSION)
+        self._build_docks_in_sight()
+
+    def _build_docks_in_sight(self) -> None:
+        """The lazy docks the remembered layout shows on their own (open, in no tab group) are built now: the first
+        paint shows them as the GM left them. One in a tab group waits for its first paint (its tab may be behind)."""
+        for dock in self.docks:
+            content = dock.widget()
+            if isinstance(content, LazyWidget) and not dock.isHidden() and not self.tabifiedDockWidgets(dock):
+                content.build()
 
     def retire(self) -> None:
         """Close for a rebuilt window over the same workspace: no questions, the fight stays open."""

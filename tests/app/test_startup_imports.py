@@ -82,9 +82,33 @@ def test_every_games_meta_title_is_the_title_of_its_rules() -> None:
         assert system_title(system_id) == get_system(system_id).title, system_id
 
 
-def test_printing_chart_export_and_the_odds_dock_wait_for_first_use(tmp_path: Path) -> None:
-    prepare_home(tmp_path)
-    imported = _probe(tmp_path)["startup-imported"]
+@pytest.fixture(scope="module")
+def sr3_start(tmp_path_factory: pytest.TempPathFactory) -> set[str]:
+    """Every module imported at the first paint of a start-up on the SR3 sample (one subprocess for the tests)."""
+    home = tmp_path_factory.mktemp("sr3-start")
+    prepare_home(home)
+    return _probe(home)["startup-imported"]
+
+
+def _loaded(imported: set[str], packages: tuple[str, ...]) -> list[str]:
+    """The modules of ``imported`` that are one of ``packages`` or inside one."""
+    return sorted(name for name in imported if name in packages or name.startswith(tuple(f"{p}." for p in packages)))
+
+
+def test_printing_chart_export_and_the_odds_dock_wait_for_first_use(sr3_start: set[str]) -> None:
+    imported = sr3_start
     assert "ui.main_window" in imported
     deferred = ("ui.printing", "app.print_jobs", "ui.charts.export", "pyqtgraph.exporters", "ui.charts.odds_dock")
     assert sorted(name for name in imported if name.startswith(deferred)) == []
+
+
+def test_the_initiative_chart_waits_for_its_tab(sr3_start: set[str]) -> None:
+    """The chart is a tab behind the log: neither it nor pyqtgraph and numpy are loaded for the first paint."""
+    assert "ui.main_window" in sr3_start
+    assert _loaded(sr3_start, ("ui.charts", "pyqtgraph", "numpy")) == []
+
+
+def test_the_library_and_the_undo_history_wait_for_first_use(sr3_start: set[str]) -> None:
+    """The roster/bestiary (SQLite, the merge rules) and the undo history dock are not needed to paint."""
+    assert "app.workspace" in sr3_start
+    assert _loaded(sr3_start, ("app.library", "app.library_merge", "sqlite3", "ui.widgets.undo_history")) == []

@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import QSize
 from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtSvg import QSvgRenderer
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.document import EncounterDocument
@@ -322,6 +322,50 @@ def test_the_canvas_renders_offscreen_in_both_themes(qtbot: QtBot) -> None:
 
 
 # --- in the main window ---------------------------------------------------------------------------------------
+
+
+def _settle(qtbot: QtBot, window: QWidget) -> None:
+    qtbot.waitExposed(window)
+    for _round in range(3):  # the first paint, and the zero-timers it starts
+        QApplication.processEvents()
+
+
+def _drawn_like_a_chart_built_now(chart: InitiativeChart, document: EncounterDocument, qtbot: QtBot) -> None:
+    fresh = InitiativeChart(document)
+    qtbot.addWidget(fresh)
+    fresh.refresh()
+    assert chart.canvas.series.lane_names == fresh.canvas.series.lane_names
+    assert chart.canvas.series.now_x == fresh.canvas.series.now_x and chart.canvas.series.now_x is not None
+    assert chart.position.text() == fresh.position.text()
+
+
+def test_the_chart_behind_the_log_is_built_when_its_tab_is_first_chosen(open_window: WindowFactory,
+                                                                       qtbot: QtBot) -> None:
+    """Start-up (issue 14): the chart tab behind the log is not built for the first paint; chosen, it draws."""
+    window = open_window(sample="sr3", seed=3)
+    window.show()
+    _settle(qtbot, window)
+    assert window._chart_content.content is None
+    window.session.next_turn()  # the fight goes on while the chart is not built
+    window.chart_dock.raise_()  # the GM clicks its tab
+    qtbot.waitUntil(lambda: window._chart_content.content is not None)
+    chart = window.initiative_chart
+    qtbot.waitUntil(lambda: chart.on_screen)
+    _drawn_like_a_chart_built_now(chart, window.document, qtbot)
+    window.session.next_turn()  # on screen now: it follows the fight
+    _drawn_like_a_chart_built_now(chart, window.document, qtbot)
+
+
+def test_a_chart_in_front_at_start_up_is_drawn_right_after_the_first_paint(open_window: WindowFactory,
+                                                                           qtbot: QtBot) -> None:
+    """A layout the GM left with the chart's tab in front: the chart is built after the first paint and drawn."""
+    window = open_window(sample="sr3", seed=3)
+    window.chart_dock.raise_()
+    window.show()
+    qtbot.waitUntil(lambda: window._chart_content.content is not None)
+    chart = window.initiative_chart
+    qtbot.waitUntil(lambda: chart.on_screen)
+    _drawn_like_a_chart_built_now(chart, window.document, qtbot)
 
 
 def test_the_view_action_shows_the_chart_dock(open_window: WindowFactory) -> None:

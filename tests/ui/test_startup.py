@@ -53,3 +53,19 @@ def test_selftest_prints_ok(capsys: pytest.CaptureFixture[str]) -> None:
 
     assert selftest() == 0
     assert capsys.readouterr().out.strip() == "ok"
+
+
+def test_a_lazy_dock_the_layout_shows_is_built_for_the_first_paint(qtbot: QtBot, tmp_path: Path) -> None:
+    """The GM left the undo history open: the next start shows its list in the first paint, not a placeholder.
+    The chart, a tab behind the log, and the closed odds still wait."""
+    workspace = Workspace(library=Library(tmp_path / "library.sqlite3"))
+    window = MainWindow(workspace)
+    qtbot.addWidget(window)
+    assert window._undo_content.content is None and window._chart_content.content is None
+    window.undo_dock.toggleViewAction().trigger()
+    window.close()
+    reopened = MainWindow(Workspace(library=Library(tmp_path / "library.sqlite3")))
+    qtbot.addWidget(reopened)
+    assert reopened.undo_dock.isVisibleTo(reopened)
+    assert reopened._undo_content.content is not None
+    assert reopened._chart_content.content is None and reopened._odds_content.content is None

@@ -333,6 +333,26 @@ def test_a_reminder_does_not_push_the_table_down(window: MainWindow) -> None:
 # --- the undo history ----------------------------------------------------------------------------
 
 
+def test_the_undo_history_is_built_when_first_opened_and_lists_every_step(window: MainWindow, qtbot: QtBot) -> None:
+    """Start-up (issue 14): the undo history is out of the first paint; opened later, it holds the whole fight."""
+    for _turn in range(2):
+        window.session.next_turn()
+    QApplication.processEvents()
+    assert window._undo_content.content is None
+    window.undo_dock.toggleViewAction().trigger()
+    # Built as it is placed, so the dock gets the room its list asks for (not a placeholder's squeezed line).
+    assert window._undo_content.content is not None
+    view = window.undo_view
+    qtbot.waitUntil(view.isVisible)
+    stack = window.document.undo_stack
+    assert stack.count() >= 2
+    assert view.model().rowCount() == stack.count() + 1  # and the "<start of the fight>" line
+    assert view.selectionModel().currentIndex().row() == stack.index()
+    window.session.next_turn()  # it follows the fight from now on
+    assert view.model().rowCount() == stack.count() + 1
+    assert view.selectionModel().currentIndex().row() == stack.index()
+
+
 def _click_step(window: MainWindow, row: int) -> None:
     view = window.undo_view
     QTest.mouseClick(view.viewport(), Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,

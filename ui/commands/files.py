@@ -9,12 +9,11 @@ from typing import TYPE_CHECKING
 from PySide6.QtWidgets import QDialog, QFileDialog, QMenu, QMessageBox
 
 from app.i18n import _, ngettext
-from app.library import parse_library_file
-from app.library_merge import MergeReport
 from app.paths import ENCOUNTER_SUFFIX
 from rules.errors import RulesError
 
 if TYPE_CHECKING:
+    from app.library_merge import MergeReport
     from ui.main_window import MainWindow
 
 FILE_FILTER = "Bojovka (*.bojovka)"
@@ -144,6 +143,7 @@ class FileCommands:
     def import_library(self, path: Path) -> MergeReport | None:
         """Merge a roster/bestiary file in after showing what it will add and update (None: cancelled or
         refused); the status bar says what it did."""
+        from app.library import parse_library_file  # the library is imported when first used, not at start-up
         from ui.dialogs.import_preview import import_summary, nothing_to_import  # loaded when first needed
 
         library = self._window.workspace.library
