@@ -25,7 +25,7 @@ from typing import Protocol
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from app.storage import collector_paused
+from app.storage import SealedDocument, collector_paused
 from rules.changes import Changes
 from rules.encounter import Encounter
 from rules.errors import RulesError
@@ -46,10 +46,12 @@ class Journal(Protocol):
     def record_redo(self) -> None:
         """Append a redo and flush it."""
 
-    def restart(self, history: History, path: Path | None, unsaved: bool = False) -> None:
+    def restart(self, history: History, path: Path | None, unsaved: bool = False,
+                sealed: SealedDocument | None = None) -> None:
         """Start over (after a save, a load, a missed step): the journal now extends this history.
 
-        ``unsaved``: the history holds changes the file does not.
+        ``unsaved``: the history holds changes the file does not. ``sealed``: the bytes the history was just
+        read from or saved to (the journal may copy them rather than encode the fight again).
         """
 
     def close(self) -> None:
@@ -321,15 +323,19 @@ class EncounterDocument(QObject):
             self._journal_behind = True
             self.journal_failed.emit(str(problem))
 
-    def _restart_journal(self, unsaved: bool) -> None:
+    def _restart_journal(self, unsaved: bool, sealed: SealedDocument | None = None) -> None:
         """A fresh journal header holding the fight as it is now (StorageError: still behind)."""
         if self._journal is not None:
             self._journal_behind = True
-            self._journal.restart(self._history, self._path, unsaved)
+            self._journal.restart(self._history, self._path, unsaved, sealed)
             self._journal_behind = False
 
-    def replace_history(self, history: History, path: Path | None, clean: bool = True) -> None:
-        """Load another fight into this document (new, open, recover); the undo stack starts over."""
+    def replace_history(self, history: History, path: Path | None, clean: bool = True,
+                        sealed: SealedDocument | None = None) -> None:
+        """Load another fight into this document (new, open, recover); the undo stack starts over.
+
+        ``sealed``: the bytes of the file ``history`` was read from, when it is sealed (for the journal).
+        """
         self._history = history
         self._path = path
         with collector_paused():  # the old fight's commands go, the new one's come and it is journaled: all big
@@ -339,14 +345,14 @@ class EncounterDocument(QObject):
                 self.undo_stack.setClean()
             else:
                 self.undo_stack.resetClean()  # modified even when it holds no entry (a recovered new fight)
-            self._restart_journal(unsaved=not clean)
+            self._restart_journal(unsaved=not clean, sealed=sealed)
         self.replaced.emit()
         self.path_changed.emit()
 
-    def mark_saved(self, path: Path) -> None:
-        """The file now holds the current state."""
+    def mark_saved(self, path: Path, sealed: SealedDocument | None = None) -> None:
+        """The file now holds the current state (``sealed``: what saving it wrote, for the journal)."""
         self._path = path
         self.undo_stack.setClean()
-        self._restart_journal(unsaved=False)
+        self._restart_journal(unsaved=False, sealed=sealed)
         self.path_changed.emit()
 

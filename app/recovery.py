@@ -1,7 +1,8 @@
 """The journal of the fight being run, crash recovery, and the lock that warns a second Bojovka.
 
 Each open document has one journal, ``state_dir()/journals/<uuid>.jsonl``. Its first line (the header)
-holds the whole fight as it was when the file was last opened or saved; every later line is one change:
+holds the whole fight as it was when the file was last opened or saved (a copy of the file's own bytes then,
+so the journal never depends on the file, which may change or go); every later line is one change:
 ``{"op": …}``, ``{"undo": 1}`` or ``{"redo": 1}``, written and fsynced before :meth:`Journal.record_operation`
 returns, so a crash or a power cut loses at most the change in flight. A normal close deletes the journal;
 a journal left behind belongs to a Bojovka that died, and :func:`find_recoverable` offers it on the next start.
@@ -31,14 +32,15 @@ from typing import Any, Final
 from app.i18n import _
 from app.paths import state_dir
 from app.storage import (
+    SealedDocument,
     StorageError,
     app_version,
-    atomic_write_text,
+    atomic_write_bytes,
     dump_json,
     is_sealed,
     os_reason,
     read_limited,
-    sealed_json,
+    seal,
     write_all,
 )
 from rules.errors import RulesError, clipped
@@ -293,6 +295,20 @@ def _redo_operations(history: History) -> list[Operation]:
     return [entry.operation for entry in history.redo_entries]
 
 
+def _with_document(header: str, history: History, sealed: SealedDocument | None) -> bytes:
+    """The header's JSON with the whole fight as its ``document``, without the closing brace (for the seal).
+
+    A fight just read from a sealed file, or just saved, is copied as those very bytes: they are what the history
+    was decoded from (or encoded to), so recovery decodes it exactly as opening did, without json.dumps of the
+    whole fight again (the largest part of opening a long fight that was not reading it).
+    """
+    if sealed is not None and sealed.holds(history):
+        document = sealed.data
+    else:
+        document = dump_json(history_to_document(history)).encode("utf-8")
+    return header[:-1].encode("utf-8") + b',"document":' + document
+
+
 class Journal:
     """The write-ahead journal of one open document (implements ``app.document.Journal``).
 
@@ -315,25 +331,29 @@ class Journal:
         journal.restart(history, path)
         return journal
 
-    def restart(self, history: History, path: Path | None, unsaved: bool = False) -> None:
+    def restart(self, history: History, path: Path | None, unsaved: bool = False,
+                sealed: SealedDocument | None = None) -> None:
         """Write a new header holding ``history`` (atomically); later records extend it.
 
         ``unsaved``: the header itself holds changes the file does not (a recovered fight, or one whose journal
         missed a step and starts over), so it is worth offering after a crash even with no record after it.
+        ``sealed``: the bytes ``history`` was just read from or saved to; while they still hold it (see
+        :meth:`SealedDocument.holds`) the header copies them instead of encoding the fight again.
 
         On failure (StorageError) the journal refuses records until a restart succeeds: the old journal
         no longer matches the document.
         """
         self._close_file()  # Windows cannot replace a file that is open
         try:
-            self._write_header(history, path, unsaved)
+            self._write_header(history, path, unsaved, sealed)
         except StorageError as error:
             self._close_file()
             self._broken = self._failure(error)
             raise self._broken from error
         self._broken = None
 
-    def _write_header(self, history: History, path: Path | None, unsaved: bool) -> None:
+    def _write_header(self, history: History, path: Path | None, unsaved: bool,
+                      sealed: SealedDocument | None) -> None:
         if not self._lock.acquire():
             raise StorageError(_("The recovery journal “{file}” is used by another process.").format(
                 file=self.path), self.path)
@@ -342,11 +362,10 @@ class Journal:
             "file": str(path.absolute()) if path is not None else None,
             "started": _now().isoformat(timespec="seconds"),
             "app_version": app_version(),
-            "document": history_to_document(history),
             "redo": [to_data(operation) for operation in _redo_operations(history)],
             "unsaved": unsaved,
         }
-        atomic_write_text(self.path, sealed_json(header) + "\n")
+        atomic_write_bytes(self.path, seal(_with_document(dump_json(header), history, sealed)) + b"\n")
         try:
             self._fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | getattr(os, "O_BINARY", 0))
             self._size = os.fstat(self._fd).st_size

@@ -21,14 +21,16 @@ import os
 import re
 import uuid
 from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 from typing import Any, Final
 
 from app.i18n import _
+from rules.encounter import Encounter
 from rules.errors import RulesError, clipped
-from rules.history import History
+from rules.history import Entry, History
 from rules.serialize import FORMAT, history_from_document, history_to_document
 from rules.systems import system_ids, system_title
 
@@ -200,9 +202,13 @@ def sealed_json(document: dict[str, Any]) -> str:
     A sealed file is known to be exactly as Bojovka wrote it, so it may open from its saved state without
     replaying its history (rules.documents); an edited or damaged one is replayed and checked in full.
     """
-    body = dump_json(document)[:-1]
-    digest = hashlib.sha256(body.encode("utf-8")).hexdigest()
-    return f'{body}{_SEAL.decode()}{digest}"}}'
+    return seal(dump_json(document)[:-1].encode("utf-8")).decode("utf-8")
+
+
+def seal(body: bytes) -> bytes:
+    """Close ``body``, the UTF-8 JSON of an object without its closing brace, with the checksum of its bytes."""
+    digest = hashlib.sha256(body).hexdigest().encode("ascii")
+    return body + _SEAL + digest + b'"}'
 
 
 def is_sealed(data: bytes) -> bool:
@@ -215,14 +221,52 @@ def is_sealed(data: bytes) -> bool:
     return hmac.compare_digest(digest, data[position + len(_SEAL):-2])
 
 
-def save_encounter(history: History, path: Path) -> None:
-    """Write the fight to ``path`` atomically, keeping the previous file as ``path.bak``."""
+@dataclass(frozen=True, eq=False)
+class SealedDocument:
+    """A fight's document as the very bytes of a sealed file (just read, or just saved) and the history they hold.
+
+    The journal's header reuses them instead of encoding the whole fight again (most of what opening or saving
+    a long fight spent of its own), but only while the history stands exactly where it stood when they were
+    read or written: see :meth:`holds`.
+    """
+
+    data: bytes  # one line of compact JSON, an object: a sealed document's bytes, checksum included
+    history: History
+    state: Encounter
+    last: Entry | None
+    position: int
+
+    @classmethod
+    def of(cls, data: bytes, history: History, checked: bool = False) -> SealedDocument | None:
+        """``data``, a sealed document's bytes, for ``history`` as it stands now; None unless they are sealed
+        (``checked``: the caller just checked or wrote the checksum) and one line of JSON (Bojovka writes nothing
+        else, but a sealed file may have been written by anyone)."""
+        data = data.rstrip()
+        if data[:1] != b"{" or b"\n" in data or not (checked or is_sealed(data)):
+            return None
+        return cls(data, history, history.state, history.last_done, history.position)
+
+    def holds(self, history: History) -> bool:
+        """Whether these bytes are still ``history``'s entries and state: the same history, at the same entry.
+
+        The entries in effect are a stack, so the same last entry at the same position means the same entries
+        (an undo and a new operation push a new entry; an undo and a redo push the same one, but make a new state).
+        The redo stack is not in the document: the journal records it apart.
+        """
+        return (history is self.history and history.state is self.state and history.last_done is self.last
+                and history.position == self.position)
+
+
+def save_encounter(history: History, path: Path) -> SealedDocument | None:
+    """Write the fight to ``path`` atomically, keeping the previous file as ``path.bak``; returns what was written
+    (for the journal's next header)."""
     data = sealed_json(encounter_document(history)).encode("utf-8")
     if len(data) > MAX_FILE_BYTES:  # it could never be opened again: say so now, while the fight is in memory
         raise StorageError(_("Could not save “{file}”: the fight is too large for one file ({size} MB; the limit "
                              "is {limit} MB).").format(file=path, size=-(-len(data) // 2**20),
                                                        limit=MAX_FILE_BYTES // 2**20), path)
     atomic_write_bytes(path, data, backup=True)
+    return SealedDocument.of(data, history, checked=True)
 
 
 # --- reading ------------------------------------------------------------------------------------
@@ -289,15 +333,22 @@ def collector_paused() -> Iterator[None]:
 
 def load_encounter(path: Path) -> History:
     """Read and validate a ``.bojovka`` file; every problem is a StorageError naming the file and the place."""
+    return open_encounter(path)[0]
+
+
+def open_encounter(path: Path) -> tuple[History, SealedDocument | None]:
+    """:func:`load_encounter`, and the file's bytes when it is sealed (for the journal's header; else None)."""
     data = read_limited(path, MAX_FILE_BYTES)
     with collector_paused():
-        return _decoded(path, data)
+        sealed = is_sealed(data)
+        history = _decoded(path, data, sealed)
+    return history, SealedDocument.of(data, history, checked=True) if sealed else None
 
 
-def _decoded(path: Path, data: bytes) -> History:
+def _decoded(path: Path, data: bytes, sealed: bool) -> History:
     document = parse_json(path, data)
     try:
-        return history_from_document(document, trusted=is_sealed(data))
+        return history_from_document(document, trusted=sealed)
     except RulesError as error:
         raise _read_failed(path, str(error)) from None
     except RecursionError:

@@ -19,7 +19,7 @@ from app.recovery import EncounterLock, Journal, RecoveryCandidate, discard, fin
 from app.samples import sample_path
 from app.session import FightSession
 from app.settings import Settings, load_settings, save_settings, with_recent_file
-from app.storage import StorageError, load_encounter, peek_system_id, save_encounter
+from app.storage import StorageError, open_encounter, peek_system_id, save_encounter
 from rules.dice import Roller
 from rules.encounter import Side
 from rules.history import History, new_history
@@ -97,21 +97,21 @@ class Workspace:
         if shipped is not None:
             self.open_sample(shipped)
             return
-        history = load_encounter(path)
+        history, sealed = open_encounter(path)
         lock = EncounterLock(path)
         if not lock.acquire():
             raise StorageError(_("{file} is open in another Bojovka window ({owner}). Close it there first.")
                                .format(file=path.name, owner=_owner_text(lock)))
         self._release()
         self._lock = lock
-        self.document.replace_history(history, path)
+        self.document.replace_history(history, path, sealed=sealed)
         self._remember(path)
 
     def open_sample(self, system_id: str) -> None:
         """A copy of a game's sample fight (saving asks for a new file; the sample stays pristine)."""
-        history = load_encounter(sample_path(system_id))
+        history, sealed = open_encounter(sample_path(system_id))
         self._release()
-        self.document.replace_history(history, None)
+        self.document.replace_history(history, None, sealed=sealed)
 
     def open_last_or_sample(self) -> None:
         """What start-up shows: the last encounter if it still opens, else the sample of the GM's default game."""
@@ -132,8 +132,8 @@ class Workspace:
             raise StorageError(_("Choose a file name first."))
         if target.suffix != ENCOUNTER_SUFFIX:
             target = target.with_name(target.name + ENCOUNTER_SUFFIX)
-        save_encounter(self.document.history, target)
-        self.document.mark_saved(target)
+        sealed = save_encounter(self.document.history, target)
+        self.document.mark_saved(target, sealed)
         self._remember(target)
         return target
 

@@ -312,6 +312,20 @@ def _positions(document: dict[str, Any], count: int) -> tuple[list[int], dict[in
     return positions, patches
 
 
+def _pending_entries(archive: Archive, operations: list[Any], log: list[Any]) -> list[Entry]:
+    """One pending entry per saved operation, its round and pass checked (a fast path: there may be 100,000)."""
+    entries, pending, limit = [], Entry.pending, 10**9
+    for index, (operation, record) in enumerate(zip(operations, log, strict=True)):
+        # Exact types, so True is no round; anything else goes the slow way, which names what is wrong.
+        if (type(record) is list and len(record) == 3 and type(round_no := record[0]) is int
+                and type(pass_no := record[1]) is int and type(lines := record[2]) is list
+                and -limit <= round_no <= limit and -limit <= pass_no <= limit and len(lines) <= MAX_LOG_LINES):
+            entries.append(pending(archive, index, round_no, pass_no, (operation, record)))
+        else:
+            entries.append(pending(archive, index, *_round_and_pass(record, f"log[{index}]"), (operation, record)))
+    return entries
+
+
 def _round_and_pass(record: Any, place: str) -> tuple[int, int]:
     if not isinstance(record, list) or len(record) != 3 or not isinstance(record[2], list):
         raise _fail(place, _("expected a list"))
@@ -328,8 +342,7 @@ def _resume(document: dict[str, Any], initial: Encounter, operations: list[Any])
     positions, patches = _positions(document, len(operations))
     state = encounter_from_data(document.get("state"), "state")
     archive = Archive(initial, state, operations, log, positions, patches)
-    entries = [Entry.pending(archive, index, *_round_and_pass(record, f"log[{index}]"), (operation, record))
-               for index, (operation, record) in enumerate(zip(operations, log, strict=True))]
+    entries = _pending_entries(archive, operations, log)
     archive.attach(entries)
     checkpoints: list[Checkpoint] = [(0, initial), *((position, None) for position in positions),
                                      (len(operations), state)]

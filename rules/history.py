@@ -240,7 +240,9 @@ class Entry:
     def pending(cls, source: EntrySource, index: int, round: int, pass_no: int,
                 encoded: Any) -> Entry:
         """An entry of a loaded fight, completed on demand by ``source``."""
-        entry = cls(None, None, None, None, round, pass_no)
+        entry = cls.__new__(cls)  # each slot set once: a long fight makes 100,000 of them when it opens
+        entry._operation = entry._delta = entry._log = entry._reminders = None
+        entry.round, entry.pass_no = round, pass_no
         entry._source, entry.index, entry.encoded = source, index, encoded
         return entry
 

@@ -3,7 +3,8 @@
 ``python -m tests.app.crash_worker --seed S --steps N --file PATH`` prints ``ready`` once the document and its
 journal exist, then ``done <entries> <step>`` (flushed) after each completed step: ``entries`` is the number of
 history entries after the change, ``step`` the script index. Steps are operations, undos, redos (through
-the QUndoStack, as Edit → Undo does) and saves (save_encounter + mark_saved, which restarts the journal).
+the QUndoStack, as Edit → Undo does) and saves (save_encounter + mark_saved, which restarts the journal with
+the bytes saved). With ``--open`` the fight starts as a file opened (its journal's header: the file's bytes).
 The script is deterministic: :func:`build_script` gives the test the very same steps, and
 :func:`expected_operations` the operations in effect after each one. A complete run closes the journal
 normally and prints ``finished``.
@@ -125,16 +126,25 @@ def expected_operations(script: Sequence[Step]) -> list[tuple[Operation, ...]]:
     return result
 
 
-def run(seed: int, steps: int, file: Path) -> None:
-    """Play the script through the app layer, reporting each completed step on stdout."""
+def run(seed: int, steps: int, file: Path, opened: bool = False) -> None:
+    """Play the script through the app layer, reporting each completed step on stdout.
+
+    ``opened``: the fight is first saved to ``file`` and opened from it, as Workspace.open does (the journal's
+    header is then the file's own bytes); else it is a new fight, never saved.
+    """
     from app.document import EncounterDocument
     from app.recovery import Journal
-    from app.storage import save_encounter
+    from app.storage import open_encounter, save_encounter
 
     script = build_script(seed, steps)
     history, _ids = eight_characters()
     journal = Journal.start(history, None)
     document = EncounterDocument(history, None, journal)
+    if opened:
+        save_encounter(history, file)
+        loaded, sealed = open_encounter(file)
+        assert sealed is not None
+        document.replace_history(loaded, file, sealed=sealed)
     print("ready", flush=True)
     for index, step in enumerate(script):
         if step.kind == "do":
@@ -145,8 +155,7 @@ def run(seed: int, steps: int, file: Path) -> None:
         elif step.kind == "redo":
             document.undo_stack.redo()
         else:
-            save_encounter(document.history, file)
-            document.mark_saved(file)
+            document.mark_saved(file, save_encounter(document.history, file))
         print(f"done {len(document.history.entries)} {index}", flush=True)
     journal.close()
     print("finished", flush=True)
@@ -158,8 +167,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--steps", type=int, default=300)
     parser.add_argument("--file", type=Path, required=True)
+    parser.add_argument("--open", action="store_true", help="open the fight from --file first")
     args = parser.parse_args(argv)
-    run(args.seed, args.steps, args.file)
+    run(args.seed, args.steps, args.file, args.open)
     return 0
 
 

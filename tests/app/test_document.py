@@ -15,7 +15,7 @@ import pytest
 
 from app.document import Change, EncounterDocument, step_text
 from app.recovery import Journal
-from app.storage import StorageError, load_encounter, save_encounter
+from app.storage import SealedDocument, StorageError, load_encounter, save_encounter
 from rules.combatants import AddCombatant, ApplyHarm, RemoveCombatant
 from rules.documents import Archive
 from rules.encounter import Side
@@ -50,8 +50,9 @@ class FakeJournal:
     def record_redo(self) -> None:
         self._record("redo")
 
-    def restart(self, history: History, path: Path | None, unsaved: bool = False) -> None:
-        del history, path, unsaved
+    def restart(self, history: History, path: Path | None, unsaved: bool = False,
+                sealed: SealedDocument | None = None) -> None:
+        del history, path, unsaved, sealed
         self.restarts += 1
 
     def close(self) -> None:

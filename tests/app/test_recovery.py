@@ -22,6 +22,7 @@ import pytest
 
 from app import recovery
 from app.document import EncounterDocument
+from app.library import Library
 from app.recovery import (
     JOURNAL_VERSION,
     EncounterLock,
@@ -35,7 +36,8 @@ from app.recovery import (
     journals_dir,
     recover,
 )
-from app.storage import StorageError, load_encounter, save_encounter
+from app.storage import SealedDocument, StorageError, is_sealed, load_encounter, open_encounter, save_encounter, seal
+from app.workspace import Workspace
 from rules.combatants import ApplyHarm, EditCombatant
 from rules.documents import fight_data
 from rules.history import History, Operation
@@ -417,6 +419,176 @@ def test_journal_in_a_folder_that_is_gone(tmp_path: Path) -> None:
         journal.record_operation(NextTurn())
 
 
+# --- a header that copies the file's own bytes ----------------------------------------------------
+
+
+def _saved_fight(tmp_path: Path) -> Path:
+    history, _ids = started_fight()
+    path = tmp_path / "fight.bojovka"
+    save_encounter(history, path)
+    return path
+
+
+def _dave(history: History) -> str:
+    return next(combatant.id for combatant in history.state.combatants.values() if combatant.name == "Dave")
+
+
+def _workspace(tmp_path: Path) -> Workspace:
+    return Workspace(library=Library(tmp_path / "library.sqlite3"))
+
+
+def _header_line(journal: Journal) -> bytes:
+    return journal.path.read_bytes().split(b"\n")[0]
+
+
+def _no_encoding(_history: History) -> None:
+    raise AssertionError("the journal encoded the whole fight again")
+
+
+def test_opening_a_sealed_file_journals_its_own_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 14: opening a long fight spent more on json.dumps of it for the journal than on anything but reading
+    it. The header now holds the file's very bytes, and recovery decodes them exactly as opening did."""
+    path = _saved_fight(tmp_path)
+    workspace = _workspace(tmp_path)
+    with monkeypatch.context() as patch:
+        patch.setattr(recovery, "history_to_document", _no_encoding)
+        workspace.open(path)
+        document = workspace.document
+        document.apply(NextTurn())
+        document.undo_stack.undo()  # pending entries of the file, replayed on undo: journaled as records
+        document.undo_stack.undo()
+        document.undo_stack.redo()
+    header = _header_line(workspace.journal)
+    assert path.read_bytes() in header and is_sealed(header)
+    assert json.loads(header)["document"] == json.loads(path.read_bytes())
+    abandon(workspace.journal)
+    candidate = only_candidate()
+    assert candidate.file == path.absolute() and candidate.operations == 4 and candidate.worth_offering
+    recovered = recover(candidate)
+    assert same(recovered, document.history) and recovered.state.name == "Seed example"
+    workspace.close(keep_journal=True)
+
+
+def test_a_sample_is_journaled_in_full(tmp_path: Path) -> None:
+    """The shipped samples are readable JSON of many lines, not sealed: their fight is encoded for the header."""
+    workspace = _workspace(tmp_path)
+    workspace.open_sample("walka")
+    assert b"Ambush at the Night Market" in _header_line(workspace.journal)
+    workspace.document.apply(NextTurn())
+    abandon(workspace.journal)
+    assert same(recover(only_candidate()), workspace.document.history)
+
+
+def test_saving_journals_the_bytes_it_wrote_and_keeps_what_can_be_redone(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    workspace = _workspace(tmp_path)
+    workspace.open(_saved_fight(tmp_path))
+    document = workspace.document
+    document.apply(ApplyHarm(_dave(document.history), "stun", 2, "club"))
+    document.apply(NextTurn())
+    document.undo_stack.undo()
+    with monkeypatch.context() as patch:
+        patch.setattr(recovery, "history_to_document", _no_encoding)
+        saved = workspace.save(tmp_path / "saved.bojovka")
+    assert saved.read_bytes() in _header_line(workspace.journal)
+    document.undo_stack.redo()  # the header's redo list is the history's, not the file's
+    abandon(workspace.journal)
+    candidate = only_candidate()
+    assert candidate.file == saved.absolute() and candidate.operations == 1 and candidate.worth_offering
+    assert same(recover(candidate), document.history)
+    workspace.close(keep_journal=True)
+
+
+def _replace_with_another_fight(path: Path) -> None:
+    other, ids = started_fight()
+    other.do(ApplyHarm(ids["Dave"], "physical", 5, "grenade"))
+    other.do(EditCombatant(ids["Dave"], "notes", "someone else's fight"))
+    save_encounter(other, path)  # a new file in its place (another inode)
+
+
+def _edit_in_place(path: Path) -> None:
+    data = path.read_bytes()
+    assert b"Seed example" in data
+    with path.open("r+b") as stream:  # the same file, rewritten
+        stream.write(data.replace(b"Seed example", b"Seed exampla"))
+
+
+@pytest.mark.parametrize("behind_our_back", [_replace_with_another_fight, _edit_in_place, Path.unlink])
+def test_a_journal_recovers_its_own_base_whatever_became_of_the_file(tmp_path: Path, behind_our_back: Any) -> None:
+    """The header is a copy of the file as it was opened, never a reference to it: a file replaced, edited or
+    deleted after opening cannot make recovery apply the journal to another fight."""
+    path = _saved_fight(tmp_path)
+    workspace = _workspace(tmp_path)
+    workspace.open(path)
+    document = workspace.document
+    document.apply(NextTurn())
+    behind_our_back(path)
+    document.apply(NextTurn())
+    document.undo_stack.undo()
+    abandon(workspace.journal)
+    candidate = only_candidate()
+    assert candidate.name == "Seed example" and candidate.worth_offering
+    recovered = recover(candidate)
+    assert same(recovered, document.history) and recovered.state.name == "Seed example"
+    workspace.close(keep_journal=True)
+
+
+def test_bytes_that_no_longer_hold_the_fight_are_not_journaled(tmp_path: Path) -> None:
+    path = _saved_fight(tmp_path)
+    history, sealed = open_encounter(path)
+    assert sealed is not None and sealed.holds(history) and sealed.data == path.read_bytes()
+    other, _other_sealed = open_encounter(path)
+    assert not sealed.holds(other)  # the same fight, another history
+    history.do(NextTurn())
+    assert not sealed.holds(history)
+    history.undo()  # back to the same entries, but through a state of its own
+    assert not sealed.holds(history)
+    for changed in (history, _redone(path)):
+        journal = Journal()
+        journal.restart(changed, path, sealed=sealed)
+        header = _header_line(journal)
+        assert sealed.data not in header and is_sealed(header)
+        abandon(journal)
+        candidate = only_candidate()
+        assert same(recover(candidate), changed)
+        discard(candidate)
+
+
+def _redone(path: Path) -> History:
+    """A fight read from ``path``, its last entry undone and redone (the same entries, a new state)."""
+    history, _sealed = open_encounter(path)
+    history.undo()
+    history.redo()
+    return history
+
+
+def test_only_one_line_of_sealed_json_is_copied(tmp_path: Path) -> None:
+    """A file opened as edited (replayed in full) is encoded again: copied into a sealed header it would be
+    trusted on recovery. So is a sealed file of several lines, which would cut the journal's first line."""
+    path = _saved_fight(tmp_path)
+    data = path.read_bytes()
+    edited = tmp_path / "edited.bojovka"
+    edited.write_bytes(data.replace(b'"Seed example"', b'"Seed example" '))
+    document = json.loads(data)
+    del document["checksum"]
+    pretty = tmp_path / "pretty.bojovka"
+    pretty.write_bytes(seal(json.dumps(document, indent=1)[:-1].rstrip().encode("utf-8")))
+    assert is_sealed(pretty.read_bytes()) and b"\n" in pretty.read_bytes()
+    history, _sealed = open_encounter(path)
+    assert SealedDocument.of(b"\xef\xbb\xbf" + data, history) is None  # a byte-order mark
+    assert SealedDocument.of(data.replace(b"Seed example", b"Seed exampla"), history) is None  # not sealed
+    for file in (edited, pretty):
+        assert open_encounter(file)[1] is None
+        workspace = _workspace(tmp_path)
+        workspace.open(file)
+        workspace.document.apply(NextTurn())
+        abandon(workspace.journal)
+        candidate = only_candidate()
+        assert same(recover(candidate), workspace.document.history)
+        discard(candidate)
+        workspace.close(keep_journal=True)
+
+
 # --- locks --------------------------------------------------------------------------------------
 
 
@@ -535,10 +707,10 @@ class KillReport:
     killed: bool = False
 
 
-def _worker(home: Path, file: Path) -> subprocess.Popen[str]:
+def _worker(home: Path, file: Path, opened: bool = False) -> subprocess.Popen[str]:
     env = dict(os.environ, BOJOVKA_HOME=str(home), QT_QPA_PLATFORM="offscreen", PYTHONDONTWRITEBYTECODE="1")
     command = [sys.executable, "-m", "tests.app.crash_worker", "--seed", str(SEED), "--steps", str(STEPS),
-               "--file", str(file)]
+               "--file", str(file), *(["--open"] if opened else [])]
     process = subprocess.Popen(command, cwd=ROOT, env=env, text=True, stdout=subprocess.PIPE,
                                stderr=subprocess.DEVNULL)
     assert process.stdout is not None
@@ -555,8 +727,8 @@ def _parse(output: str) -> list[tuple[int, int]]:
     return done
 
 
-def _run_and_kill(home: Path, file: Path, delay: float) -> KillReport:
-    process = _worker(home, file)
+def _run_and_kill(home: Path, file: Path, delay: float, opened: bool) -> KillReport:
+    process = _worker(home, file, opened)
     time.sleep(delay)
     process.send_signal(signal.SIGKILL)
     output, _errors = process.communicate()
@@ -608,21 +780,25 @@ def _crash_test(tmp_path: Path, kills: int, seed: int) -> None:
     expected = expected_operations(script)
     duration = _timed_full_run(tmp_path / "calibration")
     rng = random.Random(seed)
-    made, attempt, counts, in_flight = 0, 0, [], Counter[str]()
+    made, attempt, counts, in_flight, opened_kills = 0, 0, [], Counter[str](), 0
     while made < kills:
         attempt += 1
         assert attempt < kills * 3, "the worker finished before most kills: the script is too short"
         home = tmp_path / f"kill-{attempt}"
         file = home / "fight.bojovka"
-        report = _run_and_kill(home, file, rng.uniform(0.0, duration))
+        opened = attempt % 2 == 0  # every other fight starts as a file opened (its header: the file's bytes)
+        report = _run_and_kill(home, file, rng.uniform(0.0, duration), opened)
         finished = bool(report.done) and report.done[-1][1] == len(script) - 1
         if not report.killed or finished:  # a kill after the last step (the worker was exiting) tests nothing
             continue
         made += 1
+        opened_kills += opened
         count, kind = _check_recovery(home, file, report, script, expected)
         counts.append(count)
         in_flight[kind] += 1
-    print(f"\ncrash test: {made} SIGKILLs in {attempt} runs; script {duration * 1000:.0f} ms; recovered entries "
+    assert 0 < opened_kills < made, "both a new fight and a file opened must be killed"
+    print(f"\ncrash test: {made} SIGKILLs ({opened_kills} of a file opened) in {attempt} runs; script "
+          f"{duration * 1000:.0f} ms; recovered entries "
           f"min {min(counts)}, max {max(counts)}, distinct {len(set(counts))}; step in flight {dict(in_flight)}")
 
 

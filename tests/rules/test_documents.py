@@ -182,6 +182,33 @@ def test_damaged_structure_is_refused_on_opening(damage: Any) -> None:
         history_from_document(document, trusted=True)
 
 
+@pytest.mark.parametrize(("record", "problem"), [
+    ([True, 1, []], "expected a whole number"),  # a bool is no round
+    ([1, 1.0, []], "expected a whole number"),
+    ([10**9 + 1, 1, []], "expected a whole number"),
+    ([1, -(10**9) - 1, []], "expected a whole number"),
+    ([1, 1, ()], "expected a list"),
+    ([1, 1], "expected a list"),
+    ({"round": 1}, "expected a list"),
+    ([1, 1, [["line", {}]] * 1001], "too many entries"),
+])
+def test_each_log_record_is_checked_on_opening_and_named(record: Any, problem: str) -> None:
+    """The entries of a trusted fight are made on a fast path; anything it does not take is refused as before."""
+    document = copy.deepcopy(DOCUMENT)
+    document["log"][7] = record
+    with pytest.raises(SchemaError, match=problem) as error:
+        history_from_document(document, trusted=True)
+    assert str(error.value).startswith("log[7]")
+
+
+def test_log_records_at_the_limits_open() -> None:
+    document = copy.deepcopy(DOCUMENT)
+    document["log"][7][:2] = [10**9, -(10**9)]
+    loaded = history_from_document(document, trusted=True)
+    assert (loaded.entries[7].round, loaded.entries[7].pass_no) == (10**9, -(10**9))
+    assert loaded.entries[8].round == DOCUMENT["log"][8][0] and loaded.entries[7].index == 7
+
+
 @pytest.mark.parametrize("patch", [
     [], {"fields": []}, {"fields": {"clock": "later"}}, {"fields": {"combatants": {}}},
     {"items": {"clock": {}}}, {"items": {"combatants": {"c1": {"name": 5}}}},

@@ -8,8 +8,9 @@ from typing import Any
 from app.document import EncounterDocument
 from app.storage import load_encounter, save_encounter
 from rules.combatants import ApplyHarm
+from rules.encounter import frozen_map
 from rules.report import heading_text
-from rules.turns import NextTurn
+from rules.turns import NextTurn, RollInitiative
 from tests.rules.sr3_scenes import eight_characters, roll_ones
 from tests.rules.test_documents import long_fight
 from ui.models.log_model import LogModel, LogRole
@@ -77,3 +78,30 @@ def test_a_loaded_long_fight_has_every_row_worked_out_on_demand(tmp_path: Path, 
     assert model.plain_text().splitlines() == _expected_rows(document)
     assert [model.index(row, 0).data(LogRole.IS_HEADING) for row in range(model.rowCount())] == [
         heading for _text, heading in _expected(document)]
+
+
+def test_a_rebuilt_log_is_the_log_grown_step_by_step() -> None:
+    """A model made for a fight (or a fight loaded) builds its rows in one loop: the same rows and headings as
+    appending them entry by entry, and the same place to head the next entry's rows."""
+    history, ids = eight_characters()
+    document = EncounterDocument(history)
+    grown = LogModel(document)
+    rolls = frozen_map(dict.fromkeys(ids.values(), (1,)))
+    for operation in (RollInitiative(rolls, frozen_map(dict.fromkeys(ids.values(), ()))),
+                      ApplyHarm(ids["Dave"], "stun", 1), NextTurn(), NextTurn(), ApplyHarm(ids["Dave"], "stun", 1)):
+        document.apply(operation)
+    rebuilt = LogModel(document)
+
+    def rows(model: LogModel) -> list[tuple[str, bool]]:
+        return [(model.index(row, 0).data(), model.index(row, 0).data(LogRole.IS_HEADING))
+                for row in range(model.rowCount())]
+
+    assert rows(grown) == rows(rebuilt) == _expected(document)
+    headings = sum(heading for _text, heading in rows(rebuilt))
+    moment = (document.history.entries[-1].round, document.history.entries[-1].pass_no)
+    document.apply(ApplyHarm(ids["Dave"], "stun", 1))  # the same moment: no heading
+    assert sum(heading for _text, heading in rows(rebuilt)) == headings
+    while (document.history.entries[-1].round, document.history.entries[-1].pass_no) == moment:
+        document.apply(NextTurn())  # until the next pass: its rows under a heading of their own
+    assert sum(heading for _text, heading in rows(rebuilt)) == headings + 1
+    assert rows(grown) == rows(rebuilt) == _expected(document)
