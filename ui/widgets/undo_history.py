@@ -7,6 +7,7 @@ from typing import Any
 from PySide6.QtCore import QAbstractListModel, QItemSelectionModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QMouseEvent, QUndoStack
 from PySide6.QtWidgets import QAbstractItemView, QListView, QMessageBox, QWidget
+from shiboken6 import isValid
 
 from app.document import step_text
 from app.i18n import _, ngettext
@@ -33,11 +34,15 @@ class UndoStackModel(QAbstractListModel):
         """The undo stack shown."""
         return self._stack
 
+    def alive(self) -> bool:
+        """Whether the stack still exists: at exit Qt may delete it before this model, which then still answers."""
+        return isValid(self._stack)
+
     def rowCount(self, parent: Index = QModelIndex()) -> int:  # noqa: B008 (Qt's signature)
-        return 0 if parent.isValid() else self._stack.count() + 1
+        return 0 if parent.isValid() or not self.alive() else self._stack.count() + 1
 
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role != Qt.ItemDataRole.DisplayRole or not index.isValid():
+        if role != Qt.ItemDataRole.DisplayRole or not index.isValid() or not self.alive():
             return None
         row = index.row()
         if row == 0:
@@ -80,6 +85,8 @@ class UndoHistory(QListView):
 
     def _select_index(self) -> None:
         """The row of the stack's index is the current one (as in Qt's undo view)."""
+        if not self._model.alive():
+            return
         self.selectionModel().setCurrentIndex(self._model.index(self._stack.index(), 0),
                                               QItemSelectionModel.SelectionFlag.ClearAndSelect)
 
