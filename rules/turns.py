@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from rules.dice import Roller
 from rules.effects import fire_hook
@@ -66,7 +67,50 @@ def actor_for(encounter: Encounter, selected: str | None) -> str | None:
     return current_actor(encounter)
 
 
+#: The last few states' pass orders (:func:`pass_slots`, :func:`played_order`), keyed by the state's and the
+#: game's identity; each entry keeps its state alive, so an id is never reused while it is here.
+_MEMO_SIZE = 4
+_slots_memo: dict[tuple[int, int], tuple[Encounter, RuleSystem, tuple[Slot, ...]]] = {}
+_played_memo: dict[tuple[int, int], tuple[Encounter, RuleSystem, tuple[str, ...]]] = {}
+
+
+def _remember(memo: dict[tuple[int, int], Any], key: tuple[int, int], entry: Any) -> None:
+    memo[key] = entry
+    while len(memo) > _MEMO_SIZE:
+        memo.pop(next(iter(memo)), None)
+
+
+def pass_slots(encounter: Encounter, system: RuleSystem) -> list[Slot]:
+    """``system.remaining_slots(encounter)``, worked out once per state: an encounter is immutable, and the same
+    state is asked for its order by the turn engine (the next Next), the initiative table and the order view."""
+    key = (id(encounter), id(system))
+    known = _slots_memo.get(key)
+    if known is not None and known[0] is encounter and known[1] is system:
+        return list(known[2])
+    slots = system.remaining_slots(encounter)
+    _remember(_slots_memo, key, (encounter, system, tuple(slots)))
+    return slots
+
+
 def played_order(encounter: Encounter, system: RuleSystem) -> list[str]:
+    """Those who have acted in this pass, in the order the game gives the pass (the order they acted in); worked
+    out once per state (:func:`pass_slots`).
+
+    ``clock.acted`` is a set: its iteration order depends on how it was built and on the process's string hashing,
+    so it differs after a reload or crash recovery. The game's own order of the pass, asked as if nobody had acted
+    yet, is the same every time; whoever it no longer places (knocked out after acting) follows, by score, then
+    as the roster lists them.
+    """
+    key = (id(encounter), id(system))
+    known = _played_memo.get(key)
+    if known is not None and known[0] is encounter and known[1] is system:
+        return list(known[2])
+    order = _played_order(encounter, system)
+    _remember(_played_memo, key, (encounter, system, tuple(order)))
+    return order
+
+
+def _played_order(encounter: Encounter, system: RuleSystem) -> list[str]:
     """Those who have acted in this pass, in the order the game gives the pass (the order they acted in).
 
     ``clock.acted`` is a set: its iteration order depends on how it was built and on the process's string hashing,
@@ -148,7 +192,7 @@ def _lose_pass_delays(encounter: Encounter) -> Applied:
 
 def advance(encounter: Encounter, system: RuleSystem) -> Applied:
     """Enter the next slot of this pass, or end the pass (and the round) and go on."""
-    slots = system.remaining_slots(encounter)
+    slots = pass_slots(encounter, system)
     if slots:
         return _enter(encounter, system, slots[0])
     result = fire_hook(encounter.with_clock(current=None), system, Hook.PASS_END)

@@ -260,3 +260,23 @@ def test_the_scored_order_is_the_tie_chain_order(seed: int) -> None:
         assert [c.id for c, _value in scored] == [c.id for c in expected]
         assert [value for _c, value in scored] == [score(c, pass_no) for c in expected]
         assert pass_order(combatants, pass_no, yielded) == expected
+
+
+def test_a_combatants_standing_is_worked_out_once_per_combatant_object() -> None:
+    """The order of a pass reads every combatant's status and wound penalty on each change: each combatant object
+    is read once (a memo by identity), and a wounded combatant, a new object, is read afresh."""
+    from rules.systems.sr3 import initiative, monitor
+
+    history, ids = eight_characters()
+    roll_ones(history, ids)
+    dave = history.state.combatant(ids["Dave"])
+    first = initiative.standing(dave)
+    assert initiative.standing(dave) is first
+    assert first == (monitor.status(0, 0, dave.attribute("body")), 0, dave.attribute("reaction"),
+                     dave.attribute("reaction_natural", dave.attribute("reaction")))
+    history.do(ApplyHarm(ids["Dave"], "physical", 10))
+    hurt = history.state.combatant(ids["Dave"])
+    assert initiative.standing(hurt).status is monitor.status(10, 0, hurt.attribute("body"))
+    assert initiative.standing(hurt).penalty == initiative.wound_initiative_penalty(hurt)
+    assert get_system("sr3").status(hurt, history.state) is initiative.standing(hurt).status
+    assert ids["Dave"] not in {cid for slot in get_system("sr3").remaining_slots(history.state) for cid in slot.ids}

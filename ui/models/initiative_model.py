@@ -22,12 +22,15 @@ from rules.encounter import SIDE_LABELS, STATUS_LABELS, Combatant, Encounter, Si
 from rules.errors import RulesError
 from rules.systems.base import RuleSystem
 from rules.time_units import TimeUnits
-from rules.turns import SetInitiative, played_order
-from ui.models.base import EnumTableModel
+from rules.turns import SetInitiative, pass_slots, played_order
+from ui.models.base import EnumTableModel, _runs
 from ui.theme import soft_text
 from ui.widgets.status_icons import status_icon
 
 Index = QModelIndex | QPersistentModelIndex
+
+#: Roles drawn in the palette's colours: worked out on each call (a theme switch repaints with the new palette).
+_PALETTE_ROLES = frozenset({Qt.ItemDataRole.ForegroundRole, Qt.ItemDataRole.DecorationRole})
 
 
 class Column(IntEnum):
@@ -68,7 +71,7 @@ def ordered_ids(state: Encounter, system: RuleSystem) -> list[str]:
     """Everyone, in the order the GM reads the table during the current pass."""
     clock = state.clock
     current = list(clock.current.ids) if clock.current and clock.current.kind is not SlotKind.TIMER else []
-    upcoming = [cid for slot in system.remaining_slots(state) if slot.kind is not SlotKind.TIMER
+    upcoming = [cid for slot in pass_slots(state, system) if slot.kind is not SlotKind.TIMER
                 for cid in slot.ids if cid not in current]
     placed = set(current) | set(upcoming)
     acted = [cid for cid in played_order(state, system) if cid not in placed]
@@ -100,6 +103,12 @@ class InitiativeModel(EnumTableModel):
         self._ids: list[str] = ordered_ids(document.state, document.system)
         # Each state's statuses, asked by several roles of every painted cell (the state is immutable).
         self._statuses: tuple[Encounter | None, dict[str, Status]] = (None, {})
+        # What each row's cells show, per (column, role): a repaint asks ~8 roles a cell, the delegate some twice.
+        # Kept for the state it was filled from (``_cells_state``); a change drops the rows its summary names, as
+        # it emits dataChanged for them, or all rows when the clock, effects or the game's own state moved.
+        self._cells: dict[str, dict[tuple[int, int], Any]] = {}
+        self._cells_state: Encounter | None = document.state
+        self._clock = document.state.clock  # the clock the rows show, to tell which rows a turn moved
         document.changed.connect(self._on_changed)
         document.replaced.connect(self._on_replaced)
 
@@ -132,7 +141,20 @@ class InitiativeModel(EnumTableModel):
         combatant = state.combatants.get(self._ids[index.row()])
         if combatant is None:
             return None
-        column = _COLUMNS[index.column()]  # not Column(...): an enum lookup on each of a repaint's ~400 calls
+        if self._cells_state is not state or role in _PALETTE_ROLES:  # a change not yet seen: no cache
+            return self._value(combatant, index.column(), state, role)
+        cells = self._cells.get(combatant.id)
+        if cells is None:
+            cells = self._cells[combatant.id] = {}
+        key = (index.column(), role)
+        try:
+            return cells[key]
+        except KeyError:
+            value = cells[key] = self._value(combatant, index.column(), state, role)
+            return value
+
+    def _value(self, combatant: Combatant, column_number: int, state: Encounter, role: int) -> Any:
+        column = _COLUMNS[column_number]  # not Column(...): an enum lookup on each of a repaint's ~400 calls
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole):
             return self._text(combatant, column, state, role == Qt.ItemDataRole.EditRole)
         return self._other_role(combatant, column, state, role)
@@ -283,26 +305,58 @@ class InitiativeModel(EnumTableModel):
     def _on_replaced(self) -> None:
         self.beginResetModel()
         self._ids = ordered_ids(self._document.state, self._document.system)
+        self._cells = {}
+        self._cells_state = self._document.state
+        self._clock = self._document.state.clock
         self.endResetModel()
 
     def _on_changed(self, change: Change) -> None:
         # The order depends on the clock, every score and the game's own state: recompute it, then move,
         # insert and remove only the rows that differ (the selection stays on the rows that stay).
+        touched = self._touched(change)
+        self._forget_cells(touched)
         self._sync_ids(ordered_ids(self._document.state, self._document.system))
-        self._refresh(change)
+        self._refresh(touched)
 
-    def _refresh(self, change: Change) -> None:
+    def _touched(self, change: Change) -> frozenset[str] | None:
+        """The combatants whose rows the change may alter, or None for every row.
+
+        Every row: the effects, the delays, the options, the roster or the game's own state moved, or the round or
+        the pass did (every game reads them for each row: scores, surprise, who may act). A turn within the same
+        pass alters only the rows whose combatant started or ended its turn, acted or yielded (each game reads the
+        clock for a row only as its own combatant's place in it), besides the combatants the change names."""
+        what = change.what
+        if what.effects or what.effect_list or what.game_state or what.options or what.delays or what.roster:
+            return None
+        touched = what.combatants
+        if what.clock:
+            old, new = self._clock, self._document.state.clock
+            if (old.round, old.pass_no) != (new.round, new.pass_no):
+                return None
+            slots = [slot.ids for slot in (old.current, new.current) if slot is not None]
+            touched = touched | {i for ids in slots for i in ids} | (old.acted ^ new.acted) \
+                | (old.yielded ^ new.yielded)
+        return touched
+
+    def _forget_cells(self, touched: frozenset[str] | None) -> None:
+        """Drop the cached cells of the rows the change may alter (those it emits dataChanged for)."""
+        if touched is None:
+            self._cells = {}
+        else:
+            for combatant_id in touched:
+                self._cells.pop(combatant_id, None)
+        self._cells_state = self._document.state
+        self._clock = self._document.state.clock
+
+    def _refresh(self, touched: frozenset[str] | None) -> None:
         if not self._ids:
             return
-        # The game's own state may change what any row shows (who may act, in which order), as the clock does.
-        everyone = change.what.clock or bool(change.what.effects) or change.what.game_state
-        if everyone:
+        if touched is None:
             self.dataChanged.emit(self.index(0, 0), self.index(len(self._ids) - 1, len(Column) - 1))
             return
-        for combatant_id in change.combatants:
-            row = self.row_of(combatant_id)
-            if row >= 0:
-                self.dataChanged.emit(self.index(row, 0), self.index(row, len(Column) - 1))
+        rows = sorted(row for row in map(self.row_of, touched) if row >= 0)
+        for first, last in _runs(rows):
+            self.dataChanged.emit(self.index(first, 0), self.index(last, len(Column) - 1))
 
 
 def condition_line(system: RuleSystem, combatant: Combatant, state: Encounter, status: Status | None = None) -> str:

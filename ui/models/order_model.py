@@ -20,7 +20,7 @@ from app.i18n import _
 from rules.combatants import is_hidden
 from rules.encounter import STATUS_LABELS, Combatant, Encounter, Slot, SlotKind, Status
 from rules.systems.base import RuleSystem
-from rules.turns import played_order
+from rules.turns import pass_slots, played_order
 from ui.models.base import sync_rows
 
 Index = QModelIndex | QPersistentModelIndex
@@ -129,7 +129,7 @@ def order_rows(state: Encounter, system: RuleSystem) -> list[OrderRow]:
     if clock.current is not None:
         slots.append(_slot_row(clock.current, state, system, current=True))
     if clock.pass_no > 0:  # pass 0: this round's initiative is not rolled yet, so there is no order
-        slots += [_slot_row(slot, state, system, current=False) for slot in system.remaining_slots(state)
+        slots += [_slot_row(slot, state, system, current=False) for slot in pass_slots(state, system)
                   if clock.current is None or not _same_slot(slot, clock.current)]
     rows = [row for row in slots if row is not None]
     placed = {i for row in rows for i in row.key[1]}

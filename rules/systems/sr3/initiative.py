@@ -8,12 +8,44 @@ the score (and the order of the current pass) immediately, as the rules demand.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Final
+from typing import Final, NamedTuple
 
-from rules.encounter import Combatant, Encounter, Slot, SlotKind
-from rules.systems.sr3.monitor import PHYSICAL, STUN, wound_modifiers
+from rules.encounter import Combatant, Encounter, Slot, SlotKind, Status
+from rules.systems.sr3.monitor import PHYSICAL, STUN, status, wound_modifiers
 
 PASS_STEP: Final[int] = 10
+
+
+class Standing(NamedTuple):
+    """What the order of a pass reads of one combatant: its status, the initiative its wounds cost (a positive
+    number), its Reaction and natural Reaction."""
+
+    status: Status
+    penalty: int
+    reaction: int
+    reaction_natural: int
+
+
+#: Each combatant's standing, by the object's identity (a combatant is immutable, and most of them are the same
+#: objects from one state to the next); each entry keeps its combatant alive, so an id is never reused here.
+_STANDINGS: dict[int, tuple[Combatant, Standing]] = {}
+_STANDINGS_LIMIT: Final[int] = 20_000
+
+
+def standing(combatant: Combatant) -> Standing:
+    """The combatant's :class:`Standing`, worked out once per combatant object: the order of a pass is asked on
+    every change, for every combatant, and the table asks each one's status again."""
+    known = _STANDINGS.get(id(combatant))
+    if known is not None and known[0] is combatant:
+        return known[1]
+    physical, stun = combatant.boxes(PHYSICAL), combatant.boxes(STUN)
+    reaction = combatant.attribute("reaction")
+    found = Standing(status(physical, stun, combatant.attribute("body")), -wound_modifiers(physical, stun)[1],
+                     reaction, combatant.attribute("reaction_natural", reaction))
+    if len(_STANDINGS) >= _STANDINGS_LIMIT:
+        _STANDINGS.clear()
+    _STANDINGS[id(combatant)] = (combatant, found)
+    return found
 
 
 def wound_initiative_penalty(combatant: Combatant) -> int:
@@ -74,16 +106,18 @@ def scored_pass_order(combatants: Iterable[Combatant], pass_no: int, yielded: fr
     """:func:`pass_order` with each one's score: every key worked out once (the order is asked on every change,
     for every combatant; the wound modifier was read three times a combatant)."""
     keyed = []
+    step = PASS_STEP * (pass_no - 1)
     for combatant in combatants:
-        if combatant.initiative is None:
+        initiative = combatant.initiative
+        if initiative is None:
             continue
-        unwounded = combatant.initiative.rolled - PASS_STEP * (pass_no - 1)
-        value = unwounded - wound_initiative_penalty(combatant)
+        facts = standing(combatant)
+        unwounded = initiative.rolled - step
+        value = unwounded - facts.penalty
         if value <= 0:
             continue
-        reaction = combatant.attribute("reaction")
-        key = (value, 0 if combatant.id in yielded else 1, unwounded, reaction,
-               combatant.attribute("reaction_natural", reaction), *combatant.initiative.tiebreak)
+        key = (value, 0 if combatant.id in yielded else 1, unwounded, facts.reaction, facts.reaction_natural,
+               *initiative.tiebreak)
         keyed.append((key, combatant))
     keyed.sort(key=_first, reverse=True)  # stable for full ties, as sorted() by tie_key is
     return [(combatant, key[0]) for key, combatant in keyed]

@@ -155,8 +155,7 @@ class Sr3System(RuleSystem):
                           context=MONITOR))
 
     def status(self, combatant: Combatant, encounter: Encounter) -> Status:
-        return monitor.status(combatant.boxes(monitor.PHYSICAL), combatant.boxes(monitor.STUN),
-                              combatant.attribute("body"))
+        return initiative.standing(combatant).status  # monitor.status, worked out once per combatant object
 
     def apply_harm(self, combatant: Combatant, track: str, amount: int, encounter: Encounter) -> Combatant:
         physical, stun = combatant.boxes(monitor.PHYSICAL), combatant.boxes(monitor.STUN)
