@@ -22,7 +22,7 @@ import json
 import types
 import typing
 from collections.abc import Mapping
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import pytest
@@ -159,35 +159,64 @@ def _mostly(likely: list[str], plain: st.SearchStrategy[Any]) -> st.SearchStrate
     return st.integers(0, 3).flatmap(lambda pick: plain if pick == 0 else choice)
 
 
-def field_strategy(name: str, hint: Any, state: Encounter, words: list[str]) -> st.SearchStrategy[Any]:
+@dataclasses.dataclass(frozen=True)
+class Plausible:
+    """What of a fight makes a field's value plausible: its words, combatants, effects, the keys of their maps.
+
+    Most steps leave all of it as it was (damage changes numbers, not names), so the strategies built from it
+    are kept and reused: building them again at every step was most of the fuzz test's time.
+    """
+
+    system_id: str
+    words: tuple[str, ...]
+    combatants: tuple[str, ...]
+    effects: tuple[str, ...]
+    keys: tuple[tuple[str, tuple[str, ...]], ...]
+    next_id: str
+
+    @classmethod
+    def of(cls, state: Encounter) -> Plausible:
+        keys = tuple((name, tuple(_keys(state, field))) for name, field in sorted(KEYS.items()))
+        return cls(state.system_id, tuple(vocabulary(state)), tuple(sorted(state.combatants)),
+                   tuple(sorted(state.effects)), keys, next_combatant_id(state))
+
+    def keys_for(self, name: str) -> list[str]:
+        return list(dict(self.keys).get(name, ()))
+
+
+def field_strategy(name: str, hint: Any, plausible: Plausible) -> st.SearchStrategy[Any]:
     """Mostly plausible values for a field named ``name``: a combatant for ``target``, a track for ``track``…"""
-    plain = strategy_for(hint, words)
+    plain = strategy_for(hint, list(plausible.words))
     if hint not in (str, str | None):
         return plain
     if name in WHO:
-        return _mostly(sorted(state.combatants), plain)
+        return _mostly(list(plausible.combatants), plain)
     if name == "effect_id":
-        return _mostly(sorted(state.effects), plain)
+        return _mostly(list(plausible.effects), plain)
     if name == "expression":
         return _mostly(list(DICE_LINES), plain)
-    keys = _keys(state, KEYS[name]) if name in KEYS else []
+    keys = plausible.keys_for(name)
     if name == "key":
-        keys += sorted(get_system(state.system_id).default_options())
+        keys += sorted(get_system(plausible.system_id).default_options())
     return _mostly(keys, plain)
 
 
 def operation_strategies(system_id: str, state: Encounter) -> dict[str, st.SearchStrategy[Operation]]:
     """Each operation of the game (by kind), with fields a fight like ``state`` makes plausible."""
+    return _strategies(system_id, Plausible.of(state))
+
+
+@lru_cache(maxsize=256)  # a fight's few hundred distinct contexts in a run
+def _strategies(system_id: str, plausible: Plausible) -> dict[str, st.SearchStrategy[Operation]]:
     from rules.serialize import type_hints
 
-    words = vocabulary(state)
     strategies = {}
     for cls in operations_of(system_id):
         hints = type_hints(cls)
-        fields = {spec.name: field_strategy(spec.name, hints[spec.name], state, words)
+        fields = {spec.name: field_strategy(spec.name, hints[spec.name], plausible)
                   for spec in dataclasses.fields(cls)}  # type: ignore[arg-type]
         if cls is AddCombatant:  # a new combatant needs a new id
-            fields["combatant_id"] = _mostly([next_combatant_id(state)], fields["combatant_id"])
+            fields["combatant_id"] = _mostly([plausible.next_id], fields["combatant_id"])
         strategies[cls.kind] = st.builds(cls, **fields)
     return strategies
 
@@ -219,7 +248,7 @@ def near_known(system_id: str, state: Encounter, data: st.DataObject) -> Operati
     if not specs or data.draw(st.booleans()):
         return known
     spec = data.draw(st.sampled_from(specs))
-    value = data.draw(field_strategy(spec.name, type_hints(type(known))[spec.name], state, vocabulary(state)))
+    value = data.draw(field_strategy(spec.name, type_hints(type(known))[spec.name], Plausible.of(state)))
     changed: Operation = dataclasses.replace(known, **{spec.name: value})  # type: ignore[type-var]
     return changed
 
