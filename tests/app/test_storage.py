@@ -6,7 +6,6 @@ import errno
 import gc
 import json
 import os
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -306,11 +305,9 @@ def test_100_megabytes_of_junk_is_refused_before_reading(tmp_path: Path, monkeyp
     def no_reading(*_args: object, **_kwargs: object) -> None:
         raise AssertionError("the file was opened")
 
-    monkeypatch.setattr(Path, "open", no_reading)
-    started = time.perf_counter()
+    monkeypatch.setattr(Path, "open", no_reading)  # refused from its size alone, before a byte is read
     with pytest.raises(StorageError, match=r"too large \(100 MB; the limit is 64 MB\)"):
         load_encounter(path)
-    assert time.perf_counter() - started < 0.5
 
 
 def test_a_file_that_grows_while_read_is_cut_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -380,14 +377,8 @@ def test_a_1000_operation_fight_saves_and_loads_exactly(tmp_path: Path) -> None:
     history = long_fight(1000)
     assert len(history.entries) == 1008
     path = tmp_path / "long.bojovka"
-    started = time.perf_counter()
     save_encounter(history, path)
-    saved = time.perf_counter()
-    loaded = load_encounter(path)
-    done = time.perf_counter()
-    assert same(loaded, history)
-    # Generous bounds (a slow CI machine); the measured figures are in the README's Quality section.
-    assert saved - started < 2.0 and done - saved < 5.0
+    assert same(load_encounter(path), history)  # how long it takes is measured by `make bench` (P4), not here
 
 
 def test_a_fight_is_decoded_with_the_cycle_collector_held_off_and_it_runs_again_after(

@@ -7,8 +7,6 @@ does real work on hostile input (backtracking, rolling a million dice first) wou
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from rules.dice import MAX_TEXT_LENGTH, Roller
@@ -31,32 +29,26 @@ HOSTILE: list[tuple[str, str]] = [
     ("200d1000", ",".join(["1001"] * 200)), ("d20 under 12 +2b", "5,5"),
 ]
 
-GENEROUS_BOUND = 0.100  # seconds: ten times the benchmark's goal
-
-
-def refuse(line: str, faces: str) -> tuple[str, float]:
-    """Parse (and read the typed faces); return the message and how long the refusal took."""
-    started = time.perf_counter()
+def refuse(line: str, faces: str) -> str:
+    """Parse (and read the typed faces); return the message (how long it takes: `make bench`, "Dice line abuse")."""
     try:
         expression = parse(line)
         if faces:
             expression.from_faces(faces)  # what the dice line does with typed faces
     except DiceError as error:
-        return str(error), time.perf_counter() - started
+        return str(error)
     raise AssertionError(f"accepted: {line[:40]!r} / {faces[:40]!r}")
 
 
 @pytest.mark.parametrize(("line", "faces"), HOSTILE, ids=[f"{i}" for i in range(len(HOSTILE))])
-def test_hostile_dice_lines_are_refused_at_once_with_a_short_message(line: str, faces: str) -> None:
-    message, seconds = min((refuse(line, faces) for _ in range(3)), key=lambda result: result[1])
+def test_hostile_dice_lines_are_refused_with_a_short_message(line: str, faces: str) -> None:
+    message = refuse(line, faces)
     assert 10 < len(message) <= 200 and "Traceback" not in message
-    assert seconds < GENEROUS_BOUND, (line[:40], seconds)
 
 
 def test_the_largest_accepted_roll_is_quick_too() -> None:
     """The limits are what makes every accepted line cheap: 20 terms of 200 d1000 (just within the length)."""
     line = "+".join(["200d100"] * 16)
     assert len(line) <= MAX_TEXT_LENGTH
-    started = time.perf_counter()
     result = parse(line).roll(Roller.seeded(1))
-    assert len(result.faces) == 3200 and time.perf_counter() - started < 1.0
+    assert len(result.faces) == 3200
