@@ -23,7 +23,7 @@ from rules.encounter import Combatant, Encounter, JsonValue, Weapon, frozen_map
 from rules.errors import OperationError, RulesError
 from rules.history import Applied, AttackRecord, LogLine, Operation, require_combatant
 from rules.systems.base import OptionKind, OptionSpec
-from rules.text import _, ngettext
+from rules.text import N_, _, ngettext
 
 if TYPE_CHECKING:
     from rules.history import Entry
@@ -232,6 +232,15 @@ def fully_loaded(weapons: Iterable[Weapon]) -> tuple[Weapon, ...]:
     """``weapons`` with every magazine full (a fresh copy of a combatant, a template's weapons)."""
     return tuple(weapon.with_value(ROUNDS, weapon.number(MAGAZINE)) if uses_rounds(weapon) else weapon
                  for weapon in weapons)
+
+
+def ammunition_fields(maximum: int, label: str = N_("Magazine (rounds)"), help: str = "") -> tuple[OptionSpec, ...]:
+    """The two shared fields :func:`fire` and :class:`Reload` count with: the magazine and the rounds loaded.
+
+    ``label`` and ``help`` (N_-marked) say it in the game's own terms; ``maximum`` bounds both.
+    """
+    return (OptionSpec(MAGAZINE, label, OptionKind.INT, 0, minimum=0, maximum=maximum, help=help),
+            OptionSpec(ROUNDS, N_("Rounds loaded"), OptionKind.INT, 0, minimum=0, maximum=maximum))
 
 
 def text_field(key: str, label: str, default: str = "", help: str = "") -> OptionSpec:

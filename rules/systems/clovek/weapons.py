@@ -22,7 +22,7 @@ from rules.systems.clovek.banks import BANK_WORDS, BANKS, PHYSICAL, STUN, WOUNDS
 from rules.systems.clovek.dice import SkillKind
 from rules.systems.clovek.rolls import PowerSource
 from rules.text import N_, _, ngettext
-from rules.weapons import MAGAZINE, ROUNDS, text_field
+from rules.weapons import MAGAZINE, ammunition_fields, text_field
 
 BANK: Final[str] = "bank"
 SKILL_NAME: Final[str] = "skill_name"
@@ -62,9 +62,7 @@ WEAPON_FIELDS: Final[tuple[OptionSpec, ...]] = (
                help=N_("E.g. the heraldic shield in both hands: +4.")),
     OptionSpec(HARM, N_("The power goes on"), OptionKind.CHOICE, WOUNDS,
                choices=((WOUNDS, N_("wounds")), (STUN, N_("stun wounds")))),
-    OptionSpec(MAGAZINE, N_("Magazine (rounds)"), OptionKind.INT, 0, minimum=0, maximum=MAX_MAGAZINE,
-               help=N_("0: no rounds are counted (a blade, a fist).")),
-    OptionSpec(ROUNDS, N_("Rounds loaded"), OptionKind.INT, 0, minimum=0, maximum=MAX_MAGAZINE),
+    *ammunition_fields(MAX_MAGAZINE, help=N_("0: no rounds are counted (a blade, a fist).")),
 )
 
 # --- reloading ------------------------------------------------------------------------------------------

@@ -37,7 +37,7 @@ from rules.systems.institut.tables import (
 )
 from rules.systems.institut.tables import Weapon as TableWeapon
 from rules.text import N_, _, ngettext
-from rules.weapons import MAGAZINE, ROUNDS, checked_weapon, text_field
+from rules.weapons import MAGAZINE, ROUNDS, ammunition_fields, checked_weapon, text_field
 
 KIND: Final[str] = "kind"
 DAMAGE: Final[str] = "damage"
@@ -75,9 +75,7 @@ FIELDS: Final[tuple[OptionSpec, ...]] = (
                choices=(("", N_("Usual for its kind")), *SKILL_LABELS.items())),
     OptionSpec(TIMED, N_("Timed fuse"), OptionKind.BOOL, False,
                help=N_("A grenade that explodes at the end of the round (otherwise on impact).")),
-    OptionSpec(MAGAZINE, N_("Magazine"), OptionKind.INT, 0, minimum=0, maximum=MAX_MAGAZINE,
-               help=N_("Rounds a full magazine holds (0: not loaded with rounds).")),
-    OptionSpec(ROUNDS, N_("Rounds loaded"), OptionKind.INT, 0, minimum=0, maximum=MAX_MAGAZINE),
+    *ammunition_fields(MAX_MAGAZINE, N_("Magazine"), N_("Rounds a full magazine holds (0: not loaded with rounds).")),
 )
 
 

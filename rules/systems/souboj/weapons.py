@@ -18,7 +18,7 @@ from rules.errors import RulesError
 from rules.systems.base import OptionKind, OptionSpec
 from rules.systems.souboj.model import KIND_LABELS, WEAPON_DEFENCE, WEAPON_STRENGTH, Kind
 from rules.text import N_, _, ngettext
-from rules.weapons import MAGAZINE, ROUNDS
+from rules.weapons import MAGAZINE, ROUNDS, ammunition_fields
 
 KIND: Final = "kind"
 SPELL_DAMAGE: Final = "spell_damage"
@@ -52,9 +52,8 @@ WEAPON_FIELDS: Final[tuple[OptionSpec, ...]] = (
                        "face-to-face attacks.")),
     OptionSpec(SPELL_DAMAGE, N_("Spell's damage"), OptionKind.INT, 0, minimum=0, maximum=MAX_SPELL_DAMAGE,
                help=N_("A spell's damage when it is always the same (0: typed for each casting).")),
-    OptionSpec(MAGAZINE, N_("Magazine"), OptionKind.INT, 0, minimum=0, maximum=MAX_ROUNDS,
-               help=N_("Rounds (bolts, arrows) a full load holds; 0: not loaded with rounds.")),
-    OptionSpec(ROUNDS, N_("Rounds loaded"), OptionKind.INT, 0, minimum=0, maximum=MAX_ROUNDS),
+    *ammunition_fields(MAX_ROUNDS, N_("Magazine"),
+                       N_("Rounds (bolts, arrows) a full load holds; 0: not loaded with rounds.")),
 )
 
 

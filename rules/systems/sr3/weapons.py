@@ -22,7 +22,7 @@ from rules.systems.base import OptionKind, OptionSpec
 from rules.systems.sr3.damage import AMMO_LABELS, Ammo, describe_damage_code, format_damage_code, parse_damage_code
 from rules.systems.sr3.tables import WEAPON_CLASS_LABELS, FiringMode, WeaponKind, load_tables
 from rules.text import N_, _
-from rules.weapons import MAGAZINE, ROUNDS, text_field
+from rules.weapons import MAGAZINE, ammunition_fields, text_field
 
 DAMAGE, KIND, WEAPON_CLASS, MODES, COMPENSATION, SMART, LASER, AMMO, LOADING, SKILL, REACH = (
     "damage", "kind", "weapon_class", "modes", "recoil_compensation", "smart", "laser_sight", "ammo", "loading",
@@ -89,9 +89,7 @@ def weapon_fields() -> tuple[OptionSpec, ...]:
         OptionSpec(SMART, N_("Smart system"), OptionKind.CHOICE, Smart.NONE.value, choices=_choices(SMART_LABELS)),
         OptionSpec(LASER, N_("Laser sight"), OptionKind.BOOL, False),
         OptionSpec(AMMO, N_("Ammunition"), OptionKind.CHOICE, Ammo.NORMAL.value, choices=_choices(AMMO_LABELS)),
-        OptionSpec(MAGAZINE, N_("Magazine (rounds)"), OptionKind.INT, 0, minimum=0, maximum=500,
-                   help=N_("The rounds a full load holds; 0: not loaded with rounds (a knife, a bow).")),
-        OptionSpec(ROUNDS, N_("Rounds loaded"), OptionKind.INT, 0, minimum=0, maximum=500),
+        *ammunition_fields(500, help=N_("The rounds a full load holds; 0: not loaded with rounds (a knife, a bow).")),
         OptionSpec(LOADING, N_("Loading"), OptionKind.CHOICE, Loading.CLIP.value, choices=_choices(LOADING_LABELS)),
         OptionSpec(SKILL, N_("Skill rating"), OptionKind.INT, 0, minimum=0, maximum=20,
                    help=N_("The wielder's skill dice with this weapon (Pistols 4: 4); 0: typed in each attack.")),

@@ -23,7 +23,7 @@ from rules.systems.base import OptionKind, OptionSpec
 from rules.systems.walka import actions
 from rules.systems.walka.skills import ATTACK_SKILLS, BRAWLING, FIREARMS, INTERFACE, MELEE, attack_skill_label
 from rules.text import N_, _, ngettext
-from rules.weapons import MAGAZINE, ROUNDS
+from rules.weapons import MAGAZINE, ROUNDS, ammunition_fields
 
 DICE, KIND, SKILL = "dice", "kind", "skill"
 FIREARM, MELEE_WEAPON, UNARMED, CYBER = "firearm", "melee", "unarmed", "cyber"
@@ -52,9 +52,7 @@ FIELDS: Final[tuple[OptionSpec, ...]] = (
                help=N_("The damage pool starts from these d6.")),
     OptionSpec(KIND, N_("Kind"), OptionKind.CHOICE, FIREARM, choices=tuple(KIND_LABELS.items())),
     OptionSpec(SKILL, N_("Skill"), OptionKind.CHOICE, FIREARMS, choices=tuple(ATTACK_SKILLS.items())),
-    OptionSpec(MAGAZINE, N_("Magazine (rounds; 0: not counted)"), OptionKind.INT, 0, minimum=0,
-               maximum=MAX_MAGAZINE),
-    OptionSpec(ROUNDS, N_("Rounds loaded"), OptionKind.INT, 0, minimum=0, maximum=MAX_MAGAZINE),
+    *ammunition_fields(MAX_MAGAZINE, N_("Magazine (rounds; 0: not counted)")),
 )
 
 # --- reloading: a Decision, the chapter never mentions it ------------------------------------------------
