@@ -18,13 +18,14 @@ from rules.errors import OperationError
 from rules.harm import OwnRoll
 from rules.history import Applied, LogLine, Operation, require_combatant
 from rules.systems.base import RuleSystem
-from rules.systems.sr3.damage import DamageCode, describe_damage_code
+from rules.systems.sr3.damage import DamageCode, describe_damage_code, resistance_tn
 from rules.systems.sr3.dice import TargetNumberTest, count_sr3_successes, sr3_chain_problem
 from rules.systems.sr3.levels import LEVEL_LABELS, LEVELS, check_level, stage
 from rules.systems.sr3.monitor import PHYSICAL, STUN
 from rules.systems.sr3.odds import MIN_TN, successes_distribution
 from rules.systems.sr3.ops import check_chains, land_damage, successes_line, take_from_pool
 from rules.systems.sr3.system import COMBAT_POOL, tables
+from rules.systems.sr3.tables import WeaponKind
 from rules.systems.sr3.typed_harm import TypedCode
 from rules.text import _, ngettext
 
@@ -32,15 +33,11 @@ from rules.text import _, ngettext
 MAX_RESIST_TN = 100
 
 
-def resistance_tn(power: int, impact_armor: int, encounter: Encounter) -> int:
-    """Power − impact armor (blasts and thrown weapons meet impact armor), never below the game's minimum."""
-    return max(tables(encounter).minimum_tn, power - impact_armor)
-
-
 def resistance(code: TypedCode, target: Combatant, encounter: Encounter) -> Sr3Resistance:
     """What ``target`` rolls against ``code``: Body dice, its combat pool left, TN Power − impact armor."""
     body, armor = target.attribute("body"), target.attribute("impact")
-    tn = resistance_tn(code.power, armor, encounter)
+    # A blast meets impact armor (the tables' armor_vs), never below the minimum TN: the attack's own rule.
+    tn = resistance_tn(code.power, target.attribute("ballistic"), armor, WeaponKind.BLAST, tables=tables(encounter))
     shown = describe_damage_code(DamageCode(code.power, code.level, stun=code.spec.key == STUN))
     label = ngettext("Body {body} die against TN {tn} ({code} − impact armor {armor})",
                      "Body {body} dice against TN {tn} ({code} − impact armor {armor})", body).format(
