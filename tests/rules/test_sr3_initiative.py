@@ -11,7 +11,15 @@ from rules.errors import OperationError
 from rules.history import History
 from rules.systems import get_system
 from rules.systems.sr3 import initiative_passes, wound_modifiers
-from rules.turns import DelayAction, NextTurn, RollInitiative, TakeDelayedAction, YieldTurn, current_actor
+from rules.turns import (
+    DelayAction,
+    NextTurn,
+    RollInitiative,
+    SetInitiative,
+    TakeDelayedAction,
+    YieldTurn,
+    current_actor,
+)
 from tests.rules.sr3_scenes import EIGHT, current_name, eight_characters, play_round, roll_ones
 
 SR3 = get_system("sr3")
@@ -280,3 +288,33 @@ def test_a_combatants_standing_is_worked_out_once_per_combatant_object() -> None
     assert initiative.standing(hurt).penalty == initiative.wound_initiative_penalty(hurt)
     assert get_system("sr3").status(hurt, history.state) is initiative.standing(hurt).status
     assert ids["Dave"] not in {cid for slot in get_system("sr3").remaining_slots(history.state) for cid in slot.ids}
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_remaining_order_leaves_out_exactly_who_cannot_act(seed: int) -> None:
+    """remaining_slots reads the surprise test once for everyone: those it keeps are exactly those can_act allows
+    (knocked out, completely surprised in the first pass, partly surprised, acted), in the pass order."""
+    import random
+
+    from rules.systems.sr3.initiative import pass_order
+    from rules.systems.sr3.surprise import with_surprise
+
+    rng = random.Random(seed)
+    history = History(Encounter("sr3"))
+    for number in range(24):
+        history.do(AddCombatant(f"c{number}", f"C{number}", attributes=frozen_map({"reaction": rng.randint(2, 6)})))
+        history.do(SetInitiative(f"c{number}", rng.randint(1, 30)))
+        if rng.random() < 0.2:
+            history.do(ApplyHarm(f"c{number}", rng.choice(("physical", "stun")), rng.choice((3, 10))))
+    ids = list(history.state.combatants)
+    restricted = {cid: tuple(rng.sample(ids, rng.choice((0, 0, 2)))) for cid in ids if rng.random() < 0.4}
+    for pass_no in (1, 2):
+        state = with_surprise(history.state, restricted).with_clock(
+            round=1, pass_no=pass_no, acted=frozenset(rng.sample(ids, 5)))
+        expected = [c.id for c in pass_order(state.combatants.values(), pass_no, state.clock.yielded)
+                    if c.id not in state.clock.acted and SR3.can_act(c, state)]
+        slots = SR3.remaining_slots(state)
+        assert [cid for slot in slots if slot.kind is SlotKind.ACTORS for cid in slot.ids] == expected
+        surprised = [cid for cid, others in restricted.items() if not others]
+        if pass_no == 1 and surprised:
+            assert not set(surprised) & set(expected)

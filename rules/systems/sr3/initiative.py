@@ -101,10 +101,11 @@ def pass_order(combatants: Iterable[Combatant], pass_no: int, yielded: frozenset
     return [combatant for combatant, _score in scored_pass_order(combatants, pass_no, yielded)]
 
 
-def scored_pass_order(combatants: Iterable[Combatant], pass_no: int, yielded: frozenset[str] = frozenset()) -> list[
-        tuple[Combatant, int]]:
+def scored_pass_order(combatants: Iterable[Combatant], pass_no: int, yielded: frozenset[str] = frozenset(),
+                      active_only: bool = False) -> list[tuple[Combatant, int]]:
     """:func:`pass_order` with each one's score: every key worked out once (the order is asked on every change,
-    for every combatant; the wound modifier was read three times a combatant)."""
+    for every combatant; the wound modifier was read three times a combatant). ``active_only`` leaves out whoever
+    is not :attr:`Status.ACTIVE` (read from the same standing, not asked again per combatant)."""
     keyed = []
     step = PASS_STEP * (pass_no - 1)
     for combatant in combatants:
@@ -112,6 +113,8 @@ def scored_pass_order(combatants: Iterable[Combatant], pass_no: int, yielded: fr
         if initiative is None:
             continue
         facts = standing(combatant)
+        if active_only and facts.status is not Status.ACTIVE:
+            continue
         unwounded = initiative.rolled - step
         value = unwounded - facts.penalty
         if value <= 0:

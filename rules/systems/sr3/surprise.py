@@ -34,6 +34,16 @@ def may_act_against_now(encounter: Encounter, actor: str) -> tuple[str, ...] | N
     return tuple(other for other in entry if isinstance(other, str)) if isinstance(entry, tuple) else None
 
 
+def completely_surprised(encounter: Encounter) -> frozenset[str]:
+    """Those the test in force leaves no opponent to act against (:func:`may_act_against_now` is ``()``), all at
+    once: the order of a pass asks it for every combatant."""
+    held = encounter.game.get(SURPRISE)
+    if not isinstance(held, Mapping):
+        return frozenset()
+    return frozenset(actor for actor, entry in held.items()
+                     if isinstance(entry, tuple) and not any(isinstance(other, str) for other in entry))
+
+
 def with_surprise(encounter: Encounter, restricted: Mapping[str, tuple[str, ...]]) -> Encounter:
     """A copy with the surprise test in force replaced (nobody restricted: no test, the item goes)."""
     return encounter.with_game_item(SURPRISE, frozen_map(restricted) if restricted else None)

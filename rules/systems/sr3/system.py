@@ -41,7 +41,7 @@ from rules.systems.sr3 import delays, dice, initiative, monitor, typed_harm, wea
 from rules.systems.sr3.effect_meanings import MEANINGS
 from rules.systems.sr3.levels import LEVEL_BOXES, LEVEL_LABELS, LEVELS
 from rules.systems.sr3.pools import combat_pool
-from rules.systems.sr3.surprise import may_act_against_now, surprise_in_force, with_surprise
+from rules.systems.sr3.surprise import completely_surprised, may_act_against_now, surprise_in_force, with_surprise
 from rules.systems.sr3.tables import ReachRule, Sr3Tables, TieRule, load_tables
 from rules.systems.sr3.time_units import TIME_UNITS
 from rules.text import N_, NP_, _, pgettext
@@ -212,11 +212,13 @@ class Sr3System(RuleSystem):
         return DiceSpec(max(1, combatant.attribute("initiative_dice", 1)), 6, combatant.attribute("reaction"))
 
     def remaining_slots(self, encounter: Encounter) -> list[Slot]:
+        # can_act for everyone at once: asked on every change for every combatant (300 at a big table), the
+        # surprise test is read once, not once a combatant.
         clock = encounter.clock
-        waiting = (c for c in encounter.combatants.values()
-                   if c.id not in clock.acted and self.can_act(c, encounter))
-        actors = [Slot(SlotKind.ACTORS, (c.id,), value)
-                  for c, value in initiative.scored_pass_order(waiting, clock.pass_no, clock.yielded)]
+        left_out = clock.acted | completely_surprised(encounter) if clock.pass_no == 1 else clock.acted
+        waiting = (c for c in encounter.combatants.values() if c.id not in left_out)
+        actors = [Slot(SlotKind.ACTORS, (c.id,), value) for c, value
+                  in initiative.scored_pass_order(waiting, clock.pass_no, clock.yielded, active_only=True)]
         timers = initiative.timer_slots(encounter)
         return _merge_by_phase(actors, timers) + delayed_slots(encounter) + [t for t in timers if not t.phase]
 
@@ -394,6 +396,8 @@ def _check_may_act_now(combatant: Combatant, kind: str, encounter: Encounter) ->
 def _merge_by_phase(actors: list[Slot], timers: list[Slot]) -> list[Slot]:
     """Actors and timers by phase, highest first; a timer goes off before actors of its phase."""
     phased = [t for t in timers if t.phase]
+    if not phased:
+        return actors
     ordered = [(slot.phase or 0, 1, index, slot) for index, slot in enumerate(phased)]
     ordered += [(slot.phase or 0, 0, index, slot) for index, slot in enumerate(actors)]
     ordered.sort(key=lambda item: (-item[0], -item[1], item[2]))
