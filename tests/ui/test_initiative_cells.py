@@ -140,7 +140,7 @@ def test_the_pass_order_is_worked_out_once_per_state(monkeypatch: Any) -> None:
     roll_ones(history, ids)
     document = EncounterDocument(history)
     system = document.system
-    asked: list[object] = []
+    asked: list[Any] = []
     real = type(system).remaining_slots
 
     def counted(this: Any, encounter: Any) -> Any:
@@ -156,9 +156,16 @@ def test_the_pass_order_is_worked_out_once_per_state(monkeypatch: Any) -> None:
     assert played_order(state, system) == order and len(asked) == 2  # the pass asked as if nobody had acted
     document.apply(NextTurn())
     asked.clear()
-    model = InitiativeModel(document)  # the table asks the new state once for each
-    assert len(asked) == 2
+    model = InitiativeModel(document)  # a turn in the same pass: the order as if nobody had acted still stands
+    assert asked == [document.state]
     pass_slots(document.state, system)
     played_order(document.state, system)
-    assert len(asked) == 2
+    assert len(asked) == 1
+    acted = sorted(document.state.clock.acted)
+    assert played_order(document.state, system) == acted  # the one who acted
+    asked.clear()
+    document.apply(ApplyHarm(ids["Mike"], "physical", 10))  # the scores moved: the table asks both again
+    played_order(document.state, system)
+    pass_slots(document.state, system)
+    assert len(asked) == 2 and {len(state.clock.acted) for state in asked} == {0, len(acted)}
     model.deleteLater()
