@@ -296,6 +296,36 @@ def test_an_elided_cell_gives_its_whole_text_in_the_tooltip(qtbot: QtBot, system
     assert not delegate.elided(option, index)
 
 
+@GAMES
+def test_painted_cells_are_reused_until_their_row_changes(qtbot: QtBot, system: RuleSystem,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each change re-reads the order and Qt repaints every visible cell: the delegate paints a cell again only
+    when its row changed (the damaged row here), and the repainted table shows the change."""
+    document = _sample(system)
+    model = InitiativeModel(document)
+    table = InitiativeTable(model)
+    qtbot.addWidget(table)
+    table.resize(1000, 600)
+    table.show()
+    painted: list[tuple[int, int]] = []
+    real = InitiativeDelegate._paint_cell
+
+    def counted(this: InitiativeDelegate, painter: QPainter, option: QStyleOptionViewItem, index: Any) -> None:
+        painted.append((index.row(), index.column()))
+        real(this, painter, option, index)
+
+    monkeypatch.setattr(InitiativeDelegate, "_paint_cell", counted)
+    first = table.viewport().grab().toImage()
+    assert painted  # the first paint draws every visible cell
+    painted.clear()
+    assert table.viewport().grab().toImage() == first and painted == []  # nothing changed: nothing redrawn
+    target = _unhurt(document)
+    document.apply(ApplyHarm(target.id, system.tracks(target, document.state)[0].key, 1))
+    after = table.viewport().grab().toImage()
+    assert painted and {row for row, _column in painted} == {model.row_of(target.id)}
+    assert after != first
+
+
 # --- the player view ----------------------------------------------------------------------------------
 
 
