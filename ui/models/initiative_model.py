@@ -133,18 +133,6 @@ class InitiativeModel(EnumTableModel):
         except ValueError:
             return -1
 
-    def row_cells(self, row: int) -> tuple[str, object] | None:
-        """The combatant shown in ``row`` and an object that stays the same exactly as long as the row's cached
-        cells do (a change to the row drops them; a delegate keeps what it painted while this stands); None while
-        the model has not yet seen the document's current state."""
-        if self._cells_state is not self._document.state or not 0 <= row < len(self._ids):
-            return None
-        combatant_id = self._ids[row]
-        cells = self._cells.get(combatant_id)
-        if cells is None:
-            cells = self._cells[combatant_id] = {}
-        return combatant_id, cells
-
     # --- data ----------------------------------------------------------------------------------
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid() or not 0 <= index.row() < len(self._ids):

@@ -105,41 +105,58 @@ def _drawable(tracks: list[tuple[str, int, int]], width: int) -> bool:
 
 #: Painted cells kept for reuse: a few screens of a six-column table (a cell is ~30 KB at 270 × 30 px).
 PIXMAP_CACHE_CELLS = 600
+#: What painting a cell reads of the model. The status icon is drawn from the status and the palette (the palette
+#: is part of every key), so the status stands for it: the model makes a new icon each time it is asked.
+PAINTED_ROLES = (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.FontRole, Qt.ItemDataRole.ForegroundRole,
+                 Qt.ItemDataRole.BackgroundRole, Qt.ItemDataRole.TextAlignmentRole, Qt.ItemDataRole.CheckStateRole,
+                 Role.IS_CURRENT, Role.SIDE, Role.STATUS, Role.TRACKS)
+
+
+def _comparable(value: object) -> object:
+    """A role's value as something hashable that is equal exactly when it paints the same."""
+    if isinstance(value, QFont):
+        return value.key()
+    if isinstance(value, QBrush):
+        return value.color().rgba(), value.style().value
+    if isinstance(value, QColor):
+        return value.rgba()
+    if isinstance(value, list):
+        return tuple(_comparable(item) for item in value)
+    if isinstance(value, tuple):
+        return tuple(_comparable(item) for item in value)
+    return value
 
 
 class InitiativeDelegate(QStyledItemDelegate):
     """Paints the current row's highlight, the side stripe, and the condition: bars, status icon and words.
 
-    Every change moves rows (the order is re-read), and Qt then repaints every visible cell; painting one from
+    Every change moves rows (the order is re-read) and Qt then repaints every visible cell; painting one from
     Python takes ~0.3 ms (eight roles asked, the style's drawing, the condition's boxes). So each painted cell is
-    kept as a pixmap for as long as the model's cached cells of its row stand (:meth:`InitiativeModel.row_cells`:
-    they are dropped with every change to the row), and redrawn only when the row, its size, its state (selected,
-    hovered, alternate) or the palette changed.
+    kept as a pixmap, under what it shows (:data:`PAINTED_ROLES`) and how (its size, state and palette), and drawn
+    again only when one of those changed: a cell is never stale, however the change reached it.
     """
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._pixmaps: OrderedDict[tuple[str, int], tuple[object, tuple[object, ...], QPixmap]] = OrderedDict()
+        self._pixmaps: OrderedDict[tuple[object, ...], QPixmap] = OrderedDict()
 
     def paint(self, painter: QPainter, option: QStyleOptionViewItem, index: Index) -> None:
         model = index.model()
-        row = model.row_cells(index.row()) if isinstance(model, InitiativeModel) else None
-        if row is None:  # a change the model has not seen yet: paint as it is
+        if not isinstance(model, InitiativeModel):
             self._paint_cell(painter, option, index)
             return
-        combatant_id, cells = row
         ratio = painter.device().devicePixelRatioF()
-        look = (option.rect.width(), option.rect.height(), option.state.value, option.features.value,
-                option.palette.cacheKey(), ratio, painter.font().key())
-        slot = (combatant_id, index.column())
-        known = self._pixmaps.get(slot)
-        if known is None or known[0] is not cells or known[1] != look:
-            known = self._pixmaps[slot] = (cells, look, self._rendered(painter, option, index, ratio))
+        key = (index.column(), *(_comparable(model.data(index, role)) for role in PAINTED_ROLES),
+               option.rect.width(), option.rect.height(), option.state.value, option.features.value,
+               option.palette.cacheKey(), ratio, painter.font().key())
+        pixmap = self._pixmaps.get(key)
+        if pixmap is None:
+            pixmap = self._pixmaps[key] = self._rendered(painter, option, index, ratio)
             if len(self._pixmaps) > PIXMAP_CACHE_CELLS:
                 self._pixmaps.popitem(last=False)
         else:
-            self._pixmaps.move_to_end(slot)
-        painter.drawPixmap(option.rect.topLeft(), known[2])
+            self._pixmaps.move_to_end(key)
+        painter.drawPixmap(option.rect.topLeft(), pixmap)
 
     def _rendered(self, painter: QPainter, option: QStyleOptionViewItem, index: Index, ratio: float) -> QPixmap:
         """The cell painted into a pixmap of its size, as it would be painted in place."""
