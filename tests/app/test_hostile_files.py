@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import builtins
 import contextlib
+import copy
 import dataclasses
 import importlib
 import json
@@ -130,31 +131,42 @@ def _original_paths(original: Any) -> list[tuple[Any, ...]]:
     return kept[1]
 
 
-def _at(root: Any, keys: tuple[Any, ...]) -> tuple[Any, Any]:
-    """(container, key) of the value ``keys`` lead to."""
+def _still_there(root: Any, keys: tuple[Any, ...]) -> tuple[Any, Any]:
+    """(container, key) of the value ``keys`` lead to, or (None, None) if a change took the way there."""
     parent = root
-    for key in keys[:-1]:
-        parent = parent[key]
-    return parent, keys[-1]
+    for key in keys:
+        if not ((isinstance(parent, dict) and key in parent)
+                or (isinstance(parent, list) and isinstance(key, int) and 0 <= key < len(parent))):
+            return None, None
+        container, parent = parent, parent[key]
+    return container, keys[-1]
+
+
+_JUNK: tuple[Any, ...] = (None, True, False, 0, -1, 7, 10**30, -(10**12), 1.5, float(2**70), "", "c1", "Ø" * 3,
+                          "x" * 1000, "x" * 200_000, [], [1, 2, 3], {}, {"op": "next_turn"},
+                          {"__class__": "os.system", "args": ["rm -rf /"]}, "__import__('os').system('true')")
 
 
 def _junk(rng: random.Random) -> Any:
+    """A value of any type, size or depth (one in ~20 deeply nested: built only when it is the one chosen)."""
+    choice = rng.randrange(len(_JUNK) + 1)
+    if choice < len(_JUNK):
+        return copy.deepcopy(_JUNK[choice])  # a mutant may change it further: never the shared one
     deep: Any = "x"
     for _level in range(rng.choice((30, 200, 5000))):
         deep = [deep] if rng.random() < 0.5 else {"a": deep}
-    return rng.choice([None, True, False, 0, -1, 7, 10**30, -(10**12), 1.5, float(2**70), "", "c1", "Ø" * 3,
-                       "x" * rng.choice((1000, 200_000)), [], [1, 2, 3], {}, {"op": "next_turn"},
-                       {"__class__": "os.system", "args": ["rm -rf /"]}, "__import__('os').system('true')", deep])
+    return deep
 
 
 def _retyped(data: Any, rng: random.Random, count: int) -> Any:
     """``count`` values somewhere in ``data`` replaced by junk of any type (a key may also be deleted)."""
     first = _original_paths(data)
     data = json.loads(json.dumps(data))
-    for change in range(count):
-        if change == 0:  # the copy is still the original: its paths are the original's
-            parent, key = _at(data, first[rng.randrange(len(first))])
-        else:
+    for _change in range(count):
+        # Most of the original's paths are still there after a change (walking the copy again took long); one
+        # that went with the last change is replaced by one of the copy's own paths.
+        parent, key = _still_there(data, first[rng.randrange(len(first))])
+        if parent is None:
             paths = _paths(data)
             parent, key = paths[rng.randrange(len(paths))]
         if isinstance(parent, dict) and rng.random() < 0.2:
