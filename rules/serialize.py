@@ -169,21 +169,53 @@ class _JsonMarker:
 
 def to_data(value: Any) -> Any:
     """Encode a state object, an operation or a plain value as JSON-able data."""
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        data = {f.name: to_data(getattr(value, f.name)) for f in dataclasses.fields(value)
-                if not (f.metadata.get(OMIT_DEFAULT) and _is_default(f, getattr(value, f.name)))}
-        if isinstance(value, Operation):
-            data = {"op": value.kind, **data}
-        return data
-    if isinstance(value, Enum):
+    shape = _SHAPES.get(type(value))
+    if shape is None:
+        shape = _SHAPES[type(value)] = _shape(type(value))
+    if isinstance(shape, tuple):
+        data = {name: to_data(getattr(value, name)) for name, spec in shape
+                if spec is None or not _is_default(spec, getattr(value, name))}
+        return {"op": value.kind, **data} if isinstance(value, Operation) else data
+    if shape is _Shape.ENUM:
         return value.value
-    if isinstance(value, Mapping):
+    if shape is _Shape.MAPPING:
         return {str(key): to_data(item) for key, item in value.items()}
-    if isinstance(value, frozenset):
+    if shape is _Shape.SET:
         return sorted(to_data(item) for item in value)
-    if isinstance(value, tuple | list):
+    if shape is _Shape.SEQUENCE:
         return [to_data(item) for item in value]
     return value
+
+
+class _Shape(Enum):
+    """How :func:`to_data` encodes a value of one type (a dataclass: by its fields)."""
+
+    ENUM = "enum"
+    MAPPING = "mapping"
+    SET = "set"
+    SEQUENCE = "sequence"
+    PLAIN = "plain"
+
+
+#: Each type's shape, worked out once: a save or a journal header encodes ~10⁵ values, and asking each one
+#: whether it is a dataclass and for its fields was most of the time.
+_SHAPES: dict[type, _Shape | tuple[tuple[str, dataclasses.Field[Any] | None], ...]] = {}
+
+
+def _shape(kind: type) -> _Shape | tuple[tuple[str, dataclasses.Field[Any] | None], ...]:
+    """A dataclass's fields (with the field spec where a default value is left out), or the kind of value."""
+    if dataclasses.is_dataclass(kind):
+        return tuple((spec.name, spec if spec.metadata.get(OMIT_DEFAULT) else None)
+                     for spec in dataclasses.fields(kind))
+    if issubclass(kind, Enum):
+        return _Shape.ENUM
+    if issubclass(kind, Mapping):
+        return _Shape.MAPPING
+    if issubclass(kind, frozenset):
+        return _Shape.SET
+    if issubclass(kind, tuple | list):
+        return _Shape.SEQUENCE
+    return _Shape.PLAIN
 
 
 def _is_default(spec: dataclasses.Field[Any], value: Any) -> bool:
