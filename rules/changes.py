@@ -12,7 +12,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from rules.encounter import Encounter
-from rules.history import Delta
+from rules.history import ClockChange, Delta
 
 _FIELDS = frozenset(spec.name for spec in fields(Encounter))
 
@@ -85,7 +85,9 @@ def _options(delta: Delta, name: str) -> dict[str, Any]:
 
 
 def _clock(delta: Delta, name: str) -> dict[str, Any]:
-    slots = (clock.current for clock in delta.fields[name])
+    change = delta.fields[name]
+    clocks = (change.before, change.after) if isinstance(change, ClockChange) else change
+    slots = (clock.current for clock in clocks)
     return {"clock": True, "turn": frozenset(i for slot in slots if slot is not None for i in slot.ids)}
 
 
