@@ -308,9 +308,9 @@ def test_the_remaining_order_leaves_out_exactly_who_cannot_act(seed: int) -> Non
             history.do(ApplyHarm(f"c{number}", rng.choice(("physical", "stun")), rng.choice((3, 10))))
     ids = list(history.state.combatants)
     restricted = {cid: tuple(rng.sample(ids, rng.choice((0, 0, 2)))) for cid in ids if rng.random() < 0.4}
-    for pass_no in (1, 2):
-        state = with_surprise(history.state, restricted).with_clock(
-            round=1, pass_no=pass_no, acted=frozenset(rng.sample(ids, 5)))
+    surprised_state = with_surprise(history.state, restricted)
+    for pass_no, acting in ((1, 5), (1, 9), (2, 5), (2, 0)):  # the same pass with others acted: the kept order
+        state = surprised_state.with_clock(round=1, pass_no=pass_no, acted=frozenset(rng.sample(ids, acting)))
         expected = [c.id for c in pass_order(state.combatants.values(), pass_no, state.clock.yielded)
                     if c.id not in state.clock.acted and SR3.can_act(c, state)]
         slots = SR3.remaining_slots(state)
