@@ -8,6 +8,7 @@ combatants who came and went, moves the others with ``layoutChanged`` (the selec
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import IntEnum
 from typing import Any
 
@@ -106,7 +107,7 @@ class InitiativeModel(EnumTableModel):
         # What each row's cells show, per (column, role): a repaint asks ~8 roles a cell, the delegate some twice.
         # Kept for the state it was filled from (``_cells_state``); a change drops the rows its summary names, as
         # it emits dataChanged for them, or all rows when the clock, effects or the game's own state moved.
-        self._cells: dict[str, dict[tuple[int, int], Any]] = {}
+        self._cells: dict[str, dict[tuple[int, int | str], Any]] = {}
         self._cells_state: Encounter | None = document.state
         self._clock = document.state.clock  # the clock the rows show, to tell which rows a turn moved
         document.changed.connect(self._on_changed)
@@ -132,6 +133,20 @@ class InitiativeModel(EnumTableModel):
             return self._ids.index(combatant_id)
         except ValueError:
             return -1
+
+    def derived(self, index: Index, name: str, compute: Callable[[], Any]) -> Any:
+        """A value worked out from the cell's data (a delegate's key for what it painted), kept with the row's
+        cached cells: dropped with them when a change reaches the row."""
+        state = self._document.state
+        if self._cells_state is not state or not 0 <= index.row() < len(self._ids):
+            return compute()
+        cells = self._cells.setdefault(self._ids[index.row()], {})
+        key = (index.column(), name)
+        try:
+            return cells[key]
+        except KeyError:
+            value = cells[key] = compute()
+            return value
 
     # --- data ----------------------------------------------------------------------------------
     def data(self, index: Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:

@@ -146,9 +146,10 @@ class InitiativeDelegate(QStyledItemDelegate):
             self._paint_cell(painter, option, index)
             return
         ratio = painter.device().devicePixelRatioF()
-        key = (index.column(), *(_comparable(model.data(index, role)) for role in PAINTED_ROLES),
-               option.rect.width(), option.rect.height(), option.state.value, option.features.value,
-               option.palette.cacheKey(), ratio, painter.font().key())
+        shown = model.derived(index, "painted", lambda: tuple(
+            _comparable(model.data(index, role)) for role in PAINTED_ROLES))
+        key = (index.column(), shown, option.rect.width(), option.rect.height(), option.state.value,
+               option.features.value, option.palette.cacheKey(), ratio, painter.font().key())
         pixmap = self._pixmaps.get(key)
         if pixmap is None:
             pixmap = self._pixmaps[key] = self._rendered(painter, option, index, ratio)
