@@ -25,7 +25,7 @@ from typing import Protocol
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
-from app.storage import SealedDocument, collector_paused
+from app.storage import SealedDocument, collector_paused, settle_heap
 from rules.changes import Changes
 from rules.encounter import Encounter
 from rules.errors import RulesError
@@ -348,6 +348,7 @@ class EncounterDocument(QObject):
             self._restart_journal(unsaved=not clean, sealed=sealed)
         self.replaced.emit()
         self.path_changed.emit()
+        settle_heap()
 
     def mark_saved(self, path: Path, sealed: SealedDocument | None = None) -> None:
         """The file now holds the current state (``sealed``: what saving it wrote, for the journal)."""

@@ -331,6 +331,17 @@ def collector_paused() -> Iterator[None]:
             gc.enable()
 
 
+def settle_heap() -> None:
+    """Put everything alive now (a fight just opened, its window filled) beyond the cycle collector's reach.
+
+    A long fight is a million small objects that live as long as it is open. Python's full collection walks them
+    all (~170 ms for a 5,000-operation fight) whenever enough new objects have piled up, which stalled a GM's
+    action at random every few hundred actions. Frozen objects are still freed when nothing refers to them; only a
+    reference cycle among them would wait (opening a fight again leaves none: measured, see the tests).
+    """
+    gc.freeze()
+
+
 def load_encounter(path: Path) -> History:
     """Read and validate a ``.bojovka`` file; every problem is a StorageError naming the file and the place."""
     return open_encounter(path)[0]
