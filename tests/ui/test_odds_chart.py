@@ -105,6 +105,20 @@ def test_the_rolled_outcome_is_marked_by_colour_and_outline(chart: OddsChart) ->
     assert chart.bars.bar_brush(3) == colours.bar
 
 
+def test_marking_an_outcome_moves_only_the_mark(chart: OddsChart) -> None:
+    """The bars stay as they were; the rolled one's percentage turns bold and its tick always shows."""
+    chart.set_data(successes_chart(5, 4))
+    heights, labels = chart.heights(), chart.bars.label_texts()
+    assert all(labels)  # room for every percentage
+    chart.highlight(success_name(3))
+    assert chart.heights() == heights and chart.bars.label_texts() == labels
+    bold = [label.textItem.font().bold() for label in chart.bars._labels[:len(heights)]]
+    assert bold == [index == 3 for index in range(len(heights))]
+    chart.highlight(success_name(2))
+    assert [label.textItem.font().bold() for label in chart.bars._labels[:len(heights)]] == [
+        index == 2 for index in range(len(heights))]
+
+
 def test_a_mark_stays_while_its_outcome_is_shown_and_goes_with_it(chart: OddsChart) -> None:
     chart.set_data(successes_chart(5, 4))
     chart.highlight("5 successes")

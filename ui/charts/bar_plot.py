@@ -81,6 +81,16 @@ class BarPlot(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type h
         self._update_labels()
         self._update_ticks()
 
+    def set_highlighted(self, highlighted: int | None) -> None:
+        """Mark another bar as the outcome rolled (None: none), the bars themselves unchanged: only the colours,
+        the outlines, the bold percentages and the ticks follow (a resolved attack marks its outcome at once)."""
+        if highlighted == self._highlighted:
+            return
+        self._highlighted = highlighted
+        self._bars.setOpts(**self._colour_opts())
+        self._update_labels()
+        self._update_ticks()
+
     def set_axis_title(self, text: str, shown: bool) -> None:
         """What the bars count (plain text), shown under the ticks or not (a compact chart, until export)."""
         item = self.getPlotItem()

@@ -150,7 +150,10 @@ class OddsChart(QWidget):
         if name == self._highlighted:
             return
         self._highlighted = name if self._data is not None and self._data.index_of(name) is not None else None
-        self._redraw_bars()
+        if self._data is not None and self.shown_view() is not View.BY_POOL:
+            self.bars.set_highlighted(self._data.index_of(self._highlighted))  # the bars stand: only the mark moves
+        else:
+            self._redraw_bars()
 
     def set_view(self, view: View) -> None:
         """Show another view (the pool-size view only when the data has a sweep)."""
