@@ -13,7 +13,7 @@ from PySide6.QtGui import QIcon
 from app.document import EncounterDocument
 from app.samples import sample_path
 from app.storage import load_encounter
-from rules.combatants import ApplyHarm
+from rules.combatants import AddCombatant, ApplyHarm, RemoveCombatant
 from rules.dice import Roller
 from rules.errors import RulesError
 from rules.turns import NextTurn, pass_slots, played_order, roll_initiative
@@ -39,8 +39,16 @@ def _rows(model: InitiativeModel) -> dict[str, list[Any]]:
 
 
 def _step(document: EncounterDocument, number: int) -> None:
-    """Next (rolling a new round when one ends), damage, undo and redo, in turn."""
+    """Next (rolling a new round when one ends), damage, undo and redo, in turn; every sixth step a newcomer joins
+    (a copy of someone, by the roster's add) and every ninth one leaves."""
     state = document.state
+    if number % 6 == 5:
+        model = next(iter(state.combatants.values()))
+        document.apply(AddCombatant(f"new{number}", f"Newcomer {number}", model.side, model.attributes))
+        return
+    if number % 9 == 8 and len(state.combatants) > 2:
+        document.apply(RemoveCombatant(list(state.combatants)[number % len(state.combatants)]))
+        return
     kind = number % 4
     if kind == 0:
         if state.clock.current is None:

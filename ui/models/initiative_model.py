@@ -336,12 +336,14 @@ class InitiativeModel(EnumTableModel):
     def _touched(self, change: Change) -> frozenset[str] | None:
         """The combatants whose rows the change may alter, or None for every row.
 
-        Every row: the effects, the delays, the options, the roster or the game's own state moved, or the round or
-        the pass did (every game reads them for each row: scores, surprise, who may act). A turn within the same
-        pass alters only the rows whose combatant started or ended its turn, acted or yielded (each game reads the
-        clock for a row only as its own combatant's place in it), besides the combatants the change names."""
+        Every row: the effects, the delays, the options or the game's own state moved, or the round or the pass did
+        (every game reads them for each row: scores, surprise, who may act). A turn within the same pass alters only
+        the rows whose combatant started or ended its turn, acted or yielded (each game reads the clock for a row
+        only as its own combatant's place in it), besides the combatants the change names; so does a roster change,
+        which names those added and removed (a row reads its own combatant, as for a wound: adding ten gangers
+        re-read every visible row)."""
         what = change.what
-        if what.effects or what.effect_list or what.game_state or what.options or what.delays or what.roster:
+        if what.effects or what.effect_list or what.game_state or what.options or what.delays:
             return None
         touched = what.combatants
         if what.clock:
