@@ -17,15 +17,14 @@ from app.document import Change, EncounterDocument, step_text
 from app.recovery import Journal
 from app.storage import SealedDocument, StorageError, load_encounter, save_encounter
 from rules.combatants import AddCombatant, ApplyHarm, RemoveCombatant
-from rules.documents import Archive
 from rules.encounter import Side
 from rules.errors import OperationError
-from rules.history import Entry, History, LogLine, Operation
+from rules.history import Entry, History, Operation
 from rules.serialize import to_data
 from rules.turns import NextTurn
 from tests.app.test_long_fights import _forged_document
 from tests.rules.sr3_scenes import eight_characters, roll_ones
-from tests.rules.test_documents import EXPECTED, long_fight
+from tests.rules.test_documents import EXPECTED, long_fight, spy_on_log
 
 
 class FakeJournal:
@@ -314,14 +313,7 @@ def test_a_loaded_fight_names_only_the_steps_edit_undo_and_redo_show(tmp_path: P
     path = tmp_path / "long.bojovka"
     save_encounter(long_fight(), path)
     history = load_encounter(path)
-    decoded: list[int] = []
-    real_log = Archive.log
-
-    def log(self: Archive, index: int) -> tuple[LogLine, ...]:
-        decoded.append(index)
-        return real_log(self, index)
-
-    monkeypatch.setattr(Archive, "log", log)
+    decoded = spy_on_log(monkeypatch)
     document = EncounterDocument(history, path)
     stack, entries = document.undo_stack, history.entries
     assert len(entries) > 300 and len(decoded) <= 2  # the step Edit → Undo names (and the one before, for Redo)

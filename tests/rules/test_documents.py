@@ -12,13 +12,26 @@ from rules.combatants import AddCombatant, EditEncounter, SpendAction
 from rules.documents import Archive, decode_patch, encode_patch, fight_data
 from rules.encounter import Encounter, Side, frozen_map
 from rules.errors import RulesError
-from rules.history import History, HistoryDamaged, checkpoint_gap
+from rules.history import History, HistoryDamaged, LogLine, checkpoint_gap
 from rules.serialize import SCHEMA_VERSION, SchemaError, history_from_document, history_to_document, to_data
 from rules.turns import NextTurn, RollInitiative
 from tests.app.crash_worker import build_script
 from tests.rules.sr3_scenes import eight_characters
 
 OPERATIONS = 600
+
+
+def spy_on_log(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Every entry whose saved log lines are decoded, in order (opening a long fight must decode few)."""
+    decoded: list[int] = []
+    real_log = Archive.log
+
+    def log(self: Archive, index: int) -> tuple[LogLine, ...]:
+        decoded.append(index)
+        return real_log(self, index)
+
+    monkeypatch.setattr(Archive, "log", log)
+    return decoded
 
 
 def long_fight(operations: int = OPERATIONS, seed: int = 7) -> History:

@@ -9,9 +9,7 @@ import pytest
 from PySide6.QtWidgets import QApplication
 
 from app.storage import load_encounter, save_encounter
-from rules.documents import Archive
-from rules.history import LogLine
-from tests.rules.test_documents import long_fight
+from tests.rules.test_documents import long_fight, spy_on_log
 from tests.ui.conftest import WindowFactory
 from ui.models.log_model import LogRole
 
@@ -23,23 +21,10 @@ def saved(tmp_path: Path) -> Path:
     return path
 
 
-def _spy_on_log(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Every entry whose saved log lines are decoded."""
-    decoded: list[int] = []
-    real_log = Archive.log
-
-    def log(self: Archive, index: int) -> tuple[LogLine, ...]:
-        decoded.append(index)
-        return real_log(self, index)
-
-    monkeypatch.setattr(Archive, "log", log)
-    return decoded
-
-
 def test_opening_renders_only_the_log_rows_and_undo_steps_shown(open_window: WindowFactory, saved: Path,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     window = open_window("sr3")
-    decoded = _spy_on_log(monkeypatch)
+    decoded = spy_on_log(monkeypatch)
     load_encounter(saved)
     checked = len(decoded)  # opening replays the last segments and checks their saved log against it
     decoded.clear()
