@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from rules.dice import Roller
 from rules.effects import fire_hook
@@ -29,6 +28,7 @@ from rules.encounter import (
 from rules.errors import OperationError, RulesError
 from rules.history import Applied, LogLine, Operation, require_combatant
 from rules.initiative_text import TypedInitiative
+from rules.recent import Recent
 from rules.systems.base import DiceSpec, Hook, Reminder, RuleSystem
 from rules.text import N_, _, ngettext
 
@@ -67,29 +67,16 @@ def actor_for(encounter: Encounter, selected: str | None) -> str | None:
     return current_actor(encounter)
 
 
-#: The last few states' pass orders (:func:`pass_slots`, :func:`played_order`), keyed by the state's and the
-#: game's identity; each entry keeps its state alive, so an id is never reused while it is here.
-_MEMO_SIZE = 4
-_slots_memo: dict[tuple[int, int], tuple[Encounter, RuleSystem, tuple[Slot, ...]]] = {}
-_played_memo: dict[tuple[int, int], tuple[Encounter, RuleSystem, tuple[str, ...]]] = {}
-
-
-def _remember(memo: dict[tuple[int, int], Any], key: tuple[int, int], entry: Any) -> None:
-    memo[key] = entry
-    while len(memo) > _MEMO_SIZE:
-        memo.pop(next(iter(memo)), None)
+#: The last few states' orders (a state is immutable; the turn engine, the table and the order view ask alike).
+_SLOTS: Recent[tuple[Slot, ...]] = Recent()
+_PLAYED: Recent[tuple[str, ...]] = Recent()
+_FRESH: Recent[tuple[str, ...]] = Recent()
 
 
 def pass_slots(encounter: Encounter, system: RuleSystem) -> list[Slot]:
     """``system.remaining_slots(encounter)``, worked out once per state: an encounter is immutable, and the same
     state is asked for its order by the turn engine (the next Next), the initiative table and the order view."""
-    key = (id(encounter), id(system))
-    known = _slots_memo.get(key)
-    if known is not None and known[0] is encounter and known[1] is system:
-        return list(known[2])
-    slots = system.remaining_slots(encounter)
-    _remember(_slots_memo, key, (encounter, system, tuple(slots)))
-    return slots
+    return list(_SLOTS.get((encounter, system), lambda: tuple(system.remaining_slots(encounter))))
 
 
 def played_order(encounter: Encounter, system: RuleSystem) -> list[str]:
@@ -101,33 +88,17 @@ def played_order(encounter: Encounter, system: RuleSystem) -> list[str]:
     yet, is the same every time; whoever it no longer places (knocked out after acting) follows, by score, then
     as the roster lists them.
     """
-    key = (id(encounter), id(system))
-    known = _played_memo.get(key)
-    if known is not None and known[0] is encounter and known[1] is system:
-        return list(known[2])
-    order = _played_order(encounter, system)
-    _remember(_played_memo, key, (encounter, system, tuple(order)))
-    return order
+    return list(_PLAYED.get((encounter, system), lambda: tuple(_played_order(encounter, system))))
 
 
 def _played_order(encounter: Encounter, system: RuleSystem) -> list[str]:
-    """Those who have acted in this pass, in the order the game gives the pass (the order they acted in).
-
-    ``clock.acted`` is a set: its iteration order depends on how it was built and on the process's string hashing,
-    so it differs after a reload or crash recovery. The game's own order of the pass, asked as if nobody had acted
-    yet, is the same every time; whoever it no longer places (knocked out after acting) follows, by score, then
-    as the roster lists them.
-    """
+    """:func:`played_order`, worked out."""
     acted = encounter.clock.acted
     ordered = list(dict.fromkeys(cid for cid in _fresh_order(encounter, system) if cid in acted))
     roster = list(encounter.combatants)
     rest = sorted((cid for cid in acted if cid in encounter.combatants and cid not in ordered),
                   key=lambda cid: (-_rolled(encounter, cid), roster.index(cid)))
     return ordered + rest
-
-
-#: The last few fresh orders (:func:`_fresh_order`): what they were worked out from, by identity, and the order.
-_fresh_memo: list[tuple[tuple[object, ...], tuple[str, ...]]] = []
 
 
 def _fresh_order(encounter: Encounter, system: RuleSystem) -> tuple[str, ...]:
@@ -138,16 +109,15 @@ def _fresh_order(encounter: Encounter, system: RuleSystem) -> tuple[str, ...]:
     else the game may read is compared by identity (the encounter's parts are immutable, and the memo keeps them
     alive, so an identity is never reused while it is here) or by value."""
     clock = encounter.clock
-    basis = (system, encounter.system_id, encounter.name, encounter.options, encounter.combatants, encounter.effects,
-             encounter.delays, encounter.game, encounter.notes, clock.round, clock.pass_no, clock.yielded)
-    for known, order in _fresh_memo:
-        if all(a is b or (isinstance(a, (str, int, frozenset)) and a == b) for a, b in zip(known, basis, strict=True)):
-            return order
+    inputs = (system, encounter.system_id, encounter.name, encounter.options, encounter.combatants,
+              encounter.effects, encounter.delays, encounter.game, encounter.notes, clock.round, clock.pass_no,
+              clock.yielded)
+    return _FRESH.get(inputs, lambda: _actors_as_if_nobody_acted(encounter, system))
+
+
+def _actors_as_if_nobody_acted(encounter: Encounter, system: RuleSystem) -> tuple[str, ...]:
     fresh = encounter.with_clock(acted=frozenset(), current=None)
-    order = tuple(cid for slot in system.remaining_slots(fresh) if slot.kind is SlotKind.ACTORS for cid in slot.ids)
-    _fresh_memo.insert(0, (basis, order))
-    del _fresh_memo[_MEMO_SIZE:]
-    return order
+    return tuple(cid for slot in system.remaining_slots(fresh) if slot.kind is SlotKind.ACTORS for cid in slot.ids)
 
 
 def _rolled(encounter: Encounter, combatant_id: str) -> int:

@@ -25,6 +25,7 @@ from rules.encounter import (
 from rules.errors import OperationError
 from rules.harm import Harm, OwnRoll
 from rules.history import History, Operation
+from rules.recent import Recent
 from rules.systems.base import (
     AttributeSpec,
     BudgetItem,
@@ -388,9 +389,8 @@ def _check_may_act_now(combatant: Combatant, kind: str, encounter: Encounter) ->
             name=combatant.name))
 
 
-#: The last few passes' actors (:func:`_pass_actors`): what they were worked out from, and the slots.
-_PASS_ACTORS: list[tuple[tuple[object, ...], list[Slot]]] = []
-_PASS_ACTORS_KEPT: Final[int] = 4
+#: The last few passes' actors (:func:`_pass_actors`).
+_PASS_ACTORS: Recent[list[Slot]] = Recent()
 
 
 def _pass_actors(encounter: Encounter) -> list[Slot]:
@@ -399,21 +399,19 @@ def _pass_actors(encounter: Encounter) -> list[Slot]:
     The order does not depend on who has acted, and the order of a pass is asked on every change (twice: as it
     stands and as if nobody had acted), so it is worked out again only when the combatants, the options, the pass
     or who yielded changed: a turn (Next) within a pass costs a filter, not a sort of every combatant (~10 ms at
-    1,000). can_act is read for everyone at once: the surprise test once, not once a combatant. The memo keeps
-    what it compares by identity alive, so an identity is never reused while it is here.
+    1,000). can_act is read for everyone at once: the surprise test once, not once a combatant.
     """
     clock = encounter.clock
     surprised = completely_surprised(encounter) if clock.pass_no == 1 else frozenset()
-    basis = (encounter.combatants, encounter.options, clock.pass_no, clock.yielded, surprised)
-    for known, slots in _PASS_ACTORS:
-        if known[0] is basis[0] and known[1] is basis[1] and known[2:] == basis[2:]:
-            return slots
+    return _PASS_ACTORS.get((encounter.combatants, encounter.options, clock.pass_no, clock.yielded, surprised),
+                            lambda: _actors_in_order(encounter, surprised))
+
+
+def _actors_in_order(encounter: Encounter, surprised: frozenset[str]) -> list[Slot]:
+    clock = encounter.clock
     waiting = (c for c in encounter.combatants.values() if c.id not in surprised)
-    slots = [Slot(SlotKind.ACTORS, (c.id,), value) for c, value
-             in initiative.scored_pass_order(waiting, clock.pass_no, clock.yielded, active_only=True)]
-    _PASS_ACTORS.insert(0, (basis, slots))
-    del _PASS_ACTORS[_PASS_ACTORS_KEPT:]
-    return slots
+    return [Slot(SlotKind.ACTORS, (c.id,), value) for c, value
+            in initiative.scored_pass_order(waiting, clock.pass_no, clock.yielded, active_only=True)]
 
 
 def _merge_by_phase(actors: list[Slot], timers: list[Slot]) -> list[Slot]:
