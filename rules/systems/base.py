@@ -432,6 +432,16 @@ class RuleSystem(ABC):
         damage code upper-cased); raise RulesError saying what is wrong."""
         return weapon
 
+    def shown_weapon_value(self, key: str, value: JsonValue) -> JsonValue:
+        """A weapon field's stored value as the GM reads and types it in their language (SR3: a damage code in the
+        level letters of their book); the value itself by default."""
+        return value
+
+    def typed_weapon_value(self, key: str, text: str) -> JsonValue:
+        """What the GM typed into a text field of a weapon, as it is stored (the inverse of
+        :meth:`shown_weapon_value`); text it cannot read stays as typed, for :meth:`check_weapon` to refuse."""
+        return text
+
     def describe_weapon(self, weapon: Weapon) -> str:
         """One line for a weapon picker: its name and the numbers a GM recognises it by (translated)."""
         return weapon.name

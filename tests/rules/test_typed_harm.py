@@ -150,6 +150,15 @@ def test_sr3_in_czech_reads_the_czech_letters_s_being_deadly(czech: None) -> Non
     assert _read("sr3", "6 omr", "Ganger 2", "physical").track == "stun"  # Omráčení, the Czech Stun
 
 
+def test_sr3_in_polish_and_russian_reads_their_levels_of_several_letters() -> None:
+    for code, typed, boxes in (("pl", "6Śm", 10), ("pl", "Śr", 3), ("ru", "6Сер", 6), ("ru", "6 См", 10)):
+        text.install(gettext.translation("bojovka", localedir=str(LOCALE), languages=[code]))
+        try:
+            assert _read("sr3", typed, "Ganger 2", "physical").amount == boxes, (code, typed)
+        finally:
+            text.install(gettext.NullTranslations())
+
+
 # --- Institute ---
 
 @pytest.mark.parametrize(("typed", "track", "count"), [

@@ -153,7 +153,7 @@ def test_a_bad_entry_is_explained_and_blocks_resolve(dialog_for: DialogFactory) 
     document, _ids = fight()
     dialog = dialog_for(document)
     dialog.weapon.code.setText("9X")
-    assert "not a damage code" in dialog.weapon.code_error.text()
+    assert "is not a damage code: type a Power and a level (L, M, S, D)" in dialog.weapon.code_error.text()
     assert not dialog.weapon.code_error.isHidden()
     assert dialog.tn_label.text() == "TN –"
     assert {percent for _label, percent in dialog.dice.odds.displayed()} == {"–"}  # no made-up odds

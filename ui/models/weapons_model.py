@@ -1,12 +1,13 @@
 """A combatant's or a library entry's weapons as a table: the name, then one column per weapon field of the game.
 
 The columns come from :meth:`RuleSystem.weapon_fields` (never from a game's name); the model keeps whatever the
-GM types, valid or not, so a refusal can be shown next to the table without losing it.
+GM types, valid or not, so a refusal can be shown next to the table without losing it. A text field is shown and
+typed in the GM's language (SR3's damage code in the level letters of their book) and kept as the game stores it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import IntEnum
 from typing import Any, Final
@@ -49,10 +50,13 @@ def choice_label(spec: OptionSpec, value: JsonValue) -> str:
 class WeaponsModel(QAbstractTableModel):
     """Rows of weapons as typed; :meth:`weapons` hands them back (checking is the editor's)."""
 
-    def __init__(self, fields: Sequence[OptionSpec], parent: QObject | None = None) -> None:
+    def __init__(self, fields: Sequence[OptionSpec], parent: QObject | None = None,
+                 shown: Callable[[str, JsonValue], JsonValue] = lambda _key, value: value,
+                 typed: Callable[[str, str], JsonValue] = lambda _key, text: text) -> None:
         super().__init__(parent)
         self._fields = tuple(fields)
         self._rows: list[_Row] = []
+        self._shown, self._typed = shown, typed  # RuleSystem.shown_weapon_value and typed_weapon_value
 
     @property
     def fields(self) -> tuple[OptionSpec, ...]:
@@ -145,7 +149,10 @@ class WeaponsModel(QAbstractTableModel):
             return row.weapon()
         if spec is None:
             return row.name if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole) else None
-        return self._field_data(spec, row.values.get(spec.key, spec.default), role)
+        value = row.values.get(spec.key, spec.default)
+        if spec.kind is OptionKind.TEXT:
+            value = self._shown(spec.key, value)
+        return self._field_data(spec, value, role)
 
     @staticmethod
     def _field_data(spec: OptionSpec, value: JsonValue, role: int) -> Any:
@@ -176,7 +183,8 @@ class WeaponsModel(QAbstractTableModel):
                 return False
             row.values[spec.key] = value in _CHECKED
         elif role == Qt.ItemDataRole.EditRole:
-            self._set_value(index.row(), spec, value)
+            typed = self._typed(spec.key, value) if spec.kind is OptionKind.TEXT and isinstance(value, str) else value
+            self._set_value(index.row(), spec, typed)
         else:
             return False
         self.dataChanged.emit(index, index)

@@ -102,7 +102,7 @@ class WeaponsEditor(QWidget):
         self._system = system
         self._problem = ""
         self._wanted_width = 0  # set with the table: room for every column
-        self.model = WeaponsModel(system.weapon_fields(), self)
+        self.model = WeaponsModel(system.weapon_fields(), self, system.shown_weapon_value, system.typed_weapon_value)
         self.table = self._make_table()
         self.add_button = QPushButton(_("Add &weapon"))
         self.duplicate_button = QPushButton(_("D&uplicate"))

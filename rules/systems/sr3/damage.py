@@ -1,7 +1,8 @@
 """SR3 damage: damage codes, firing-mode bonuses, ammunition, called shots, dodge and resistance.
 
 Codes are kept canonical (``9M``, ``(STR+2)M Stun``, English level letters) so they can be stored and
-parsed back; :func:`describe_damage_code` renders one in the GM's language.
+parsed back; :func:`describe_damage_code` renders one in the GM's language, and :func:`read_typed_damage_code`
+reads one as the GM types it from their book (Czech ``9S`` is Deadly, ``9V`` Serious).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from types import MappingProxyType
 from typing import Final
 
 from rules.errors import RulesError
-from rules.systems.sr3.levels import check_level, shift_level, stage
+from rules.systems.sr3.levels import check_level, level_letters, shift_level, shown_letters, stage
 from rules.systems.sr3.ranged import ModifierLine, TargetNumber, line, require, rounds_for, target_number
 from rules.systems.sr3.tables import ArmorType, FiringMode, Sr3Tables, WeaponKind, load_tables
 from rules.text import N_, NP_, _, pgettext
@@ -105,12 +106,12 @@ class DamageCode:
         return DamageCode(strength + self.power, self.level, stun=self.stun)
 
 
-_CODE: Final = re.compile(
-    r"^\s*(?:(?P<power>\d+)|\(\s*STR\s*(?:(?P<sign>[+-])\s*(?P<bonus>\d+))?\s*\)"
-    r"|STR\s*(?:(?P<bare_sign>[+-])\s*(?P<bare_bonus>\d+))?)"
-    r"\s*(?P<level>[LMSD])(?:\s+(?P<stun>STUN))?\s*$",
-    re.IGNORECASE,
-)
+_POWER: Final = (r"^\s*(?:(?P<power>\d+)|\(\s*STR\s*(?:(?P<sign>[+-])\s*(?P<bonus>\d+))?\s*\)"
+                 r"|STR\s*(?:(?P<bare_sign>[+-])\s*(?P<bare_bonus>\d+))?)")
+_CODE: Final = re.compile(_POWER + r"\s*(?P<level>[LMSD])(?:\s+(?P<stun>STUN))?\s*$", re.IGNORECASE)
+#: As typed in the GM's language: a level of up to three letters (Polish Śm, Russian Сер), any word for Stun.
+_TYPED_CODE: Final = re.compile(_POWER + r"\s*(?P<level>[^\W\d_]{1,3})(?:\s+(?P<stun>[^\W\d_]+\.?))?\s*$",
+                                re.IGNORECASE)
 
 
 def parse_damage_code(text: str) -> DamageCode:
@@ -119,8 +120,36 @@ def parse_damage_code(text: str) -> DamageCode:
     match = _CODE.match(text)
     if match is None:
         raise RulesError(_("{text!r} is not a damage code such as 9M or (STR+2)M.").format(text=text))
-    stun = match["stun"] is not None
-    level = match["level"].upper()
+    return _code_of(match, match["level"].upper(), stun=match["stun"] is not None)
+
+
+def read_typed_damage_code(text: str) -> DamageCode:
+    """Parse a code as the GM types it from their book: the level letters of their language (Czech ``9S`` is
+    Deadly, ``9V`` Serious; English letters no level claims there still read), Stun in their language or in
+    English (``8M omráčení``, ``8M Stun``, a prefix of three letters or more). A RulesError in their language
+    says what a code looks like."""
+    match = _TYPED_CODE.match(text)
+    level = level_letters().get(match["level"].upper()) if match else None
+    if match is None or level is None or (match["stun"] is not None and not _is_stun_word(match["stun"])):
+        raise RulesError(_("“{text}” is not a damage code: type a Power and a level ({letters}), e.g. {example} or "
+                           "{stun_example}.").format(text=text.strip()[:40], letters=shown_letters(),
+                                                     example=describe_damage_code(DamageCode(9, "M")),
+                                                     stun_example=describe_damage_code(DamageCode(8, "M", stun=True))))
+    return _code_of(match, level, stun=match["stun"] is not None)
+
+
+def canonical_damage_code(text: str) -> str:
+    """A code typed in the GM's language as it is stored (``9S`` typed in Czech → ``9D``); RulesError if unreadable."""
+    return format_damage_code(read_typed_damage_code(text))
+
+
+def _is_stun_word(word: str) -> bool:
+    typed = word.casefold().rstrip(".")
+    local = _("{code} Stun").replace("{code}", "").strip().casefold().rstrip(".")
+    return len(typed) >= 3 and any(known.startswith(typed) or typed.startswith(known) for known in (local, "stun"))
+
+
+def _code_of(match: re.Match[str], level: str, stun: bool) -> DamageCode:
     if match["power"] is not None:
         return DamageCode(int(match["power"]), level, stun=stun)
     sign, bonus = (match["sign"], match["bonus"]) if match["bonus"] else (match["bare_sign"], match["bare_bonus"])

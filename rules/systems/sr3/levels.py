@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from rules.errors import RulesError
-from rules.text import N_, _
+from rules.text import N_, _, pgettext
 
 #: Damage levels from lightest to heaviest.
 LEVELS: Final[tuple[str, ...]] = ("L", "M", "S", "D")
@@ -23,6 +23,31 @@ def check_level(level: str) -> str:
     if upper not in LEVELS:
         raise RulesError(_("Unknown damage level {level!r}: use L, M, S or D.").format(level=level))
     return upper
+
+
+def level_letters() -> dict[str, str]:
+    """Typed letter (upper case) → level: the GM's language's letters first, then the English letters no level
+    claims there. The Czech book writes L/M/V/S, its S being Deadly: in Czech ``S`` is Deadly, ``V`` Serious and
+    ``D`` still Deadly; in English L/M/S/D."""
+    letters = {pgettext("sr3 damage level", level).upper(): level for level in LEVELS}
+    for level in LEVELS:
+        letters.setdefault(level, level)
+    return letters
+
+
+def shown_letters() -> str:
+    """The level letters of the GM's language, lightest first (``L, M, V, S`` in Czech)."""
+    return ", ".join(pgettext("sr3 damage level", level) for level in LEVELS)
+
+
+def typed_level(letter: str) -> str:
+    """The level the GM typed as ``letter`` in their language (see :func:`level_letters`); a clear RulesError
+    listing the letters otherwise."""
+    level = level_letters().get(letter.strip().upper())
+    if level is None:
+        raise RulesError(_("“{letter}” is not a damage level: use {letters}.").format(
+            letter=letter[:20], letters=shown_letters()))
+    return level
 
 
 def shift_level(level: str, steps: int) -> str | None:

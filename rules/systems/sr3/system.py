@@ -299,6 +299,12 @@ class Sr3System(RuleSystem):
     def check_weapon(self, weapon: Weapon) -> Weapon:
         return weapons.check_weapon(weapon)
 
+    def shown_weapon_value(self, key: str, value: JsonValue) -> JsonValue:
+        return weapons.shown_value(key, value)
+
+    def typed_weapon_value(self, key: str, text: str) -> JsonValue:
+        return weapons.typed_value(key, text)
+
     def describe_weapon(self, weapon: Weapon) -> str:
         return weapons.describe_weapon(weapon)
 

@@ -17,30 +17,12 @@ from rules.errors import RulesError
 from rules.harm import Harm, marks_text, pick_track, read_plain_harm, words_of
 from rules.systems.base import TrackSpec
 from rules.systems.sr3.damage import DamageCode, describe_damage_code
-from rules.systems.sr3.levels import LEVEL_BOXES, LEVEL_LABELS, LEVELS
+from rules.systems.sr3.levels import LEVEL_BOXES, LEVEL_LABELS, level_letters, typed_level
 from rules.systems.sr3.monitor import STUN
 from rules.text import _, pgettext
 
 #: The first word: an optional Power and an optional level letter (``6S``, ``S``, ``6``).
-_FIRST: Final = re.compile(r"^(?P<power>\d{1,3})?(?P<letter>[^\W\d_])?$")
-_LETTER: Final = re.compile(r"^[^\W\d_]$")
-
-
-def level_letters() -> dict[str, str]:
-    """Typed letter → level: the GM's language's letters first, then the English letters no level claims there."""
-    letters = {pgettext("sr3 damage level", level).upper(): level for level in LEVELS}
-    for level in LEVELS:
-        letters.setdefault(level, level)
-    return letters
-
-
-def _level(letter: str) -> str:
-    letters = level_letters()
-    level = letters.get(letter.upper())
-    if level is None:
-        shown = ", ".join(pgettext("sr3 damage level", level) for level in LEVELS)
-        raise RulesError(_("“{letter}” is not a damage level: use {letters}.").format(letter=letter, letters=shown))
-    return level
+_FIRST: Final = re.compile(r"^(?P<power>\d{1,3})?(?P<letter>[^\W\d_]{1,3})?$")  # Polish Śm, Russian Сер
 
 
 @dataclass(frozen=True)
@@ -56,15 +38,17 @@ def _read_level(text: str, specs: Sequence[TrackSpec], chosen: str) -> tuple[int
     """(Power or None, level, track) for a typed level or code; None for a plain number of boxes."""
     words = words_of(text)
     match = _FIRST.match(words[0])
-    if match is None:
+    # One stray letter is a mistyped level; more letters than a level has in this language, no notation at all.
+    letter = match["letter"] if match else None
+    if match is None or (letter and len(letter) > 1 and letter.upper() not in level_letters()):
         raise RulesError(_("“{text}” is neither a damage level nor a number of boxes: type e.g. {examples}.").format(
             text=words[0], examples=notation_examples()))
     power, letter, rest = match["power"], match["letter"], words[1:]
-    if letter is None and rest and _LETTER.match(rest[0]):  # "6 S": the Power, then the level
+    if letter is None and rest and rest[0].upper() in level_letters():  # "6 S": the Power, then the level
         letter, rest = rest[0], rest[1:]
     if letter is None:
         return None
-    return (None if power is None else int(power)), _level(letter), pick_track(rest, specs, chosen)
+    return (None if power is None else int(power)), typed_level(letter), pick_track(rest, specs, chosen)
 
 
 def typed_code(text: str, specs: Sequence[TrackSpec], chosen: str) -> TypedCode | None:

@@ -16,10 +16,17 @@ from functools import cache
 from types import MappingProxyType
 from typing import Final, TypeVar
 
-from rules.encounter import Weapon
+from rules.encounter import JsonValue, Weapon
 from rules.errors import RulesError
 from rules.systems.base import OptionKind, OptionSpec
-from rules.systems.sr3.damage import AMMO_LABELS, Ammo, describe_damage_code, format_damage_code, parse_damage_code
+from rules.systems.sr3.damage import (
+    AMMO_LABELS,
+    Ammo,
+    canonical_damage_code,
+    describe_damage_code,
+    format_damage_code,
+    parse_damage_code,
+)
 from rules.systems.sr3.tables import WEAPON_CLASS_LABELS, FiringMode, WeaponKind, load_tables
 from rules.text import N_, _
 from rules.weapons import MAGAZINE, ammunition_fields, text_field
@@ -74,12 +81,16 @@ def _choices(labels: Mapping[E, str]) -> tuple[tuple[str, str], ...]:
     return tuple((value.value, label) for value, label in labels.items())
 
 
+#: How a damage code is typed (the weapons table's column and the attack dialog's field alike).
+DAMAGE_CODE_HELP: Final = N_("Power and level in the letters of your book, e.g. 9M, (STR+2)L or 6S Stun.")
+
+
 @cache
 def weapon_fields() -> tuple[OptionSpec, ...]:
     """The fields of an SR3 weapon, in the order a form shows them; the range classes are the bundled table's."""
     classes = tuple((key, WEAPON_CLASS_LABELS.get(key, key)) for key in load_tables().weapon_ranges)
     return (
-        text_field(DAMAGE, N_("Damage code"), "9M", help=N_("Power and level, e.g. 9M, (STR+2)L or 6S Stun.")),
+        text_field(DAMAGE, N_("Damage code"), "9M", help=DAMAGE_CODE_HELP),
         OptionSpec(KIND, N_("Weapon kind"), OptionKind.CHOICE, WeaponKind.FIREARM.value,
                    choices=_choices(WEAPON_KIND_LABELS)),
         OptionSpec(WEAPON_CLASS, N_("Weapon class"), OptionKind.CHOICE, "", choices=(("", N_("Not given")), *classes)),
@@ -203,6 +214,28 @@ def check_weapon(weapon: Weapon) -> Weapon:
         raise RulesError(_("{weapon}: a firearm needs its firing modes, e.g. SA or SA/BF/FA.").format(
             weapon=weapon.name))
     return weapon.with_value(DAMAGE, code).with_value(MODES, MODE_SEPARATOR.join(mode.value for mode in modes))
+
+
+def shown_value(key: str, value: JsonValue) -> JsonValue:
+    """A stored field as the GM reads it: the damage code in the level letters of their language (Czech ``9S``
+    for a stored Deadly ``9D``); anything else, or a code that does not read, as it is."""
+    if key != DAMAGE or not isinstance(value, str):
+        return value
+    try:
+        return describe_damage_code(parse_damage_code(value))
+    except RulesError:
+        return value
+
+
+def typed_value(key: str, text: str) -> JsonValue:
+    """A field as the GM typed it, as it is stored: a damage code read in their language's letters and stored
+    canonical (Czech ``9S`` → ``9D``); unreadable text stays as typed, for :func:`check_weapon` to refuse."""
+    if key != DAMAGE:
+        return text
+    try:
+        return canonical_damage_code(text)
+    except RulesError:
+        return text
 
 
 def describe_weapon(weapon: Weapon) -> str:

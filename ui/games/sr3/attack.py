@@ -31,7 +31,7 @@ from rules.effects import effects_meaning
 from rules.encounter import Combatant, Effect, Weapon
 from rules.errors import OperationError, RulesError
 from rules.history import Operation
-from rules.systems.sr3.damage import EXPLOSIVE_AMMO, parse_damage_code
+from rules.systems.sr3.damage import EXPLOSIVE_AMMO, canonical_damage_code, read_typed_damage_code
 from rules.systems.sr3.effect_meanings import worst_visibility
 from rules.systems.sr3.monitor import PHYSICAL, STUN, wound_modifiers
 from rules.systems.sr3.odds import OUTCOME_LABELS, OUTCOMES
@@ -343,7 +343,7 @@ class Sr3AttackDialog(AttackDialog):
             return None
         weapon, dice = self.weapon, self.dice
         return ShotInputs(
-            code_text=weapon.code.text(), strength=attacker.attribute("strength"),
+            code_text=self._canonical_code(), strength=attacker.attribute("strength"),
             kind=weapon.kind.value(), ammo=weapon.ammo.value(), attack=self._ranged_attack(),
             defence=self.defence.values(), called_effect=self.situation.called_effect.value(),
             spot_armor=self.situation.spot_armor.value(),
@@ -435,10 +435,18 @@ class Sr3AttackDialog(AttackDialog):
 
     def _code_problem(self) -> str:
         try:
-            parse_damage_code(self.weapon.code.text())
+            read_typed_damage_code(self.weapon.code.text())
         except RulesError as problem:
             return str(problem)
         return ""
+
+    def _canonical_code(self) -> str:
+        """The damage code typed in the letters of the GM's book, as the operation stores it (Czech 9S → 9D), so a
+        fight reads the same in every language; unreadable text as typed (the rules refuse it, saying why)."""
+        try:
+            return canonical_damage_code(self.weapon.code.text())
+        except RulesError:
+            return self.weapon.code.text()
 
     # --- dice -----------------------------------------------------------------------------------
     def _explosive(self) -> bool:

@@ -36,6 +36,7 @@ from rules.systems.sr3.damage import (
     describe_damage_code,
 )
 from rules.systems.sr3.dice import TargetNumberTest, rule_of_one
+from rules.systems.sr3.levels import LEVEL_LABELS
 from rules.systems.sr3.monitor import STUN
 from rules.systems.sr3.ranged import (
     MODIFIER_LABELS,
@@ -58,10 +59,12 @@ from rules.systems.sr3.tables import (
 from rules.systems.sr3.weapons import (
     COMPENSATION,
     DAMAGE,
+    DAMAGE_CODE_HELP,
     WEAPON_KIND_LABELS,
     Smart,
     ammunition,
     firing_modes,
+    shown_value,
     smart_system,
     weapon_class,
     weapon_kind,
@@ -145,7 +148,7 @@ def damage_html(sheet: ShotSheet, inputs: ShotInputs) -> str:
         parts = [str(base.value), *(f"{html.escape(line.label)} {signed(line.value)}" for line in extra)]
         dodge = _("Dodge TN {tn}: {parts}").format(tn=sheet.dodge_tn.value, parts=", ".join(parts))
     lines = [
-        "<b>{}</b>".format(" → ".join(codes)),
+        "<b>{}</b>".format(" → ".join(codes)) + html.escape(" · " + _(LEVEL_LABELS[sheet.level])),  # what S means
         _("Resistance TN {tn}: Power {power} − armor {armor}").format(
             tn=sheet.resist_tn, power=sheet.power, armor=sheet.armor),
         dodge,
@@ -165,7 +168,7 @@ class WeaponBox(QGroupBox):
         super().__init__(_("Weapon"))
         self.name = QLineEdit(placeholderText=_("e.g. Ares Predator"))
         self.code = QLineEdit("9M")
-        self.code.setToolTip(_("Power and level, e.g. 9M, 8M Stun or (STR+2)M."))
+        self.code.setToolTip(_(DAMAGE_CODE_HELP))
         self.code_error = QLabel()
         self.code_error.setWordWrap(True)
         self.mode: Choice[FiringMode] = _choice(())
@@ -224,7 +227,7 @@ class WeaponBox(QGroupBox):
     def fill(self, weapon: Weapon) -> None:
         """Every input from a saved ranged weapon (the GM may still change them); its modes are the ones offered."""
         self.name.setText(weapon.name)
-        self.code.setText(str(weapon.value(DAMAGE, "")))
+        self.code.setText(str(shown_value(DAMAGE, weapon.value(DAMAGE, ""))))  # in the letters of the GM's book
         self.offer_modes(firing_modes(weapon) or (FiringMode.SS,))  # a bow, a grenade: one at a time
         self.compensation.setValue(weapon.number(COMPENSATION))
         self.weapon_class.select(weapon_class(weapon))
