@@ -31,7 +31,7 @@ from rules.effects import effects_meaning
 from rules.encounter import Combatant, Effect, Weapon
 from rules.errors import OperationError, RulesError
 from rules.history import Operation
-from rules.systems.sr3.damage import EXPLOSIVE_AMMO, canonical_damage_code, read_typed_damage_code
+from rules.systems.sr3.damage import EXPLOSIVE_AMMO, read_typed_damage_code
 from rules.systems.sr3.effect_meanings import worst_visibility
 from rules.systems.sr3.monitor import PHYSICAL, STUN, wound_modifiers
 from rules.systems.sr3.odds import OUTCOME_LABELS, OUTCOMES
@@ -41,7 +41,7 @@ from rules.systems.sr3.ranged import RangedAttack, is_heavy
 from rules.systems.sr3.shot import ACTION_OF_MODE, RECOILING_MODES, ShotInputs, ShotSheet, work_out
 from rules.systems.sr3.system import COMBAT_POOL, SIMPLE, tables
 from rules.systems.sr3.tables import VISIBILITY_LABELS, Sr3Tables, label_for
-from rules.systems.sr3.weapons import LASER, SKILL, Smart, is_melee, smart_system
+from rules.systems.sr3.weapons import DAMAGE, LASER, SKILL, Smart, is_melee, smart_system, typed_value
 from rules.weapons import fire
 from ui.charts.odds_chart import OddsChart
 from ui.dialogs.attack_dialog import AttackDialog, Marked
@@ -342,8 +342,9 @@ class Sr3AttackDialog(AttackDialog):
         if attacker is None or target is None:
             return None
         weapon, dice = self.weapon, self.dice
+        # The code as stored (Czech 9S → 9D): the history reads the same in every language.
         return ShotInputs(
-            code_text=self._canonical_code(), strength=attacker.attribute("strength"),
+            code_text=str(typed_value(DAMAGE, weapon.code.text())), strength=attacker.attribute("strength"),
             kind=weapon.kind.value(), ammo=weapon.ammo.value(), attack=self._ranged_attack(),
             defence=self.defence.values(), called_effect=self.situation.called_effect.value(),
             spot_armor=self.situation.spot_armor.value(),
@@ -439,14 +440,6 @@ class Sr3AttackDialog(AttackDialog):
         except RulesError as problem:
             return str(problem)
         return ""
-
-    def _canonical_code(self) -> str:
-        """The damage code typed in the letters of the GM's book, as the operation stores it (Czech 9S → 9D), so a
-        fight reads the same in every language; unreadable text as typed (the rules refuse it, saying why)."""
-        try:
-            return canonical_damage_code(self.weapon.code.text())
-        except RulesError:
-            return self.weapon.code.text()
 
     # --- dice -----------------------------------------------------------------------------------
     def _explosive(self) -> bool:
