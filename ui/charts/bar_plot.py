@@ -1,7 +1,8 @@
 """The bars of an odds chart: one per outcome, its percentage above it, the outcome that happened marked.
 
 Every item is created once; a new distribution only moves and recolours them (``setOpts``, ``setText``), so
-the chart keeps up while the GM changes a modifier.
+the chart keeps up while the GM changes a modifier. The outcome rolled is a bar of its own drawn over the
+others, so marking it (every resolved attack) redraws one bar, not all of them.
 """
 
 from __future__ import annotations
@@ -53,8 +54,13 @@ class BarPlot(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type h
         plot = self.getPlotItem()
         fixed_chance_plot(plot)
         plot.getAxis("bottom").setStyle(hideOverlappingLabels=40)  # an edge bar's text may reach past it
+        plot.getAxis("bottom").setTicks([[]])  # our texts only, never pyqtgraph's numbers
         self._bars = pg.BarGraphItem(x=[], height=[], width=BAR_WIDTH)
         plot.addItem(self._bars)
+        self._mark = pg.BarGraphItem(x=[0], height=[0.0], width=BAR_WIDTH)
+        self._mark.setZValue(self._bars.zValue() + 1)
+        self._mark.setVisible(False)
+        plot.addItem(self._mark)
         self._labels: list[pg.TextItem] = []
         self._ticks: list[str] = []
         self._shown_ticks: list[tuple[float, str]] = []
@@ -76,6 +82,7 @@ class BarPlot(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type h
         count = len(self._chances)
         self._bars.setOpts(x=list(range(count)), height=[100.0 * c for c in self._chances], width=BAR_WIDTH,
                            **self._colour_opts())
+        self._place_mark()
         margin = (max(count, MIN_SLOTS) - count) / 2 + 0.6
         self.getPlotItem().setXRange(-margin, count - 1 + margin, padding=0)
         self._update_labels()
@@ -86,10 +93,21 @@ class BarPlot(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type h
         the outlines, the bold percentages and the ticks follow (a resolved attack marks its outcome at once)."""
         if highlighted == self._highlighted:
             return
-        self._highlighted = highlighted
-        self._bars.setOpts(**self._colour_opts())
-        self._update_labels()
+        before, self._highlighted = self._highlighted, highlighted
+        self._place_mark()
+        font = small_font(self.font())
+        for index in (before, highlighted):
+            if index is not None and index < len(self._labels):
+                self._embolden(self._labels[index], font, index == highlighted)
         self._update_ticks()
+
+    def _place_mark(self) -> None:
+        """The marked bar over the plain one of the outcome rolled (hidden when none is, or chances are unknown)."""
+        index = self._highlighted
+        shown = self._known and index is not None and 0 <= index < self._count()
+        if shown and index is not None:
+            self._mark.setOpts(x=[index], height=[100.0 * self._chances[index]])
+        self._mark.setVisible(shown)
 
     def set_axis_title(self, text: str, shown: bool) -> None:
         """What the bars count (plain text), shown under the ticks or not (a compact chart, until export)."""
@@ -112,8 +130,10 @@ class BarPlot(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type h
         return [height / 100.0 for height in self._bars.opts["height"]]
 
     def bar_brush(self, index: int) -> QColor:
-        """The fill colour of one bar (tests check the highlight)."""
-        return QColor(self._brushes()[index])
+        """The fill colour one bar is seen in (tests check the highlight)."""
+        if index == self._highlighted and self._mark.isVisible():
+            return QColor(self._mark.opts["brush"])
+        return QColor(self._bars.opts["brush"])
 
     def label_texts(self) -> list[str]:
         """The percentages shown above the bars ("" where hidden)."""
@@ -143,6 +163,7 @@ class BarPlot(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type h
         style_plot(plot, self._colours, small_font(self.font()))
         plot.showGrid(x=False, y=True, alpha=0.25)
         self._bars.setOpts(**self._colour_opts())
+        self._restyle_mark()
         self._fit_axis()
         for label in self._labels:
             label.setColor(self._colours.text)
@@ -152,21 +173,11 @@ class BarPlot(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type h
         return self._colours
 
     def _colour_opts(self) -> dict[str, object]:
-        # pyqtgraph 0.14 fails on empty per-bar lists: no bars get no lists.
-        if not self._count():
-            return {"brushes": None, "pens": None, "pen": None}
-        return {"brushes": self._brushes(), "pens": self._pens()}
+        return {"brush": self._colours.bar if self._known else self._colours.unknown, "pen": pg.mkPen(None)}
 
-    def _brushes(self) -> list[QColor]:
-        colours = self._colours
-        if not self._known:
-            return [colours.unknown] * self._count()
-        return [colours.highlight if index == self._highlighted else colours.bar for index in range(self._count())]
-
-    def _pens(self) -> list[object]:
+    def _restyle_mark(self) -> None:
         # The outcome that happened also gets a thick outline: it must not be told by its colour alone.
-        outline = pg.mkPen(self._colours.text, width=2.5)
-        return [outline if index == self._highlighted else pg.mkPen(None) for index in range(self._count())]
+        self._mark.setOpts(brush=self._colours.highlight, pen=pg.mkPen(self._colours.text, width=2.5))
 
     def _update_labels(self) -> None:
         font = small_font(self.font())
@@ -182,10 +193,15 @@ class BarPlot(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type h
             if shown:
                 label.setText(format_percent(self._chances[index]))
                 label.setPos(QPointF(index, 100.0 * self._chances[index] + 1.0))
-                if label.textItem.font().bold() != (index == self._highlighted):
-                    bold = QFont(font)
-                    bold.setBold(index == self._highlighted)
-                    label.setFont(bold)
+                self._embolden(label, font, index == self._highlighted)
+
+    @staticmethod
+    def _embolden(label: pg.TextItem, font: QFont, bold: bool) -> None:
+        """The percentage of the outcome rolled in bold, the others in ``font``."""
+        if label.textItem.font().bold() != bold:
+            chosen = QFont(font)
+            chosen.setBold(bold)
+            label.setFont(chosen)
 
     def _pixels_per_bar(self) -> float:
         """Pixels from one bar's centre to the next (the view spans the bars and their side margins)."""
@@ -198,8 +214,10 @@ class BarPlot(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no type h
         return self._pixels_per_bar() >= needed
 
     def _update_ticks(self) -> None:
-        self._shown_ticks = self._fitting_ticks()
-        self.getPlotItem().getAxis("bottom").setTicks([self._shown_ticks])
+        fitting = self._fitting_ticks()
+        if fitting != self._shown_ticks:  # a new set of ticks redraws the whole axis
+            self._shown_ticks = fitting
+            self.getPlotItem().getAxis("bottom").setTicks([self._shown_ticks])
 
     def _fitting_ticks(self) -> list[tuple[float, str]]:
         """Tick texts from left to right, each shown only if it clears the last one shown (the outcome that

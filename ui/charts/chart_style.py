@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QFont, QPalette, QPen
+from PySide6.QtWidgets import QGraphicsItem
 
 # Okabe & Ito (2008): eight colours every common colour-vision deficiency still tells apart.
 BLUE, SKY, ORANGE, VERMILLION = "#0072B2", "#56B4E9", "#E69F00", "#D55E00"
@@ -67,6 +68,9 @@ def style_plot(plot: pg.PlotItem, colours: ChartColours, font: QFont) -> None:
         axis.setTickFont(tick_font(font))
         axis.label.setDefaultTextColor(colours.text)
         axis.label.setFont(font)
+        # The left axis draws the grid across the whole plot: every bar or mark that changes would replay it
+        # (and the other axis) from scratch. A pixmap of each is drawn again only when the axis itself changes.
+        axis.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
     plot.titleLabel.item.setDefaultTextColor(colours.text)
 
 
