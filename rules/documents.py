@@ -145,8 +145,11 @@ def _patched_mapping(base: Mapping[str, Any], changed: Any, order: Any, item_typ
 
 
 def encode_line(line: LogLine) -> list[Any]:
-    """A log line as a short list: ``[text, args]`` or ``[text, args, plural, count, translate]``."""
+    """A log line as a short list: ``[text, args]``, ``[text, args, plural, count, translate]`` or that and
+    ``shown_as`` (the formats of arguments in a notation of their own, e.g. SR3's damage codes)."""
     args = dict(line.args)
+    if line.shown_as:
+        return [line.text, args, line.plural, line.count, list(line.translate), dict(line.shown_as)]
     if line.plural is None and not line.translate:
         return [line.text, args]
     return [line.text, args, line.plural, line.count, list(line.translate)]
@@ -166,7 +169,7 @@ def _number(value: Any, place: str) -> int:
 
 def decode_line(data: Any, place: str) -> LogLine:
     """Validate and decode one saved log line (a fast path: there may be tens of thousands)."""
-    if not isinstance(data, list) or len(data) not in (2, 5):
+    if not isinstance(data, list) or len(data) not in (2, 5, 6):
         raise _fail(place, _("expected a list"))
     text, args = _text(data[0], place), data[1]
     if not isinstance(args, dict) or len(args) > MAX_LOG_ARGS:
@@ -183,7 +186,12 @@ def decode_line(data: Any, place: str) -> LogLine:
     translate = data[4]
     if not isinstance(translate, list) or not all(isinstance(name, str) for name in translate):
         raise _fail(place, _("expected a list"))
-    return LogLine(text, MappingProxyType(args), plural, _number(data[3], place), tuple(translate))
+    shown_as = data[5] if len(data) == 6 else {}
+    if not isinstance(shown_as, dict) or len(shown_as) > MAX_LOG_ARGS or not all(
+            isinstance(value, str) and len(value) <= MAX_TEXT for value in shown_as.values()):
+        raise _fail(place, _("expected an object"))
+    return LogLine(text, MappingProxyType(args), plural, _number(data[3], place), tuple(translate),
+                   MappingProxyType(shown_as))
 
 
 def encode_entry(entry: Entry) -> tuple[Any, list[Any]]:
@@ -268,8 +276,8 @@ def _replay_all(document: dict[str, Any], initial: Encounter, operations: list[A
 
 def _same_lines(replayed: Sequence[LogLine], saved: Sequence[LogLine]) -> bool:
     """Whether a replay wrote the saved lines: the same facts (arguments and counts), line for line. The
-    wording is not compared: a later release may say the same thing better (Souboj's "acts in phase 4"
-    became "acts at initiative 4"), and an old fight must still undo."""
+    wording is not compared, nor how a notation is shown (``shown_as``): a later release may say the same
+    thing better (Souboj's "acts in phase 4" became "acts at initiative 4"), and an old fight must still undo."""
     return len(replayed) == len(saved) and all(
         (new.args, new.count, new.translate) == (old.args, old.count, old.translate)
         for new, old in zip(replayed, saved, strict=True))

@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Protocol
 
 from rules.encounter import Clock, Combatant, Encounter, frozen_map
 from rules.errors import OperationError, RulesError
+from rules.log_formats import shown_in_language
 from rules.systems import get_system
 from rules.systems.base import Reminder, RuleSystem
 from rules.text import _, ngettext
@@ -27,7 +28,8 @@ class LogLine:
     """A log sentence kept as its English source and arguments, translated when it is rendered.
 
     ``plural`` and ``count`` select a plural form; arguments named in ``translate`` are themselves
-    source strings (e.g. a damage level's name) translated at render time.
+    source strings (e.g. a damage level's name) translated at render time; an argument named in ``shown_as``
+    is written by the :mod:`rules.log_formats` format it names (SR3's "9D" is "9S" in Czech).
     """
 
     text: str
@@ -35,13 +37,20 @@ class LogLine:
     plural: str | None = None
     count: int = 0
     translate: tuple[str, ...] = ()
+    shown_as: Mapping[str, str] = field(default_factory=dict)
 
     def render(self) -> str:
         """The sentence in the installed language."""
         template = ngettext(self.text, self.plural, self.count) if self.plural else _(self.text)
-        args = {key: _(value) if key in self.translate and isinstance(value, str) else value
-                for key, value in self.args.items()}
-        return template.format(**args)
+        return template.format(**{key: self._shown(key, value) for key, value in self.args.items()})
+
+    def _shown(self, key: str, value: LogArg) -> LogArg:
+        if not isinstance(value, str):
+            return value
+        if key in self.translate:
+            return _(value)
+        format_name = self.shown_as.get(key)
+        return value if format_name is None else shown_in_language(format_name, value)
 
 
 @dataclass(frozen=True)

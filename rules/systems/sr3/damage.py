@@ -15,6 +15,7 @@ from types import MappingProxyType
 from typing import Final
 
 from rules.errors import RulesError
+from rules.log_formats import register_log_format
 from rules.systems.sr3.levels import check_level, level_letters, shift_level, shown_letters, stage
 from rules.systems.sr3.ranged import ModifierLine, TargetNumber, line, require, rounds_for, target_number
 from rules.systems.sr3.tables import ArmorType, FiringMode, Sr3Tables, WeaponKind, load_tables
@@ -176,6 +177,20 @@ def describe_damage_code(code: DamageCode) -> str:
     """``code`` for display, with the level letter and Stun in the GM's language."""
     text = _power_text(code) + pgettext("sr3 damage level", code.level)
     return _("{code} Stun").format(code=text) if code.stun else text
+
+
+#: The ``LogLine.shown_as`` name of a damage code kept as :func:`format_damage_code` writes it.
+DAMAGE_CODE_FORMAT = "sr3 damage code"
+
+
+def _shown_stored_code(stored: str) -> str:
+    try:
+        return describe_damage_code(parse_damage_code(stored))
+    except RulesError:
+        return stored  # not ours to judge in a log: shown as it was written
+
+
+register_log_format(DAMAGE_CODE_FORMAT, _shown_stored_code)
 
 
 def _mode(mode: FiringMode | str) -> FiringMode:

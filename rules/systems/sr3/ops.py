@@ -16,7 +16,7 @@ from rules.errors import OperationError
 from rules.history import Applied, AttackRecord, LogLine, Operation, require_combatant
 from rules.systems.base import RuleSystem
 from rules.systems.sr3 import initiative
-from rules.systems.sr3.damage import Ammo, explosive_misfire, resolve_hit
+from rules.systems.sr3.damage import DAMAGE_CODE_FORMAT, Ammo, explosive_misfire, resolve_hit
 from rules.systems.sr3.dice import count_sr3_successes, rule_of_one
 from rules.systems.sr3.levels import LEVEL_BOXES, check_level
 from rules.systems.sr3.monitor import PHYSICAL, STUN
@@ -248,9 +248,11 @@ def _resolve(state: Encounter, system: RuleSystem, attack: Sr3Attack, log: list[
     hits = 0 if rule_of_one(attack.attack_faces) else count_sr3_successes(attack.attack_faces, attack.attack_tn)
     dodge = count_sr3_successes(attack.dodge_faces, attack.dodge_tn) if attack.dodge_faces else 0
     resist = count_sr3_successes(attack.resist_faces, attack.resist_tn)
+    # The code as earlier releases logged it (a saved fight's lines must replay to the same facts), shown in the
+    # GM's letters whenever the log is read.
     log.insert(0, LogLine("{attacker} attacks {target} with {weapon} ({code}).", {
         "attacker": attacker.name, "target": target.name, "weapon": attack.weapon,
-        "code": f"{attack.power}{attack.level}"}))
+        "code": f"{attack.power}{attack.level}"}, shown_as={"code": DAMAGE_CODE_FORMAT}))
     log.append(successes_line("{name}: {count} success at TN {tn}.", "{name}: {count} successes at TN {tn}.",
                                attacker.name, hits, attack.attack_tn))
     outcome = resolve_hit(attack.level, hits, dodge, resist)

@@ -18,7 +18,13 @@ from rules.errors import OperationError
 from rules.harm import OwnRoll
 from rules.history import Applied, LogLine, Operation, require_combatant
 from rules.systems.base import RuleSystem
-from rules.systems.sr3.damage import DamageCode, describe_damage_code, resistance_tn
+from rules.systems.sr3.damage import (
+    DAMAGE_CODE_FORMAT,
+    DamageCode,
+    describe_damage_code,
+    format_damage_code,
+    resistance_tn,
+)
 from rules.systems.sr3.dice import TargetNumberTest, count_sr3_successes, sr3_chain_problem
 from rules.systems.sr3.levels import LEVEL_LABELS, LEVELS, check_level, stage
 from rules.systems.sr3.monitor import PHYSICAL, STUN
@@ -95,8 +101,9 @@ class Sr3ResistHit(Operation):
         state = take_from_pool(encounter, encounter.combatant(self.target), self.resist_pool)
         target = state.combatant(self.target)
         successes = count_sr3_successes(self.resist_faces, self.resist_tn)
-        code = describe_damage_code(DamageCode(self.power, self.level, stun=self.track == STUN))
-        log = [LogLine("{name} resists {code}.", {"name": target.name, "code": code})]
+        code = format_damage_code(DamageCode(self.power, self.level, stun=self.track == STUN))
+        log = [LogLine("{name} resists {code}.", {"name": target.name, "code": code},
+                       shown_as={"code": DAMAGE_CODE_FORMAT})]
         if self.resist_pool:
             log.append(LogLine("{name} uses {count} combat pool die.", {"name": target.name,
                                                                          "count": self.resist_pool},
