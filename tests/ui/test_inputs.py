@@ -9,6 +9,7 @@ from enum import Enum
 import pytest
 from PySide6.QtCore import QSize, QTimer
 from PySide6.QtWidgets import (
+    QApplication,
     QCheckBox,
     QComboBox,
     QDialog,
@@ -156,6 +157,27 @@ def test_the_body_scrolls_and_sizes_the_window_once_unless_it_was_given_a_size(q
     chosen.resize(320, 260)
     chosen_body.shown()
     assert chosen.size() == QSize(320, 260)
+
+
+@pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
+def test_content_that_grows_as_the_window_shows_is_fitted_again_unless_the_gm_resized_it(qtbot: QtBot) -> None:
+    # The Czech SR3 attack dialog's texts were filled in after its first fit: it opened 1,132 px wide for content
+    # of 1,181, clipped on the right with a sideways scroll bar, on a 1366-pixel laptop with room to spare.
+    for resized_by_gm in (False, True):
+        dialog, content, body = _dialog(qtbot)
+        wide, layout = QLabel(""), content.layout()
+        assert layout is not None
+        layout.addWidget(wide)
+        body.shown()
+        first = dialog.size()
+        wide.setMinimumWidth(500)  # a text set after the first fit
+        if resized_by_gm:
+            dialog.resize(first.width() + 10, first.height())
+        QApplication.processEvents()
+        if resized_by_gm:
+            assert dialog.size() == QSize(first.width() + 10, first.height())
+        else:
+            assert dialog.width() >= 500 + 40 and dialog.height() == first.height()
 
 
 class _Owner(QDialog):

@@ -3,7 +3,7 @@ screen."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRect, QSize, Qt
+from PySide6.QtCore import QRect, QSize, Qt, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QFrame, QHBoxLayout, QLabel, QLayout, QScrollArea, QVBoxLayout, QWidget
 
@@ -30,10 +30,15 @@ def column(*parts: QWidget | QLayout) -> QVBoxLayout:
     return layout
 
 
+#: Pixels a window needs beside its content: the layout's margins and a scroll bar's room.
+FRAME_ALLOWANCE = 40
+
+
 def fit_to_screen(window: QWidget, content: QSize, chrome_height: int, centre: bool = True,
                   available: QRect | None = None) -> None:
     """Size ``window`` for ``content`` plus its margins and buttons (see :func:`size_window`)."""
-    size_window(window, QSize(content.width() + 40, content.height() + chrome_height), centre, available)
+    size_window(window, QSize(content.width() + FRAME_ALLOWANCE, content.height() + chrome_height), centre,
+                available)
 
 
 def size_window(window: QWidget, size: QSize, centre: bool = True, available: QRect | None = None) -> None:
@@ -82,10 +87,23 @@ class ScrolledContent:
         if self._fitted:
             return
         self._fitted = True
-        if not self._content.window().testAttribute(Qt.WidgetAttribute.WA_Resized):
+        window = self._content.window()
+        if not window.testAttribute(Qt.WidgetAttribute.WA_Resized):
             self.fit()
+            # Texts filled in as the window shows (a pool's "5 left", a translation's longer words) can widen the
+            # content after this first fit: the Czech SR3 attack dialog opened 50 pixels too narrow, clipped.
+            fitted = window.size()
+            QTimer.singleShot(0, self._content, lambda: self._fit_again(fitted))
+
+    def _fit_again(self, fitted: QSize) -> None:
+        window = self._content.window()
+        if window.size() == fitted and self._needed().width() + FRAME_ALLOWANCE > fitted.width():
+            self.fit()  # only while the GM has not resized it: their size wins
+
+    def _needed(self) -> QSize:
+        """The content's preferred size, never below what it needs."""
+        return self._content.sizeHint().expandedTo(self._content.minimumSizeHint())
 
     def fit(self, available: QRect | None = None) -> None:
         """Size the window for the content within ``available`` (by default, its screen's free area)."""
-        fit_to_screen(self._content.window(), self._content.sizeHint(), self._chrome_height, self._centre,
-                      available)
+        fit_to_screen(self._content.window(), self._needed(), self._chrome_height, self._centre, available)
