@@ -90,9 +90,13 @@ def crash_and_recover(window: MainWindow) -> Any:
 
 
 def act(window: MainWindow) -> None:
-    """The GM presses Next (or rolls first when the round is over)."""
-    if window.session.current_actor() is None:
+    """The GM presses Next (or rolls first when the round is over: the Roll dialog's OK, refused on the status
+    line as the window refuses any action, so a full disk may refuse the roll as well as a Next)."""
+    def roll() -> None:
         window.session.roll_initiative()
+
+    if window.session.current_actor() is None:
+        window._guarded(roll)
     else:
         window.actions_by_name["next_turn"].trigger()
 
