@@ -202,6 +202,23 @@ def test_a_chance_can_be_spent_when_the_target_drops(dialog_for: DialogFactory, 
     assert not dialog.chance_button.isVisibleTo(dialog)
 
 
+def test_an_unconscious_target_does_not_defend_unless_the_gm_says_so(dialog_for: DialogFactory) -> None:
+    # walka.md: "An unaware or immobile defender (an unconscious one included) rolls no defence".
+    history, ids = table()
+    roll(history, Ania=1, Bartek=5, Celina=7, GM=9)
+    history.do(SetDamage(ids["Wedge"], "hp", 6))  # all six Hit Points gone, no Chance spent: unconscious
+    document = EncounterDocument(history)
+    assert document.system.status(document.state.combatant(ids["Wedge"]), document.state) is Status.UNCONSCIOUS
+    dialog = dialog_for(document, target_id=ids["Wedge"])
+    assert dialog.defence.defence_key() == "" and not dialog.defence.value.isEnabled()
+    assert dialog.dice.defence_entry.expression() is None  # no defence die to roll
+    dialog.target.setCurrentIndex(dialog.target.findData(ids["Ganger 1"]))  # someone awake defends again
+    assert dialog.defence.defence_key() == "dodge"
+    dialog.target.setCurrentIndex(dialog.target.findData(ids["Wedge"]))
+    dialog.defence.defence.setCurrentIndex(dialog.defence.defence.findData("dodge"))  # the GM's call wins
+    assert dialog.defence.defence_key() == "dodge"
+
+
 def test_d100_by_option(dialog_for: DialogFactory) -> None:
     history, ids = table({"test_die": "100"})
     roll(history, Ania=1, Bartek=5, Celina=7, GM=9)

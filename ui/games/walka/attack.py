@@ -158,15 +158,23 @@ class WalkaAttackDialog(AttackDialog):
         self.modifiers.aimed.setChecked(walka_actions.aimed_now(attacker, state, self.walka.aim_lasts(state)))
 
     def _fill_defences(self) -> None:
-        allowed = self.walka.defences(self._document.state).get(self.attack.skill_key(), ())
-        self.defence.fill(tuple(allowed), self.defence.defence_key() or (allowed[0] if allowed else NO_DEFENCE))
+        allowed = tuple(self.walka.defences(self._document.state).get(self.attack.skill_key(), ()))
+        self.defence.fill(allowed, self._wanted_defence(allowed))
         self._prefill_defence_value()
+
+    def _wanted_defence(self, allowed: tuple[str, ...]) -> str:
+        """An unconscious target does not defend (walka.md: an unaware or immobile defender, "an unconscious one
+        included", rolls no defence), unless the GM says otherwise; anyone else keeps the defence chosen."""
+        target = self._target()
+        if target is not None and self.walka.status(target, self._document.state) is Status.UNCONSCIOUS:
+            return NO_DEFENCE
+        return self.defence.defence_key() or (allowed[0] if allowed else NO_DEFENCE)
 
     def _prefill_target(self) -> None:
         target = self._target()
         if target is not None:
             self.defence.armor.setValue(target.attribute("armor"))
-        self._prefill_defence_value()
+        self._fill_defences()
         self._prefill_effects()
 
     def _prefill_effects(self) -> None:
