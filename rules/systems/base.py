@@ -192,10 +192,15 @@ class BudgetItem:
 
 @dataclass(frozen=True)
 class Reminder:
-    """Something the GM should be told now (an effect ticking, a delayed action lost, a timer going off)."""
+    """Something the GM should be told now (an effect ticking, a delayed action lost, a timer going off).
+
+    ``offers_effect``: what it tells of may call for an effect on ``combatant`` (Souboj's critical wound: "the GM may
+    add effects, bleeding, amputation…"), so the window offers to add one there and then.
+    """
 
     text: str
     combatant: str | None = None
+    offers_effect: bool = False
 
 
 @dataclass(frozen=True)

@@ -204,6 +204,24 @@ def test_a_critical_hit_multiplies_the_damage_by_the_level_at_most_ten() -> None
     assert _status(history, ids["Chief"]) is Status.DEAD
 
 
+def test_a_critical_wound_prompts_its_after_effect_but_a_flat_or_killing_one_does_not() -> None:
+    # souboj.md, "Critical hits": "The GM may add effects (bleeding, amputation…) by the size of the wound."
+    history, ids = fight()
+    # Attack 5 + 14 = 19 against 2 + 7 + 8 = 17: base 2, + 8 − 1 = 9, × level 1 = 9 on the Chief's 28 hit points.
+    entry = history.do(_melee(ids["Aleš"], ids["Chief"], defence_bonus=15, level=1, causes=(Cause.BEHIND,)))
+    offered = [reminder for reminder in entry.reminders if reminder.offers_effect]
+    assert [(reminder.combatant, reminder.text) for reminder in offered] == [
+        (ids["Chief"], "A critical wound of 9 on Chief: add its after-effect if it has one (bleeding, a lost limb…, "
+                       "by the size of the wound).")]
+    assert _status(history, ids["Chief"]) is Status.ACTIVE
+    flat = history.do(_melee(ids["Aleš"], ids["Chief"], defence_bonus=15, level=1, causes=(Cause.BEHIND,),
+                             flat=True))
+    assert not any(reminder.offers_effect for reminder in flat.reminders)  # shadow damage neither bleeds nor cuts
+    killing = history.do(_melee(ids["Aleš"], ids["Bandit"], causes=(Cause.BEHIND,)))  # 17 × 4 = 68
+    assert _status(history, ids["Bandit"]) is Status.DEAD
+    assert not any(reminder.offers_effect for reminder in killing.reminders)
+
+
 def test_a_critical_wound_that_leaves_the_target_dying_kills_it_on_the_spot() -> None:
     history, ids = fight()
     # Firearm 1d6 + 5 against 1d6 + Dexterity 5: 10 − 6 = 4 × level 2 = 8 on 22 − 15 hit points.

@@ -6,10 +6,13 @@ import os
 from pathlib import Path
 
 import pytest
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from app.document import EncounterDocument
+from app.library import Library
+from app.workspace import Workspace
 from rules.combatants import ApplyHarm
 from rules.dice import Roller
 from rules.encounter import Status
@@ -19,6 +22,7 @@ from rules.systems.souboj.model import Cause, Kind
 from rules.systems.souboj.sample import sample
 from ui.games import game_ui
 from ui.games.souboj.attack import SoubojAttackDialog
+from ui.main_window import MainWindow
 from ui.theme import apply_theme
 
 pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
@@ -135,6 +139,36 @@ def test_the_causes_of_a_critical_are_prefilled_from_the_fight(qtbot: QtBot, doc
     assert dialog.critical.causes[Cause.IMMOBILE].isChecked()
     assert dialog.critical.causes[Cause.GM].isHidden()  # melee: no critical on the GM's call alone
     assert dialog.finish.isHidden()
+
+
+def test_a_critical_wound_offers_its_after_effect_in_the_effects_form(qtbot: QtBot, document: EncounterDocument,
+                                                                     tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    # souboj.md: "The GM may add effects (bleeding, amputation…) by the size of the wound."
+    dialog = _dialog(qtbot, document, target=CHIEF)
+    dialog.critical.causes[Cause.BEHIND].setChecked(True)
+    dialog.critical.level.setValue(1)
+    dialog.attack_entry.set_faces_text("2")
+    dialog.defence_entry.set_faces_text("5")
+    dialog.resolve()  # 16 against 11: base 5, + 8 − 3 = 10, × 1 on the Chief's 22 hit points
+    assert dialog.after_effect_button.isVisibleTo(dialog)
+    assert dialog.after_effect_button.text() == "Add an after-effect to Chief Radim…"
+    with qtbot.waitSignal(dialog.effect_requested) as asked:
+        qtbot.mouseClick(dialog.after_effect_button, Qt.MouseButton.LeftButton)
+    assert asked.args == [CHIEF] and not dialog.isVisible()
+    again = _dialog(qtbot, document, target=CHIEF)
+    again.attack_entry.set_faces_text("2")
+    again.defence_entry.set_faces_text("5")
+    again.resolve()  # no cause: an ordinary wound asks for nothing
+    assert not again.after_effect_button.isVisibleTo(again)
+    # The window opens its effects form on the wounded one once the dialog has closed.
+    monkeypatch.setenv("BOJOVKA_HOME", str(tmp_path))
+    window = MainWindow(Workspace(library=Library(tmp_path / "library.sqlite3")))
+    qtbot.addWidget(window)
+    window.workspace.document.replace_history(sample(), None)
+    window.fight._add_effect_later(CHIEF)
+    qtbot.waitUntil(lambda: window.effects.form.isVisibleTo(window.effects))
+    assert window.effects.form.target.currentData() == CHIEF
 
 
 def test_a_refusal_is_shown_in_the_dialog_and_changes_nothing(qtbot: QtBot, document: EncounterDocument) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QDialog, QMessageBox
 
 from app.i18n import _
@@ -103,9 +103,23 @@ class FightCommands:
         target = None if repeat else selected
         dialog = dialog_class(self._window.document, self._window.session.roller, attacker,
                               target if target != attacker else None, self._window)
-        if repeat and isinstance(dialog, AttackDialog):
-            dialog.roll_when_shown()
+        if isinstance(dialog, AttackDialog):
+            if repeat:
+                dialog.roll_when_shown()
+            dialog.effect_requested.connect(self._add_effect_later)
         run_dialog(dialog)
+
+    def _add_effect_later(self, combatant_id: str) -> None:
+        """The effects form for ``combatant_id``, once the dialog asking for it has closed (focus goes to the form)."""
+        QTimer.singleShot(0, self._window, lambda: self._add_effect_on(combatant_id))
+
+    def _add_effect_on(self, combatant_id: str | None) -> None:
+        """The effects form for ``combatant_id`` (None: the whole encounter); nothing if they have left."""
+        window = self._window
+        if combatant_id is None or combatant_id in window.document.state.combatants:
+            window.effects_dock.show()
+            window.effects_dock.raise_()
+            window.effects.open_form(target=combatant_id)
 
     def on_reload(self) -> None:
         chosen = self._window.table.selected_id() or self._window.session.current_actor()
@@ -167,10 +181,7 @@ class FightCommands:
         self._window.session.set_hidden(chosen, not hidden)
 
     def on_add_effect(self) -> None:
-        window = self._window
-        window.effects_dock.show()
-        window.effects_dock.raise_()
-        window.effects.open_form(target=self.selected_or_current())
+        self._add_effect_on(self.selected_or_current())
 
     def on_save_to_library(self) -> None:
         chosen = self.selected_or_current()

@@ -49,7 +49,7 @@ from collections.abc import Sequence
 from functools import cached_property
 from typing import ClassVar, Protocol
 
-from PySide6.QtCore import QRect, Qt
+from PySide6.QtCore import QRect, Qt, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
@@ -85,6 +85,10 @@ class Marked(Protocol):
 
 class AttackDialog(QDialog):
     """One game's attacks, resolved one after another with the odds shown before the dice (see the module)."""
+
+    #: The GM asked to add an effect on this combatant now (a critical wound's bleeding): the window opens its
+    #: effects form for them once the dialog has closed.
+    effect_requested = Signal(str)
 
     #: The window's title, the Next button's text and the status once resolved (translated when shown).
     title: ClassVar[str] = N_("Attack")

@@ -191,7 +191,16 @@ def _land(encounter: Encounter, system: RuleSystem, target: Combatant, dealt: in
     label = "Shadow damage" if flat else "Wounds"
     lines = harm_lines(system, target, hurt, label, dealt, state)
     reminders = _dying_reminder(system, target, hurt, state)
+    if critical and not flat and not condition.marked_dead(hurt):  # shadow damage neither bleeds nor cuts
+        reminders = (_after_effect_reminder(target, dealt), *reminders)
     return Applied(state, (*log, *lines), reminders)
+
+
+def _after_effect_reminder(target: Combatant, dealt: int) -> Reminder:
+    """souboj.md, "Critical hits": "The GM may add effects (bleeding, amputation…) by the size of the wound"."""
+    return Reminder(_("A critical wound of {damage} on {name}: add its after-effect if it has one (bleeding, a lost "
+                      "limb…, by the size of the wound).").format(damage=dealt, name=target.name), target.id,
+                    offers_effect=True)
 
 
 def _dying_reminder(system: RuleSystem, before: Combatant, after: Combatant,

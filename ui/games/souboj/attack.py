@@ -98,6 +98,10 @@ class SoubojAttackDialog(AttackDialog):
         self.defence_entry = DiceEntry(_("Defender's 1d6"), roller)
         self.roll_all = QPushButton(_("Roll both"))
         self.roll_all.setAutoDefault(False)
+        self.after_effect_button = QPushButton()  # shown when a critical wound may call for bleeding, a lost limb…
+        self.after_effect_button.setAutoDefault(False)
+        self.after_effect_button.setVisible(False)
+        self._after_effect_on: str | None = None
         self._build_layout()
 
     def _load_tables(self) -> SoubojTables:
@@ -136,7 +140,9 @@ class SoubojAttackDialog(AttackDialog):
         dice.addWidget(self.roll_all, 0, Qt.AlignmentFlag.AlignRight)
         right.addWidget(dice_box)
         result_box = QGroupBox(_("Result"))
-        QVBoxLayout(result_box).addWidget(self.result_label)
+        result = QVBoxLayout(result_box)
+        result.addWidget(self.result_label)
+        result.addWidget(self.after_effect_button, 0, Qt.AlignmentFlag.AlignLeft)
         right.addWidget(result_box)
         right.addStretch(1)
         columns = QHBoxLayout()
@@ -154,6 +160,7 @@ class SoubojAttackDialog(AttackDialog):
         # change to the fight until the garbage collector ran.
         self.kind.currentIndexChanged.connect(self._on_kind_index)
         self.roll_all.clicked.connect(self.roll_remaining)
+        self.after_effect_button.clicked.connect(self.add_after_effect)
 
     def _inputs(self) -> list[QWidget]:
         # The parts' spin boxes are watched where they are made (_on_kind_changed): watching them here too
@@ -370,6 +377,26 @@ class SoubojAttackDialog(AttackDialog):
 
     def rolled_outcome(self, operation: Operation) -> str | None:
         return outcome_label(self._outcomes, operation, self._tables) if isinstance(operation, SoubojAttack) else None
+
+    def _after_resolve(self, operation: Operation, change: Change) -> None:
+        """A critical wound may call for an after-effect: offer to add it to the wounded one at once."""
+        wounded = next((reminder.combatant for reminder in change.reminders if reminder.offers_effect), None)
+        self._after_effect_on = wounded
+        if wounded is not None:
+            name = self._document.state.combatant(wounded).name
+            self.after_effect_button.setText(_("Add an after-effect to {name}…").format(name=name))
+        self.after_effect_button.setVisible(wounded is not None)
+
+    def _clear_for_next(self) -> None:
+        super()._clear_for_next()
+        self._after_effect_on = None
+        self.after_effect_button.setVisible(False)
+
+    def add_after_effect(self) -> None:
+        """Close the dialog and add an effect (bleeding, a lost limb…) to the critically wounded one."""
+        if self._after_effect_on is not None:
+            self.effect_requested.emit(self._after_effect_on)
+            self.accept()
 
     def _set_editable(self, editable: bool) -> None:
         super()._set_editable(editable)
