@@ -17,7 +17,7 @@ from rules.history import Applied, AttackRecord, LogArg, LogLine, Operation, req
 from rules.systems.base import Reminder, RuleSystem
 from rules.systems.souboj import condition
 from rules.systems.souboj.combat import base_damage, critical_multiplier, damage_from_base
-from rules.systems.souboj.model import CAUSE_LABELS, KIND_LABELS, SHADOW, WOUNDS, Cause, Kind
+from rules.systems.souboj.model import CAUSE_LABELS, KIND_LABELS, SHADOW, WOUNDS, Cause, Kind, marked_dead
 from rules.systems.souboj.system import tables
 from rules.text import N_, _
 from rules.weapons import fire
@@ -191,7 +191,7 @@ def _land(encounter: Encounter, system: RuleSystem, target: Combatant, dealt: in
     label = "Shadow damage" if flat else "Wounds"
     lines = harm_lines(system, target, hurt, label, dealt, state)
     reminders = _dying_reminder(system, target, hurt, state)
-    if critical and not flat and not condition.marked_dead(hurt):  # shadow damage neither bleeds nor cuts
+    if critical and not flat and not marked_dead(hurt):  # shadow damage neither bleeds nor cuts
         reminders = (_after_effect_reminder(target, dealt), *reminders)
     return Applied(state, (*log, *lines), reminders)
 
