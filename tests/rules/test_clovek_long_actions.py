@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.combatants import ApplyHarm
+from rules.combatants import ApplyHarm, SetDamage
 from rules.errors import OperationError
 from rules.history import History
 from rules.systems.clovek import (
@@ -48,6 +48,13 @@ def test_seed_book_nine_then_given_up() -> None:
     assert find_long_action(history.state.combatant("b"), "book").state is LongState.PAUSED
     with pytest.raises(OperationError, match="do not heal"):
         history.do(ApplyHarm("b", "mental_stun", -1))
+    stun = history.state.combatant("b").boxes("mental_stun")
+    with pytest.raises(OperationError, match="do not heal while “Decoding the old book” goes on"):
+        history.do(SetDamage("b", "mental_stun", stun - 1))  # a stun box clicked clear on the monitor
+    history.do(SetDamage("b", "mental_stun", stun + 1))  # marking more is no healing
+    history.do(SetDamage("b", "physical_stun", 0))  # nor is another type's stun held
+    history.undo()
+    history.undo()
     history.do(ResumeLongAction("b", "book"))
     study(history, 2, ((6,), (7,)))  # 2 + 2
     assert book(history) == 9

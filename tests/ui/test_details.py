@@ -12,12 +12,15 @@ from PySide6.QtWidgets import QApplication, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.document import EncounterDocument
-from rules.combatants import EditCombatant, SetAttribute, SetDamage, SetPool, SpendAction, SpendPool
+from rules.combatants import ApplyHarm, EditCombatant, SetAttribute, SetDamage, SetPool, SpendAction, SpendPool
 from rules.effects import AddEffect
 from rules.encounter import Effect, Side, Timing
 from rules.history import Operation
+from rules.systems.clovek import StartLongAction
+from rules.systems.clovek.long_actions import LongKind
 from rules.turns import NextTurn
 from tests.rules.sr3_scenes import eight_characters, roll_ones
+from tests.rules.test_clovek_scenes import seed_fight
 from ui.widgets.condition_track import FILLED_RED, OVERFLOW_PURPLE, ConditionTrack, contrast_ratio, paint_track
 from ui.widgets.details import CombatantDetails
 
@@ -271,6 +274,20 @@ def test_action_budget_buttons(qtbot: QtBot, host: QWidget) -> None:
     assert panel.budget._labels["simple"].text() == "simple: 0 of 2 left"
     document.apply(NextTurn())  # Mike's phase is over: the panel notices though Mike's own state is reset
     assert "acting now" not in panel.header.status.text()
+
+
+def test_a_stun_box_clicked_clear_during_a_long_action_is_refused_with_the_rule(qtbot: QtBot, host: QWidget) -> None:
+    # clovek.md, "Long actions": "Stun of that type does not heal while the long action lasts."
+    history = seed_fight()
+    history.do(StartLongAction("b", "book", "Decoding the old book", "mental", LongKind.INTERRUPTIBLE, 10))
+    history.do(ApplyHarm("b", "mental_stun", 2))
+    document = EncounterDocument(history)
+    panel = _panel(qtbot, host, document, "b")
+    stun = panel.condition.tracks()["mental_stun"]
+    entries = len(document.history.entries)
+    _click_box(qtbot, stun, 1)  # the first box: one stun wound left, one healed
+    assert document.state.combatant("b").boxes("mental_stun") == 2 and len(document.history.entries) == entries
+    assert panel.message_text() == "Beatrice's mental stun wounds do not heal while “Decoding the old book” goes on."
 
 
 def test_an_invalid_action_shows_a_message_not_an_exception(qtbot: QtBot, host: QWidget) -> None:

@@ -133,6 +133,14 @@ def initiative_score(initiative: Initiative) -> int:
     return initiative.base + max(initiative.dice, default=0)
 
 
+def _refuse_blocked_healing(combatant: Combatant, bank: str, kind: str) -> None:
+    """clovek.md: stun of a long action's type does not heal while it runs (OperationError naming the action)."""
+    blocker = healing_blocked(combatant, bank) if kind == STUN else None
+    if blocker is not None:
+        raise OperationError(_("{name}'s {bank} stun wounds do not heal while “{action}” goes on.").format(
+            name=combatant.name, bank=_(BANK_WORDS[bank]), action=blocker.name))
+
+
 class ClovekSystem(RuleSystem):
     """Člověk: three banks of d10, one action type per turn, reactions at any time, burning stun for dice."""
 
@@ -194,12 +202,16 @@ class ClovekSystem(RuleSystem):
             raise OperationError(_("{name} has no condition track {track!r}.").format(name=combatant.name,
                                                                                      track=track))
         name, kind = parts
-        blocker = healing_blocked(combatant, name) if kind == STUN and amount < 0 else None
-        if blocker is not None:
-            raise OperationError(_("{name}'s {bank} stun wounds do not heal while “{action}” goes on.").format(
-                name=combatant.name, bank=_(BANK_WORDS[name]), action=blocker.name))
+        if amount < 0:
+            _refuse_blocked_healing(combatant, name, kind)
         size = track_sizes(encounter)[name, kind]
         return combatant.with_damage(track, min(size, max(0, combatant.boxes(track) + amount)))
+
+    def check_set_damage(self, combatant: Combatant, track: str, value: int, encounter: Encounter) -> None:
+        """A stun box clicked clear heals it: refused while a long action of its type runs, as the Heal dialog is."""
+        parts = split_track(track)
+        if parts is not None and value < combatant.boxes(track):
+            _refuse_blocked_healing(combatant, *parts)
 
     def parse_harm(self, text: str, combatant: Combatant, track: str, encounter: Encounter,
                    heal: bool = False) -> Harm:
