@@ -55,6 +55,7 @@ class OptionKind(StrEnum):
     CHOICE = "choice"
     TABLE = "table"  # a data table (JSON object) the GM may override key by key
     TEXT = "text"  # a short text the game reads itself (a weapon's damage code, a dice expression)
+    SET = "set"  # some of the choices, any number of them (their values, in the choices' order)
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ class OptionSpec:
     label: str  # English source, marked with N_ and translated when shown
     kind: OptionKind
     default: JsonValue
-    choices: tuple[tuple[str, str], ...] = ()  # (value, label) for CHOICE
+    choices: tuple[tuple[str, str], ...] = ()  # (value, label) for CHOICE and SET
     minimum: int | None = None
     maximum: int | None = None
     help: str = ""
@@ -87,6 +88,10 @@ class OptionSpec:
             return value
         if self.kind is OptionKind.TEXT and isinstance(value, str):
             return value
+        if self.kind is OptionKind.SET and isinstance(value, list | tuple):
+            known = [choice for choice, _label in self.choices]
+            if all(isinstance(item, str) and item in known for item in value) and len(set(value)) == len(value):
+                return tuple(choice for choice in known if choice in value)
         raise RulesError(_("Option “{option}” cannot be {value!r}.").format(option=_(self.label), value=value))
 
 

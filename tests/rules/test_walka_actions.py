@@ -6,7 +6,7 @@ import pytest
 
 from rules.combatants import SpendAction
 from rules.encounter import JsonValue
-from rules.errors import OperationError
+from rules.errors import OperationError, RulesError
 from rules.history import History
 from rules.systems.walka import SYSTEM, SetKnockedDown, WalkaAction, WalkaAttack
 from rules.turns import NextTurn
@@ -172,6 +172,36 @@ def test_knocked_down_means_standing_up_before_fighting_again() -> None:
         history.do(WalkaAction(ids["Drone"], "stand_up"))
     with pytest.raises(OperationError, match="already standing"):
         history.do(SetKnockedDown(ids["Kira"], False))
+
+
+def test_what_down_forbids_is_the_gms_list() -> None:
+    # walka.md, Stand up: "Decision: while down a character may not Attack or Aim (default: those are the
+    # fighting); other actions are allowed; the list is GM-editable."
+    history, ids = kira_acts()
+    history.do(SetKnockedDown(ids["Kira"], True))
+    history.do(WalkaAction(ids["Kira"], "move"))  # by default crawling away is allowed
+    history, ids = kira_acts({"down_forbids": ("move", "run")})
+    history.do(SetKnockedDown(ids["Kira"], True))
+    with pytest.raises(OperationError, match="“Move” waits until they stand up"):
+        history.do(WalkaAction(ids["Kira"], "move"))
+    assert "Knocked down: must stand up first for Move, Run" in SYSTEM.condition_notes(
+        history.state.combatant(ids["Kira"]), history.state)
+    history.do(miss(ids["Kira"], ids["Ganger 1"]))  # attacking from the ground is the GM's call now
+    history.do(WalkaAction(ids["Kira"], "stand_up"))
+    assert not any("Knocked down" in note for note in SYSTEM.condition_notes(
+        history.state.combatant(ids["Kira"]), history.state))
+
+
+def test_the_down_list_takes_only_actions_and_stand_up_is_never_on_it() -> None:
+    spec = next(spec for spec in SYSTEM.option_specs() if spec.key == "down_forbids")
+    assert spec.default == ("attack", "aim")
+    assert "stand_up" not in {choice for choice, _label in spec.choices}
+    assert spec.validate(("aim", "move", "attack")) == ("attack", "move", "aim")  # kept in the choices' order
+    assert spec.validate(()) == ()
+    bad_values: tuple[JsonValue, ...] = (("fly",), ("aim", "aim"), "attack", {"attack": True})
+    for bad in bad_values:
+        with pytest.raises(RulesError, match="cannot be"):
+            spec.validate(bad)
 
 
 def test_the_generic_budget_buttons_read_well_in_the_log() -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QComboBox, QPlainTextEdit
+from PySide6.QtWidgets import QCheckBox, QComboBox, QPlainTextEdit
 from pytestqt.qtbot import QtBot
 
 from app.document import EncounterDocument
@@ -52,3 +52,25 @@ def test_bad_table_json_is_shown_and_nothing_changes(qtbot: QtBot) -> None:
     table.setPlainText('{"pools": {"combat_pool_divisor": 3}}')
     dialog.apply()
     assert document.undo_stack.count() == 1
+
+
+def test_a_set_of_choices_is_check_boxes_not_json(qtbot: QtBot) -> None:
+    # Walka's "what a knocked-down character may not do" (walka.md: "the list is GM-editable").
+    document = EncounterDocument(new_history("walka", "Alley"))
+    dialog = EncounterSettingsDialog(document)
+    qtbot.addWidget(dialog)
+    editor = dialog.editors["down_forbids"]
+    boxes = {box.text(): box for box in editor.findChildren(QCheckBox)}
+    assert not editor.findChildren(QPlainTextEdit)
+    assert [text for text, box in boxes.items() if box.isChecked()] == ["Attack", "Aim"]  # the digest's default
+    assert "Stand up" not in boxes
+    boxes["Aim"].setChecked(False)
+    boxes["Move"].setChecked(True)
+    dialog.apply()
+    assert get_system("walka").option(document.state, "down_forbids") == ("attack", "move")
+    reopened = EncounterSettingsDialog(document)
+    qtbot.addWidget(reopened)
+    assert [box.text() for box in reopened.editors["down_forbids"].findChildren(QCheckBox) if box.isChecked()] == [
+        "Attack", "Move"]
+    document.undo_stack.undo()
+    assert get_system("walka").option(document.state, "down_forbids") == ("attack", "aim")

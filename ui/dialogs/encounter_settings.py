@@ -1,7 +1,7 @@
 """Encounter settings: the encounter's name and every option the game lets the GM decide.
 
-The form is built from the game's ``option_specs()`` (on/off, numbers, choices, data tables as JSON), so a
-new game's Decisions appear here without code. OK applies every change as one undoable step.
+The form is built from the game's ``option_specs()`` (on/off, numbers, choices, sets of choices as check boxes,
+data tables as JSON), so a new game's Decisions appear here without code. OK applies every change as one undoable step.
 """
 
 from __future__ import annotations
@@ -10,16 +10,17 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
     QFormLayout,
+    QGridLayout,
     QLabel,
     QLineEdit,
     QPlainTextEdit,
-    QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -32,6 +33,7 @@ from rules.encounter import JsonValue
 from rules.errors import RulesError
 from rules.history import Batch, Operation
 from rules.systems.base import OptionKind, OptionSpec
+from ui.widgets.layout import ScrolledContent
 from ui.widgets.messages import show_message
 
 Reader = Callable[[], JsonValue]
@@ -69,20 +71,22 @@ class EncounterSettingsDialog(QDialog):
 
     def _layout(self, form: QFormLayout) -> None:
         content = QWidget()
-        content.setLayout(form)
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(content)
+        column = QVBoxLayout(content)
+        column.addWidget(QLabel(_("{game}: every choice the rules leave to the GM.").format(
+            game=_(self._document.system.title))))
+        column.addLayout(form)
+        column.addStretch(1)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         buttons.accepted.connect(self.apply)
         buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addWidget(QLabel(_("{game}: every choice the rules leave to the GM.").format(
-            game=_(self._document.system.title))))
-        layout.addWidget(scroll, 1)
-        layout.addWidget(self.message)
-        layout.addWidget(buttons)
-        self.resize(620, 520)
+        # Sized for its content when first shown (a fixed 620 pixels cut off long Czech labels and the second
+        # column of a set's check boxes); on a small screen the form scrolls.
+        self._body = ScrolledContent(self, content, self.message, buttons, chrome_height=80)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        """Size the dialog for the form once Qt has laid it out."""
+        super().showEvent(event)
+        self._body.shown()
 
     def _current(self, spec: OptionSpec) -> JsonValue:
         return self._document.system.option(self._document.state, spec.key)
@@ -104,7 +108,31 @@ class EncounterSettingsDialog(QDialog):
                 combo.addItem(_(label), choice)
             combo.setCurrentIndex(max(0, combo.findData(value)))
             return combo, combo.currentData
+        if spec.kind is OptionKind.SET:
+            return self._set_editor(spec, value)
         return self._table_editor(spec, value)
+
+    @staticmethod
+    def _set_editor(spec: OptionSpec, value: JsonValue) -> tuple[QWidget, Reader]:
+        """A check box per choice, two to a row; reads the ticked values in the choices' order."""
+        chosen = set(value) if isinstance(value, list | tuple) else set()
+        editor = QWidget()
+        grid = QGridLayout(editor)
+        grid.setContentsMargins(0, 0, 0, 0)
+        boxes: list[tuple[str, QCheckBox]] = []
+        for index, (choice, label) in enumerate(spec.choices):
+            box = QCheckBox(_(label))
+            box.setChecked(choice in chosen)
+            grid.addWidget(box, index // 2, index % 2)
+            boxes.append((choice, box))
+        if spec.help:
+            editor.setToolTip(_(spec.help))
+
+        def read() -> JsonValue:
+            ticked: JsonValue = tuple(choice for choice, box in boxes if box.isChecked())
+            return ticked
+
+        return editor, read
 
     def _table_editor(self, spec: OptionSpec, value: JsonValue) -> tuple[QWidget, Reader]:
         edit = QPlainTextEdit(json.dumps(_plain(value), ensure_ascii=False, indent=1))

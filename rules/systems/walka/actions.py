@@ -125,8 +125,17 @@ def check_kind(kind: str) -> str:
     return kind
 
 
-def check_allowed(combatant: Combatant, kind: str, encounter: Encounter, aim_actions: int) -> None:
-    """Refuse an action the rules do not allow now, with the reason."""
+#: walka.md, Stand up: "while down a character may not Attack or Aim (default: those are the fighting)"; the GM
+#: may change the list (encounter option).
+DOWN_FORBIDS_DEFAULT: Final[tuple[str, ...]] = (ATTACK, AIM)
+#: What the GM may forbid a knocked-down character (Stand up is what ends it).
+DOWN_FORBIDDABLE: Final[tuple[str, ...]] = tuple(kind for kind in ACTION_LABELS if kind != STAND_UP)
+
+
+def check_allowed(combatant: Combatant, kind: str, encounter: Encounter, aim_actions: int,
+                  down_forbids: frozenset[str] = frozenset(DOWN_FORBIDS_DEFAULT)) -> None:
+    """Refuse an action the rules do not allow now, with the reason (``down_forbids``: what a knocked-down
+    character may not do before standing up)."""
     current = encounter.clock.current
     if current is None or combatant.id not in current.ids:
         raise OperationError(_("{name} can act only in their seat's turn.").format(name=combatant.name))
@@ -137,13 +146,22 @@ def check_allowed(combatant: Combatant, kind: str, encounter: Encounter, aim_act
                                      action=_(ACTION_LABELS[kind]), needed=needed))
     if kind == STAND_UP and not knocked_down(combatant):
         raise OperationError(_("{name} is not knocked down.").format(name=combatant.name))
-    if kind in (ATTACK, AIM) and knocked_down(combatant):
-        raise OperationError(_("{name} is knocked down and must stand up before fighting again.").format(
-            name=combatant.name))
+    if kind in down_forbids and knocked_down(combatant):
+        refuse_while_down(combatant, kind)
     if kind == PREPARE and prepared_this_round(combatant, encounter):
         raise OperationError(_("{name} has already prepared an action this round.").format(name=combatant.name))
     if kind == AIM and _round_of(combatant, AIMED) == encounter.clock.round:
         raise OperationError(_("{name} is already aiming.").format(name=combatant.name))
+
+
+def refuse_while_down(combatant: Combatant, kind: str) -> None:
+    """OperationError: ``kind`` must wait until the knocked-down ``combatant`` stands up."""
+    if kind in (ATTACK, AIM):
+        raise OperationError(_("{name} is knocked down and must stand up before fighting again.").format(
+            name=combatant.name))
+    raise OperationError(_("{name} is knocked down: “{action}” waits until they stand up (encounter settings say "
+                           "what a knocked-down character may not do).").format(
+        name=combatant.name, action=_(ACTION_LABELS[kind])))
 
 
 def record(combatant: Combatant, kind: str, encounter: Encounter, aim_actions: int) -> Combatant:

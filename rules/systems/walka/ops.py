@@ -285,9 +285,8 @@ class WalkaAttack(Operation):
             raise OperationError(_("{name} cannot attack themself.").format(name=attacker.name))
         if walka.status(attacker, encounter) is not Status.ACTIVE:
             raise OperationError(_("{name} is unconscious and cannot attack.").format(name=attacker.name))
-        if actions.knocked_down(attacker):
-            raise OperationError(_("{name} is knocked down and must stand up before fighting again.").format(
-                name=attacker.name))
+        if actions.knocked_down(attacker) and actions.ATTACK in walka.down_forbids(encounter):
+            actions.refuse_while_down(attacker, actions.ATTACK)
         self._validate_skills(walka, encounter)
         if self.die not in contest.TEST_DICE:
             raise OperationError(_("A Walka test rolls a d20 or a d100, not a d{sides}.").format(sides=self.die))

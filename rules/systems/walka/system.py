@@ -46,6 +46,7 @@ INITIATIVE_DIE: Final[int] = 12
 
 REROLL, TEST_DIE, TIE_DEFAULT = "reroll_each_round", "test_die", "gm_tie_default"
 AIM_ACTIONS, AIM_LASTS, DEFENCES = "aim_actions", "aim_lasts", "defences"
+DOWN_FORBIDS = "down_forbids"
 
 _OPTIONS: Final[tuple[OptionSpec, ...]] = (
     OptionSpec(REROLL, N_("Re-roll initiative every round"), OptionKind.BOOL, False,
@@ -60,6 +61,11 @@ _OPTIONS: Final[tuple[OptionSpec, ...]] = (
     OptionSpec(AIM_LASTS, N_("Aim doubles the damage pool of the next attack made in"), OptionKind.CHOICE,
                actions.AIM_NEXT_ROUND, choices=((actions.AIM_NEXT_ROUND, N_("the same or the next round")),
                                                 (actions.AIM_SAME_ROUND, N_("the same round only")))),
+    OptionSpec(DOWN_FORBIDS, N_("A knocked-down character may not, before standing up"), OptionKind.SET,
+               actions.DOWN_FORBIDS_DEFAULT,
+               choices=tuple((kind, actions.ACTION_LABELS[kind]) for kind in actions.DOWN_FORBIDDABLE),
+               help=N_("The seed only says standing up is needed to return to the fight: by default a knocked-down "
+                       "character may not attack or aim.")),
     OptionSpec(DEFENCES, N_("Defences against each attack skill"), OptionKind.TABLE, {},
                help=N_('E.g. {"brawling": ["dodge", "parry"]}; skills not named keep the bundled defences.')),
     weapons.RELOAD_SPEC,
@@ -129,6 +135,17 @@ class WalkaSystem(RuleSystem):
         """How long an aim waits for its attack (option)."""
         return actions.AIM_SAME_ROUND if self.option(encounter, AIM_LASTS) == actions.AIM_SAME_ROUND else (
             actions.AIM_NEXT_ROUND)
+
+    def down_forbids(self, encounter: Encounter) -> frozenset[str]:
+        """What a knocked-down character may not do before standing up (option)."""
+        value = self.option(encounter, DOWN_FORBIDS)
+        if isinstance(value, list | tuple):
+            return frozenset(str(kind) for kind in value)
+        return frozenset(actions.DOWN_FORBIDS_DEFAULT)
+
+    def check_action(self, combatant: Combatant, kind: str, encounter: Encounter) -> None:
+        """Refuse ``kind`` if the rules and the options do not allow it now (OperationError saying why)."""
+        actions.check_allowed(combatant, kind, encounter, self.aim_actions(encounter), self.down_forbids(encounter))
 
     def players_first_by_default(self, encounter: Encounter) -> bool:
         """How a tie with the GM is settled until the GM decides (option)."""
@@ -221,10 +238,19 @@ class WalkaSystem(RuleSystem):
                 count=chances)]
         return [_(STATUS_LABELS[Status.UNCONSCIOUS])]
 
+    def _down_note(self, encounter: Encounter) -> str:
+        forbidden = self.down_forbids(encounter)
+        if actions.ATTACK in forbidden:
+            return _("Knocked down: must stand up before fighting")
+        if not forbidden:
+            return _("Knocked down")
+        names = ", ".join(_(actions.ACTION_LABELS[kind]) for kind in actions.DOWN_FORBIDDABLE if kind in forbidden)
+        return _("Knocked down: must stand up first for {actions}").format(actions=names)
+
     def _action_notes(self, combatant: Combatant, encounter: Encounter) -> list[str]:
         notes = []
         if actions.knocked_down(combatant):
-            notes.append(_("Knocked down: must stand up before fighting"))
+            notes.append(self._down_note(encounter))
         if actions.prepared_now(combatant, encounter):
             notes.append(_("Prepared last round: one advantage die on the prepared action"))
         if actions.prepared_this_round(combatant, encounter):
@@ -324,9 +350,8 @@ class WalkaSystem(RuleSystem):
 
     def spend_action(self, combatant: Combatant, kind: str, encounter: Encounter) -> Combatant:
         kind = actions.check_kind(kind)
-        aim_actions = self.aim_actions(encounter)
-        actions.check_allowed(combatant, kind, encounter, aim_actions)
-        return actions.record(combatant, kind, encounter, aim_actions)
+        self.check_action(combatant, kind, encounter)
+        return actions.record(combatant, kind, encounter, self.aim_actions(encounter))
 
     def default_side_order(self) -> tuple[Side, ...]:
         return (Side.PLAYER, Side.ALLY, Side.OPPONENT)

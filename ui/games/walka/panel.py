@@ -149,7 +149,7 @@ class ActionsSection(QGroupBox):
                      walka: WalkaSystem) -> None:
         tip = _(ACTION_TIPS[kind])
         try:
-            walka_actions.check_allowed(combatant, kind, state, walka.aim_actions(state))
+            walka.check_action(combatant, kind, state)
         except OperationError as reason:
             button.setEnabled(False)
             button.setToolTip(f"{tip}\n{reason}")
