@@ -7,13 +7,13 @@ from collections.abc import Mapping
 import pytest
 
 from rules.combatants import AddCombatant, SetOption
-from rules.encounter import JsonValue, Weapon, frozen_map
+from rules.encounter import Combatant, JsonValue, Side, Weapon, frozen_map
 from rules.errors import OperationError, RulesError
 from rules.history import History
 from rules.systems.base import OptionKind
 from rules.systems.souboj import SoubojAttack
 from rules.systems.souboj.model import Kind
-from rules.systems.souboj.weapons import RELOAD_COSTS_ACTION
+from rules.systems.souboj.weapons import RELOAD_COSTS_ACTION, suggested_firearm_number
 from rules.turns import NextTurn
 from rules.weapons import Reload, checked_weapons, last_attack
 from tests.rules.test_souboj_scene import SOUBOJ, fight, roll
@@ -222,3 +222,12 @@ def test_an_attack_records_attacker_target_and_weapon_for_the_next_dialog() -> N
     record = last_attack(history.entries, ids["Musketeer"])
     assert record is not None and (record.target_id, record.weapon) == (ids["Bora"], "Sabre")
     assert last_attack(history.entries, ids["Aleš"]) is None
+
+
+@pytest.mark.parametrize(("dexterity", "intelligence", "number"), [(9, 6, 7), (5, 9, 7), (6, 4, 5), (0, 1, 0)])
+def test_a_firearms_number_is_suggested_from_half_dexterity_and_half_intelligence(dexterity: int, intelligence: int,
+                                                                                  number: int) -> None:
+    # souboj.md: "usually half Dexterity + half Intelligence"; Decision: (Dex + Int) ÷ 2, rounded down.
+    shooter = Combatant("c1", "Shooter", Side.PLAYER, attributes=frozen_map(
+        {"dexterity": dexterity, "intelligence": intelligence}))
+    assert suggested_firearm_number(shooter) == number

@@ -235,3 +235,17 @@ def test_one_edit_recomputes_once(qtbot: QtBot, document: EncounterDocument, mon
     spin = next(iter(dialog.attack_box.spins.values()))
     spin.setValue(spin.value() + 1)
     assert len(calls) == 1
+
+
+def test_a_firearm_without_a_number_gets_the_shooters_suggested_one(qtbot: QtBot, document: EncounterDocument) -> None:
+    # souboj.md: "Decision: entered per weapon and shooter; suggested (shooter's Dex + Int) ÷ 2, rounded down."
+    dialog = _dialog(qtbot, document, attacker=BORA)  # Dexterity 5, Intelligence 9, no firearm of her own
+    dialog.weapon_picker.setCurrentIndex(dialog.weapon_picker.findData(""))  # a weapon typed in the form
+    _select_kind(dialog, Kind.FIREARM)
+    number = dialog.attack_box.spins["weapon_strength"]
+    assert number.value() == 7 and dialog.attack_box.total_label.text() == "1d6 + 7"
+    assert number.toolTip().startswith("Suggested for Bora: (Dexterity 5 + Intelligence 9) ÷ 2 = 7")
+    number.setValue(9)  # the GM's number for this weapon and shooter stands
+    assert dialog.attack_box.bonus() == 9
+    _select_kind(dialog, Kind.MELEE)
+    assert "weapon_strength" not in dialog.attack_box.spins or not dialog.attack_box.spins["weapon_strength"].toolTip()

@@ -16,7 +16,7 @@ from typing import Final
 from rules.encounter import Combatant, Encounter, Weapon
 from rules.errors import RulesError
 from rules.systems.base import OptionKind, OptionSpec
-from rules.systems.souboj.model import KIND_LABELS, WEAPON_DEFENCE, WEAPON_STRENGTH, Kind
+from rules.systems.souboj.model import DEXTERITY, INTELLIGENCE, KIND_LABELS, WEAPON_DEFENCE, WEAPON_STRENGTH, Kind
 from rules.text import N_, _, ngettext
 from rules.weapons import MAGAZINE, ROUNDS, ammunition_fields
 
@@ -55,6 +55,12 @@ WEAPON_FIELDS: Final[tuple[OptionSpec, ...]] = (
     *ammunition_fields(MAX_ROUNDS, N_("Magazine"),
                        N_("Rounds (bolts, arrows) a full load holds; 0: not loaded with rounds.")),
 )
+
+
+def suggested_firearm_number(shooter: Combatant) -> int:
+    """souboj.md: a firearm's number is "usually half Dexterity + half Intelligence"; **Decision**: entered per
+    weapon and shooter, suggested (the shooter's Dex + Int) ÷ 2, rounded down."""
+    return (shooter.attribute(DEXTERITY) + shooter.attribute(INTELLIGENCE)) // 2
 
 
 def weapon_kind(weapon: Weapon) -> Kind:

@@ -27,6 +27,8 @@ from rules.history import Operation
 from rules.systems.souboj import FinishOff, SoubojAttack
 from rules.systems.souboj.model import (
     ARMOR,
+    DEXTERITY,
+    INTELLIGENCE,
     KIND_LABELS,
     LEVEL,
     STRENGTH,
@@ -39,7 +41,7 @@ from rules.systems.souboj.model import (
 )
 from rules.systems.souboj.system import tables
 from rules.systems.souboj.tables import SoubojTables, load_tables
-from rules.systems.souboj.weapons import SPELL_DAMAGE, weapon_kind
+from rules.systems.souboj.weapons import SPELL_DAMAGE, suggested_firearm_number, weapon_kind
 from rules.weapons import fire, last_attack, preferred_weapon
 from ui.charts.odds_chart import OddsChart
 from ui.dialogs.attack_dialog import AttackDialog, Marked
@@ -215,9 +217,26 @@ class SoubojAttackDialog(AttackDialog):
                 declared.action in KIND_FOR_ACTION:
             self.kind.setCurrentIndex(self.kind.findData(KIND_FOR_ACTION[declared.action].value))
             self._on_kind_changed(prefill=False)
-        self.attack_box.prefill(armed(attacker, self.chosen_weapon()))
+        self._prefill_attack_parts(armed(attacker, self.chosen_weapon()))
         self.damage.strength.setValue(attacker.attribute(STRENGTH))
         self.critical.level.setValue(max(1, attacker.attribute(LEVEL, 1)))
+
+    def _prefill_attack_parts(self, attacker: Combatant) -> None:
+        """The attacker's numbers; a firearm without a number of its own gets the shooter's suggested one."""
+        self.attack_box.prefill(attacker)
+        number = self.attack_box.spins.get(WEAPON_STRENGTH)
+        if number is None:
+            return
+        if self._kind() is not Kind.FIREARM:
+            number.setToolTip("")
+            return
+        suggested = suggested_firearm_number(attacker)
+        number.setToolTip(_("Suggested for {name}: (Dexterity {dexterity} + Intelligence {intelligence}) ÷ 2 = "
+                            "{number}, the seed's “usually half Dexterity + half Intelligence”.").format(
+            name=attacker.name, dexterity=attacker.attribute(DEXTERITY),
+            intelligence=attacker.attribute(INTELLIGENCE), number=suggested))
+        if number.value() == 0:  # the weapon gives none: the shooter's suggestion
+            number.setValue(suggested)
 
     def _prefill_target(self) -> None:
         """The target's numbers and armor; an unconscious target is immobile, a non-combat one exposed."""
@@ -264,7 +283,7 @@ class SoubojAttackDialog(AttackDialog):
             if prefill:
                 attacker, target = self._armed_attacker(), self._armed_target()
                 if attacker is not None:
-                    self.attack_box.prefill(attacker)
+                    self._prefill_attack_parts(attacker)
                 if target is not None:
                     self.defence_box.prefill(target)
         self._edits.edited()
