@@ -409,7 +409,8 @@ def _actions_used(document: EncounterDocument, combatant_id: str) -> dict[str, i
     return {item.key: item.used for item in SR3.action_budget(combatant, document.state)}
 
 
-def test_a_shot_takes_the_attackers_action_and_a_third_one_is_refused(dialog_for: DialogFactory) -> None:
+def test_a_shot_takes_the_attackers_action_and_a_third_one_is_refused(dialog_for: DialogFactory,
+                                                                     qtbot: QtBot) -> None:
     document, ids = fight()
     dialog = dialog_for(document)
     dialog.weapon.mode.select(FiringMode.SA)
@@ -427,8 +428,14 @@ def test_a_shot_takes_the_attackers_action_and_a_third_one_is_refused(dialog_for
     assert "Mike has no simple action left in this phase. A phase allows two simple actions or one complex action"\
         in dialog.status_label.text()
     assert len(document.history.entries) == entries
-    dialog.counts.setChecked(False)  # the GM's call: this one takes no action
+    assert dialog.override_button.isVisibleTo(dialog)  # the GM's call, in one click
+    dialog.weapon.compensation.setValue(1)  # an edit: the refusal shown may no longer stand
+    assert not dialog.override_button.isVisibleTo(dialog)
     dialog.resolve()
+    assert dialog.override_button.isVisibleTo(dialog) and dialog.counts.isChecked()  # tried, not changed
+    assert len(document.history.entries) == entries
+    qtbot.mouseClick(dialog.override_button, Qt.MouseButton.LeftButton)  # this one takes no action
+    assert not dialog.counts.isChecked() and not dialog.override_button.isVisibleTo(dialog)
     assert len(document.history.entries) == entries + 1
     operation = document.history.entries[-1].operation
     assert isinstance(operation, Sr3Attack) and operation.mode is None

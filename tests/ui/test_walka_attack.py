@@ -219,6 +219,24 @@ def test_an_unconscious_target_does_not_defend_unless_the_gm_says_so(dialog_for:
     assert dialog.defence.defence_key() == "dodge"
 
 
+def test_a_third_attack_is_refused_and_the_gm_may_allow_it_in_one_click(dialog_for: DialogFactory,
+                                                                        document: EncounterDocument,
+                                                                        qtbot: QtBot) -> None:
+    # walka.md: "two actions per round"; the dialog quotes the refusal and offers the GM's override.
+    dialog = dialog_for(document, target_id="c5")
+    for _attack in range(2):
+        type_dice(dialog, "17, 15")  # misses: only the actions matter
+        dialog.resolve()
+        dialog.next_attack()
+    entries = len(document.history.entries)
+    type_dice(dialog, "17, 15")
+    dialog.resolve()
+    assert "actions left this round" in dialog.status_label.text() and len(document.history.entries) == entries
+    assert dialog.override_button.isVisibleTo(dialog)
+    qtbot.mouseClick(dialog.override_button, Qt.MouseButton.LeftButton)
+    assert len(document.history.entries) == entries + 1 and not dialog.attack.counts.isChecked()
+
+
 def test_d100_by_option(dialog_for: DialogFactory) -> None:
     history, ids = table({"test_die": "100"})
     roll(history, Ania=1, Bartek=5, Celina=7, GM=9)

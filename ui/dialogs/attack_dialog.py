@@ -52,6 +52,7 @@ from typing import ClassVar, Protocol
 from PySide6.QtCore import QRect, Qt, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -121,6 +122,12 @@ class AttackDialog(QDialog):
         self.status_label = text_label()
         self.buttons = QDialogButtonBox()
         self._build(roller)  # first: a game's own buttons (Roll the rest) come before Resolve
+        # The GM's one click past a limit the rules refused (a third shot in a phase): resolved taking no action.
+        self.override_button = self.buttons.addButton(_("Resolve anyway, taking no action"),
+                                                      QDialogButtonBox.ButtonRole.ActionRole)
+        self.override_button.setToolTip(_("The rules refused this attack (the reason is shown above the buttons). "
+                                          "As the GM you may allow it: it is resolved without spending an action."))
+        self.override_button.setVisible(False)
         self.resolve_button = self.buttons.addButton(_("Resolve"), QDialogButtonBox.ButtonRole.ActionRole)
         self.next_button = self.buttons.addButton(_(self.next_text), QDialogButtonBox.ButtonRole.ActionRole)
         self.close_button = self.buttons.addButton(QDialogButtonBox.StandardButton.Close)
@@ -347,6 +354,7 @@ class AttackDialog(QDialog):
         for entry in self.entries():
             entry.changed.connect(self._on_dice)
         self.resolve_button.clicked.connect(self.resolve)
+        self.override_button.clicked.connect(self.resolve_anyway)
         self.next_button.clicked.connect(self.next_attack)
         self.close_button.clicked.connect(self.reject)
         self._document.changed.connect(self._on_document_changed)
@@ -402,6 +410,7 @@ class AttackDialog(QDialog):
         self._recompute()
         with self._edits.quietly():
             self._follow_dice()
+        self.override_button.setVisible(False)  # any edit: the refusal it answered may no longer stand
         self._update_resolve()
 
     def problem(self) -> str:
@@ -448,12 +457,45 @@ class AttackDialog(QDialog):
             change = self._document.apply(operation, initiator=self)
         except RulesError as problem:
             show_message(self.status_label, str(problem))
+            self.override_button.setVisible(self._allowed_without_action())
             return
+        self.override_button.setVisible(False)
         self._show_result(change.entry.text())
         self._show_ammunition()  # the rounds this attack fired
         self._after_resolve(operation, change)
         self._set_resolved(True)
         self._mark(outcome)
+
+    def _action_box(self) -> QCheckBox | None:
+        """The box that makes the attack take the attacker's action, if the game has one (SR3, Walka)."""
+        return None
+
+    def _allowed_without_action(self) -> bool:
+        """Whether the refused attack would go through taking no action (a limit of the phase or round refused it,
+        not the dice or the target): tried on the fight without changing it."""
+        box = self._action_box()
+        if box is None or not box.isChecked():
+            return False
+        with self._edits.quietly():
+            box.setChecked(False)
+            operation = self.operation()
+            box.setChecked(True)
+        if operation is None:
+            return False
+        try:
+            self._document.history.prepare(operation)
+        except RulesError:
+            return False
+        return True
+
+    def resolve_anyway(self) -> None:
+        """The GM's override of a refused limit: untick "takes an action" (the form shows what is applied), resolve."""
+        box = self._action_box()
+        if box is None:
+            return
+        with self._edits.quietly():
+            box.setChecked(False)
+        self.resolve()
 
     def _show_result(self, text: str) -> None:
         self.result_label.setText(text)

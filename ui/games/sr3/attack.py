@@ -194,6 +194,9 @@ class Sr3AttackDialog(AttackDialog):
         super()._prefill()
         self._prefill_counts()
 
+    def _action_box(self) -> QCheckBox | None:
+        return self.counts
+
     def _prefill_counts(self) -> None:
         """The shot takes an action when the attacker is acting now (the GM may untick it)."""
         attacker, current = self._attacker(), self._document.state.clock.current

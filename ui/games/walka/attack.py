@@ -9,7 +9,7 @@ succeeded), then the damage pool (only on a hit) are rolled or typed; Resolve ap
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QFormLayout, QGroupBox, QHBoxLayout, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QFormLayout, QGroupBox, QHBoxLayout, QPushButton, QVBoxLayout, QWidget
 
 from app.document import Change
 from app.i18n import _, ngettext
@@ -147,6 +147,9 @@ class WalkaAttackDialog(AttackDialog):
             self.attack.value.setValue(attacker.attribute(skill))
         self.attack.weapon_dice.setValue(weapon.number(walka_weapons.DICE))
         self._fill_defences()
+
+    def _action_box(self) -> QCheckBox | None:
+        return self.attack.counts
 
     def _prefill_round(self, attacker: Combatant) -> None:
         """Penalty die, prepared die, aim and whether it is the attacker's turn, from the state."""
