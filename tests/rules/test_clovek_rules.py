@@ -66,6 +66,19 @@ def test_seed_bank_example_puddle_then_balance() -> None:
     assert left(history, "b") == (4, 6, 8)  # every bank refills at the end of the round
 
 
+def test_the_banks_refill_at_the_end_of_the_round_or_by_option_at_the_start_of_the_next() -> None:
+    # clovek.md: "Decision: ... the rules say the end throughout, so end (default), option: start."
+    for option, after_the_round in (("end", (4, 6, 8)), ("start", (1, 6, 8))):
+        history = beatrice_first()
+        history.do(SetOption("banks_refill", option))
+        history.do(ClovekSpend("b", "physical", 3, ACTION, purpose="jump the puddle"))
+        while history.state.clock.current is not None:
+            history.do(NextTurn())
+        assert left(history, "b") == after_the_round, option
+        roll(history, {"b": (), "c": (1,), "a": ()}, {"b": (1,), "c": (2,), "a": (3,)})  # the next round starts
+        assert left(history, "b") == (4, 6, 8), option
+
+
 def test_seed_actions_example_one_type_per_turn() -> None:
     """Jump (2 physical dice), a bonus physical action with the other hand (2 dice), then nothing physical left;
     social dice cannot pay for physical actions, nor may she switch to a social action this round."""

@@ -100,6 +100,8 @@ _ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
 )
 
 NOTE_ONLY, UNCONSCIOUS = "note", "unconscious"
+#: clovek.md Decision: the banks refill at the end of the round (default) or, by option, at the start of the next.
+REFILL, REFILL_AT_END, REFILL_AT_START = "banks_refill", "end", "start"
 
 
 def _options() -> tuple[OptionSpec, ...]:
@@ -116,6 +118,11 @@ def _options() -> tuple[OptionSpec, ...]:
                    minimum=1, maximum=4,
                    help=N_("The rules say 1–2; the seed's Cesare example (2, 5, 4 is no critical failure) reads "
                            "as 1.")),
+        OptionSpec(REFILL, N_("The dice banks refill at"), OptionKind.CHOICE, REFILL_AT_END,
+                   choices=((REFILL_AT_END, N_("the end of the round")),
+                            (REFILL_AT_START, N_("the start of the next round"))),
+                   help=N_("The designer was unsure (“na konci či začátku kola”); the rules say the end "
+                           "throughout.")),
         OptionSpec("full_physical_wounds", N_("A full physical wound track means"), OptionKind.CHOICE, NOTE_ONLY,
                    choices=((NOTE_ONLY, N_("Only a note (the rules say nothing)")),
                             (UNCONSCIOUS, N_("Unconscious")))),
@@ -310,10 +317,11 @@ class ClovekSystem(RuleSystem):
 
     # --- timing and the turn ------------------------------------------------------------------
     def on_hook(self, encounter: Encounter, hook: Hook, actors: tuple[str, ...]) -> HookResult:
+        at_start = self.option(encounter, REFILL) == REFILL_AT_START
         if hook is Hook.ROUND_START:
-            return HookResult(_charge_initiative_dice(encounter, self))
+            return HookResult(_charge_initiative_dice(_refill_all(encounter) if at_start else encounter, self))
         if hook is Hook.ROUND_END:
-            return HookResult(_end_round(encounter))
+            return HookResult(_end_round(encounter, refill=not at_start))
         return HookResult(encounter)
 
     def action_budget(self, combatant: Combatant, encounter: Encounter) -> Sequence[BudgetItem]:
@@ -383,12 +391,22 @@ def _charge_initiative_dice(encounter: Encounter, system: ClovekSystem) -> Encou
     return state
 
 
-def _end_round(encounter: Encounter) -> Encounter:
-    """Banks refill; the round's actions, burn count and initiative are over."""
+def _end_round(encounter: Encounter, refill: bool) -> Encounter:
+    """The round's actions, burn count and initiative are over; the banks refill (``refill``, the default)."""
     state = encounter
     for combatant in encounter.combatants.values():
-        ended = replace(new_round(refilled(combatant)), initiative=None)
+        ended = replace(new_round(refilled(combatant) if refill else combatant), initiative=None)
         if ended != combatant:
             state = state.with_combatant(ended)
+    return state
+
+
+def _refill_all(encounter: Encounter) -> Encounter:
+    """Every bank full again (the option's round start, before the initiative dice risked are charged)."""
+    state = encounter
+    for combatant in encounter.combatants.values():
+        full = refilled(combatant)
+        if full != combatant:
+            state = state.with_combatant(full)
     return state
 
