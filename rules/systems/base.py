@@ -70,6 +70,9 @@ class OptionSpec:
     minimum: int | None = None
     maximum: int | None = None
     help: str = ""
+    #: A TABLE's field and entry names as the GM reads them ((data key, English label marked with N_), ...):
+    #: the settings form shows these, the data keeps its keys.
+    labels: tuple[tuple[str, str], ...] = ()
 
     def _in_range(self, value: JsonValue) -> bool:
         if isinstance(value, bool) or not isinstance(value, int):

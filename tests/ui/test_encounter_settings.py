@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QCheckBox, QComboBox, QPlainTextEdit
+import json
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QCheckBox, QComboBox, QPlainTextEdit, QTableWidgetItem
 from pytestqt.qtbot import QtBot
 
 from app.document import EncounterDocument
 from rules.history import new_history
 from rules.systems import get_system
 from ui.dialogs.encounter_settings import EncounterSettingsDialog
+from ui.widgets.table_option import TableOptionEditor
 
 
 def _dialog(qtbot: QtBot) -> tuple[EncounterSettingsDialog, EncounterDocument]:
@@ -74,3 +79,69 @@ def test_a_set_of_choices_is_check_boxes_not_json(qtbot: QtBot) -> None:
         "Attack", "Move"]
     document.undo_stack.undo()
     assert get_system("walka").option(document.state, "down_forbids") == ("attack", "aim")
+
+
+def _option(document: EncounterDocument, key: str) -> Any:
+    """An option's value as plain dicts and lists (the state keeps read-only ones)."""
+    return json.loads(json.dumps(document.state.options[key], default=dict))
+
+
+def _institute(qtbot: QtBot) -> tuple[EncounterSettingsDialog, EncounterDocument]:
+    document = EncounterDocument(new_history("institut", "Depot"))
+    dialog = EncounterSettingsDialog(document)
+    qtbot.addWidget(dialog)
+    return dialog, document
+
+
+def _cell(editor: TableOptionEditor, row_name: str, column: str) -> QTableWidgetItem:
+    grid = editor.grid
+    headers = [grid.horizontalHeaderItem(index).text() for index in range(grid.columnCount())]  # type: ignore[union-attr]
+    row = next(r for r in range(grid.rowCount()) if grid.item(r, 0).text() == row_name)  # type: ignore[union-attr]
+    item = grid.item(row, headers.index(column))
+    assert item is not None
+    return item
+
+
+def test_the_institutes_tables_are_grids_and_forms_not_json(qtbot: QtBot) -> None:
+    dialog, document = _institute(qtbot)
+    for key in ("pyramid", "called_shots", "modifiers", "weapons"):
+        assert isinstance(dialog.editors[key], TableOptionEditor), key
+    assert dialog.operations() == []  # read back exactly as they were: the pistol's "no damage" included
+    pyramid = dialog.editors["pyramid"]
+    assert isinstance(pyramid, TableOptionEditor)
+    _cell(pyramid, "light", "Boxes").setText("5")
+    dialog.apply()
+    assert _option(document, "pyramid")["light"]["boxes"] == 5
+    assert _option(document, "called_shots")["pistol"]["damage"] is None
+
+
+def test_a_weapon_added_in_the_grid_keeps_only_the_fields_typed(qtbot: QtBot) -> None:
+    dialog, document = _institute(qtbot)
+    weapons = dialog.editors["weapons"]
+    assert isinstance(weapons, TableOptionEditor)
+    weapons.add_row()
+    row = weapons.grid.rowCount() - 1
+    weapons.grid.item(row, 0).setText("Crowbar")  # type: ignore[union-attr]
+    _cell(weapons, "Crowbar", "Kind").setText("melee")
+    _cell(weapons, "Crowbar", "Damage dice").setText("2")
+    _cell(weapons, "Crowbar", "One-handed").setCheckState(Qt.CheckState.Checked)
+    dialog.apply()
+    assert dict(_option(document, "weapons")["Crowbar"]) == {"kind": "melee", "damage": 2, "one_handed": True}
+    assert dict(_option(document, "weapons")["AK-74"]) == {"kind": "firearm", "damage": 7, "burst": "3/2",
+                                                                "magazine": 30}
+
+
+def test_an_unreadable_cell_is_named_and_nothing_changes(qtbot: QtBot) -> None:
+    dialog, document = _institute(qtbot)
+    called = dialog.editors["called_shots"]
+    assert isinstance(called, TableOptionEditor)
+    _cell(called, "head", "Dice to hit").setText("minus four")
+    dialog.apply()
+    assert dialog.message.text() == "“Called shots”, head · Dice to hit: “minus four” is not a whole number."
+    assert document.undo_stack.count() == 0
+    _cell(called, "head", "Dice to hit").setText("−3")  # the typographic minus reads as well
+    called.grid.setCurrentCell(2, 0)
+    called.remove_row()  # "limb" goes
+    dialog.apply()
+    assert _option(document, "called_shots")["head"]["hit"] == -3
+    assert "limb" not in _option(document, "called_shots")

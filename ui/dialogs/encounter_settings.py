@@ -1,13 +1,14 @@
 """Encounter settings: the encounter's name and every option the game lets the GM decide.
 
 The form is built from the game's ``option_specs()`` (on/off, numbers, choices, sets of choices as check boxes,
-data tables as JSON), so a new game's Decisions appear here without code. OK applies every change as one undoable step.
+data tables as forms or grids, JSON only for the nested ones), so a new game's Decisions appear here without
+code. OK applies every change as one undoable step.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from PySide6.QtGui import QShowEvent
@@ -35,6 +36,7 @@ from rules.history import Batch, Operation
 from rules.systems.base import OptionKind, OptionSpec
 from ui.widgets.layout import ScrolledContent
 from ui.widgets.messages import show_message
+from ui.widgets.table_option import TableOptionEditor, table_shape
 
 Reader = Callable[[], JsonValue]
 
@@ -135,6 +137,10 @@ class EncounterSettingsDialog(QDialog):
         return editor, read
 
     def _table_editor(self, spec: OptionSpec, value: JsonValue) -> tuple[QWidget, Reader]:
+        if isinstance(value, Mapping) and table_shape(value) is not None:
+            form = TableOptionEditor(_(spec.label), value, {key: _(label) for key, label in spec.labels})
+            form.setToolTip(_(spec.help) if spec.help else "")
+            return form, form.value
         edit = QPlainTextEdit(json.dumps(_plain(value), ensure_ascii=False, indent=1))
         edit.setPlaceholderText(_("Only the entries you change, as JSON, e.g. {example}").format(
             example='{"pools": {"combat_pool_divisor": 2}}'))

@@ -109,11 +109,12 @@ def _options() -> tuple[OptionSpec, ...]:
     return (
         OptionSpec("track_sizes", N_("Stun and wound track sizes"), OptionKind.TABLE, sizes,
                    help=N_("Boxes per track, by bank and kind, e.g. {\"physical\": {\"stun\": 12}} (default 10 "
-                           "each).")),
+                           "each)."), labels=(("stun", N_("Stun")), ("wounds", N_("Wounds")))),
         OptionSpec("capacity_names", N_("Names of the social and mental capacity attributes"), OptionKind.TABLE,
                    frozen_map({"social": "", "mental": ""}),
                    help=N_("What your campaign calls them, e.g. {\"social\": \"Will\"}; a character may have its "
-                           "own names. Empty: Social capacity, Mental capacity.")),
+                           "own names. Empty: Social capacity, Mental capacity."),
+                   labels=(("social", N_("Social capacity")), ("mental", N_("Mental capacity")))),
         OptionSpec("power_critical_range", N_("Critical range of power rolls (highest face)"), OptionKind.INT, 2,
                    minimum=1, maximum=4,
                    help=N_("The rules say 1–2; the seed's Cesare example (2, 5, 4 is no critical failure) reads "

@@ -77,13 +77,36 @@ _TABLE_HELP: Final[dict[str, str]] = {
                   "list”."),
 }
 
+#: The tables' fields as the settings form names them (the data keeps its keys).
+_TABLE_LABELS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
+    "pyramid": (("from", N_("Damage from")), ("boxes", N_("Boxes")), ("penalty", N_("Penalty dice"))),
+    "called_shots": (("hit", N_("Dice to hit")), ("damage", N_("Damage dice")),
+                     ("armor", N_("Body armor counts"))),
+    "modifiers": (("extra_action", N_("Dice per extra action")),
+                  ("extra_action_metres", N_("Metres of movement less per extra action")),
+                  ("sprint_multiplier", N_("Sprint: movement times")),
+                  ("ambush_hit", N_("Ambush: dice to hit")),
+                  ("point_blank_damage", N_("Point blank: damage dice")),
+                  ("full_auto_hit", N_("Full auto: dice to hit")),
+                  ("full_auto_damage", N_("Full auto: damage dice")),
+                  ("full_auto_extra_hits", N_("Full auto: extra hits")),
+                  ("full_auto_ammo_multiplier", N_("Full auto: rounds fired times")),
+                  ("two_guns_hit", N_("Two guns: dice to hit")),
+                  ("suppression_per_bullet", N_("Suppression: difficulty per bullet"))),
+    "weapons": (("kind", N_("Kind")), ("damage", N_("Damage dice")), ("burst", N_("Burst")),
+                ("magazine", N_("Magazine")), ("one_handed", N_("One-handed")), ("skill", N_("Skill")),
+                ("timed", N_("Timed"))),
+}
+
 _OPTIONS: Final[tuple[OptionSpec, ...]] = (
-    OptionSpec("pyramid", N_("Life pyramid"), OptionKind.TABLE, default_table("pyramid"), help=_TABLE_HELP["pyramid"]),
+    OptionSpec("pyramid", N_("Life pyramid"), OptionKind.TABLE, default_table("pyramid"), help=_TABLE_HELP["pyramid"],
+               labels=_TABLE_LABELS["pyramid"]),
     OptionSpec("called_shots", N_("Called shots"), OptionKind.TABLE, default_table("called_shots"),
-               help=_TABLE_HELP["called_shots"]),
+               help=_TABLE_HELP["called_shots"], labels=_TABLE_LABELS["called_shots"]),
     OptionSpec("modifiers", N_("Dice modifiers"), OptionKind.TABLE, default_table("modifiers"),
-               help=_TABLE_HELP["modifiers"]),
-    OptionSpec("weapons", N_("Weapons"), OptionKind.TABLE, default_table("weapons"), help=_TABLE_HELP["weapons"]),
+               help=_TABLE_HELP["modifiers"], labels=_TABLE_LABELS["modifiers"]),
+    OptionSpec("weapons", N_("Weapons"), OptionKind.TABLE, default_table("weapons"), help=_TABLE_HELP["weapons"],
+               labels=_TABLE_LABELS["weapons"]),
     OptionSpec("dodge_tie", N_("A dodge equal to the attack"), OptionKind.CHOICE, DodgeTie.ATTACKER.value,
                choices=((DodgeTie.ATTACKER.value, N_("does not avoid it (like a block)")),
                         (DodgeTie.DEFENDER.value, N_("avoids it")))),
