@@ -87,8 +87,6 @@ def test_prepare_gives_an_advantage_die_next_round_only() -> None:
     kira = history.state.combatant(ids["Kira"])
     assert "Preparing: one advantage die next round" in SYSTEM.condition_notes(kira, history.state)
     assert budget(history, ids["Kira"])["combat"][0] == "attacks"  # not this round
-    with pytest.raises(OperationError, match="already prepared"):
-        history.do(WalkaAction(ids["Kira"], "prepare"))
     round_order(history)
     reminders = [r.text for e in history.entries[-3:] for r in e.reminders]
     assert "Kira prepared an action last round: one advantage die on it now." in reminders
@@ -114,13 +112,35 @@ def test_an_unused_prepared_die_is_gone_after_the_next_round() -> None:
     assert budget(history, ids["Kira"])["combat"][0] == "attacks"
 
 
+def test_prepare_and_aim_may_be_taken_twice_like_any_action() -> None:
+    # walka.md: "every action may be performed twice": "any action may be taken twice (the seed names no exception,
+    # so Aim and Prepare too)"; Aim: "a second Aim before the same attack does not double again (default)".
+    history, ids = kira_acts()
+    kira = ids["Kira"]
+    history.do(WalkaAction(kira, "prepare"))
+    history.do(WalkaAction(kira, "prepare"))  # two events prepared for: one die each next round
+    round_order(history)
+    notes = SYSTEM.condition_notes(history.state.combatant(kira), history.state)
+    assert "Prepared two actions last round: one advantage die on each" in notes
+    history.do(miss(kira, ids["Ganger 1"], attack_bonus=1, prepared=True))  # the attack takes one of them
+    notes = SYSTEM.condition_notes(history.state.combatant(kira), history.state)
+    assert "Prepared last round: one advantage die on the prepared action" in notes
+    history.do(WalkaAction(kira, "aim"))  # the second action of the round
+    round_order(history)
+    history.do(WalkaAction(kira, "aim"))
+    history.do(WalkaAction(kira, "aim"))  # twice: both actions, the pool is still doubled once
+    assert budget(history, kira)["non-combat"][1] == 0
+    history.undo()
+    history.undo()
+    assert not any("Prepared" in note for note in SYSTEM.condition_notes(history.state.combatant(kira),
+                                                                          history.state))
+
+
 def test_aim_costs_an_action_and_lasts_into_the_next_round() -> None:
     history, ids = kira_acts()
     history.do(WalkaAction(ids["Kira"], "aim"))
     assert budget(history, ids["Kira"])["non-combat"][1] == 1
     assert "the next attack's damage pool is doubled" in history.entries[-1].text()
-    with pytest.raises(OperationError, match="already aiming"):
-        history.do(WalkaAction(ids["Kira"], "aim"))
     round_order(history)
     kira = history.state.combatant(ids["Kira"])
     assert "Aiming: the next attack's damage pool is doubled" in SYSTEM.condition_notes(kira, history.state)

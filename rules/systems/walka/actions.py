@@ -1,11 +1,12 @@
 """Walka's two actions per round, and what some of them leave behind for later.
 
-Every combatant has two actions a round; any action may be taken twice. A second attack in the round, and an
-attack after a weapon change in the same round, roll with one penalty die. Prepare spends an action now for
-one advantage die on the prepared action next round. Aim (a **Decision**: it costs ``aim_actions``
-actions and lasts for the next attack in the same or, by option, also the next round) doubles the next
-attack's damage pool. Move is exactly 5 squares (10 m) per action; both actions on moving is a Run. Stand up
-is needed after being knocked down, before fighting again.
+Every combatant has two actions a round; any action may be taken twice, Prepare and Aim too. A second attack in
+the round, and an attack after a weapon change in the same round, roll with one penalty die. Prepare spends an
+action now for one advantage die on the prepared action next round (two Prepares: a die on each). Aim (a
+**Decision**: it costs ``aim_actions`` actions and lasts for the next attack in the same or, by option, also the
+next round) doubles the next attack's damage pool, once however often it is taken. Move is exactly 5 squares
+(10 m) per action; both actions on moving is a Run. Stand up is needed after being knocked down, before fighting
+again.
 
 The counts for the round live in ``Combatant.actions_used``; what outlasts the round (prepared, aimed,
 knocked down) lives in ``Combatant.extra`` with the round it happened in.
@@ -42,8 +43,10 @@ ACTION_LABELS: Final[Mapping[str, str]] = MappingProxyType({
     AIM: N_("Aim"),
 })
 
-# Extras a combatant carries between actions (values: the round it happened in, or True).
+# Extras a combatant carries between actions (values: the round it happened in, or True). A second Prepare in a
+# round (walka.md: "any action may be taken twice … so Aim and Prepare too") is its own mark: one die each.
 PREPARED, AIMED, KNOCKED_DOWN, HOLDING_ON = "prepared", "aimed", "knocked_down", "holding_on"
+PREPARED_TWICE = "prepared_twice"
 
 AIM_NEXT_ROUND, AIM_SAME_ROUND = "next_round", "same_round"
 
@@ -71,7 +74,22 @@ def _round_of(combatant: Combatant, key: str) -> int | None:
 
 def prepared_now(combatant: Combatant, encounter: Encounter) -> bool:
     """Whether the combatant prepared an action last round: one advantage die on it this round."""
-    return _round_of(combatant, PREPARED) == encounter.clock.round - 1
+    return prepared_dice(combatant, encounter) > 0
+
+
+def prepared_dice(combatant: Combatant, encounter: Encounter) -> int:
+    """Advantage dice left from last round's Prepares: one per prepared action (at most two, like any action)."""
+    last = encounter.clock.round - 1
+    return sum(1 for key in (PREPARED, PREPARED_TWICE) if _round_of(combatant, key) == last)
+
+
+def use_prepared_die(combatant: Combatant, encounter: Encounter) -> Combatant:
+    """One of last round's prepared dice used (the second Prepare's first, so one Prepare keeps its old mark)."""
+    last = encounter.clock.round - 1
+    for key in (PREPARED_TWICE, PREPARED):
+        if _round_of(combatant, key) == last:
+            return with_extra(combatant, key, None)
+    return combatant
 
 
 def prepared_this_round(combatant: Combatant, encounter: Encounter) -> bool:
@@ -148,10 +166,6 @@ def check_allowed(combatant: Combatant, kind: str, encounter: Encounter, aim_act
         raise OperationError(_("{name} is not knocked down.").format(name=combatant.name))
     if kind in down_forbids and knocked_down(combatant):
         refuse_while_down(combatant, kind)
-    if kind == PREPARE and prepared_this_round(combatant, encounter):
-        raise OperationError(_("{name} has already prepared an action this round.").format(name=combatant.name))
-    if kind == AIM and _round_of(combatant, AIMED) == encounter.clock.round:
-        raise OperationError(_("{name} is already aiming.").format(name=combatant.name))
 
 
 def refuse_while_down(combatant: Combatant, kind: str) -> None:
@@ -171,7 +185,8 @@ def record(combatant: Combatant, kind: str, encounter: Encounter, aim_actions: i
     spent[counted] = spent.get(counted, 0) + cost(kind, aim_actions)
     updated = replace(combatant, actions_used=frozen_map(spent))
     if kind == PREPARE:
-        return with_extra(updated, PREPARED, encounter.clock.round)
+        twice = prepared_this_round(combatant, encounter)
+        return with_extra(updated, PREPARED_TWICE if twice else PREPARED, encounter.clock.round)
     if kind == AIM:
         return with_extra(updated, AIMED, encounter.clock.round)
     if kind == STAND_UP:
@@ -182,7 +197,7 @@ def record(combatant: Combatant, kind: str, encounter: Encounter, aim_actions: i
 def new_round(combatant: Combatant, round_no: int) -> Combatant:
     """A new round: the counts start over and what can no longer be used is forgotten."""
     updated = replace(combatant, actions_used=frozen_map()) if combatant.actions_used else combatant
-    for key in (PREPARED, AIMED):
+    for key in (PREPARED, PREPARED_TWICE, AIMED):
         happened = _round_of(updated, key)
         if happened is not None and happened < round_no - 1:
             updated = with_extra(updated, key, None)

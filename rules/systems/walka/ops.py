@@ -341,8 +341,8 @@ class WalkaAttack(Operation):
         updated = walka.spend_action(attacker, actions.ATTACK, encounter) if self.counts_as_action else attacker
         if actions.aimed_now(attacker, encounter, walka.aim_lasts(encounter)):
             updated = actions.with_extra(updated, actions.AIMED, None)  # the next attack uses the aim, or loses it
-        if self.prepared and actions.prepared_now(attacker, encounter):
-            updated = actions.with_extra(updated, actions.PREPARED, None)
+        if self.prepared:
+            updated = actions.use_prepared_die(updated, encounter)
         return updated
 
     # --- the log ----------------------------------------------------------------------------

@@ -251,7 +251,10 @@ class WalkaSystem(RuleSystem):
         notes = []
         if actions.knocked_down(combatant):
             notes.append(self._down_note(encounter))
-        if actions.prepared_now(combatant, encounter):
+        prepared = actions.prepared_dice(combatant, encounter)
+        if prepared > 1:
+            notes.append(_("Prepared two actions last round: one advantage die on each"))
+        elif prepared:
             notes.append(_("Prepared last round: one advantage die on the prepared action"))
         if actions.prepared_this_round(combatant, encounter):
             notes.append(_("Preparing: one advantage die next round"))
