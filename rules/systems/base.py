@@ -244,6 +244,11 @@ class RuleSystem(ABC):
             return encounter.options[key]
         return self.default_options()[key]
 
+    def shown_table(self, encounter: Encounter, key: str) -> JsonValue:
+        """A TABLE option as it applies, for the settings form to show: an option holding only the GM's changes to
+        bundled data (Walka's defences) shows the bundled table with them. Default: the option's value."""
+        return self.option(encounter, key)
+
     # --- combatants ---------------------------------------------------------------------------
     @abstractmethod
     def attribute_specs(self) -> Sequence[AttributeSpec]:

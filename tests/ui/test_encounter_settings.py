@@ -145,3 +145,28 @@ def test_an_unreadable_cell_is_named_and_nothing_changes(qtbot: QtBot) -> None:
     dialog.apply()
     assert _option(document, "called_shots")["head"]["hit"] == -3
     assert "limb" not in _option(document, "called_shots")
+
+
+def test_walkas_defences_are_a_grid_of_check_boxes_over_the_bundled_table(qtbot: QtBot) -> None:
+    # walka.md: "which defence answers which attack is a GM-editable table" (default: Firearms → Dodge; Melee
+    # weapons → Dodge or Parry; Brawling → Dodge; Interface → Concentration).
+    document = EncounterDocument(new_history("walka", "Alley"))
+    dialog = EncounterSettingsDialog(document)
+    qtbot.addWidget(dialog)
+    defences = dialog.editors["defences"]
+    assert isinstance(defences, TableOptionEditor)
+    grid = defences.grid
+    rows = [grid.verticalHeaderItem(row).text() for row in range(grid.rowCount())]
+    columns = [grid.horizontalHeaderItem(c).text() for c in range(grid.columnCount())]  # type: ignore[union-attr]
+    assert rows == ["Firearms", "Melee weapons", "Brawling", "Interface"]
+    assert columns == ["Dodge", "Parry", "Concentration"]
+    ticked = {(rows[r], columns[c]) for r in range(len(rows)) for c in range(len(columns))
+              if grid.item(r, c).checkState() == Qt.CheckState.Checked}  # type: ignore[union-attr]
+    assert ticked == {("Firearms", "Dodge"), ("Melee weapons", "Dodge"), ("Melee weapons", "Parry"),
+                      ("Brawling", "Dodge"), ("Interface", "Concentration")}
+    assert dialog.operations() == []  # the bundled table untouched: the option stays empty
+    grid.item(rows.index("Brawling"), columns.index("Parry")).setCheckState(  # type: ignore[union-attr]
+        Qt.CheckState.Checked)
+    dialog.apply()
+    assert get_system("walka").defences(document.state)["brawling"] == ("dodge", "parry")  # type: ignore[attr-defined]
+    assert get_system("walka").defences(document.state)["firearms"] == ("dodge",)  # type: ignore[attr-defined]

@@ -137,10 +137,16 @@ class EncounterSettingsDialog(QDialog):
         return editor, read
 
     def _table_editor(self, spec: OptionSpec, value: JsonValue) -> tuple[QWidget, Reader]:
-        if isinstance(value, Mapping) and table_shape(value) is not None:
-            form = TableOptionEditor(_(spec.label), value, {key: _(label) for key, label in spec.labels})
+        shown = self._document.system.shown_table(self._document.state, spec.key)
+        if isinstance(shown, Mapping) and table_shape(shown) is not None:
+            form = TableOptionEditor(_(spec.label), shown, {key: _(label) for key, label in spec.labels})
             form.setToolTip(_(spec.help) if spec.help else "")
-            return form, form.value
+
+            def read_form() -> JsonValue:
+                edited = form.value()
+                return value if _plain(edited) == _plain(shown) else edited  # untouched: the option stays as it is
+
+            return form, read_form
         edit = QPlainTextEdit(json.dumps(_plain(value), ensure_ascii=False, indent=1))
         edit.setPlaceholderText(_("Only the entries you change, as JSON, e.g. {example}").format(
             example='{"pools": {"combat_pool_divisor": 2}}'))

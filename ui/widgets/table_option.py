@@ -1,8 +1,9 @@
 """A game's data table (an encounter option) edited as a form, not as JSON.
 
-Two shapes cover the games' tables: named numbers or texts (Institute's dice modifiers, Člověk's capacity names)
+Three shapes cover the games' tables: named numbers or texts (Institute's dice modifiers, Člověk's capacity names)
 become a form of fields; named records (Institute's weapons and wound pyramid, Člověk's track sizes) become a grid,
-a row per record and a column per field, with rows to add and remove. Cells are typed by their column (whole
+a row per record and a column per field, with rows to add and remove; names each choosing some of a set (Walka's
+defences against each attack skill) become a grid of check boxes. Cells are typed by their column (whole
 numbers, yes/no boxes, texts); a cell left empty is a field the record does not have, or "none" where the table
 uses that (a called shot at the pistol does no damage). Anything else (SR3's nested tables) stays JSON.
 """
@@ -40,6 +41,7 @@ class Shape(Enum):
 
     FIELDS = "fields"  # name → number or text
     RECORDS = "records"  # name → {field → number, yes/no or text}
+    CHOICES = "choices"  # name → some of a set of names (Walka: attack skill → the defences that answer it)
 
 
 def _is_scalar(value: object) -> bool:
@@ -55,6 +57,8 @@ def table_shape(value: object) -> Shape | None:
     if all(isinstance(item, Mapping) and item and all(_is_scalar(field) for field in item.values())
            for item in value.values()):
         return Shape.RECORDS
+    if all(isinstance(item, tuple | list) and all(isinstance(name, str) for name in item) for item in value.values()):
+        return Shape.CHOICES
     return None
 
 
@@ -90,6 +94,9 @@ class TableOptionEditor(QWidget):
         if shape is Shape.FIELDS:
             self._fields: dict[str, QWidget] = {}
             layout.addLayout(self._fields_form())
+        elif shape is Shape.CHOICES:
+            self.grid = self._choices_grid()
+            layout.addWidget(self.grid)
         else:
             self._columns = self._record_columns()
             self.grid = self._records_grid()
@@ -236,6 +243,41 @@ class TableOptionEditor(QWidget):
                 record[field] = None
         return record
 
+    # --- names → some of a set of names -----------------------------------------------------------------
+    def _choices_grid(self) -> QTableWidget:
+        """A row per name, a check box per choice any row names (rows fixed: they are the game's own)."""
+        self._choices: list[str] = []
+        for chosen in self._original.values():
+            assert isinstance(chosen, tuple | list)
+            self._choices += [str(name) for name in chosen if name not in self._choices]
+        self._choices += [name for name in self._names if name not in self._choices and name not in self._original]
+        grid = QTableWidget(len(self._original), len(self._choices))
+        grid.setHorizontalHeaderLabels([self._shown(name) for name in self._choices])
+        grid.setVerticalHeaderLabels([self._shown(key) for key in self._original])
+        grid.setAccessibleName(self._label)
+        for row, chosen in enumerate(self._original.values()):
+            assert isinstance(chosen, tuple | list)
+            for column, name in enumerate(self._choices):
+                item = QTableWidgetItem()
+                item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable)
+                item.setCheckState(Qt.CheckState.Checked if name in chosen else Qt.CheckState.Unchecked)
+                grid.setItem(row, column, item)
+        grid.resizeColumnsToContents()
+        grid.setMinimumWidth(grid.horizontalHeader().length() + grid.verticalHeader().width()
+                             + 2 * grid.frameWidth() + 4)
+        grid.setMinimumHeight(grid.verticalHeader().length() + grid.horizontalHeader().height()
+                              + 2 * grid.frameWidth() + 4)
+        return grid
+
+    def _read_choices(self) -> dict[str, JsonValue]:
+        result: dict[str, JsonValue] = {}
+        for row, key in enumerate(self._original):
+            checked = [name for column, name in enumerate(self._choices)
+                       if (item := self.grid.item(row, column)) is not None
+                       and item.checkState() == Qt.CheckState.Checked]
+            result[key] = tuple(checked)
+        return result
+
     # --- reading -----------------------------------------------------------------------------------
     def _parsed(self, text: str, kind: type, row: str, field: str) -> JsonValue:
         place = f"{row} · {self._shown(field)}" if field else self._shown(row)
@@ -255,6 +297,8 @@ class TableOptionEditor(QWidget):
 
     def value(self) -> JsonValue:
         """The table as edited (RulesError naming the table, row and field of an unreadable cell)."""
-        read = self._read_fields() if self.shape is Shape.FIELDS else self._read_records()
+        readers = {Shape.FIELDS: self._read_fields, Shape.RECORDS: self._read_records,
+                   Shape.CHOICES: self._read_choices}
+        read = readers[self.shape]()
         table: JsonValue = read
         return table

@@ -36,7 +36,7 @@ from rules.systems.base import (
 )
 from rules.systems.walka import actions, seating, weapons
 from rules.systems.walka.effect_meanings import MEANINGS
-from rules.systems.walka.skills import Defences, load_defences
+from rules.systems.walka.skills import ATTACK_SKILLS, DEFENCE_SKILLS, Defences, load_defences
 from rules.text import N_, NP_, _, ngettext, pgettext
 from rules.turns import delayed_slots
 
@@ -67,7 +67,8 @@ _OPTIONS: Final[tuple[OptionSpec, ...]] = (
                help=N_("The seed only says standing up is needed to return to the fight: by default a knocked-down "
                        "character may not attack or aim.")),
     OptionSpec(DEFENCES, N_("Defences against each attack skill"), OptionKind.TABLE, {},
-               help=N_('E.g. {"brawling": ["dodge", "parry"]}; skills not named keep the bundled defences.')),
+               help=N_('E.g. {"brawling": ["dodge", "parry"]}; skills not named keep the bundled defences.'),
+               labels=(*ATTACK_SKILLS.items(), *DEFENCE_SKILLS.items())),
     weapons.RELOAD_SPEC,
 )
 
@@ -135,6 +136,11 @@ class WalkaSystem(RuleSystem):
         """How long an aim waits for its attack (option)."""
         return actions.AIM_SAME_ROUND if self.option(encounter, AIM_LASTS) == actions.AIM_SAME_ROUND else (
             actions.AIM_NEXT_ROUND)
+
+    def shown_table(self, encounter: Encounter, key: str) -> JsonValue:
+        if key == DEFENCES:  # the option holds the GM's changes only: show the table they change
+            return frozen_map({skill: tuple(defences) for skill, defences in self.defences(encounter).items()})
+        return super().shown_table(encounter, key)
 
     def down_forbids(self, encounter: Encounter) -> frozenset[str]:
         """What a knocked-down character may not do before standing up (option)."""
