@@ -66,7 +66,7 @@ class AddCombatant(Operation):
         _check_text(self.name, MAX_NAME, _("The name"))
         _check_text(self.notes, MAX_NOTES, _("The notes"))
         _check_attributes(self.attributes)
-        defaults = {spec.key: spec.default for spec in system.attribute_specs()}
+        defaults = {spec.key: spec.default for spec in system.attribute_specs() if spec.filled_when_added}
         combatant = Combatant(self.combatant_id, self.name.strip(), self.side,
                               frozen_map({**defaults, **self.attributes}), group=self.group, seat=self.seat,
                               notes=self.notes, extra=frozen_map(self.extra), weapons=self._weapons(system))

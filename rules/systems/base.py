@@ -110,6 +110,9 @@ class AttributeSpec:
     abbreviation: str = ""
     #: Translation context of the abbreviation, for letters two games use for different things ("WD").
     context: str = ""
+    #: Whether adding a combatant writes the default when none is given. False for an attribute a game gained
+    #: after fights were saved with it: read with its default instead, so an old fight replays to the state saved.
+    filled_when_added: bool = True
 
     def short_name(self) -> str:
         """The abbreviation (or the label) in the GM's language."""

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from app.document import EncounterDocument
+from rules.combatants import SetAttribute
 from rules.dice import Roller
 from rules.serialize import to_data
 from rules.systems.clovek import SetInitiativeDice, StartLongAction
@@ -203,3 +204,27 @@ def test_screenshot_at_laptop_size(dialog_for: DialogFactory, tmp_path: Path, th
             image.save(str(Path(folder) / f"clovek_roll_{theme}.png"))
     finally:
         apply_theme(application, "light")
+
+
+def test_the_targets_armor_is_a_power_penalty_the_gm_may_add_to(dialog_for: DialogFactory) -> None:
+    # clovek.md: "Armor (from the examples): a power penalty on incoming attacks (light armor −2)"; Beatrice's
+    # shield blow: "the opponent's light armor −2".
+    history = seed_fight()
+    history.do(SetAttribute("a", "armor", 2))  # Adriana in light armor
+    history.do(SetInitiativeDice("c", 1))
+    roll(history, {"c": (9,), "b": (), "a": ()})
+    dialog = dialog_for(EncounterDocument(history), attacker_id="c", target_id="a")
+    assert dialog.power_box.penalty.value() == 2
+    dialog.power_box.penalty.setValue(3)  # the GM adds a penalty of their own
+    dialog.target.setCurrentIndex(dialog.target.findData("b"))  # Beatrice wears none
+    assert dialog.power_box.penalty.value() == 1
+    dialog.target.setCurrentIndex(dialog.target.findData("a"))
+    assert dialog.power_box.penalty.value() == 3
+
+
+def test_armor_came_later_so_an_old_fight_replays_to_the_state_it_saved() -> None:
+    history = seed_fight()  # added without armor, as every fight saved before there was one
+    assert "armor" not in history.state.combatant("b").attributes
+    assert history.state.combatant("b").attribute("armor") == 0
+    spec = next(spec for spec in history.system.attribute_specs() if spec.key == "armor")
+    assert spec.default == 0 and not spec.filled_when_added

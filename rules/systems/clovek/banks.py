@@ -38,6 +38,8 @@ CAPACITY: Final[dict[str, str]] = {PHYSICAL: "constitution", SOCIAL: "social_cap
 CAPACITY_LABELS: Final[dict[str, str]] = {PHYSICAL: N_("Constitution"), SOCIAL: N_("Social capacity"),
                                           MENTAL: N_("Mental capacity")}
 COMPOSURE: Final[str] = "composure"
+#: A power penalty on the attacks it takes (clovek.md: "light armor −2"); the Roll dialog fills it in.
+ARMOR: Final[str] = "armor"
 
 STUN: Final[str] = "stun"
 WOUNDS: Final[str] = "wounds"

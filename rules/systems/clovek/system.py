@@ -41,6 +41,7 @@ from rules.systems.base import (
     TrackSpec,
 )
 from rules.systems.clovek.banks import (
+    ARMOR,
     BANK_CONTEXT,
     BANK_SHORT,
     BANK_TITLES,
@@ -79,7 +80,7 @@ from rules.systems.clovek.weapons import (
     describe_weapon,
     reload_kind,
 )
-from rules.text import N_, _, pgettext
+from rules.text import N_, NP_, _, pgettext
 from rules.turns import delayed_slots
 
 ACTION_LABELS: Final[dict[str, str]] = {PHYSICAL: N_("physical action"), "social": N_("social action"),
@@ -97,6 +98,9 @@ _ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
     AttributeSpec("social_capacity", N_("Social capacity"), 2, 0, 20, N_("SCap")),
     AttributeSpec("mental_capacity", N_("Mental capacity"), 2, 0, 20, N_("MCap")),
     AttributeSpec(COMPOSURE, N_("Composure"), 2, 0, 20, N_("Comp")),
+    # clovek.md: "Armor (from the examples): a power penalty on incoming attacks (light armor −2)".
+    AttributeSpec(ARMOR, N_("Armor (power penalty)"), 0, 0, 20, NP_("clovek", "Arm"), context="clovek",
+                  filled_when_added=False),
 )
 
 NOTE_ONLY, UNCONSCIOUS = "note", "unconscious"

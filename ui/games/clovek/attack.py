@@ -28,7 +28,7 @@ from rules.encounter import Combatant, Encounter, Weapon
 from rules.errors import RulesError
 from rules.history import Operation
 from rules.systems.clovek import ClovekCheck, PowerRoll
-from rules.systems.clovek.banks import BANKS, CAPACITY, WOUNDS, capacity_name, track_key
+from rules.systems.clovek.banks import ARMOR, BANKS, CAPACITY, WOUNDS, capacity_name, track_key
 from rules.systems.clovek.dice import SkillKind
 from rules.systems.clovek.economy import ACTION, REACTION, action_type, round_running
 from rules.systems.clovek.long_actions import LongState, long_actions
@@ -86,6 +86,7 @@ class ClovekCheckDialog(AttackDialog):
     # --- construction ---------------------------------------------------------------------------
     def _build(self, roller: Roller) -> None:
         self._problem = ""
+        self._armor = 0  # the target's armor in the power penalty now (what the GM typed on top stays)
         self.role = combo([(_("Action"), ACTION), (_("Reaction"), REACTION)])
         self.free_bonus = QCheckBox(_("Bonus action without burning stun"))
         self.long_action = QComboBox()
@@ -229,6 +230,16 @@ class ClovekCheckDialog(AttackDialog):
     # --- reacting to the GM ---------------------------------------------------------------------
     def _prefill_target(self) -> None:
         self._fill_tracks()
+        self._prefill_armor()
+
+    def _prefill_armor(self) -> None:
+        """The target's armor as a penalty to the power (clovek.md: "the opponent's light armor −2"): another target
+        takes back the last one's and adds its own; a penalty the GM typed on top stays."""
+        target = self._target()
+        armor = target.attribute(ARMOR) if target is not None else 0
+        penalty = self.power_box.penalty
+        penalty.setValue(max(0, penalty.value() + armor - self._armor))
+        self._armor = armor
 
     def _on_bank(self) -> None:
         if self._edits.quiet:
