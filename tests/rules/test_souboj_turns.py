@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rules.combatants import ApplyHarm, SetOption, SpendAction
+from rules.combatants import ApplyHarm, SetAttribute, SetOption, SpendAction
 from rules.effects import AddEffect
 from rules.encounter import Effect, Status, Timing
 from rules.errors import OperationError, RulesError
@@ -373,6 +373,21 @@ def _left(history: History, combatant_id: str) -> int:
     return SOUBOJ.action_budget(history.state.combatant(combatant_id), history.state)[0].left
 
 
+def test_the_actions_per_round_are_the_creatures_own_number() -> None:
+    # souboj.md: "Decision: actions per round, major and minor, are per-creature data; default one major action".
+    history, ids = _group_of_four()
+    assert "actions_per_round" not in history.state.combatant(ids["Bora"]).attributes  # one, unless the GM says
+    history.do(SetAttribute(ids["Bora"], "actions_per_round", 2))  # a quick creature
+    assert _left(history, ids["Bora"]) == 2
+    history.do(SpendAction(ids["Bora"], "action"))
+    history.do(SpendAction(ids["Bora"], "action"))
+    assert _left(history, ids["Bora"]) == 0
+    with pytest.raises(OperationError, match="already acted"):
+        history.do(SpendAction(ids["Bora"], "action"))
+    history.do(NextTurn())  # its turn over: nothing left either way
+    assert _left(history, ids["Bora"]) == 0
+
+
 def test_one_action_per_round_marked_in_its_own_turn() -> None:
     history, ids = _group_of_four()
     assert _left(history, ids["Bora"]) == 1
@@ -381,7 +396,7 @@ def test_one_action_per_round_marked_in_its_own_turn() -> None:
     assert history.entries[-1].text() == "Bora takes an action."  # the budget's own words, not "a action action"
     with pytest.raises(OperationError, match="already acted"):
         history.do(SpendAction(ids["Bora"], "action"))
-    with pytest.raises(OperationError, match="one action per round"):
+    with pytest.raises(OperationError, match="counts actions only"):
         history.do(SpendAction(ids["Aleš"], "simple"))
     assert _left(history, ids["Chief"]) == 0  # the Chief played his turn
     with pytest.raises(OperationError, match="own initiative"):

@@ -27,6 +27,8 @@ HIT_POINTS: Final = "hit_points"
 ARMOR: Final = "armor"
 WEAPON_STRENGTH: Final = "weapon_strength"
 WEAPON_DEFENCE: Final = "weapon_defence"
+#: souboj.md Decision: "actions per round, major and minor, are per-creature data; default one major action".
+ACTIONS_PER_ROUND: Final = "actions_per_round"
 
 WOUNDS: Final = "wounds"  # ordinary damage taken
 SHADOW: Final = "shadow"  # shadow (non-lethal) damage taken, tracked apart
@@ -216,6 +218,11 @@ def gave_up_now(combatant: Combatant, encounter: Encounter) -> bool:
 def dying_rounds(combatant: Combatant) -> int | None:
     """Rounds the GM gave a dying combatant before it dies (None: not set)."""
     return _int(combatant.extra.get(DYING_ROUNDS))
+
+
+def actions_per_round(combatant: Combatant) -> int:
+    """The creature's major actions a round (one unless the GM says otherwise)."""
+    return max(0, combatant.attribute(ACTIONS_PER_ROUND, 1))
 
 
 def shadow_timer(combatant: Combatant) -> int | None:

@@ -31,6 +31,7 @@ from rules.systems.souboj import condition, order, weapons
 from rules.systems.souboj.combat import ROUNDING_LABELS, Rounding
 from rules.systems.souboj.model import (
     ACTION_SHORT_LABELS,
+    ACTIONS_PER_ROUND,
     ARMOR,
     DEXTERITY,
     ENDURANCE,
@@ -45,6 +46,7 @@ from rules.systems.souboj.model import (
     WEAPON_STRENGTH,
     WOUNDS,
     Reaction,
+    actions_per_round,
     declared_now,
     dying_rounds,
     gave_up_now,
@@ -73,6 +75,8 @@ _ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
     AttributeSpec(ARMOR, N_("Armor quality"), 0, 0, 99, NP_("souboj", "Arm"), context="souboj"),
     AttributeSpec(WEAPON_STRENGTH, N_("Weapon strength"), 0, 0, 99, N_("WS")),
     AttributeSpec(WEAPON_DEFENCE, N_("Weapon defence"), 0, 0, 99, NP_("souboj", "WD"), context="souboj"),
+    AttributeSpec(ACTIONS_PER_ROUND, N_("Actions per round"), 1, 0, 9, NP_("souboj", "Act"), context="souboj",
+                  filled_when_added=False),
 )
 
 _OPTIONS: Final[tuple[OptionSpec, ...]] = (
@@ -259,19 +263,21 @@ class SoubojSystem(RuleSystem):
 
     def action_budget(self, combatant: Combatant, encounter: Encounter) -> Sequence[BudgetItem]:
         # Having played its turn, or given up its initiative, spends the round's action too.
+        allowed = actions_per_round(combatant)
         spent = combatant.id in encounter.clock.acted or gave_up_now(combatant, encounter)
-        used = max(combatant.actions_used.get(ACTION, 0), 1 if spent else 0)
-        return (BudgetItem(ACTION, N_("action"), used, 1, N_("{name} takes an action.")),)
+        used = max(combatant.actions_used.get(ACTION, 0), allowed if spent else 0)
+        return (BudgetItem(ACTION, N_("action"), used, allowed, N_("{name} takes an action.")),)
 
     def spend_action(self, combatant: Combatant, kind: str, encounter: Encounter) -> Combatant:
         if kind != ACTION:
-            raise OperationError(_("Souboj counts one action per round ({kind!r} is not one).").format(kind=kind))
+            raise OperationError(_("Souboj counts actions only ({kind!r} is not one).").format(kind=kind))
         current = encounter.clock.current
         if current is None or combatant.id not in current.ids:
             raise OperationError(_("{name} can only act at their own initiative.").format(name=combatant.name))
         if self.action_budget(combatant, encounter)[0].left < 1:
             raise OperationError(_("{name} has already acted this round.").format(name=combatant.name))
-        return replace(combatant, actions_used=frozen_map({**combatant.actions_used, ACTION: 1}))
+        used = combatant.actions_used.get(ACTION, 0) + 1
+        return replace(combatant, actions_used=frozen_map({**combatant.actions_used, ACTION: used}))
 
     # --- weapons ------------------------------------------------------------------------------
     def weapon_fields(self) -> Sequence[OptionSpec]:
