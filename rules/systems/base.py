@@ -257,6 +257,12 @@ class RuleSystem(ABC):
     def attribute_specs(self) -> Sequence[AttributeSpec]:
         """The attributes a combatant has in this game."""
 
+    def attribute_default(self, spec: AttributeSpec, side: Side) -> int:
+        """What a new combatant of ``side`` starts with (the add dialogs' boxes): the spec's default, unless the
+        game gives a side its own (Walka: Chances 1 for player characters, 0 for NPCs)."""
+        del side
+        return spec.default
+
     @abstractmethod
     def prepare(self, combatant: Combatant, encounter: Encounter) -> Combatant:
         """Fill in what follows from the attributes (pools, tracks) when a combatant joins or changes."""

@@ -332,3 +332,25 @@ def test_library_model_roles_and_columns(library: Library) -> None:
     assert model.headerData(LibraryColumn.STATS, Qt.Orientation.Horizontal) == "Key stats"
     assert bytes(model.roleNames()[EntryRole].data()) == b"entry"
     assert model.row_of(entries[3].id) == 3 and model.row_of(-5) == -1
+
+
+def test_walka_chances_start_at_one_for_player_characters_and_none_for_npcs(qtbot: QtBot, library: Library) -> None:
+    # walka.md Decision: Chances are "a per-character counter, default 1 for player characters and 0 for NPCs (so
+    # that extras simply drop)".
+    document = EncounterDocument(new_history("walka", "Alley"))
+    dialog = AddCombatantsDialog(document, library)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    tab = open_quick_add(qtbot, dialog)
+    chances = tab.attribute_boxes["chances"]
+    assert chances.value() == 0  # an opponent, as quick add starts
+    tab.side_combo.setCurrentIndex(tab.side_combo.findData(Side.PLAYER.value))
+    assert chances.value() == 1
+    tab.side_combo.setCurrentIndex(tab.side_combo.findData(Side.ALLY.value))  # a drone, a follower: an NPC
+    assert chances.value() == 0
+    chances.setValue(2)  # the GM's number for this one stays, whatever the side
+    tab.side_combo.setCurrentIndex(tab.side_combo.findData(Side.PLAYER.value))
+    assert chances.value() == 2
+    qtbot.keyClicks(tab.name_edit, "Kira")
+    qtbot.keyClick(tab.name_edit, Qt.Key.Key_Enter)
+    assert document.state.combatant("c1").attribute("chances") == 2

@@ -400,7 +400,9 @@ class QuickAddTab(QWidget):
         self.side_combo = _side_combo()
         self.side_combo.setCurrentIndex(self.side_combo.findData(Side.OPPONENT.value))
         self.count_box = _count_box()
-        self.attribute_boxes = {spec.key: attribute_box(spec) for spec in system.attribute_specs()}
+        self._defaults_side = Side.OPPONENT
+        self.attribute_boxes = {spec.key: attribute_box(spec, system.attribute_default(spec, Side.OPPONENT))
+                                for spec in system.attribute_specs()}
         self.grunts = GruntGroupFields()
         self.save_box = QCheckBox()
         self.campaign_combo = QComboBox()
@@ -413,6 +415,7 @@ class QuickAddTab(QWidget):
         self._build_layout()
         self.name_edit.textChanged.connect(self.grunts.suggest_name)
         self.side_combo.currentIndexChanged.connect(self._update_save_fields)
+        self.side_combo.currentIndexChanged.connect(self._follow_side_defaults)
         self.save_box.toggled.connect(self._update_save_fields)
         self.reload_campaigns()
         self._update_save_fields()
@@ -451,6 +454,16 @@ class QuickAddTab(QWidget):
 
     def _side(self) -> Side:
         return _selected_side(self.side_combo) or Side.OPPONENT
+
+    def _follow_side_defaults(self) -> None:
+        """Another side: numbers still at the old side's default take the new side's (Walka's Chances); what the GM
+        typed stays."""
+        side, before = self._side(), self._defaults_side
+        for spec in self._system.attribute_specs():
+            box = self.attribute_boxes[spec.key]
+            if box.value() == self._system.attribute_default(spec, before):
+                box.setValue(self._system.attribute_default(spec, side))
+        self._defaults_side = side
 
     def _update_save_fields(self) -> None:
         player = self._side() is Side.PLAYER

@@ -40,8 +40,9 @@ MINIMUM_SIZE = (880, 640)
 
 def blank_entry(system: RuleSystem, kind: EntryKind = EntryKind.NPC) -> LibraryEntry:
     """A new entry of ``system`` with the game's default attributes, not stored yet."""
-    return LibraryEntry(kind=kind, system_id=system.id, name="", side=USUAL_SIDE[kind],
-                        attributes={spec.key: spec.default for spec in system.attribute_specs()})
+    side = USUAL_SIDE[kind]
+    attributes = {spec.key: system.attribute_default(spec, side) for spec in system.attribute_specs()}
+    return LibraryEntry(kind=kind, system_id=system.id, name="", side=side, attributes=attributes)
 
 
 def _combo(items: list[tuple[str, str]]) -> QComboBox:

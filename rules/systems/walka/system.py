@@ -47,6 +47,7 @@ INITIATIVE_DIE: Final[int] = 12
 REROLL, TEST_DIE, TIE_DEFAULT = "reroll_each_round", "test_die", "gm_tie_default"
 AIM_ACTIONS, AIM_LASTS, DEFENCES = "aim_actions", "aim_lasts", "defences"
 DOWN_FORBIDS = "down_forbids"
+CHANCES = "chances"
 
 _OPTIONS: Final[tuple[OptionSpec, ...]] = (
     OptionSpec(REROLL, N_("Re-roll initiative every round"), OptionKind.BOOL, False,
@@ -74,7 +75,7 @@ _OPTIONS: Final[tuple[OptionSpec, ...]] = (
 
 _ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
     AttributeSpec("hit_points", N_("Hit Points"), 10, 1, 999, NP_("walka", "HP"), context="walka"),
-    AttributeSpec("chances", N_("Chances"), 1, 0, 20, N_("Ch")),
+    AttributeSpec(CHANCES, N_("Chances"), 1, 0, 20, N_("Ch")),
     AttributeSpec("armor", N_("Armor class"), 0, 0, 30, N_("AC")),
     AttributeSpec("weapon_dice", N_("Weapon dice"), 2, 0, 30, NP_("walka", "WD"), context="walka"),
     AttributeSpec("firearms", N_("Firearms"), 10, 0, 100, N_("Fir")),
@@ -136,6 +137,12 @@ class WalkaSystem(RuleSystem):
         """How long an aim waits for its attack (option)."""
         return actions.AIM_SAME_ROUND if self.option(encounter, AIM_LASTS) == actions.AIM_SAME_ROUND else (
             actions.AIM_NEXT_ROUND)
+
+    def attribute_default(self, spec: AttributeSpec, side: Side) -> int:
+        # walka.md Decision: Chances "default 1 for player characters and 0 for NPCs (so that extras simply drop)".
+        if spec.key == CHANCES:
+            return 1 if side is Side.PLAYER else 0
+        return super().attribute_default(spec, side)
 
     def shown_table(self, encounter: Encounter, key: str) -> JsonValue:
         if key == DEFENCES:  # the option holds the GM's changes only: show the table they change
