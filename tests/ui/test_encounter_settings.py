@@ -109,7 +109,8 @@ def test_the_institutes_tables_are_grids_and_forms_not_json(qtbot: QtBot) -> Non
     assert dialog.operations() == []  # read back exactly as they were: the pistol's "no damage" included
     pyramid = dialog.editors["pyramid"]
     assert isinstance(pyramid, TableOptionEditor)
-    _cell(pyramid, "light", "Boxes").setText("5")
+    assert not _cell(pyramid, "Light", "Name").flags() & Qt.ItemFlag.ItemIsEditable  # the game's own wound class
+    _cell(pyramid, "Light", "Boxes").setText("5")
     dialog.apply()
     assert _option(document, "pyramid")["light"]["boxes"] == 5
     assert _option(document, "called_shots")["pistol"]["damage"] is None

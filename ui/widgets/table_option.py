@@ -176,6 +176,9 @@ class TableOptionEditor(QWidget):
         grid.insertRow(row)
         name = QTableWidgetItem(key)
         name.setData(Qt.ItemDataRole.UserRole, key if key in self._original else None)  # the record it was
+        if key in self._names:  # one of the game's own rows (a wound class, a bank): its name shown, not renamed
+            name.setText(self._names[key])
+            name.setFlags(name.flags() & ~Qt.ItemFlag.ItemIsEditable)
         grid.setItem(row, 0, name)
         for column, (field, kind, _nullable) in enumerate(self._columns, start=1):
             item = QTableWidgetItem()
@@ -215,7 +218,7 @@ class TableOptionEditor(QWidget):
         result: dict[str, JsonValue] = {}
         for row in range(self.grid.rowCount()):
             name_item = self.grid.item(row, 0)
-            key = name_item.text().strip() if name_item is not None else ""
+            key = self._row_key(name_item)
             if not key:
                 raise RulesError(_("“{table}”, row {row}: every row needs a name.").format(
                     table=self._label, row=row + 1))
@@ -226,6 +229,15 @@ class TableOptionEditor(QWidget):
             assert isinstance(original, dict)
             result[key] = self._read_record(row, key, original)
         return result
+
+    def _row_key(self, name_item: QTableWidgetItem | None) -> str:
+        """The data key of a row: a named row of the game's keeps its key, a typed one is its text."""
+        if name_item is None:
+            return ""
+        was = name_item.data(Qt.ItemDataRole.UserRole)
+        if isinstance(was, str) and was in self._names and not name_item.flags() & Qt.ItemFlag.ItemIsEditable:
+            return was
+        return name_item.text().strip()
 
     def _read_record(self, row: int, key: str, original: Mapping[str, JsonValue]) -> dict[str, JsonValue]:
         record: dict[str, JsonValue] = {}

@@ -113,7 +113,7 @@ def _options() -> tuple[OptionSpec, ...]:
     return (
         OptionSpec("track_sizes", N_("Stun and wound track sizes"), OptionKind.TABLE, sizes,
                    help=N_("Boxes per track, by bank and kind, e.g. {\"physical\": {\"stun\": 12}} (default 10 "
-                           "each)."), labels=(("stun", N_("Stun")), ("wounds", N_("Wounds")))),
+                           "each)."), labels=(("stun", N_("Stun")), ("wounds", N_("Wounds")), *BANK_TITLES.items())),
         OptionSpec("capacity_names", N_("Names of the social and mental capacity attributes"), OptionKind.TABLE,
                    frozen_map({"social": "", "mental": ""}),
                    help=N_("What your campaign calls them, e.g. {\"social\": \"Will\"}; a character may have its "

@@ -79,7 +79,8 @@ _TABLE_HELP: Final[dict[str, str]] = {
 
 #: The tables' fields as the settings form names them (the data keeps its keys).
 _TABLE_LABELS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
-    "pyramid": (("from", N_("Damage from")), ("boxes", N_("Boxes")), ("penalty", N_("Penalty dice"))),
+    "pyramid": (("from", N_("Damage from")), ("boxes", N_("Boxes")), ("penalty", N_("Penalty dice")),
+                *CLASS_LABELS.items()),
     "called_shots": (("hit", N_("Dice to hit")), ("damage", N_("Damage dice")),
                      ("armor", N_("Body armor counts"))),
     "modifiers": (("extra_action", N_("Dice per extra action")),
