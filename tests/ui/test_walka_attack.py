@@ -17,11 +17,13 @@ from rules.combatants import SetDamage
 from rules.dice import Roller
 from rules.encounter import Status
 from rules.serialize import to_data
-from rules.systems.walka import WalkaAction, attack_win_probability, hp_loss_distribution
+from rules.systems.walka import WalkaAction, WalkaAttack, attack_win_probability, hp_loss_distribution
+from rules.systems.walka import actions as walka_actions
 from rules.systems.walka.contest import Outcome
 from rules.systems.walka.odds import outcome_chances
 from rules.systems.walka.sample import sample
-from tests.rules.test_walka_scenes import roll, table
+from rules.turns import NextTurn
+from tests.rules.test_walka_scenes import acting, roll, round_order, table
 from ui.games import game_ui
 from ui.games.walka.attack import WalkaAttackDialog
 from ui.games.walka.attack_form import AttackInputs, hit_label, work_out
@@ -235,6 +237,28 @@ def test_a_third_attack_is_refused_and_the_gm_may_allow_it_in_one_click(dialog_f
     assert dialog.override_button.isVisibleTo(dialog)
     qtbot.mouseClick(dialog.override_button, Qt.MouseButton.LeftButton)
     assert len(document.history.entries) == entries + 1 and not dialog.attack.counts.isChecked()
+
+
+def test_a_defender_who_prepared_last_round_defends_with_the_advantage_die(dialog_for: DialogFactory) -> None:
+    # walka.md, Prepare: "one advantage die next round on the prepared action, whatever it is (attack, defence or
+    # another test)".
+    history, ids = table()
+    roll(history, Ania=1, Bartek=5, Celina=7, GM=9)
+    while "Ganger 1" not in acting(history):
+        history.do(NextTurn())
+    history.do(WalkaAction(ids["Ganger 1"], "prepare"))  # braced for the attack to come
+    round_order(history)  # round 2: Kira's seat first again
+    document = EncounterDocument(history)
+    dialog = dialog_for(document, target_id=ids["Ganger 1"])
+    assert dialog.modifiers.defence_prepared.isChecked() and not dialog.modifiers.prepared.isChecked()
+    inputs = dialog.inputs()
+    assert inputs is not None and inputs.defence_bonus == 1  # the odds count the die
+    type_dice(dialog, "3", "12, 15", "1, 1, 1")  # the defender keeps the lower of two dice
+    dialog.resolve()
+    operation = document.history.entries[-1].operation
+    assert isinstance(operation, WalkaAttack) and operation.defence_prepared and operation.defence_bonus == 1
+    ganger = document.state.combatant(ids["Ganger 1"])
+    assert not walka_actions.prepared_now(ganger, document.state)  # used up
 
 
 def test_d100_by_option(dialog_for: DialogFactory) -> None:

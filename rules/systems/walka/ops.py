@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from typing import Final
 
 from rules.combatants import harm_lines
-from rules.encounter import Combatant, Encounter, SlotKind, Status, frozen_map
+from rules.encounter import ADDED_LATER, Combatant, Encounter, SlotKind, Status, frozen_map
 from rules.errors import OperationError
 from rules.history import Applied, AttackRecord, LogArg, LogLine, Operation, require_combatant
 from rules.systems.base import Reminder, RuleSystem
@@ -256,6 +256,9 @@ class WalkaAttack(Operation):
     prepared: bool = False
     damage_faces: tuple[int, ...] = ()
     counts_as_action: bool = True
+    #: The defender used an advantage die it prepared last round (walka.md: "on the prepared action, whatever it
+    #: is (attack, defence or another test)"): used up like the attacker's.
+    defence_prepared: bool = field(default=False, metadata=ADDED_LATER)
 
     def attacker_id(self) -> str | None:
         return self.attacker
@@ -274,6 +277,8 @@ class WalkaAttack(Operation):
             contest.check_damage_faces(self.damage_faces, self.pool())
         fired = fire(encounter, self.attacker, self.weapon, ROUNDS_PER_ATTACK)
         state = fired.with_combatant(self._spent(walka, encounter, fired.combatant(self.attacker)))
+        if self.defence_prepared and self.defence:
+            state = state.with_combatant(actions.use_prepared_die(state.combatant(self.target), encounter))
         log = [self._opening(attacker, target), *self._rolls(attacker, target), _outcome_line(outcome, target)]
         if outcome is not Outcome.HIT:
             return Applied(state, tuple(log))

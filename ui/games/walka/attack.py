@@ -98,7 +98,8 @@ class WalkaAttackDialog(AttackDialog):
         self._edits.watch(self.attack.value, self.attack.weapon_dice, self.attack.modifier, self.defence.value,
                           self.defence.armor, self.modifiers.attack_bonus, self.modifiers.attack_penalty,
                           self.modifiers.defence_bonus, self.modifiers.defence_penalty, self.modifiers.second,
-                          self.modifiers.prepared, self.modifiers.aimed, self.attack.counts)
+                          self.modifiers.prepared, self.modifiers.defence_prepared, self.modifiers.aimed,
+                          self.attack.counts)
         self.attack.weapon.textEdited.connect(self._on_name_edited)
         self.attack.skill.currentIndexChanged.connect(self._on_skill)
         self.defence.defence.currentIndexChanged.connect(self._on_defence)
@@ -177,6 +178,8 @@ class WalkaAttackDialog(AttackDialog):
         target = self._target()
         if target is not None:
             self.defence.armor.setValue(target.attribute("armor"))
+        self.modifiers.defence_prepared.setChecked(
+            target is not None and walka_actions.prepared_now(target, self._document.state))
         self._fill_defences()
         self._prefill_effects()
 
@@ -256,9 +259,10 @@ class WalkaAttackDialog(AttackDialog):
             return None
         bonus, penalty = self.modifiers.attack_totals()
         defence = self.defence.defence_key()
+        defence_bonus, defence_penalty = self.modifiers.defence_totals(defends=bool(defence))
         return AttackInputs(self.walka.test_die(self._document.state), self.attack.value.value(), defence,
-                            self.defence.value.value(), bonus, penalty, self.modifiers.defence_bonus.value(),
-                            self.modifiers.defence_penalty.value(), self.attack.weapon_dice.value(),
+                            self.defence.value.value(), bonus, penalty, defence_bonus,
+                            defence_penalty, self.attack.weapon_dice.value(),
                             self.attack.modifier.value(), self.defence.armor.value(),
                             self.modifiers.aimed.isChecked(), hit_points(target))
 
@@ -367,7 +371,8 @@ class WalkaAttackDialog(AttackDialog):
             inputs.defence_skill, _faces(dice.attack_entry), _faces(dice.defence_entry), inputs.die,
             inputs.attack_bonus, inputs.attack_penalty, inputs.defence_bonus, inputs.defence_penalty,
             self._weapon_named(), inputs.weapon_dice, inputs.modifier, inputs.armor, inputs.aimed,
-            self.modifiers.prepared.isChecked(), _faces(dice.damage_entry), self.attack.counts.isChecked())
+            self.modifiers.prepared.isChecked(), _faces(dice.damage_entry), self.attack.counts.isChecked(),
+            defence_prepared=bool(inputs.defence) and self.modifiers.defence_prepared.isChecked())
 
     def _weapon_named(self) -> str:
         """The weapon the attack names: the saved one chosen, else the name typed (a weapon the attacker carries

@@ -215,6 +215,9 @@ class ModifiersBox(QGroupBox):
         self.defence_bonus, self.defence_penalty = spin_box(0, EXTRA_DICE), spin_box(0, EXTRA_DICE)
         self.second = QCheckBox(_("Second attack, or after a weapon change: +1 penalty die"))
         self.prepared = QCheckBox(_("Prepared last round: +1 advantage die"))
+        # walka.md: the prepared die goes "on the prepared action, whatever it is (attack, defence or another test)".
+        self.defence_prepared = QCheckBox(_("Prepared last round: +1 advantage die"))
+        self.defence_prepared.setAccessibleName(_("The defender prepared last round: +1 advantage die"))
         self.aimed = QCheckBox(_("Aimed: the damage pool is doubled"))
         self.summary = QLabel()
         self.summary.setWordWrap(True)
@@ -225,6 +228,7 @@ class ModifiersBox(QGroupBox):
         form.addRow(self.prepared)
         form.addRow(_("Defender"), _pair(QLabel(_("bonus")), self.defence_bonus, QLabel(_("penalty")),
                                          self.defence_penalty))
+        form.addRow(self.defence_prepared)
         form.addRow(self.aimed)
         form.addRow(self.summary)
         for spin in (self.attack_bonus, self.attack_penalty, self.defence_bonus, self.defence_penalty):
@@ -234,6 +238,11 @@ class ModifiersBox(QGroupBox):
         """(bonus, penalty) dice of the attacker, the ticked ones included."""
         return (self.attack_bonus.value() + int(self.prepared.isChecked()),
                 self.attack_penalty.value() + int(self.second.isChecked()))
+
+    def defence_totals(self, defends: bool) -> tuple[int, int]:
+        """(bonus, penalty) dice of the defender, a prepared die included when it defends."""
+        prepared = int(defends and self.defence_prepared.isChecked())
+        return self.defence_bonus.value() + prepared, self.defence_penalty.value()
 
 
 class DiceBox(QGroupBox):
