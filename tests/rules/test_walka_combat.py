@@ -193,6 +193,20 @@ def test_aimed_damage_doubles_the_pool_dice() -> None:
     assert "× 2, aimed" in history.entries[-1].text() and hp_lost(history, ids) == 3
 
 
+def test_aim_doubles_after_armor_or_by_option_before_it() -> None:
+    # walka.md: "Aim doubles the pool: Decision: the pool after armor is doubled (default, since the pool is
+    # defined after armor); option: before armor."
+    assert damage_pool(3, 0, 1, aimed=True) == 4  # (3 − 1) × 2
+    assert damage_pool(3, 0, 1, aimed=True, before_armor=True) == 5  # 3 × 2 − 1
+    assert damage_pool(1, 0, 3, aimed=True, before_armor=True) == 0  # never below 0
+    assert damage_pool(3, 0, 1, aimed=False, before_armor=True) == 2  # no aim, nothing to double
+    history, ids = kira_acts({"aim_doubles": "before_armor"})
+    with pytest.raises(OperationError, match="damage pool is 5 dice, not 4"):
+        history.do(attack(ids, (3,), (11,), armor=1, aimed=True, damage_faces=(6, 2, 4, 1)))
+    history.do(attack(ids, (3,), (11,), armor=1, aimed=True, damage_faces=(6, 2, 4, 1, 5)))
+    assert "((3) × 2 − armor 1, aimed)" in history.entries[-1].text() and hp_lost(history, ids) == 3
+
+
 def test_no_damage_dice_without_a_hit() -> None:
     history, ids = kira_acts()
     with pytest.raises(OperationError, match="did not hit"):

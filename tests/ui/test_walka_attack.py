@@ -26,7 +26,7 @@ from rules.turns import NextTurn
 from tests.rules.test_walka_scenes import acting, roll, round_order, table
 from ui.games import game_ui
 from ui.games.walka.attack import WalkaAttackDialog
-from ui.games.walka.attack_form import AttackInputs, hit_label, work_out
+from ui.games.walka.attack_form import AttackInputs, hit_label, pool_text, work_out
 from ui.theme import apply_theme
 from ui.widgets.odds_table import format_percent
 
@@ -127,6 +127,14 @@ def test_work_out_rows_add_up_and_cover_a_target_at_zero() -> None:
     down = work_out(AttackInputs(100, 40, "", 0, 0, 0, 0, 0, 3, 0, 0, True, 0))
     assert [label for label, _p in down.rows] == ["Missed", "Hit"]
     assert down.chance("Hit") == pytest.approx(0.4)
+
+
+def test_the_sheet_follows_the_aim_option() -> None:
+    # walka.md Decision: the pool after armor is doubled (default); option: before armor.
+    after = AttackInputs(20, 12, "dodge", 9, 0, 0, 0, 0, 3, 0, 1, True, 6)
+    before = AttackInputs(20, 12, "dodge", 9, 0, 0, 0, 0, 3, 0, 1, True, 6, aim_before_armor=True)
+    assert (work_out(after).pool, pool_text(after, work_out(after).pool)) == (4, "(3 − armor 1) × 2 = 4d6")
+    assert (work_out(before).pool, pool_text(before, work_out(before).pool)) == (5, "(3) × 2 − armor 1 = 5d6")
 
 
 def test_typed_dice_resolve_one_undoable_attack(dialog_for: DialogFactory, document: EncounterDocument) -> None:

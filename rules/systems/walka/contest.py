@@ -83,8 +83,11 @@ def contest(attack: int, attack_skill: int, defence: int | None, defence_skill: 
     return Outcome.DEFENDED if defence <= attack else Outcome.HIT
 
 
-def damage_pool(weapon_dice: int, modifiers: int, armor: int, aimed: bool = False) -> int:
-    """Weapon dice + damage modifiers − armor class, never below 0; aiming doubles the pool."""
+def damage_pool(weapon_dice: int, modifiers: int, armor: int, aimed: bool = False, before_armor: bool = False) -> int:
+    """Weapon dice + damage modifiers − armor class, never below 0; aiming doubles the pool after armor (walka.md
+    Decision, default) or, by option, the dice before armor is taken off."""
+    if aimed and before_armor:
+        return max(0, 2 * (weapon_dice + modifiers) - armor)
     pool = max(0, weapon_dice + modifiers - armor)
     return 2 * pool if aimed else pool
 

@@ -271,10 +271,11 @@ class WalkaAttack(Operation):
         attacker, target = require_combatant(encounter, self.attacker), require_combatant(encounter, self.target)
         self._validate(walka, encounter, attacker, target)
         outcome = self.outcome()
+        before_armor = walka.aim_before_armor(encounter)
         if outcome is not Outcome.HIT and self.damage_faces:
             raise OperationError(_("No damage dice: the attack did not hit."))
         if outcome is Outcome.HIT:
-            contest.check_damage_faces(self.damage_faces, self.pool())
+            contest.check_damage_faces(self.damage_faces, self.pool(before_armor))
         fired = fire(encounter, self.attacker, self.weapon, ROUNDS_PER_ATTACK)
         state = fired.with_combatant(self._spent(walka, encounter, fired.combatant(self.attacker)))
         if self.defence_prepared and self.defence:
@@ -282,7 +283,7 @@ class WalkaAttack(Operation):
         log = [self._opening(attacker, target), *self._rolls(attacker, target), _outcome_line(outcome, target)]
         if outcome is not Outcome.HIT:
             return Applied(state, tuple(log))
-        return self._damage(system, state, log)
+        return self._damage(system, state, log, before_armor)
 
     # --- checks -----------------------------------------------------------------------------
     def _validate(self, walka: WalkaSystem, encounter: Encounter, attacker: Combatant, target: Combatant) -> None:
@@ -337,9 +338,9 @@ class WalkaAttack(Operation):
         """Missed, defended or hit."""
         return contest.contest(self.attack_kept(), self.attack_skill, self.defence_kept(), self.defence_skill)
 
-    def pool(self) -> int:
-        """The damage pool in d6."""
-        return contest.damage_pool(self.weapon_dice, self.damage_modifier, self.armor, self.aimed)
+    def pool(self, aim_before_armor: bool = False) -> int:
+        """The damage pool in d6 (``aim_before_armor``: the option's other reading of an aim)."""
+        return contest.damage_pool(self.weapon_dice, self.damage_modifier, self.armor, self.aimed, aim_before_armor)
 
     def _spent(self, walka: WalkaSystem, encounter: Encounter, attacker: Combatant) -> Combatant:
         """The attacker after the attack: one action spent (if it counts), aim and prepared die used up."""
@@ -369,10 +370,10 @@ class WalkaAttack(Operation):
             lines.append(_roll_line(target.name, self.defence_faces, kept, self.defence_skill))
         return lines
 
-    def _damage(self, system: RuleSystem, state: Encounter, log: list[LogLine]) -> Applied:
+    def _damage(self, system: RuleSystem, state: Encounter, log: list[LogLine], before_armor: bool) -> Applied:
         target = state.combatant(self.target)
         removed = contest.hit_points_removed(self.damage_faces)
-        log.append(self._pool_line(removed))
+        log.append(self._pool_line(removed, before_armor))
         if not removed:
             return Applied(state, tuple(log))
         hurt = system.apply_harm(target, HP, removed, state)
@@ -384,12 +385,16 @@ class WalkaAttack(Operation):
                 name=hurt.name), hurt.id),)
         return Applied(state, tuple(log), reminders)
 
-    def _pool_line(self, removed: int) -> LogLine:
+    def _pool_line(self, removed: int, before_armor: bool) -> LogLine:
         modifier = self.damage_modifier
-        args: dict[str, LogArg] = {"pool": self.pool(), "weapon": self.weapon_dice, "armor": self.armor,
+        args: dict[str, LogArg] = {"pool": self.pool(before_armor), "weapon": self.weapon_dice, "armor": self.armor,
                                    "modifier": f" + {modifier}" if modifier > 0 else (
                                        f" − {-modifier}" if modifier < 0 else ""), "count": removed,
                                    "faces": ", ".join(str(face) for face in self.damage_faces) or "–"}
+        if self.aimed and before_armor:
+            return LogLine("Damage pool {pool}d6 (({weapon}{modifier}) × 2 − armor {armor}, aimed): {faces} removes "
+                           "{count} Hit Point.", args, plural="Damage pool {pool}d6 (({weapon}{modifier}) × 2 − "
+                           "armor {armor}, aimed): {faces} removes {count} Hit Points.", count=removed)
         if self.aimed:
             return LogLine("Damage pool {pool}d6 (({weapon}{modifier} − armor {armor}) × 2, aimed): {faces} removes "
                            "{count} Hit Point.", args, plural="Damage pool {pool}d6 (({weapon}{modifier} − armor "

@@ -47,6 +47,7 @@ INITIATIVE_DIE: Final[int] = 12
 REROLL, TEST_DIE, TIE_DEFAULT = "reroll_each_round", "test_die", "gm_tie_default"
 AIM_ACTIONS, AIM_LASTS, DEFENCES = "aim_actions", "aim_lasts", "defences"
 DOWN_FORBIDS = "down_forbids"
+AIM_DOUBLES, AFTER_ARMOR, BEFORE_ARMOR = "aim_doubles", "after_armor", "before_armor"
 CHANCES = "chances"
 
 _OPTIONS: Final[tuple[OptionSpec, ...]] = (
@@ -62,6 +63,9 @@ _OPTIONS: Final[tuple[OptionSpec, ...]] = (
     OptionSpec(AIM_LASTS, N_("Aim doubles the damage pool of the next attack made in"), OptionKind.CHOICE,
                actions.AIM_NEXT_ROUND, choices=((actions.AIM_NEXT_ROUND, N_("the same or the next round")),
                                                 (actions.AIM_SAME_ROUND, N_("the same round only")))),
+    OptionSpec(AIM_DOUBLES, N_("Aim doubles the damage pool"), OptionKind.CHOICE, AFTER_ARMOR,
+               choices=((AFTER_ARMOR, N_("after armor (the pool is defined after armor)")),
+                        (BEFORE_ARMOR, N_("before armor (the weapon's dice and modifiers)")))),
     OptionSpec(DOWN_FORBIDS, N_("A knocked-down character may not, before standing up"), OptionKind.SET,
                actions.DOWN_FORBIDS_DEFAULT,
                choices=tuple((kind, actions.ACTION_LABELS[kind]) for kind in actions.DOWN_FORBIDDABLE),
@@ -148,6 +152,10 @@ class WalkaSystem(RuleSystem):
         if key == DEFENCES:  # the option holds the GM's changes only: show the table they change
             return frozen_map({skill: tuple(defences) for skill, defences in self.defences(encounter).items()})
         return super().shown_table(encounter, key)
+
+    def aim_before_armor(self, encounter: Encounter) -> bool:
+        """Whether an aim doubles the dice before armor is taken off (option; default after)."""
+        return self.option(encounter, AIM_DOUBLES) == BEFORE_ARMOR
 
     def down_forbids(self, encounter: Encounter) -> frozenset[str]:
         """What a knocked-down character may not do before standing up (option)."""

@@ -264,7 +264,8 @@ class WalkaAttackDialog(AttackDialog):
                             self.defence.value.value(), bonus, penalty, defence_bonus,
                             defence_penalty, self.attack.weapon_dice.value(),
                             self.attack.modifier.value(), self.defence.armor.value(),
-                            self.modifiers.aimed.isChecked(), hit_points(target))
+                            self.modifiers.aimed.isChecked(), hit_points(target),
+                            self.walka.aim_before_armor(self._document.state))
 
     def _recompute(self) -> None:
         inputs = self.inputs()

@@ -56,6 +56,7 @@ class AttackInputs:
     armor: int
     aimed: bool
     hp_left: int
+    aim_before_armor: bool = False  # the encounter option: an aim doubles the dice before armor
 
 
 @dataclass(frozen=True)
@@ -122,7 +123,7 @@ def _hit_rows(hit: float, pool: int, hp_left: int) -> list[OutcomeRow]:
 
 def work_out(inputs: AttackInputs) -> AttackSheet:
     """The pool and the odds of every outcome: missed, defended, and each number of Hit Points lost."""
-    pool = damage_pool(inputs.weapon_dice, inputs.modifier, inputs.armor, inputs.aimed)
+    pool = damage_pool(inputs.weapon_dice, inputs.modifier, inputs.armor, inputs.aimed, inputs.aim_before_armor)
     chances = outcome_chances(inputs.attack_skill, inputs.defence_skill if inputs.defence else None, inputs.die,
                               inputs.attack_bonus, inputs.attack_penalty, inputs.defence_bonus,
                               inputs.defence_penalty)
@@ -135,6 +136,8 @@ def work_out(inputs: AttackInputs) -> AttackSheet:
 def pool_text(inputs: AttackInputs, pool: int) -> str:
     """"(3 + 1 − armor 2) × 2 = 4d6": how the pool was made."""
     weapon = f"{inputs.weapon_dice} {term(inputs.modifier)}" if inputs.modifier else str(inputs.weapon_dice)
+    if inputs.aimed and inputs.aim_before_armor:
+        return _("({weapon}) × 2 − armor {armor} = {pool}d6").format(weapon=weapon, armor=inputs.armor, pool=pool)
     base = _("{weapon} − armor {armor}").format(weapon=weapon, armor=inputs.armor)
     if inputs.aimed:
         return _("({base}) × 2 = {pool}d6").format(base=base, pool=pool)
