@@ -207,6 +207,20 @@ def test_aim_doubles_after_armor_or_by_option_before_it() -> None:
     assert "((3) × 2 − armor 1, aimed)" in history.entries[-1].text() and hp_lost(history, ids) == 3
 
 
+def test_a_roll_equal_to_the_skill_fails_when_the_option_says_under() -> None:
+    # walka.md Decision: "a roll succeeds if it is ≤ the skill (option: < the skill)". Kira's Firearms is 12.
+    history, ids = kira_acts()
+    history.do(attack(ids, (12,), (20,), damage_faces=(1, 1, 1)))
+    assert "Kira rolls 12 against 12: success." in history.entries[-1].text()
+    history, ids = kira_acts({"test_success": "under"})
+    history.do(attack(ids, (12,)))
+    assert "Kira rolls 12 against 12: failure." in history.entries[-1].text()
+    with pytest.raises(OperationError, match="did not hit"):
+        history.do(attack(ids, (12,), (20,), damage_faces=(6, 6, 6)))
+    history.do(attack(ids, (11,), (8,), damage_faces=(1, 1, 1)))  # Ganger 1's 8 against Dodge 8 fails: a hit
+    assert "Ganger 1 rolls 8 against 8: failure." in history.entries[-1].text()
+
+
 def test_no_damage_dice_without_a_hit() -> None:
     history, ids = kira_acts()
     with pytest.raises(OperationError, match="did not hit"):

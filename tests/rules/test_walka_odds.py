@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from rules.errors import RulesError
 from rules.systems.walka import attack_win_probability, hp_loss_distribution
-from rules.systems.walka.contest import Outcome, contest
+from rules.systems.walka.contest import Outcome, contest, threshold
 from rules.systems.walka.odds import (
     exact_hit_points_lost,
     exact_kept_distribution,
@@ -127,3 +127,32 @@ def test_hp_loss_distribution_by_hand() -> None:
 def test_only_d20_and_d100() -> None:
     with pytest.raises(RulesError, match="d20 or a d100"):
         attack_win_probability(10, 10, die=12)
+
+
+def _strict_judgement(a: int, d: int | None, attack_skill: int, defence_skill: int) -> str:
+    """walka.md, the option "< the skill", written out: a roll equal to the skill fails; the lowest success wins,
+    a tie to the defender."""
+    if not a < attack_skill:
+        return Outcome.MISSED.value
+    if d is None or not d < defence_skill:
+        return Outcome.HIT.value
+    return Outcome.DEFENDED.value if d <= a else Outcome.HIT.value
+
+
+@pytest.mark.parametrize(("attack_skill", "defence_skill", "ab", "ap", "db", "dp"), [
+    (12, 9, 0, 0, 0, 0), (12, None, 1, 0, 0, 0), (1, 20, 0, 0, 2, 0), (20, 20, 0, 1, 0, 1), (7, 15, 2, 0, 0, 0),
+])
+def test_under_the_skill_by_option_matches_icepool(attack_skill: int, defence_skill: int | None, ab: int, ap: int,
+                                                   db: int, dp: int) -> None:
+    # walka.md Decision: "a roll succeeds if it is ≤ the skill (option: < the skill)".
+    attacker = icepool_kept(20, ab, ap)
+    if defence_skill is None:
+        judged = attacker.map(lambda a: _strict_judgement(a, None, attack_skill, 0))
+    else:
+        defender = icepool_kept(20, db, dp)
+        judged = icepool.map(lambda a, d: _strict_judgement(a, d, attack_skill, defence_skill), attacker, defender)
+    table = dict(zip(judged.outcomes(), judged.probabilities(), strict=True))
+    oracle = {outcome: table.get(outcome.value, Fraction(0)) for outcome in Outcome}
+    ours = exact_outcome_chances(threshold(attack_skill, True),
+                                 None if defence_skill is None else threshold(defence_skill, True), 20, ab, ap, db, dp)
+    assert ours == oracle

@@ -129,6 +129,18 @@ def test_work_out_rows_add_up_and_cover_a_target_at_zero() -> None:
     assert down.chance("Hit") == pytest.approx(0.4)
 
 
+def test_under_the_skill_by_option_in_the_dialog(dialog_for: DialogFactory) -> None:
+    # walka.md Decision: "a roll succeeds if it is ≤ the skill (option: < the skill)".
+    history, ids = table({"test_success": "under"})
+    roll(history, Ania=1, Bartek=5, Celina=7, GM=9)
+    dialog = dialog_for(EncounterDocument(history), target_id=ids["Ganger 1"])
+    expression = dialog.dice.attack_entry.expression()
+    assert expression is not None and expression.label().startswith("d20 under 11")  # Firearms 12: 11 or less
+    assert odds(dialog)["Missed"] == pytest.approx(1 - 11 / 20)
+    type_dice(dialog, "12")
+    assert dialog.dice.defence_entry.expression() is None  # 12 fails: no defence to roll
+
+
 def test_the_sheet_follows_the_aim_option() -> None:
     # walka.md Decision: the pool after armor is doubled (default); option: before armor.
     after = AttackInputs(20, 12, "dodge", 9, 0, 0, 0, 0, 3, 0, 1, True, 6)

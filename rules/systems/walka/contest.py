@@ -70,8 +70,14 @@ def kept_face(faces: Sequence[int], bonus: int, penalty: int) -> int:
 
 
 def succeeds(kept: int, skill: int) -> bool:
-    """A roll-under test succeeds on a roll at or under the skill."""
+    """A roll-under test succeeds on a roll at or under the skill (pass :func:`threshold`'s skill for the option)."""
     return kept <= skill
+
+
+def threshold(skill: int, strictly_under: bool) -> int:
+    """The highest roll that succeeds: the skill, or one less when the option says a roll must be under it
+    (walka.md Decision: "a roll succeeds if it is ≤ the skill (option: < the skill)")."""
+    return skill - 1 if strictly_under else skill
 
 
 def contest(attack: int, attack_skill: int, defence: int | None, defence_skill: int) -> Outcome:

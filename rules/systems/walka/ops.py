@@ -270,7 +270,8 @@ class WalkaAttack(Operation):
         walka = _walka(system)
         attacker, target = require_combatant(encounter, self.attacker), require_combatant(encounter, self.target)
         self._validate(walka, encounter, attacker, target)
-        outcome = self.outcome()
+        under = walka.strictly_under(encounter)
+        outcome = self.outcome(under)
         before_armor = walka.aim_before_armor(encounter)
         if outcome is not Outcome.HIT and self.damage_faces:
             raise OperationError(_("No damage dice: the attack did not hit."))
@@ -280,7 +281,7 @@ class WalkaAttack(Operation):
         state = fired.with_combatant(self._spent(walka, encounter, fired.combatant(self.attacker)))
         if self.defence_prepared and self.defence:
             state = state.with_combatant(actions.use_prepared_die(state.combatant(self.target), encounter))
-        log = [self._opening(attacker, target), *self._rolls(attacker, target), _outcome_line(outcome, target)]
+        log = [self._opening(attacker, target), *self._rolls(attacker, target, under), _outcome_line(outcome, target)]
         if outcome is not Outcome.HIT:
             return Applied(state, tuple(log))
         return self._damage(system, state, log, before_armor)
@@ -299,7 +300,9 @@ class WalkaAttack(Operation):
         contest.check_extra_dice(self.attack_bonus, self.attack_penalty)
         contest.check_extra_dice(self.defence_bonus, self.defence_penalty)
         contest.check_faces(self.attack_faces, self.die, self.attack_bonus, self.attack_penalty, attacker.name)
-        if self.defence and (self.defence_faces or contest.succeeds(self.attack_kept(), self.attack_skill)):
+        attack_succeeds = contest.succeeds(self.attack_kept(), contest.threshold(self.attack_skill,
+                                                                                 walka.strictly_under(encounter)))
+        if self.defence and (self.defence_faces or attack_succeeds):
             # The defence roll only matters once the attacker succeeds; a failed attack needs no defence dice.
             contest.check_faces(self.defence_faces, self.die, self.defence_bonus, self.defence_penalty, target.name)
         elif self.defence_faces:
@@ -334,9 +337,10 @@ class WalkaAttack(Operation):
             return None
         return contest.kept_face(self.defence_faces, self.defence_bonus, self.defence_penalty)
 
-    def outcome(self) -> Outcome:
-        """Missed, defended or hit."""
-        return contest.contest(self.attack_kept(), self.attack_skill, self.defence_kept(), self.defence_skill)
+    def outcome(self, strictly_under: bool = False) -> Outcome:
+        """Missed, defended or hit (``strictly_under``: the option that a roll must be under the skill)."""
+        return contest.contest(self.attack_kept(), contest.threshold(self.attack_skill, strictly_under),
+                               self.defence_kept(), contest.threshold(self.defence_skill, strictly_under))
 
     def pool(self, aim_before_armor: bool = False) -> int:
         """The damage pool in d6 (``aim_before_armor``: the option's other reading of an aim)."""
@@ -363,11 +367,11 @@ class WalkaAttack(Operation):
         return LogLine("{attacker} attacks {target} with {weapon} (d{die}, {skill} {value} against {defence} "
                        "{defence_value}).", args, translate=("skill", "defence"))
 
-    def _rolls(self, attacker: Combatant, target: Combatant) -> list[LogLine]:
-        lines = [_roll_line(attacker.name, self.attack_faces, self.attack_kept(), self.attack_skill)]
+    def _rolls(self, attacker: Combatant, target: Combatant, under: bool) -> list[LogLine]:
+        lines = [_roll_line(attacker.name, self.attack_faces, self.attack_kept(), self.attack_skill, under)]
         kept = self.defence_kept()
         if kept is not None:
-            lines.append(_roll_line(target.name, self.defence_faces, kept, self.defence_skill))
+            lines.append(_roll_line(target.name, self.defence_faces, kept, self.defence_skill, under))
         return lines
 
     def _damage(self, system: RuleSystem, state: Encounter, log: list[LogLine], before_armor: bool) -> Applied:
@@ -404,8 +408,8 @@ class WalkaAttack(Operation):
                        "{count} Hit Points.", count=removed)
 
 
-def _roll_line(name: str, faces: tuple[int, ...], kept: int, skill: int) -> LogLine:
-    result = N_("success") if contest.succeeds(kept, skill) else N_("failure")
+def _roll_line(name: str, faces: tuple[int, ...], kept: int, skill: int, under: bool) -> LogLine:
+    result = N_("success") if contest.succeeds(kept, contest.threshold(skill, under)) else N_("failure")
     args: dict[str, LogArg] = {"name": name, "kept": kept, "skill": skill, "result": result,
                                "faces": ", ".join(str(face) for face in faces)}
     if len(faces) == 1:

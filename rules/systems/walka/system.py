@@ -48,12 +48,15 @@ REROLL, TEST_DIE, TIE_DEFAULT = "reroll_each_round", "test_die", "gm_tie_default
 AIM_ACTIONS, AIM_LASTS, DEFENCES = "aim_actions", "aim_lasts", "defences"
 DOWN_FORBIDS = "down_forbids"
 AIM_DOUBLES, AFTER_ARMOR, BEFORE_ARMOR = "aim_doubles", "after_armor", "before_armor"
+SUCCESS, AT_OR_UNDER, UNDER = "test_success", "at_or_under", "under"
 CHANCES = "chances"
 
 _OPTIONS: Final[tuple[OptionSpec, ...]] = (
     OptionSpec(REROLL, N_("Re-roll initiative every round"), OptionKind.BOOL, False,
                help=N_("Off: the seats roll once per combat and the order stands.")),
     OptionSpec(TEST_DIE, N_("Test die"), OptionKind.CHOICE, "20", choices=(("20", N_("d20")), ("100", N_("d100")))),
+    OptionSpec(SUCCESS, N_("A test succeeds on a roll"), OptionKind.CHOICE, AT_OR_UNDER,
+               choices=((AT_OR_UNDER, N_("at or under the skill")), (UNDER, N_("under the skill")))),
     OptionSpec(TIE_DEFAULT, N_("When the GM ties with players for the lowest roll, until the GM decides"),
                OptionKind.CHOICE, seating.PLAYERS,
                choices=((seating.PLAYERS, N_("the players' side goes first")),
@@ -152,6 +155,10 @@ class WalkaSystem(RuleSystem):
         if key == DEFENCES:  # the option holds the GM's changes only: show the table they change
             return frozen_map({skill: tuple(defences) for skill, defences in self.defences(encounter).items()})
         return super().shown_table(encounter, key)
+
+    def strictly_under(self, encounter: Encounter) -> bool:
+        """Whether a test must roll under the skill, not at or under it (option)."""
+        return self.option(encounter, SUCCESS) == UNDER
 
     def aim_before_armor(self, encounter: Encounter) -> bool:
         """Whether an aim doubles the dice before armor is taken off (option; default after)."""

@@ -265,7 +265,8 @@ class WalkaAttackDialog(AttackDialog):
                             defence_penalty, self.attack.weapon_dice.value(),
                             self.attack.modifier.value(), self.defence.armor.value(),
                             self.modifiers.aimed.isChecked(), hit_points(target),
-                            self.walka.aim_before_armor(self._document.state))
+                            self.walka.aim_before_armor(self._document.state),
+                            self.walka.strictly_under(self._document.state))
 
     def _recompute(self) -> None:
         inputs = self.inputs()
@@ -313,16 +314,17 @@ class WalkaAttackDialog(AttackDialog):
             for entry in dice.entries():
                 entry.set_expression(None, _("Choose an attacker and a target."))
             return
-        dice.attack_entry.set_expression(RollUnderTest(inputs.die, inputs.attack_skill, inputs.attack_bonus,
+        dice.attack_entry.set_expression(RollUnderTest(inputs.die, inputs.attack_threshold, inputs.attack_bonus,
                                                        inputs.attack_penalty))
         kept = _kept(dice.attack_entry)
-        failed = kept is not None and not succeeds(kept, inputs.attack_skill)
+        failed = kept is not None and not succeeds(kept, inputs.attack_threshold)
         defence: DiceExpression | None = None
         reason = _("Not needed: the defender is unaware or immobile.")
         if inputs.defence:
             reason = _("Not needed: the attack failed.")
             if not failed:
-                defence = RollUnderTest(inputs.die, inputs.defence_skill, inputs.defence_bonus, inputs.defence_penalty)
+                defence = RollUnderTest(inputs.die, inputs.defence_threshold, inputs.defence_bonus,
+                                        inputs.defence_penalty)
         dice.defence_entry.set_expression(defence, reason)
         outcome = self._outcome(inputs)
         damage: DiceExpression | None = None
@@ -337,11 +339,12 @@ class WalkaAttackDialog(AttackDialog):
         if attack is None:
             return None
         if not inputs.defence:
-            return contest(attack, inputs.attack_skill, None, 0)
-        if not succeeds(attack, inputs.attack_skill):
+            return contest(attack, inputs.attack_threshold, None, 0)
+        if not succeeds(attack, inputs.attack_threshold):
             return Outcome.MISSED
         defence = _kept(self.dice.defence_entry)
-        return None if defence is None else contest(attack, inputs.attack_skill, defence, inputs.defence_skill)
+        return None if defence is None else contest(attack, inputs.attack_threshold, defence,
+                                                    inputs.defence_threshold)
 
     def _resolve_problem(self) -> tuple[str, bool]:
         if self._sheet is None:
@@ -383,7 +386,8 @@ class WalkaAttackDialog(AttackDialog):
     def rolled_outcome(self, operation: Operation) -> str | None:
         inputs = self.inputs()
         assert isinstance(operation, WalkaAttack) and inputs is not None
-        return outcome_label(operation.outcome(), hit_points_removed(operation.damage_faces), inputs.hp_left)
+        return outcome_label(operation.outcome(inputs.under), hit_points_removed(operation.damage_faces),
+                             inputs.hp_left)
 
     def _after_resolve(self, operation: Operation, change: Change) -> None:
         self._show_target()

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from app.i18n import _, ngettext
 from rules.dice import Roller
-from rules.systems.walka.contest import Outcome, damage_pool
+from rules.systems.walka.contest import Outcome, damage_pool, threshold
 from rules.systems.walka.odds import hit_points_lost, outcome_chances
 from rules.systems.walka.skills import ATTACK_SKILLS, DEFENCE_SKILLS
 from ui.widgets.dice_entry import DiceEntry
@@ -57,6 +57,17 @@ class AttackInputs:
     aimed: bool
     hp_left: int
     aim_before_armor: bool = False  # the encounter option: an aim doubles the dice before armor
+    under: bool = False  # the encounter option: a test succeeds only under the skill, not at it
+
+    @property
+    def attack_threshold(self) -> int:
+        """The highest attack roll that succeeds."""
+        return threshold(self.attack_skill, self.under)
+
+    @property
+    def defence_threshold(self) -> int:
+        """The highest defence roll that succeeds."""
+        return threshold(self.defence_skill, self.under)
 
 
 @dataclass(frozen=True)
@@ -124,7 +135,7 @@ def _hit_rows(hit: float, pool: int, hp_left: int) -> list[OutcomeRow]:
 def work_out(inputs: AttackInputs) -> AttackSheet:
     """The pool and the odds of every outcome: missed, defended, and each number of Hit Points lost."""
     pool = damage_pool(inputs.weapon_dice, inputs.modifier, inputs.armor, inputs.aimed, inputs.aim_before_armor)
-    chances = outcome_chances(inputs.attack_skill, inputs.defence_skill if inputs.defence else None, inputs.die,
+    chances = outcome_chances(inputs.attack_threshold, inputs.defence_threshold if inputs.defence else None, inputs.die,
                               inputs.attack_bonus, inputs.attack_penalty, inputs.defence_bonus,
                               inputs.defence_penalty)
     rows = [OutcomeRow(outcome_label(Outcome.MISSED), _("Miss"), chances[Outcome.MISSED], 0)]
