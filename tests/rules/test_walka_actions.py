@@ -171,6 +171,28 @@ def test_move_is_five_squares_and_two_moves_are_a_run() -> None:
     assert budget(history, ids["Drone"])["non-combat"][1] == 0
 
 
+def test_a_move_may_be_shorter_than_five_squares_unless_the_option_says_exactly() -> None:
+    # walka.md: "Decision: 5 squares is the most per Move (default: a shorter move is always possible), option:
+    # exactly 5."
+    history, ids = kira_acts()
+    history.do(WalkaAction(ids["Kira"], "move", squares=3))
+    assert history.entries[-1].text() == "Kira moves 3 squares (6 m)."
+    history.do(WalkaAction(ids["Kira"], "move"))
+    assert "running: 8 squares (16 m)" in SYSTEM.condition_notes(history.state.combatant(ids["Kira"]),
+                                                                 history.state)
+    with pytest.raises(OperationError, match="1 to 5 squares"):
+        history.do(WalkaAction(ids["Drone"], "move", squares=6))
+    with pytest.raises(OperationError, match="Only a Move"):
+        history.do(WalkaAction(ids["Drone"], "run", squares=3))
+    round_order(history)
+    assert "moved" not in " ".join(SYSTEM.condition_notes(history.state.combatant(ids["Kira"]), history.state))
+    history, ids = kira_acts({"move_exactly": True})
+    with pytest.raises(OperationError, match="exactly 5 squares"):
+        history.do(WalkaAction(ids["Kira"], "move", squares=3))
+    history.do(WalkaAction(ids["Kira"], "move"))
+    assert history.entries[-1].text() == "Kira moves 5 squares (10 m)."
+
+
 def test_a_run_needs_both_actions() -> None:
     history, ids = kira_acts()
     history.do(WalkaAction(ids["Kira"], "move"))

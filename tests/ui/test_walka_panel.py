@@ -267,6 +267,15 @@ def test_the_actions_section_counts_and_acts(qtbot: QtBot, document: EncounterDo
     assert not any(button.isEnabled() for button in section.buttons.values())
 
 
+def test_a_shorter_move_from_the_squares_beside_the_button(qtbot: QtBot, document: EncounterDocument) -> None:
+    section = hosted(qtbot, document, ActionsSection, "c2")  # Osa: one action left
+    assert section.squares.value() == 5 and section.squares.isVisibleTo(section)
+    section.squares.setValue(2)
+    qtbot.mouseClick(section.buttons["move"], Qt.MouseButton.LeftButton)
+    assert document.history.entries[-1].text() == "Osa moves 2 squares (4 m)."
+    assert section.squares.value() == 5  # the next Move is a whole one again
+
+
 def test_knocked_down_and_standing_up(qtbot: QtBot, document: EncounterDocument) -> None:
     section = hosted(qtbot, document, ActionsSection, "c1")
     section.knocked_down.click()

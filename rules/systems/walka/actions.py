@@ -47,6 +47,8 @@ ACTION_LABELS: Final[Mapping[str, str]] = MappingProxyType({
 # round (walka.md: "any action may be taken twice … so Aim and Prepare too") is its own mark: one die each.
 PREPARED, AIMED, KNOCKED_DOWN, HOLDING_ON = "prepared", "aimed", "knocked_down", "holding_on"
 PREPARED_TWICE = "prepared_twice"
+#: Squares a character's Moves fell short of 5 this round (walka.md Decision: 5 squares is the most per Move).
+MOVED_SHORT = "moved_short"
 
 AIM_NEXT_ROUND, AIM_SAME_ROUND = "next_round", "same_round"
 
@@ -178,6 +180,13 @@ def refuse_while_down(combatant: Combatant, kind: str) -> None:
         name=combatant.name, action=_(ACTION_LABELS[kind])))
 
 
+def moved_short(combatant: Combatant, squares: int) -> Combatant:
+    """A Move of ``squares`` (1 to 5): what it fell short of 5 is kept for the round's distance."""
+    short = combatant.extra.get(MOVED_SHORT)
+    before = short if isinstance(short, int) and not isinstance(short, bool) else 0
+    return with_extra(combatant, MOVED_SHORT, before + SQUARES_PER_MOVE - squares)
+
+
 def record(combatant: Combatant, kind: str, encounter: Encounter, aim_actions: int) -> Combatant:
     """Count the action and note what it leaves behind (a prepared action, an aim, standing up)."""
     counted = MOVE if kind == RUN else kind
@@ -197,6 +206,7 @@ def record(combatant: Combatant, kind: str, encounter: Encounter, aim_actions: i
 def new_round(combatant: Combatant, round_no: int) -> Combatant:
     """A new round: the counts start over and what can no longer be used is forgotten."""
     updated = replace(combatant, actions_used=frozen_map()) if combatant.actions_used else combatant
+    updated = with_extra(updated, MOVED_SHORT, None)
     for key in (PREPARED, PREPARED_TWICE, AIMED):
         happened = _round_of(updated, key)
         if happened is not None and happened < round_no - 1:
@@ -209,7 +219,9 @@ def moved_text(combatant: Combatant) -> str:
     moves = combatant.actions_used.get(MOVE, 0)
     if not moves:
         return ""
-    squares, metres = moves * SQUARES_PER_MOVE, moves * METRES_PER_MOVE
+    short = combatant.extra.get(MOVED_SHORT)
+    squares = moves * SQUARES_PER_MOVE - (short if isinstance(short, int) and not isinstance(short, bool) else 0)
+    metres = squares * METRES_PER_MOVE // SQUARES_PER_MOVE
     if moves >= ACTIONS_PER_ROUND:
         text = ngettext("running: {count} square ({metres} m)", "running: {count} squares ({metres} m)", squares)
     else:

@@ -156,20 +156,37 @@ class WalkaAction(Operation):
     kind = "walka_action"
     combatant_id: str
     action: str
+    #: A Move of fewer squares than 5 (0: the whole 5; walka.md Decision: "5 squares is the most per Move").
+    squares: int = field(default=0, metadata=ADDED_LATER)
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         combatant = require_combatant(encounter, self.combatant_id)
         kind = actions.check_kind(self.action)
+        self._check_squares(kind, _walka(system), encounter)
         updated = system.spend_action(combatant, kind, encounter)
         moves = actions.cost(kind, 1) if kind in (actions.MOVE, actions.RUN) else 0
-        squares = moves * actions.SQUARES_PER_MOVE
-        args: dict[str, LogArg] = {"name": combatant.name, "count": squares, "metres": moves * actions.METRES_PER_MOVE}
+        squares = self.squares or moves * actions.SQUARES_PER_MOVE
+        if self.squares:
+            updated = actions.moved_short(updated, self.squares)
+        metres = squares * actions.METRES_PER_MOVE // actions.SQUARES_PER_MOVE
+        args: dict[str, LogArg] = {"name": combatant.name, "count": squares, "metres": metres}
         if kind in _COUNTED_LINES:
             singular, plural = _COUNTED_LINES[kind]
             line = LogLine(singular, args, plural=plural, count=squares)
         else:
             line = LogLine(_ACTION_LINES[kind], args)
         return Applied(encounter.with_combatant(updated), (line,))
+
+    def _check_squares(self, kind: str, walka: WalkaSystem, encounter: Encounter) -> None:
+        if not self.squares:
+            return
+        if kind != actions.MOVE:
+            raise OperationError(_("Only a Move may cover fewer squares."))
+        if not 1 <= self.squares <= actions.SQUARES_PER_MOVE:
+            raise OperationError(_("A Move covers 1 to {most} squares.").format(most=actions.SQUARES_PER_MOVE))
+        if walka.move_exactly(encounter) and self.squares != actions.SQUARES_PER_MOVE:
+            raise OperationError(_("A Move is exactly {most} squares in this encounter (encounter settings).")
+                                 .format(most=actions.SQUARES_PER_MOVE))
 
 
 @dataclass(frozen=True)

@@ -49,6 +49,7 @@ AIM_ACTIONS, AIM_LASTS, DEFENCES = "aim_actions", "aim_lasts", "defences"
 DOWN_FORBIDS = "down_forbids"
 AIM_DOUBLES, AFTER_ARMOR, BEFORE_ARMOR = "aim_doubles", "after_armor", "before_armor"
 SUCCESS, AT_OR_UNDER, UNDER = "test_success", "at_or_under", "under"
+MOVE_EXACTLY = "move_exactly"
 CHANCES = "chances"
 
 _OPTIONS: Final[tuple[OptionSpec, ...]] = (
@@ -61,6 +62,9 @@ _OPTIONS: Final[tuple[OptionSpec, ...]] = (
                OptionKind.CHOICE, seating.PLAYERS,
                choices=((seating.PLAYERS, N_("the players' side goes first")),
                         (seating.GM, N_("the GM's side goes first")))),
+    OptionSpec(MOVE_EXACTLY, N_("A Move is exactly 5 squares (10 m)"), OptionKind.BOOL, False,
+               help=N_("The seed says “dokładnie 5 kratek” (exactly 5 squares); off: 5 squares is the most, a shorter "
+                       "move is always possible.")),
     OptionSpec(AIM_ACTIONS, N_("Actions an aim takes"), OptionKind.INT, 1, minimum=1,
                maximum=actions.ACTIONS_PER_ROUND),
     OptionSpec(AIM_LASTS, N_("Aim doubles the damage pool of the next attack made in"), OptionKind.CHOICE,
@@ -155,6 +159,10 @@ class WalkaSystem(RuleSystem):
         if key == DEFENCES:  # the option holds the GM's changes only: show the table they change
             return frozen_map({skill: tuple(defences) for skill, defences in self.defences(encounter).items()})
         return super().shown_table(encounter, key)
+
+    def move_exactly(self, encounter: Encounter) -> bool:
+        """Whether every Move is the whole 5 squares (option; default: at most 5)."""
+        return self.option(encounter, MOVE_EXACTLY) is True
 
     def strictly_under(self, encounter: Encounter) -> bool:
         """Whether a test must roll under the skill, not at or under it (option)."""

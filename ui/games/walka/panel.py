@@ -52,6 +52,7 @@ from ui.games.walka.seating import (
     remove_seat,
 )
 from ui.games.walka.table import TableDiagram
+from ui.widgets.inputs import spin_box
 
 #: The action buttons of the actions section, in the order they are laid out.
 ACTION_BUTTONS: Final[tuple[str, ...]] = (
@@ -59,7 +60,7 @@ ACTION_BUTTONS: Final[tuple[str, ...]] = (
     walka_actions.PREPARE, walka_actions.NON_COMBAT, walka_actions.STAND_UP,
 )
 ACTION_TIPS: Final[dict[str, str]] = {
-    walka_actions.MOVE: N_("Exactly 5 squares (10 m)."),
+    walka_actions.MOVE: N_("Up to 5 squares (10 m): the squares beside it."),
     walka_actions.RUN: N_("Both actions on moving: 10 squares (20 m)."),
     walka_actions.CHANGE_WEAPON: N_("An attack later this round takes a penalty die."),
     walka_actions.AIM: N_("Doubles the damage pool of the next attack."),
@@ -113,12 +114,21 @@ class ActionsSection(QGroupBox):
         self.knocked_down.setToolTip(_("A knocked-down character must stand up before fighting again."))
         self.chances = QLabel()
         self.spend_chance = QPushButton(_("Spend a Chance"))
+        # How far a Move goes (walka.md Decision: 5 squares is the most; by option always 5).
+        self.squares = spin_box(1, walka_actions.SQUARES_PER_MOVE, walka_actions.SQUARES_PER_MOVE,
+                                suffix=_(" sq."), name=_("Squares of the Move"))
         grid = QGridLayout()
         for number, kind in enumerate(ACTION_BUTTONS):
             button = QPushButton(_(walka_actions.ACTION_LABELS[kind]))
             button.clicked.connect(lambda _checked=False, action=kind: self._act(action))
             self.buttons[kind] = button
-            grid.addWidget(button, number // 2, number % 2)  # two a row: three overflowed the dock in Polish
+            if kind == walka_actions.MOVE:
+                move = QHBoxLayout()
+                move.addWidget(button, 1)
+                move.addWidget(self.squares)
+                grid.addLayout(move, number // 2, number % 2)
+            else:
+                grid.addWidget(button, number // 2, number % 2)  # two a row: three overflowed the dock in Polish
         chance_row = QHBoxLayout()
         chance_row.addWidget(self.chances, 1)
         chance_row.addWidget(self.spend_chance)
@@ -142,6 +152,8 @@ class ActionsSection(QGroupBox):
             dots=dots, left=left, total=walka_actions.ACTIONS_PER_ROUND))
         for kind, button in self.buttons.items():
             self._show_button(kind, button, combatant, state, walka)
+        self.squares.setVisible(not walka.move_exactly(state))
+        self.squares.setEnabled(self.buttons[walka_actions.MOVE].isEnabled())
         self.knocked_down.setChecked(walka_actions.knocked_down(combatant))
         self._show_chances(combatant, state, walka)
 
@@ -167,7 +179,10 @@ class ActionsSection(QGroupBox):
             name=combatant.name))
 
     def _act(self, kind: str) -> None:
-        self._apply(WalkaAction(self._id, kind))
+        short = kind == walka_actions.MOVE and not self.squares.isHidden() and \
+            self.squares.value() < walka_actions.SQUARES_PER_MOVE
+        if self._apply(WalkaAction(self._id, kind, self.squares.value() if short else 0)):
+            self.squares.setValue(walka_actions.SQUARES_PER_MOVE)  # the next Move is a whole one again
 
 
 # --- the seating order ---------------------------------------------------------------------------------
