@@ -279,8 +279,7 @@ class SetDamage(Operation):
         track_label(system, combatant, encounter, self.track)
         if not 0 <= self.value <= ATTRIBUTE_LIMIT:
             raise OperationError(_("Damage must be between 0 and {limit}.").format(limit=ATTRIBUTE_LIMIT))
-        system.check_set_damage(combatant, self.track, self.value, encounter)
-        updated = combatant.with_damage(self.track, self.value)
+        updated = system.set_damage(combatant, self.track, self.value, encounter)
         line = LogLine("{name}: {track} set to {value}.",
                        {"name": combatant.name, "track": self.track, "value": self.value})
         return Applied(share_monitor(encounter.with_combatant(updated), updated), (line,))

@@ -279,11 +279,13 @@ class RuleSystem(ABC):
     def apply_harm(self, combatant: Combatant, track: str, amount: int, encounter: Encounter) -> Combatant:
         """Mark ``amount`` on ``track`` (negative heals), following the game's overflow rules."""
 
-    def check_set_damage(self, combatant: Combatant, track: str, value: int, encounter: Encounter) -> None:
-        """Refuse (OperationError, saying why) setting ``track`` to ``value`` by hand, a box clicked on the monitor,
-        where the game forbids the change it makes (Člověk: stun does not heal while a long action of its type
-        runs). Default: any value the track holds is allowed."""
-        del combatant, track, value, encounter
+    def set_damage(self, combatant: Combatant, track: str, value: int, encounter: Encounter) -> Combatant:
+        """``combatant`` with ``track`` set to ``value`` by hand (a box clicked on the monitor). A game refuses
+        (OperationError, saying why) a change its rules forbid (Člověk: stun does not heal while a long action of
+        its type runs) or keeps what goes with the track in step (Walka: healed above 0, no longer dying).
+        Default: the value, as set."""
+        del encounter
+        return combatant.with_damage(track, value)
 
     def harm_presets(self, track: str) -> Sequence[tuple[str, int]]:
         """Quick amounts for the damage dialog, as (label, amount) (SR3: Light 1 … Deadly 10)."""

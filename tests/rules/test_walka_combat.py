@@ -8,8 +8,8 @@ from rules.combatants import ApplyHarm, SetDamage, SetOption
 from rules.encounter import JsonValue, Status, frozen_map
 from rules.errors import OperationError, RulesError
 from rules.history import History
-from rules.serialize import history_from_document, history_to_document, to_data
-from rules.systems.walka import SYSTEM, SpendChance, WalkaAttack
+from rules.serialize import history_from_document, history_to_document, operation_from_data, to_data
+from rules.systems.walka import SYSTEM, SetDying, SpendChance, WalkaAttack
 from rules.systems.walka.contest import Outcome, contest, damage_pool, hit_points_removed, kept_face
 from tests.rules.test_walka_scenes import acting, roll, table
 
@@ -219,6 +219,20 @@ def test_a_roll_equal_to_the_skill_fails_when_the_option_says_under() -> None:
         history.do(attack(ids, (12,), (20,), damage_faces=(6, 6, 6)))
     history.do(attack(ids, (11,), (8,), damage_faces=(1, 1, 1)))  # Ganger 1's 8 against Dodge 8 fails: a hit
     assert "Ganger 1 rolls 8 against 8: failure." in history.entries[-1].text()
+
+
+def test_dying_is_the_gms_status_at_zero_hit_points_only() -> None:
+    # walka.md Decision: "any such state is a GM-set status".
+    history, ids = kira_acts()
+    with pytest.raises(OperationError, match="Only a character unconscious at 0 Hit Points"):
+        history.do(SetDying(ids["Ganger 1"]))
+    history.do(ApplyHarm(ids["Ganger 1"], "hp", 6))
+    history.do(SetDying(ids["Ganger 1"]))
+    assert SYSTEM.status(history.state.combatant(ids["Ganger 1"]), history.state) is Status.DYING
+    assert operation_from_data(to_data(SetDying(ids["Ganger 1"], False))) == SetDying(ids["Ganger 1"], False)
+    history.do(ApplyHarm(ids["Ganger 1"], "hp", -1))  # healed: up and no longer dying
+    ganger = history.state.combatant(ids["Ganger 1"])
+    assert SYSTEM.status(ganger, history.state) is Status.ACTIVE and "dying" not in ganger.extra
 
 
 def test_no_damage_dice_without_a_hit() -> None:

@@ -276,6 +276,30 @@ def test_a_shorter_move_from_the_squares_beside_the_button(qtbot: QtBot, documen
     assert section.squares.value() == 5  # the next Move is a whole one again
 
 
+def test_the_gm_marks_a_character_at_zero_dying_and_a_team_mate_stabilises_them(qtbot: QtBot,
+                                                                               document: EncounterDocument) -> None:
+    # walka.md Decision: "the chapter defines no dying or bleeding state, though stabilising a team-mate implies
+    # one; any such state is a GM-set status".
+    section = hosted(qtbot, document, ActionsSection, "c4")
+    assert not section.dying.isEnabled()  # Hit Points left: nobody is dying
+    document.apply(SetDamage("c4", "hp", 7))
+    section.refresh(document.state.combatant("c4"), document.state, document.system)
+    assert section.dying.isEnabled()
+    section.dying.click()
+    ganger = document.state.combatant("c4")
+    assert document.system.status(ganger, document.state) is Status.DYING
+    assert document.history.entries[-1].text().endswith("is dying.")
+    assert any(note.startswith("Dying (the GM's call)") for note in document.system.condition_notes(
+        ganger, document.state))
+    section.refresh(ganger, document.state, document.system)
+    section.dying.click()  # stabilised
+    assert document.system.status(document.state.combatant("c4"), document.state) is Status.UNCONSCIOUS
+    section.dying.click()
+    document.apply(SetDamage("c4", "hp", 5))  # healed above 0: no longer dying
+    assert document.system.status(document.state.combatant("c4"), document.state) is Status.ACTIVE
+    assert "dying" not in document.state.combatant("c4").extra
+
+
 def test_knocked_down_and_standing_up(qtbot: QtBot, document: EncounterDocument) -> None:
     section = hosted(qtbot, document, ActionsSection, "c1")
     section.knocked_down.click()

@@ -219,11 +219,12 @@ class ClovekSystem(RuleSystem):
         size = track_sizes(encounter)[name, kind]
         return combatant.with_damage(track, min(size, max(0, combatant.boxes(track) + amount)))
 
-    def check_set_damage(self, combatant: Combatant, track: str, value: int, encounter: Encounter) -> None:
+    def set_damage(self, combatant: Combatant, track: str, value: int, encounter: Encounter) -> Combatant:
         """A stun box clicked clear heals it: refused while a long action of its type runs, as the Heal dialog is."""
         parts = split_track(track)
         if parts is not None and value < combatant.boxes(track):
             _refuse_blocked_healing(combatant, *parts)
+        return super().set_damage(combatant, track, value, encounter)
 
     def parse_harm(self, text: str, combatant: Combatant, track: str, encounter: Encounter,
                    heal: bool = False) -> Harm:

@@ -3,6 +3,7 @@
 from rules.systems.walka.odds import attack_win_probability, hp_loss_distribution
 from rules.systems.walka.ops import (
     DecideGmTie,
+    SetDying,
     SetKnockedDown,
     SetSeating,
     SpendChance,
@@ -18,6 +19,7 @@ __all__ = [
     "GM_SEAT",
     "SYSTEM",
     "DecideGmTie",
+    "SetDying",
     "SetKnockedDown",
     "SetSeating",
     "SpendChance",

@@ -47,6 +47,8 @@ ACTION_LABELS: Final[Mapping[str, str]] = MappingProxyType({
 # round (walka.md: "any action may be taken twice … so Aim and Prepare too") is its own mark: one die each.
 PREPARED, AIMED, KNOCKED_DOWN, HOLDING_ON = "prepared", "aimed", "knocked_down", "holding_on"
 PREPARED_TWICE = "prepared_twice"
+#: walka.md Decision: "no dying or bleeding state … any such state is a GM-set status": set at 0 Hit Points.
+DYING = "dying"
 #: Squares a character's Moves fell short of 5 this round (walka.md Decision: 5 squares is the most per Move).
 MOVED_SHORT = "moved_short"
 
@@ -111,6 +113,11 @@ def aimed_now(combatant: Combatant, encounter: Encounter, lasts: str) -> bool:
 def knocked_down(combatant: Combatant) -> bool:
     """Whether the combatant must stand up before fighting again."""
     return combatant.extra.get(KNOCKED_DOWN) is True
+
+
+def dying(combatant: Combatant) -> bool:
+    """Whether the GM has said the character is dying (until stabilised or healed)."""
+    return combatant.extra.get(DYING) is True
 
 
 def holding_on(combatant: Combatant) -> bool:

@@ -207,6 +207,28 @@ class SetKnockedDown(Operation):
         return Applied(encounter.with_combatant(updated), (LogLine(text, {"name": combatant.name}),))
 
 
+@dataclass(frozen=True)
+class SetDying(Operation):
+    """The GM says a character at 0 Hit Points is dying, or that a team-mate has stabilised them (walka.md
+    Decision: the chapter defines no dying state, "any such state is a GM-set status")."""
+
+    kind = "walka_set_dying"
+    combatant_id: str
+    dying: bool = True
+
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        combatant = require_combatant(encounter, self.combatant_id)
+        if actions.dying(combatant) == self.dying:
+            text = _("{name} is already dying.") if self.dying else _("{name} is not dying.")
+            raise OperationError(text.format(name=combatant.name))
+        if self.dying and system.status(combatant, encounter) is not Status.UNCONSCIOUS:
+            raise OperationError(_("Only a character unconscious at 0 Hit Points can be dying ({name} is not).")
+                                 .format(name=combatant.name))
+        updated = actions.with_extra(combatant, actions.DYING, True if self.dying else None)
+        text = N_("{name} is dying.") if self.dying else N_("{name} is stabilised.")
+        return Applied(encounter.with_combatant(updated), (LogLine(text, {"name": combatant.name}),))
+
+
 # --- Chances -----------------------------------------------------------------------------------------
 
 

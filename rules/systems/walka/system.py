@@ -224,13 +224,19 @@ class WalkaSystem(RuleSystem):
     def status(self, combatant: Combatant, encounter: Encounter) -> Status:
         if hit_points(combatant) > 0 or actions.holding_on(combatant):
             return Status.ACTIVE
-        return Status.UNCONSCIOUS
+        return Status.DYING if actions.dying(combatant) else Status.UNCONSCIOUS
 
     def apply_harm(self, combatant: Combatant, track: str, amount: int, encounter: Encounter) -> Combatant:
         """Hit Points lost, between none and all; new damage (or healing) ends a Chance's hold."""
         lost = min(max(0, combatant.boxes(HP) + amount), max_hit_points(combatant))
         updated = combatant.with_damage(HP, lost)
+        if hit_points(updated) > 0:  # healed: no longer dying (the GM's mark goes with the danger)
+            updated = actions.with_extra(updated, actions.DYING, None)
         return actions.with_extra(updated, actions.HOLDING_ON, None) if amount else updated
+
+    def set_damage(self, combatant: Combatant, track: str, value: int, encounter: Encounter) -> Combatant:
+        updated = super().set_damage(combatant, track, value, encounter)
+        return actions.with_extra(updated, actions.DYING, None) if hit_points(updated) > 0 else updated
 
     def parse_harm(self, text: str, combatant: Combatant, track: str, encounter: Encounter,
                    heal: bool = False) -> Harm:
@@ -265,6 +271,8 @@ class WalkaSystem(RuleSystem):
     def _chance_notes(self, combatant: Combatant, encounter: Encounter) -> list[str]:
         if actions.holding_on(combatant):
             return [_("Conscious at 0 Hit Points: a Chance was spent")]
+        if actions.dying(combatant):
+            return [_("Dying (the GM's call): a team-mate may stabilise them with a non-combat action")]
         if self.status(combatant, encounter) is Status.ACTIVE:
             return []
         chances = chances_left(combatant)

@@ -170,7 +170,8 @@ class WalkaAttackDialog(AttackDialog):
         """An unconscious target does not defend (walka.md: an unaware or immobile defender, "an unconscious one
         included", rolls no defence), unless the GM says otherwise; anyone else keeps the defence chosen."""
         target = self._target()
-        if target is not None and self.walka.status(target, self._document.state) is Status.UNCONSCIOUS:
+        if target is not None and self.walka.status(target, self._document.state) in (Status.UNCONSCIOUS,
+                                                                                       Status.DYING):
             return NO_DEFENCE
         return self.defence.defence_key() or (allowed[0] if allowed else NO_DEFENCE)
 
@@ -396,7 +397,7 @@ class WalkaAttackDialog(AttackDialog):
     def _offer_chance(self) -> None:
         target = self._target()
         state = self._document.state
-        down = target is not None and self.walka.status(target, state) is Status.UNCONSCIOUS
+        down = target is not None and self.walka.status(target, state) in (Status.UNCONSCIOUS, Status.DYING)
         self.chance_button.setVisible(down and target is not None and chances_left(target) > 0)
         if target is not None:
             self.chance_button.setText(_("Spend a Chance: {name} stays conscious").format(name=target.name))

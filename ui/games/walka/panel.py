@@ -36,7 +36,15 @@ from rules.encounter import Combatant, Encounter, Status
 from rules.errors import OperationError
 from rules.history import Operation
 from rules.systems.base import RuleSystem
-from rules.systems.walka import GM_SEAT, DecideGmTie, SetKnockedDown, SpendChance, WalkaAction, WalkaSystem
+from rules.systems.walka import (
+    GM_SEAT,
+    DecideGmTie,
+    SetDying,
+    SetKnockedDown,
+    SpendChance,
+    WalkaAction,
+    WalkaSystem,
+)
 from rules.systems.walka import actions as walka_actions
 from rules.systems.walka.seating import effective_seat, listed_seats, seat_label
 from rules.systems.walka.system import chances_left, hit_points
@@ -112,6 +120,9 @@ class ActionsSection(QGroupBox):
         self.buttons: dict[str, QPushButton] = {}
         self.knocked_down = QCheckBox(_("Knocked down"))
         self.knocked_down.setToolTip(_("A knocked-down character must stand up before fighting again."))
+        self.dying = QCheckBox(_("Dying (your call)"))
+        self.dying.setToolTip(_("The rules define no dying state: mark it at 0 Hit Points if the fight calls for "
+                                "it; untick it when a team-mate stabilises them."))
         self.chances = QLabel()
         self.spend_chance = QPushButton(_("Spend a Chance"))
         # How far a Move goes (walka.md Decision: 5 squares is the most; by option always 5).
@@ -136,8 +147,10 @@ class ActionsSection(QGroupBox):
         layout.addWidget(self.counter)
         layout.addLayout(grid)
         layout.addWidget(self.knocked_down)
+        layout.addWidget(self.dying)
         layout.addLayout(chance_row)
         self.knocked_down.clicked.connect(lambda down: self._apply(SetKnockedDown(self._id, bool(down))))
+        self.dying.clicked.connect(self._set_dying)
         self.spend_chance.clicked.connect(lambda: self._apply(SpendChance(self._id)))
 
     def refresh(self, combatant: Combatant, state: Encounter, system: RuleSystem) -> None:
@@ -155,6 +168,8 @@ class ActionsSection(QGroupBox):
         self.squares.setVisible(not walka.move_exactly(state))
         self.squares.setEnabled(self.buttons[walka_actions.MOVE].isEnabled())
         self.knocked_down.setChecked(walka_actions.knocked_down(combatant))
+        self.dying.setChecked(walka_actions.dying(combatant))
+        self.dying.setEnabled(walka_actions.dying(combatant) or walka.status(combatant, state) is Status.UNCONSCIOUS)
         self._show_chances(combatant, state, walka)
 
     def _show_button(self, kind: str, button: QPushButton, combatant: Combatant, state: Encounter,
@@ -173,10 +188,14 @@ class ActionsSection(QGroupBox):
         left, size = chances_left(combatant), combatant.pools["chance"].size if "chance" in combatant.pools else 0
         self.chances.setText(ngettext("Chance: {left} of {size} left", "Chances: {left} of {size} left", size)
                              .format(left=left, size=size))
-        down = hit_points(combatant) == 0 and walka.status(combatant, state) is Status.UNCONSCIOUS
+        down = hit_points(combatant) == 0 and walka.status(combatant, state) in (Status.UNCONSCIOUS, Status.DYING)
         self.spend_chance.setEnabled(down and left > 0)
         self.spend_chance.setToolTip(_("At 0 Hit Points {name} falls unconscious unless a Chance is spent.").format(
             name=combatant.name))
+
+    def _set_dying(self, dying: bool) -> None:
+        if not self._apply(SetDying(self._id, dying)):
+            self.dying.setChecked(not dying)  # refused (the message says why): the box shows the fight as it is
 
     def _act(self, kind: str) -> None:
         short = kind == walka_actions.MOVE and not self.squares.isHidden() and \

@@ -14,7 +14,7 @@ from ui.games.base import Control, Essentials, Reading, budget_essentials, count
 def _chances(combatant: Combatant, state: Encounter, system: RuleSystem) -> Reading:
     """Chances left of how many, with the details panel's "Spend a Chance" (only at 0 Hit Points, going down)."""
     left, size = chances_left(combatant), combatant.pools[CHANCE].size
-    down = hit_points(combatant) == 0 and system.status(combatant, state) is Status.UNCONSCIOUS
+    down = hit_points(combatant) == 0 and system.status(combatant, state) in (Status.UNCONSCIOUS, Status.DYING)
     tip = _("At 0 Hit Points {name} falls unconscious unless a Chance is spent.").format(name=combatant.name)
     spend = Control("−", _("Spend a Chance"), SpendChance(combatant.id) if down and left > 0 else None)
     return Reading(CHANCE, counted(_("Chances"), left, size), tip, (spend,))
