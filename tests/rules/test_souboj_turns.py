@@ -16,6 +16,7 @@ from rules.systems.souboj import (
     Declare,
     DropReaction,
     HoldReaction,
+    JudgeLastAction,
     SetDyingCountdown,
     TimePasses,
     UseReaction,
@@ -335,6 +336,12 @@ def test_a_dying_creature_at_the_start_of_its_turn_may_roll_endurance_for_one_la
         history.do(NextTurn())
     assert [r.text for r in history.entries[-1].reminders] == [
         "Bandit is dying: roll Endurance (5) for one last action."]
+    history.do(JudgeLastAction(ids["Bandit"], False))  # the GM's call on the roll: failed
+    finish_round(history)
+    roll(history, ids, Aleš=6, Bora=5, Cyril=3, Bandit=2, Chief=1)
+    while current(history) != ["Bandit"]:
+        history.do(NextTurn())
+    assert not history.entries[-1].reminders  # "the last action is allowed once (it is the last)"
 
 
 # --- after the fight --------------------------------------------------------------------------------------------

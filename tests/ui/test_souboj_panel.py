@@ -12,8 +12,9 @@ from pytestqt.qtbot import QtBot
 from app.document import EncounterDocument
 from rules.combatants import AddCombatant, ApplyHarm
 from rules.encounter import Side, Status, frozen_map
+from rules.errors import RulesError
 from rules.history import new_history
-from rules.systems.souboj import Declare, HoldReaction, TimePasses
+from rules.systems.souboj import Declare, HoldReaction, JudgeLastAction, TimePasses
 from rules.systems.souboj.model import Action, Placement, reaction
 from rules.systems.souboj.sample import sample
 from rules.turns import NextTurn, SetInitiative
@@ -151,6 +152,25 @@ def test_dying_countdown_and_the_gms_word_on_death(qtbot: QtBot, host: QWidget) 
     assert section.death.text() == "Not dead after all"
     section.death.click()
     assert document.system.status(document.state.combatant(BANDIT_2), document.state) is Status.DYING
+
+
+def test_the_gm_judges_the_endurance_roll_for_one_last_action_once(qtbot: QtBot, host: QWidget) -> None:
+    # souboj.md: "if it is dying at the start of its turn it may roll Endurance for one last action"; Decision: "the
+    # last action is allowed once (it is the last), its Endurance roll judged by the GM".
+    document = EncounterDocument(sample())
+    panel = _panel(qtbot, host, document, BANDIT_2)
+    section = _section(panel, DyingSection)
+    assert isinstance(section, DyingSection)
+    assert section.last_row.isHidden()
+    document.apply(ApplyHarm(BANDIT_2, "wounds", 17))
+    assert not section.last_row.isHidden()
+    section.last_granted.click()
+    assert document.history.entries[-1].text() == "Bandit 2 rolls Endurance and has one last action."
+    assert section.last_row.isHidden() and section.detail_label.text().endswith("Its last action was granted.")
+    with pytest.raises(RulesError, match="already judged"):
+        document.apply(JudgeLastAction(BANDIT_2, False))
+    document.apply(ApplyHarm(BANDIT_2, "wounds", -17))  # healed: saved, that dying is over
+    assert "last_action" not in document.state.combatant(BANDIT_2).extra
 
 
 def test_surprise_is_chosen_before_the_fight_and_time_passes_after_it(qtbot: QtBot, host: QWidget) -> None:

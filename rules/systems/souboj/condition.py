@@ -17,6 +17,7 @@ from rules.systems.souboj.model import (
     DEAD,
     DYING_ROUNDS,
     HIT_POINTS,
+    LAST_ACTION,
     SHADOW,
     SHADOW_TIMER,
     WOUNDS,
@@ -70,8 +71,8 @@ def settle(before: Combatant, after: Combatant, tables: SoubojTables, shadow_cou
     new = status(updated, shadow_counts_for_death)
     if new is Status.DEAD and status(before, shadow_counts_for_death) is not Status.DEAD:
         return mark_dead(updated)
-    if new is not Status.DYING:
-        updated = with_extra(updated, DYING_ROUNDS, None)
+    if new is not Status.DYING:  # saved (or dead): the countdown and the last action belong to that dying
+        updated = with_extra(with_extra(updated, DYING_ROUNDS, None), LAST_ACTION, None)
     return updated
 
 

@@ -39,6 +39,9 @@ ACT_AFTER: Final = "act_after"
 REACTION: Final = "reaction"
 GAVE_UP: Final = "gave_up_initiative"
 DYING_ROUNDS: Final = "dying_rounds"
+#: souboj.md Decision: "the last action is allowed once (it is the last), its Endurance roll judged by the GM":
+#: True once granted, False once the roll failed (absent: not judged yet in this dying).
+LAST_ACTION: Final = "last_action"
 DEAD: Final = "dead"
 SHADOW_TIMER: Final = "shadow_timer"
 INITIATIVE_EFFECTS: Final = "initiative_effects"
@@ -218,6 +221,12 @@ def gave_up_now(combatant: Combatant, encounter: Encounter) -> bool:
 def dying_rounds(combatant: Combatant) -> int | None:
     """Rounds the GM gave a dying combatant before it dies (None: not set)."""
     return _int(combatant.extra.get(DYING_ROUNDS))
+
+
+def last_action(combatant: Combatant) -> bool | None:
+    """The GM's word on a dying creature's Endurance roll for one last action (None: not judged)."""
+    judged = combatant.extra.get(LAST_ACTION)
+    return judged if isinstance(judged, bool) else None
 
 
 def actions_per_round(combatant: Combatant) -> int:

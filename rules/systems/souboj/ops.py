@@ -23,6 +23,7 @@ from rules.systems.souboj.model import (
     DYING_ROUNDS,
     GAVE_UP,
     INITIATIVE_EFFECTS,
+    LAST_ACTION,
     PLACEMENT_LABELS,
     REACTION,
     SHADOW,
@@ -33,6 +34,7 @@ from rules.systems.souboj.model import (
     act_after,
     gave_up_now,
     initiative_modifiers,
+    last_action,
     marked_dead,
     reaction,
     with_extra,
@@ -242,6 +244,28 @@ class DropReaction(Operation):
 
 
 # --- dying and death ------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class JudgeLastAction(Operation):
+    """The GM's word on a dying creature's Endurance roll for one last action, once in its dying (souboj.md: "it
+    may roll Endurance for one last action … regardless of how many actions it should have had")."""
+
+    kind = "souboj_last_action"
+    combatant_id: str
+    granted: bool
+
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        combatant = require_combatant(encounter, self.combatant_id)
+        if system.status(combatant, encounter) is not Status.DYING:
+            raise OperationError(_("{name} is not dying.").format(name=combatant.name))
+        if last_action(combatant) is not None:
+            raise OperationError(_("{name}'s Endurance roll for a last action is already judged: it is the last.")
+                                 .format(name=combatant.name))
+        state = encounter.with_combatant(with_extra(combatant, LAST_ACTION, self.granted))
+        text = (N_("{name} rolls Endurance and has one last action.") if self.granted
+                else N_("{name} fails the Endurance roll: no last action."))
+        return Applied(state, (LogLine(text, {"name": combatant.name}),))
 
 
 @dataclass(frozen=True)

@@ -50,6 +50,7 @@ from rules.systems.souboj.model import (
     declared_now,
     dying_rounds,
     gave_up_now,
+    last_action,
     reaction,
     shadow_timer,
     with_extra,
@@ -257,7 +258,8 @@ class SoubojSystem(RuleSystem):
 
     def _last_action_reminders(self, encounter: Encounter, actors: tuple[str, ...]) -> tuple[Reminder, ...]:
         dying = [encounter.combatant(i) for i in actors
-                 if i in encounter.combatants and self.status(encounter.combatant(i), encounter) is Status.DYING]
+                 if i in encounter.combatants and self.status(encounter.combatant(i), encounter) is Status.DYING
+                 and last_action(encounter.combatant(i)) is None]  # judged once: it is the last
         return tuple(Reminder(_("{name} is dying: roll Endurance ({endurance}) for one last action.").format(
             name=c.name, endurance=c.attribute(ENDURANCE)), c.id) for c in dying)
 

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QSpinBox,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -32,6 +33,7 @@ from rules.systems.souboj import (
     Declare,
     DropReaction,
     HoldReaction,
+    JudgeLastAction,
     MarkDead,
     SetDyingCountdown,
     TimePasses,
@@ -48,6 +50,7 @@ from rules.systems.souboj.model import (
     declared_now,
     dying_rounds,
     gave_up_now,
+    last_action,
     marked_dead,
     reaction,
 )
@@ -251,15 +254,27 @@ class DyingSection(QGroupBox):
         self.countdown.setToolTip(_("Endurance roll, the kind of wound and your call."))
         self.set_countdown = QPushButton(_("Set"))
         self.death = QPushButton()
+        # The Endurance roll for one last action, judged by the GM, once in a dying (souboj.md Decision).
+        self.last_granted = QPushButton(_("Endurance made: one last action"))
+        self.last_refused = QPushButton(_("Endurance failed"))
         form = QFormLayout(self)
         form.addRow(self.detail_label)
         self.countdown_row = _row(self.countdown, self.set_countdown)
         form.addRow(_("Dies in"), self.countdown_row)
+        # One above the other: side by side they needed 380 px in Czech, wider than the details dock.
+        self.last_row = QWidget()
+        column = QVBoxLayout(self.last_row)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.addWidget(_row(self.last_granted, stretch_first=False))
+        column.addWidget(_row(self.last_refused, stretch_first=False))
+        form.addRow(self.last_row)
         form.addRow(_row(self.death, stretch_first=False))
         self._form = form
         self.set_countdown.clicked.connect(
             lambda: self._apply(SetDyingCountdown(self._id, self.countdown.value())))
         self.death.clicked.connect(self._toggle_death)
+        self.last_granted.clicked.connect(lambda: self._apply(JudgeLastAction(self._id, True)))
+        self.last_refused.clicked.connect(lambda: self._apply(JudgeLastAction(self._id, False)))
         self._dead_mark = False
 
     def _toggle_death(self) -> None:
@@ -274,6 +289,7 @@ class DyingSection(QGroupBox):
         self._form.setRowVisible(self.detail_label, bool(details))
         dying = status is Status.DYING
         self._form.setRowVisible(self.countdown_row, dying)
+        self._form.setRowVisible(self.last_row, dying and last_action(combatant) is None)
         left = dying_rounds(combatant)
         if dying and left is not None and not self.countdown.hasFocus():
             self.countdown.setValue(left)
@@ -290,12 +306,21 @@ class DyingSection(QGroupBox):
         if status is Status.DYING:
             left = dying_rounds(combatant)
             if left is None:
-                return _("Dying. How many rounds does it have? A hit to {limit} hit points kills it.").format(
+                text = _("Dying. How many rounds does it have? A hit to {limit} hit points kills it.").format(
                     limit=_signed(-condition.max_hp(combatant)))
-            return ngettext("Dying: {count} round left.", "Dying: {count} rounds left.", left).format(count=left)
+            else:
+                text = ngettext("Dying: {count} round left.", "Dying: {count} rounds left.", left).format(count=left)
+            return f"{text} {DyingSection._last_action_text(combatant)}".strip()
         if status is Status.DEAD:
             return _("Dead.")
         return ""
+
+    @staticmethod
+    def _last_action_text(combatant: Combatant) -> str:
+        judged = last_action(combatant)
+        if judged is None:
+            return ""
+        return _("Its last action was granted.") if judged else _("No last action: the Endurance roll failed.")
 
 
 # --- the whole fight -----------------------------------------------------------------------------------------
