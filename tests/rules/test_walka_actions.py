@@ -112,6 +112,27 @@ def test_an_unused_prepared_die_is_gone_after_the_next_round() -> None:
     assert budget(history, ids["Kira"])["combat"][0] == "attacks"
 
 
+def test_a_prepare_names_the_event_it_is_for() -> None:
+    # walka.md, Prepare: "declared for a specific event ("do konkretnego wydarzenia")".
+    history, ids = kira_acts()
+    kira = ids["Kira"]
+    history.do(WalkaAction(kira, "prepare", event="  the guard   opens the door "))
+    assert history.entries[-1].text() == ("Kira prepares for “the guard opens the door”: one advantage die on it "
+                                          "next round.")
+    history.do(WalkaAction(kira, "prepare"))  # the second one names nothing
+    round_order(history)
+    notes = SYSTEM.condition_notes(history.state.combatant(kira), history.state)
+    assert "Prepared for: “the guard opens the door”" in notes
+    history.do(miss(kira, ids["Ganger 1"], attack_bonus=1, prepared=True))  # the unnamed one goes first
+    notes = SYSTEM.condition_notes(history.state.combatant(kira), history.state)
+    assert "Prepared for: “the guard opens the door”" in notes
+    with pytest.raises(OperationError, match="Only a Prepare names an event"):
+        history.do(WalkaAction(kira, "aim", event="the door"))
+    round_order(history)
+    assert not any("Prepared" in note for note in SYSTEM.condition_notes(history.state.combatant(kira),
+                                                                          history.state))
+
+
 def test_prepare_and_aim_may_be_taken_twice_like_any_action() -> None:
     # walka.md: "every action may be performed twice": "any action may be taken twice (the seed names no exception,
     # so Aim and Prepare too)"; Aim: "a second Aim before the same attack does not double again (default)".

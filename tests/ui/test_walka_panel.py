@@ -300,6 +300,14 @@ def test_the_gm_marks_a_character_at_zero_dying_and_a_team_mate_stabilises_them(
     assert "dying" not in document.state.combatant("c4").extra
 
 
+def test_a_prepare_takes_the_event_typed_above_it(qtbot: QtBot, document: EncounterDocument) -> None:
+    section = hosted(qtbot, document, ActionsSection, "c2")
+    section.prepare_for.setText("Ganger 2 reaches for the alarm")
+    qtbot.mouseClick(section.buttons["prepare"], Qt.MouseButton.LeftButton)
+    assert "“Ganger 2 reaches for the alarm”" in document.history.entries[-1].text()
+    assert section.prepare_for.text() == ""  # ready for the next one
+
+
 def test_knocked_down_and_standing_up(qtbot: QtBot, document: EncounterDocument) -> None:
     section = hosted(qtbot, document, ActionsSection, "c1")
     section.knocked_down.click()

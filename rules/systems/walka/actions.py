@@ -49,6 +49,8 @@ PREPARED, AIMED, KNOCKED_DOWN, HOLDING_ON = "prepared", "aimed", "knocked_down",
 PREPARED_TWICE = "prepared_twice"
 #: walka.md Decision: "no dying or bleeding state … any such state is a GM-set status": set at 0 Hit Points.
 DYING = "dying"
+#: What each Prepare was declared for (walka.md: "do konkretnego wydarzenia", for a specific event), by its mark.
+EVENT_OF: Final[dict[str, str]] = {PREPARED: "prepared_event", PREPARED_TWICE: "prepared_twice_event"}
 #: Squares a character's Moves fell short of 5 this round (walka.md Decision: 5 squares is the most per Move).
 MOVED_SHORT = "moved_short"
 
@@ -92,8 +94,26 @@ def use_prepared_die(combatant: Combatant, encounter: Encounter) -> Combatant:
     last = encounter.clock.round - 1
     for key in (PREPARED_TWICE, PREPARED):
         if _round_of(combatant, key) == last:
-            return with_extra(combatant, key, None)
+            return _forget_prepared(combatant, key)
     return combatant
+
+
+def _forget_prepared(combatant: Combatant, key: str) -> Combatant:
+    return with_extra(with_extra(combatant, key, None), EVENT_OF[key], None)
+
+
+def name_prepared(combatant: Combatant, encounter: Encounter, event: str) -> Combatant:
+    """The event this round's latest Prepare was declared for."""
+    key = PREPARED_TWICE if _round_of(combatant, PREPARED_TWICE) == encounter.clock.round else PREPARED
+    return with_extra(combatant, EVENT_OF[key], event)
+
+
+def prepared_events(combatant: Combatant, encounter: Encounter) -> list[str]:
+    """What last round's Prepares were declared for (those that named an event)."""
+    last = encounter.clock.round - 1
+    events = [combatant.extra.get(EVENT_OF[key]) for key in (PREPARED, PREPARED_TWICE)
+              if _round_of(combatant, key) == last]
+    return [event for event in events if isinstance(event, str) and event]
 
 
 def prepared_this_round(combatant: Combatant, encounter: Encounter) -> bool:
@@ -125,7 +145,7 @@ def holding_on(combatant: Combatant) -> bool:
     return combatant.extra.get(HOLDING_ON) is True
 
 
-def with_extra(combatant: Combatant, key: str, value: int | bool | None) -> Combatant:
+def with_extra(combatant: Combatant, key: str, value: int | bool | str | None) -> Combatant:
     """A copy with one extra set (None removes it)."""
     if value is None:
         if key not in combatant.extra:
@@ -202,7 +222,8 @@ def record(combatant: Combatant, kind: str, encounter: Encounter, aim_actions: i
     updated = replace(combatant, actions_used=frozen_map(spent))
     if kind == PREPARE:
         twice = prepared_this_round(combatant, encounter)
-        return with_extra(updated, PREPARED_TWICE if twice else PREPARED, encounter.clock.round)
+        key = PREPARED_TWICE if twice else PREPARED
+        return with_extra(with_extra(updated, key, encounter.clock.round), EVENT_OF[key], None)  # named after
     if kind == AIM:
         return with_extra(updated, AIMED, encounter.clock.round)
     if kind == STAND_UP:
@@ -217,7 +238,7 @@ def new_round(combatant: Combatant, round_no: int) -> Combatant:
     for key in (PREPARED, PREPARED_TWICE, AIMED):
         happened = _round_of(updated, key)
         if happened is not None and happened < round_no - 1:
-            updated = with_extra(updated, key, None)
+            updated = _forget_prepared(updated, key) if key in EVENT_OF else with_extra(updated, key, None)
     return updated
 
 

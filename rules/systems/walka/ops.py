@@ -139,6 +139,8 @@ _COUNTED_LINES: Final[dict[str, tuple[str, str]]] = {
     actions.MOVE: NN_("{name} moves {count} square ({metres} m).", "{name} moves {count} squares ({metres} m)."),
     actions.RUN: NN_("{name} runs {count} square ({metres} m).", "{name} runs {count} squares ({metres} m)."),
 }
+#: The longest event a Prepare may name (a phrase, not a note).
+MAX_EVENT: Final[int] = 200
 _ACTION_LINES: Final[dict[str, str]] = {
     actions.ATTACK: N_("{name} attacks (resolved at the table)."),
     actions.CHANGE_WEAPON: N_("{name} changes weapon; an attack this round takes a penalty die."),
@@ -158,6 +160,8 @@ class WalkaAction(Operation):
     action: str
     #: A Move of fewer squares than 5 (0: the whole 5; walka.md Decision: "5 squares is the most per Move").
     squares: int = field(default=0, metadata=ADDED_LATER)
+    #: What a Prepare is declared for (walka.md: "do konkretnego wydarzenia", for a specific event); "": unnamed.
+    event: str = field(default="", metadata=ADDED_LATER)
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         combatant = require_combatant(encounter, self.combatant_id)
@@ -168,14 +172,28 @@ class WalkaAction(Operation):
         squares = self.squares or moves * actions.SQUARES_PER_MOVE
         if self.squares:
             updated = actions.moved_short(updated, self.squares)
+        event = self._event(kind)
+        if event:
+            updated = actions.name_prepared(updated, encounter, event)
         metres = squares * actions.METRES_PER_MOVE // actions.SQUARES_PER_MOVE
         args: dict[str, LogArg] = {"name": combatant.name, "count": squares, "metres": metres}
         if kind in _COUNTED_LINES:
             singular, plural = _COUNTED_LINES[kind]
             line = LogLine(singular, args, plural=plural, count=squares)
+        elif event:
+            line = LogLine("{name} prepares for “{event}”: one advantage die on it next round.",
+                           {**args, "event": event})
         else:
             line = LogLine(_ACTION_LINES[kind], args)
         return Applied(encounter.with_combatant(updated), (line,))
+
+    def _event(self, kind: str) -> str:
+        event = " ".join(self.event.split())
+        if event and kind != actions.PREPARE:
+            raise OperationError(_("Only a Prepare names an event."))
+        if len(event) > MAX_EVENT:
+            raise OperationError(_("An event is named in at most {limit} characters.").format(limit=MAX_EVENT))
+        return event
 
     def _check_squares(self, kind: str, walka: WalkaSystem, encounter: Encounter) -> None:
         if not self.squares:

@@ -300,6 +300,8 @@ class WalkaSystem(RuleSystem):
             notes.append(_("Prepared two actions last round: one advantage die on each"))
         elif prepared:
             notes.append(_("Prepared last round: one advantage die on the prepared action"))
+        notes += [_("Prepared for: “{event}”").format(event=event)
+                  for event in actions.prepared_events(combatant, encounter)]
         if actions.prepared_this_round(combatant, encounter):
             notes.append(_("Preparing: one advantage die next round"))
         if actions.aimed_now(combatant, encounter, self.aim_lasts(encounter)):

@@ -46,6 +46,7 @@ from rules.systems.walka import (
     WalkaSystem,
 )
 from rules.systems.walka import actions as walka_actions
+from rules.systems.walka.ops import MAX_EVENT
 from rules.systems.walka.seating import effective_seat, listed_seats, seat_label
 from rules.systems.walka.system import chances_left, hit_points
 from ui.games.base import Apply, SectionFactory
@@ -128,6 +129,10 @@ class ActionsSection(QGroupBox):
         # How far a Move goes (walka.md Decision: 5 squares is the most; by option always 5).
         self.squares = spin_box(1, walka_actions.SQUARES_PER_MOVE, walka_actions.SQUARES_PER_MOVE,
                                 suffix=_(" sq."), name=_("Squares of the Move"))
+        # What a Prepare is for (walka.md: "declared for a specific event"), typed before pressing Prepare.
+        self.prepare_for = QLineEdit(placeholderText=_("Prepare for… e.g. the guard opens the door"))
+        self.prepare_for.setMaxLength(MAX_EVENT)
+        self.prepare_for.setAccessibleName(_("What the Prepare is for"))
         grid = QGridLayout()
         for number, kind in enumerate(ACTION_BUTTONS):
             button = QPushButton(_(walka_actions.ACTION_LABELS[kind]))
@@ -146,6 +151,7 @@ class ActionsSection(QGroupBox):
         layout = QVBoxLayout(self)
         layout.addWidget(self.counter)
         layout.addLayout(grid)
+        layout.addWidget(self.prepare_for)
         layout.addWidget(self.knocked_down)
         layout.addWidget(self.dying)
         layout.addLayout(chance_row)
@@ -200,8 +206,11 @@ class ActionsSection(QGroupBox):
     def _act(self, kind: str) -> None:
         short = kind == walka_actions.MOVE and not self.squares.isHidden() and \
             self.squares.value() < walka_actions.SQUARES_PER_MOVE
-        if self._apply(WalkaAction(self._id, kind, self.squares.value() if short else 0)):
+        event = self.prepare_for.text().strip() if kind == walka_actions.PREPARE else ""
+        if self._apply(WalkaAction(self._id, kind, self.squares.value() if short else 0, event)):
             self.squares.setValue(walka_actions.SQUARES_PER_MOVE)  # the next Move is a whole one again
+            if kind == walka_actions.PREPARE:
+                self.prepare_for.clear()
 
 
 # --- the seating order ---------------------------------------------------------------------------------
