@@ -7,15 +7,12 @@ letters of the GM's language and kept in English letters, so a fight or a roster
 
 from __future__ import annotations
 
-import gettext
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules import text
 from rules.errors import RulesError
 from rules.systems import get_system
 from rules.systems.sr3.damage import (
@@ -27,23 +24,16 @@ from rules.systems.sr3.damage import (
 )
 from rules.systems.sr3.levels import LEVELS
 from rules.systems.sr3.weapons import DAMAGE
+from tests.rules.languages import install_rules_language
 
-LOCALE = Path(__file__).resolve().parents[2] / "resources" / "locale"
 LANGUAGES = ("en", "cs", "pl", "ru")
-
-
-def _install(code: str) -> None:
-    if code == "en":
-        text.install(gettext.NullTranslations())
-    else:
-        text.install(gettext.translation("bojovka", localedir=str(LOCALE), languages=[code]))
 
 
 @pytest.fixture
 def language(request: pytest.FixtureRequest) -> Iterator[str]:
-    _install(request.param)
+    install_rules_language(request.param)
     yield request.param
-    _install("en")
+    install_rules_language("en")
 
 
 @pytest.mark.parametrize(("typed", "code"), [
@@ -117,8 +107,8 @@ def test_the_weapons_table_shows_and_takes_the_czech_letters_and_stores_english_
 
 
 def test_stored_codes_stay_english_whatever_the_language() -> None:
-    _install("cs")
+    install_rules_language("cs")
     try:
         assert parse_damage_code("9S") == DamageCode(9, "S")  # a stored code is never read in Czech letters
     finally:
-        _install("en")
+        install_rules_language("en")

@@ -134,11 +134,16 @@ def test_a_reaction_answers_a_lower_score(qtbot: QtBot, host: QWidget) -> None:
     assert "reaction" not in document.state.combatant(ALES).extra  # it did not carry over
 
 
-def test_dying_countdown_and_the_gms_word_on_death(qtbot: QtBot, host: QWidget) -> None:
+def _bandit_2_dying_section(qtbot: QtBot, host: QWidget) -> tuple[EncounterDocument, DyingSection]:
+    """The sample's Bandit 2 in the panel, and its Dying and death section."""
     document = EncounterDocument(sample())
-    panel = _panel(qtbot, host, document, BANDIT_2)
-    section = _section(panel, DyingSection)
+    section = _section(_panel(qtbot, host, document, BANDIT_2), DyingSection)
     assert isinstance(section, DyingSection)
+    return document, section
+
+
+def test_dying_countdown_and_the_gms_word_on_death(qtbot: QtBot, host: QWidget) -> None:
+    document, section = _bandit_2_dying_section(qtbot, host)
     assert section.countdown_row.isHidden()
     document.apply(ApplyHarm(BANDIT_2, "wounds", 17))
     assert not section.countdown_row.isHidden()
@@ -157,10 +162,7 @@ def test_dying_countdown_and_the_gms_word_on_death(qtbot: QtBot, host: QWidget) 
 def test_the_gm_judges_the_endurance_roll_for_one_last_action_once(qtbot: QtBot, host: QWidget) -> None:
     # souboj.md: "if it is dying at the start of its turn it may roll Endurance for one last action"; Decision: "the
     # last action is allowed once (it is the last), its Endurance roll judged by the GM".
-    document = EncounterDocument(sample())
-    panel = _panel(qtbot, host, document, BANDIT_2)
-    section = _section(panel, DyingSection)
-    assert isinstance(section, DyingSection)
+    document, section = _bandit_2_dying_section(qtbot, host)
     assert section.last_row.isHidden()
     document.apply(ApplyHarm(BANDIT_2, "wounds", 17))
     assert not section.last_row.isHidden()
