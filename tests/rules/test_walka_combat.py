@@ -11,6 +11,7 @@ from rules.history import History
 from rules.serialize import history_from_document, history_to_document, operation_from_data, to_data
 from rules.systems.walka import SYSTEM, SetDying, SpendChance, WalkaAttack
 from rules.systems.walka.contest import Outcome, contest, damage_pool, hit_points_removed, kept_face
+from rules.systems.walka.outcomes import attack_probability, outcome_probability
 from tests.rules.test_walka_scenes import acting, roll, table
 
 
@@ -313,3 +314,16 @@ def test_a_whole_attack_replays_from_the_saved_document() -> None:
     history.do(attack(ids, (17, 4), (2, 19), attack_bonus=1, defence_penalty=1, damage_faces=(4, 4, 1)))
     again = history_from_document(history_to_document(history))
     assert to_data(again.state) == to_data(history.state)
+
+
+def test_how_unlikely_an_attack_was_reads_the_encounters_options() -> None:
+    # The summary's "how unlikely" follows the same rules as the attack: under the skill, aim before armor.
+    aimed_hit = attack(kira_acts()[1], (3,), (11,), aimed=True, armor=1, damage_faces=(6, 6, 6, 6))
+    for options, under, before_armor in (({}, False, False),
+                                         ({"test_success": "under", "aim_doubles": "before_armor"}, True, True)):
+        history, _ids = kira_acts(dict(options))
+        assert outcome_probability(aimed_hit, history.state, SYSTEM) == attack_probability(
+            aimed_hit, before_armor, under)
+    plain, strict = (outcome_probability(aimed_hit, kira_acts(dict(options))[0].state, SYSTEM)
+                     for options in ({}, {"test_success": "under"}))
+    assert plain != strict

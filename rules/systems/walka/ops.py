@@ -326,8 +326,8 @@ class WalkaAttack(Operation):
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         walka = _walka(system)
         attacker, target = require_combatant(encounter, self.attacker), require_combatant(encounter, self.target)
-        self._validate(walka, encounter, attacker, target)
         under = walka.strictly_under(encounter)
+        self._validate(walka, encounter, attacker, target, under)
         outcome = self.outcome(under)
         before_armor = walka.aim_before_armor(encounter)
         if outcome is not Outcome.HIT and self.damage_faces:
@@ -344,7 +344,8 @@ class WalkaAttack(Operation):
         return self._damage(system, state, log, before_armor)
 
     # --- checks -----------------------------------------------------------------------------
-    def _validate(self, walka: WalkaSystem, encounter: Encounter, attacker: Combatant, target: Combatant) -> None:
+    def _validate(self, walka: WalkaSystem, encounter: Encounter, attacker: Combatant, target: Combatant,
+                  under: bool) -> None:
         if attacker.id == target.id:
             raise OperationError(_("{name} cannot attack themself.").format(name=attacker.name))
         if walka.status(attacker, encounter) is not Status.ACTIVE:
@@ -357,8 +358,7 @@ class WalkaAttack(Operation):
         contest.check_extra_dice(self.attack_bonus, self.attack_penalty)
         contest.check_extra_dice(self.defence_bonus, self.defence_penalty)
         contest.check_faces(self.attack_faces, self.die, self.attack_bonus, self.attack_penalty, attacker.name)
-        attack_succeeds = contest.succeeds(self.attack_kept(), contest.threshold(self.attack_skill,
-                                                                                 walka.strictly_under(encounter)))
+        attack_succeeds = contest.succeeds(self.attack_kept(), contest.threshold(self.attack_skill, under))
         if self.defence and (self.defence_faces or attack_succeeds):
             # The defence roll only matters once the attacker succeeds; a failed attack needs no defence dice.
             contest.check_faces(self.defence_faces, self.die, self.defence_bonus, self.defence_penalty, target.name)

@@ -14,7 +14,7 @@ from rules.systems.base import RuleSystem
 from rules.systems.walka.contest import Outcome, hit_points_removed, threshold
 from rules.systems.walka.odds import hp_loss_distribution, outcome_chances
 from rules.systems.walka.ops import WalkaAttack
-from rules.systems.walka.system import AIM_DOUBLES, BEFORE_ARMOR, SUCCESS, UNDER
+from rules.systems.walka.system import WalkaSystem
 
 
 def scale(attack: WalkaAttack, aim_before_armor: bool = False, under: bool = False) -> list[float]:
@@ -45,7 +45,6 @@ def attack_probability(attack: WalkaAttack, aim_before_armor: bool = False, unde
 
 def outcome_probability(operation: Operation, before: Encounter, system: RuleSystem) -> float | None:
     """The game's :meth:`RuleSystem.outcome_probability`: the rolls it knows the odds of, None for the rest."""
-    if isinstance(operation, WalkaAttack):
-        before_armor = system.option(before, AIM_DOUBLES) == BEFORE_ARMOR
-        return attack_probability(operation, before_armor, system.option(before, SUCCESS) == UNDER)
+    if isinstance(operation, WalkaAttack) and isinstance(system, WalkaSystem):
+        return attack_probability(operation, system.aim_before_armor(before), system.strictly_under(before))
     return None
