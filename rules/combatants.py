@@ -21,6 +21,7 @@ from rules.encounter import (
 )
 from rules.errors import OperationError, RulesError
 from rules.history import Applied, LogArg, LogLine, Operation, require_combatant
+from rules.log_formats import attribute_format
 from rules.systems.base import BudgetItem, RuleSystem
 from rules.text import _
 from rules.weapons import checked_weapons
@@ -203,7 +204,8 @@ class SetAttribute(Operation):
         combatant = encounter.combatant(self.combatant_id)
         updated = system.prepare(combatant.with_attribute(self.key, self.value), encounter)
         line = LogLine("{name}: {attribute} set to {value}.",
-                       {"name": combatant.name, "attribute": self.key, "value": self.value})
+                       {"name": combatant.name, "attribute": self.key, "value": self.value},
+                       shown_as={"attribute": attribute_format(system.id)})
         return Applied(encounter.with_combatant(updated), (line,))
 
 

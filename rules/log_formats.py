@@ -21,3 +21,9 @@ def shown_in_language(name: str, value: str) -> str:
     """``value`` as the format ``name`` writes it now (as stored when no such format is registered)."""
     shown = _FORMATS.get(name)
     return shown(value) if shown is not None else value
+
+
+def attribute_format(system_id: str) -> str:
+    """The format of a game's attribute keys ("armor" → "Armor (power penalty)", "Zbroj (postih k moci)" in Czech),
+    registered when the game is loaded."""
+    return f"attribute of {system_id}"

@@ -17,6 +17,7 @@ from functools import cache
 from importlib import resources
 
 from rules.errors import RulesError
+from rules.log_formats import attribute_format, register_log_format
 from rules.systems.base import RuleSystem
 from rules.text import _
 
@@ -36,7 +37,10 @@ def system_ids() -> tuple[str, ...]:
 def _load(system_id: str) -> RuleSystem | None:
     module_name = _ELSEWHERE.get(system_id, f"{__name__}.{system_id}")
     system = getattr(importlib.import_module(module_name), "SYSTEM", None)
-    return system if isinstance(system, RuleSystem) and system.id == system_id else None
+    if not isinstance(system, RuleSystem) or system.id != system_id:
+        return None
+    register_log_format(attribute_format(system_id), system.attribute_name)  # "armor set to 2" in the GM's words
+    return system
 
 
 @cache

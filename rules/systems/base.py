@@ -257,6 +257,11 @@ class RuleSystem(ABC):
     def attribute_specs(self) -> Sequence[AttributeSpec]:
         """The attributes a combatant has in this game."""
 
+    def attribute_name(self, key: str) -> str:
+        """An attribute's name in the GM's language (the key itself when the game has none by that key)."""
+        spec = next((spec for spec in self.attribute_specs() if spec.key == key), None)
+        return _(spec.label) if spec is not None else key
+
     def attribute_default(self, spec: AttributeSpec, side: Side) -> int:
         """What a new combatant of ``side`` starts with (the add dialogs' boxes): the spec's default, unless the
         game gives a side its own (Walka: Chances 1 for player characters, 0 for NPCs)."""

@@ -7,37 +7,27 @@ language) and shows it as the window shows it: a Czech GM who typed 9S reads "(9
 
 from __future__ import annotations
 
-import gettext
 import json
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-from rules import text
+from rules.combatants import SetAttribute
 from rules.documents import decode_line, encode_line
 from rules.history import History, LogLine
 from rules.log_formats import shown_in_language
 from rules.systems.sr3 import Sr3Attack
 from rules.systems.sr3.damage import DAMAGE_CODE_FORMAT
 from rules.systems.sr3.resistance import Sr3ResistHit
+from tests.rules.languages import install_rules_language
 from tests.rules.sr3_scenes import eight_characters, roll_ones
 from tests.rules.test_sr3_scripted_fight import chains
-
-LOCALE = Path(__file__).resolve().parents[2] / "resources" / "locale"
-
-
-def _install(code: str) -> None:
-    if code == "en":
-        text.install(gettext.NullTranslations())
-    else:
-        text.install(gettext.translation("bojovka", localedir=str(LOCALE), languages=[code]))
 
 
 @pytest.fixture
 def english_after() -> Iterator[None]:
     yield
-    _install("en")
+    install_rules_language("en")
 
 
 def _deadly_shot() -> tuple[History, LogLine]:
@@ -59,7 +49,7 @@ def test_the_attack_line_writes_the_code_in_the_gm_s_letters(english_after: None
                                                               shown: str) -> None:
     _history, line = _deadly_shot()
     assert line.args["code"] == "9D"  # stored as every release stored it
-    _install(language)
+    install_rules_language(language)
     assert shown in line.render()
 
 
@@ -68,7 +58,7 @@ def test_the_czech_log_of_a_serious_wound_reads_v(english_after: None) -> None:
     roll_ones(history, ids)
     entry = history.do(Sr3Attack(ids["Mike"], ids["Ganger 1"], "AK-97", 11, "S", 4, chains(1, 1), 4, chains(1),
                                  mode="SA"))
-    _install("cs")
+    install_rules_language("cs")
     assert "(11V)" in entry.log[0].render()  # the digest's "Czech 11V = 11S"
 
 
@@ -76,7 +66,7 @@ def test_the_format_survives_saving_and_a_line_saved_without_it_reads_as_stored(
     _history, line = _deadly_shot()
     saved = json.loads(json.dumps(encode_line(line)))
     reopened = decode_line(saved, "log[0][0]")
-    _install("cs")
+    install_rules_language("cs")
     assert "(9S)" in reopened.render()
     older = decode_line(saved[:5], "log[0][0]")  # a line as releases before the format wrote it
     assert "(9D)" in older.render()
@@ -91,9 +81,21 @@ def test_a_format_this_release_does_not_know_leaves_the_text_as_stored() -> None
 def test_a_resisted_blast_is_logged_in_the_gm_s_letters_whatever_language_applied_it(english_after: None) -> None:
     history, _ids = eight_characters()
     target = next(c.id for c in history.state.combatants.values() if c.name == "Ganger 2")
-    _install("cs")  # applied in a Czech window: the stored line must not depend on it
+    install_rules_language("cs")  # applied in a Czech window: the stored line must not depend on it
     entry = history.do(Sr3ResistHit(target, 10, "D", 10, ((2,),) * 4, 0, "stun"))
     assert entry.log[0].args["code"] == "10D Stun"
     assert entry.log[0].render().startswith("Ganger 2 odolává 10S")
-    _install("en")
+    install_rules_language("en")
     assert entry.log[0].render() == "Ganger 2 resists 10D Stun."
+
+
+def test_an_attribute_set_by_hand_is_named_in_the_gm_s_language(english_after: None) -> None:
+    # The log said "Ganger 1: body set to 5." in every language: the key, not the attribute's name.
+    history, ids = eight_characters()
+    entry = history.do(SetAttribute(ids["Ganger 1"], "body", 5))
+    assert entry.log[0].args["attribute"] == "body"  # stored as it always was
+    assert entry.text() == "Ganger 1: Body set to 5."
+    install_rules_language("cs")
+    assert entry.log[0].render() == "Ganger 1: Tělo nastaveno na 5."
+    unknown = history.do(SetAttribute(ids["Ganger 1"], "house_rule", 2))  # a key the game does not know
+    assert unknown.log[0].render() == "Ganger 1: house_rule nastaveno na 2."
