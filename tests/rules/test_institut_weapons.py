@@ -71,7 +71,7 @@ def rounds_left(history: History, combatant_id: str, name: str) -> int:
 
 def test_the_fields_are_the_ones_the_attack_form_needs_magazine_and_rounds_included() -> None:
     assert [spec.key for spec in INSTITUT.weapon_fields()] == [
-        "kind", "damage", "burst", "mode", "one_handed", "skill", "timed", MAGAZINE, ROUNDS]
+        "kind", "damage", "hit", "burst", "mode", "one_handed", "skill", "timed", MAGAZINE, ROUNDS]
     assert INSTITUT.weapon_fields() is FIELDS
 
 
@@ -138,6 +138,8 @@ def test_a_combatant_with_a_bad_weapon_is_not_added() -> None:
     (weapon("Makarov", damage=5, one_handed=True, magazine=8, rounds=8), "Makarov (5 dice)"),
     (weapon("Derringer", damage=1), "Derringer (1 die)"),
     (weapon("Knife", kind="melee", damage=1), "Knife (Strength +1)"),
+    (weapon("Scoped AK", damage=7, hit=2, burst="3/2"), "Scoped AK (7 dice, burst 3/2, +2 dice to hit)"),
+    (weapon("Old rifle", damage=6, hit=-1), "Old rifle (6 dice, -1 die to hit)"),
     (weapon("Stick", kind="melee", damage=-1), "Stick (Strength -1)"),
     (weapon("Fists", kind="unarmed"), "Fists (Strength, bare hands)"),
     (weapon("F-1", kind="grenade", damage=8, timed=True), "F-1 (grenade, 8 dice)"),
@@ -302,3 +304,40 @@ def test_counted_rounds_survive_saving_and_replaying() -> None:
     reopened = history_from_document(document, trusted=False)
     assert rounds_left(reopened, ids["Sokolov"], "AK-74") == 24
     assert last_attack(reopened.entries, ids["Sokolov"]) == AttackRecord(ids["Sokolov"], ids["Bandit 1"], "AK-74")
+
+
+# --- the weapon's own modifier to hit ----------------------------------------------------------------------
+# "к проверке навыка применяются модификаторы, описанные для соответствующего стрелкового оружия" (the
+# modifiers listed for that firearm apply to the skill check): per-weapon data, in dice like every modifier.
+
+
+def test_a_weapons_own_dice_to_hit_come_from_the_table_and_change_the_attack_pool() -> None:
+    from rules.systems.institut.combat import Shot, attack_pool
+
+    data = load_tables({"weapons": {"Sawn-off": {"hit": 1}, "Old rifle": {"damage": 6, "hit": -2}}})
+    assert (data.weapons["Sawn-off"].hit, data.weapons["Old rifle"].hit, data.weapons["AK-74"].hit) == (1, -2, 0)
+    rifle = ready_made("Old rifle", data=data)
+    assert rifle.number("hit") == -2
+    pool = attack_pool(Shot(skill=5, weapon_hit=rifle.number("hit")), MODS)
+    assert pool.dice == 3 and [(line.label, line.dice) for line in pool.lines] == [("Skill", 5), ("Weapon", -2)]
+    assert attack_pool(Shot(skill=5), MODS).dice == 5  # no modifier: no line
+
+
+def test_dice_to_hit_that_are_not_a_number_are_refused_naming_the_entry() -> None:
+    with pytest.raises(RulesError, match=re.escape("weapons.AK-74.hit must be a whole number")):
+        load_tables({"weapons": {"AK-74": {"hit": "two"}}})
+    with pytest.raises(RulesError, match="Dice to hit"):
+        checked_weapons([weapon("Pistol", damage=5, hit=99)], INSTITUT)
+
+
+def test_a_weapon_with_no_modifier_to_hit_is_stored_as_before_the_field_existed() -> None:
+    (plain, sighted) = checked_weapons([weapon("AK", damage=7), weapon("Scoped", damage=7, hit=1)], INSTITUT)
+    assert "hit" not in plain.values and sighted.number("hit") == 1
+
+
+def test_the_weapons_table_form_shows_a_dice_to_hit_column_for_every_weapon() -> None:
+    history = History(Encounter("institut", "Weapons"))
+    shown = INSTITUT.shown_table(history.state, "weapons")
+    assert isinstance(shown, Mapping)
+    assert all(isinstance(record, Mapping) and "hit" in record for record in shown.values())
+    assert list(shown["AK-74"])[:3] == ["kind", "damage", "hit"]

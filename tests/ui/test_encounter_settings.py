@@ -132,6 +132,17 @@ def test_a_weapon_added_in_the_grid_keeps_only_the_fields_typed(qtbot: QtBot) ->
                                                                 "magazine": 30}
 
 
+def test_a_weapons_dice_to_hit_are_a_column_of_the_grid(qtbot: QtBot) -> None:
+    dialog, document = _institute(qtbot)
+    weapons = dialog.editors["weapons"]
+    assert isinstance(weapons, TableOptionEditor)
+    assert _cell(weapons, "Makarov", "Dice to hit").text() == "0"
+    _cell(weapons, "Sawn-off", "Dice to hit").setText("1")
+    dialog.apply()
+    assert _option(document, "weapons")["Sawn-off"]["hit"] == 1
+    assert "hit" not in _option(document, "weapons")["Makarov"]
+
+
 def test_an_unreadable_cell_is_named_and_nothing_changes(qtbot: QtBot) -> None:
     dialog, document = _institute(qtbot)
     called = dialog.editors["called_shots"]

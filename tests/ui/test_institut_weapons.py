@@ -314,3 +314,26 @@ def test_repeat_last_attack_takes_an_npc_from_its_turn_to_damage_in_two_keys(
     after = rounds.round_actions(window.document.state.combatant(bandit))
     assert after.taken == before.taken + 1 and after.declared == before.declared + 1
     QApplication.processEvents()
+
+
+def attack_dice(page: Any) -> str:
+    expression = page.attack_entry.expression()
+    return expression.text if expression is not None else ""
+
+
+def test_a_weapons_own_dice_to_hit_fill_the_form_and_the_attack_roll(dialog_for: DialogFactory) -> None:
+    """The seed: the modifiers listed for the firearm apply to the Shooting check; a scoped AK-74 with +2 dice."""
+    history = History(Encounter("institut", "Weapons"))
+    scoped = ready_made("AK-74", "Scoped AK", hit=2)
+    for number, name in enumerate(("Sokolov", "Bandit 1"), start=1):
+        side, attributes = CAST[name]
+        history.do(AddCombatant(f"c{number}", name, side, frozen_map(attributes),
+                                weapons=(scoped,) if name == "Sokolov" else ()))
+    roll(history, {"c1": (6,) * 6, "c2": (1,) * 4})
+    dialog = dialog_for(EncounterDocument(history))
+    page = dialog.attack
+    assert page.weapon_hit.value() == 2 and page.skill.value() == 5
+    assert attack_dice(page) == "7d6"  # Shooting 5 + the weapon's 2
+    choose(dialog, "")
+    page.weapon_hit.setValue(-1)  # the GM may type a weapon's modifier in
+    assert attack_dice(page) == "4d6"

@@ -41,6 +41,7 @@ from rules.weapons import MAGAZINE, ROUNDS, ammunition_fields, checked_weapon, t
 
 KIND: Final[str] = "kind"
 DAMAGE: Final[str] = "damage"
+HIT: Final[str] = "hit"
 BURST: Final[str] = "burst"
 MODE: Final[str] = "mode"
 ONE_HANDED: Final[str] = "one_handed"
@@ -64,6 +65,8 @@ FIELDS: Final[tuple[OptionSpec, ...]] = (
     OptionSpec(DAMAGE, N_("Damage dice"), OptionKind.INT, 0, minimum=-MAX_DICE, maximum=MAX_DICE,
                help=N_("A firearm's or grenade's damage dice; a melee weapon's dice added to Strength (may be "
                        "negative); 0 for bare hands (Strength and Martial arts).")),
+    OptionSpec(HIT, N_("Dice to hit"), OptionKind.INT, 0, minimum=-MAX_DICE, maximum=MAX_DICE,
+               help=N_("The weapon's own modifier to the attack roll, in dice (negative: harder to hit with).")),
     text_field(BURST, N_("Burst"), "", help=N_("Rounds fired / rounds that hit in a short burst, e.g. 3/2; "
                                                "empty: the weapon fires no bursts.")),
     OptionSpec(MODE, N_("Usual firing"), OptionKind.CHOICE, FireMode.SINGLE.value,
@@ -149,7 +152,15 @@ def check_weapon(weapon: Weapon) -> Weapon:
     if isinstance(skill, str) and skill and skill not in KIND_SKILLS[kind]:
         raise RulesError(_("{weapon}: {skill} is not a skill for this kind of weapon ({kind}).").format(
             weapon=name, skill=_(SKILL_LABELS[skill]), kind=_(KIND_LABELS[kind])))
-    return weapon.with_value(BURST, burst.text() if burst is not None else "")
+    return _without_plain_hit(weapon.with_value(BURST, burst.text() if burst is not None else ""))
+
+
+def _without_plain_hit(weapon: Weapon) -> Weapon:
+    """A weapon with no modifier to hit is stored without the field: weapons saved before it existed (fights,
+    the roster) read back and replay exactly as they were saved."""
+    if weapon.number(HIT):
+        return weapon
+    return Weapon(weapon.name, frozen_map({key: value for key, value in weapon.values.items() if key != HIT}))
 
 
 def _checked_burst(weapon: Weapon) -> Burst | None:
@@ -174,8 +185,8 @@ def _check_not_a_firearm(weapon: Weapon, burst: Burst | None, mode: FireMode) ->
 
 
 def describe_weapon(weapon: Weapon) -> str:
-    """``AK-74 (7 dice, burst 3/2)``, ``Knife (Strength +1)``, ``F-1 (grenade, 8 dice)``: the numbers the GM
-    rolls, never the rounds (the attack dialog shows them beside the picker)."""
+    """``AK-74 (7 dice, burst 3/2)``, ``Scoped AK (7 dice, +2 dice to hit)``, ``Knife (Strength +1)``, ``F-1
+    (grenade, 8 dice)``: the numbers the GM rolls, never the rounds (the attack dialog shows them beside the picker)."""
     kind, damage = weapon_kind(weapon), weapon.number(DAMAGE)
     if kind is WeaponKind.MELEE:
         details = _("Strength {modifier:+d}").format(modifier=damage)
@@ -190,6 +201,10 @@ def describe_weapon(weapon: Weapon) -> str:
             details = _("{dice}, burst {burst}").format(dice=dice, burst=burst.text())
         else:
             details = dice
+    hit = weapon.number(HIT)
+    if hit and kind is not WeaponKind.GRENADE:
+        details = _("{details}, {hit} to hit").format(details=details, hit=ngettext(
+            "{count:+d} die", "{count:+d} dice", abs(hit)).format(count=hit))
     return _("{weapon} ({details})").format(weapon=weapon.name, details=details)
 
 
@@ -198,8 +213,9 @@ def describe_weapon(weapon: Weapon) -> str:
 
 def table_values(entry: TableWeapon) -> dict[str, JsonValue]:
     """A weapon table entry as a carried weapon's values (single shots, a full magazine)."""
-    return {KIND: entry.kind.value, DAMAGE: entry.damage, BURST: entry.burst.text() if entry.burst else "",
-            MODE: FireMode.SINGLE.value, ONE_HANDED: entry.one_handed, SKILL: entry.skill, TIMED: entry.timed,
+    return {KIND: entry.kind.value, DAMAGE: entry.damage, HIT: entry.hit,
+            BURST: entry.burst.text() if entry.burst else "", MODE: FireMode.SINGLE.value,
+            ONE_HANDED: entry.one_handed, SKILL: entry.skill, TIMED: entry.timed,
             MAGAZINE: entry.magazine, ROUNDS: entry.magazine}
 
 

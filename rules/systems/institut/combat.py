@@ -93,6 +93,7 @@ class Shot:
     mode: FireMode = FireMode.SINGLE
     skill: int = 0  # Shooting (firearm) or Boxing / Melee / Fencing dice
     damage: int = 0  # firearm: weapon dice; melee weapon: its modifier to Strength
+    weapon_hit: int = 0  # the weapon's own dice to hit, signed (its description's modifiers)
     strength: int = 0
     martial_arts: int = 0
     burst: Burst | None = None
@@ -109,10 +110,12 @@ class Shot:
 
 
 def attack_pool(shot: Shot, modifiers: Modifiers) -> Pool:
-    """The attacker's dice: skill, wounds, extra actions, ambush, called shot, full auto, two guns, sight."""
+    """The attacker's dice: skill, the weapon's own modifier, wounds, extra actions, ambush, called shot, full
+    auto, two guns, sight."""
     mode = shot.mode if shot.kind is WeaponKind.FIREARM else FireMode.SINGLE
     return pool(
         (N_("Skill"), shot.skill),
+        (N_("Weapon"), shot.weapon_hit),
         (N_("Wounds"), -shot.wound_penalty),
         (N_("Additional actions this round"), -shot.action_penalty),
         (N_("Ambush (first round)"), modifiers.ambush_hit if shot.ambush else 0),

@@ -94,7 +94,7 @@ _TABLE_LABELS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
                   ("full_auto_ammo_multiplier", N_("Full auto: rounds fired times")),
                   ("two_guns_hit", N_("Two guns: dice to hit")),
                   ("suppression_per_bullet", N_("Suppression: difficulty per bullet"))),
-    "weapons": (("kind", N_("Kind")), ("damage", N_("Damage dice")), ("burst", N_("Burst")),
+    "weapons": (("kind", N_("Kind")), ("damage", N_("Damage dice")), ("hit", N_("Dice to hit")), ("burst", N_("Burst")),
                 ("magazine", N_("Magazine")), ("one_handed", N_("One-handed")), ("skill", N_("Skill")),
                 ("timed", N_("Timed"))),
 }
@@ -112,6 +112,26 @@ _OPTIONS: Final[tuple[OptionSpec, ...]] = (
                choices=((DodgeTie.ATTACKER.value, N_("does not avoid it (like a block)")),
                         (DodgeTie.DEFENDER.value, N_("avoids it")))),
 )
+
+
+def _with_hit(record: JsonValue) -> JsonValue:
+    """A weapon record with its dice to hit (0 when it has none), placed after its damage as the form shows it."""
+    if not isinstance(record, Mapping) or "hit" in record:
+        return record
+    fields: dict[str, JsonValue] = {}
+    for field, item in record.items():
+        fields[field] = item
+        if field == "damage":
+            fields["hit"] = 0
+    fields.setdefault("hit", 0)
+    return frozen_map(fields)
+
+
+def _without_plain_hit(record: JsonValue) -> JsonValue:
+    """A weapon record as stored: no dice to hit written when there are none (the form shows them as 0)."""
+    if isinstance(record, Mapping) and record.get("hit") == 0 and not isinstance(record.get("hit"), bool):
+        return frozen_map({field: item for field, item in record.items() if field != "hit"})
+    return record
 
 
 class InstitutSystem(RuleSystem):
@@ -132,11 +152,21 @@ class InstitutSystem(RuleSystem):
     def attribute_specs(self) -> Sequence[AttributeSpec]:
         return _ATTRIBUTES
 
+    def shown_table(self, encounter: Encounter, key: str) -> JsonValue:
+        """The weapons with every field the form edits: a weapon saved before it had its own dice to hit shows
+        them as 0, so the column is there to fill in."""
+        value = self.option(encounter, key)
+        if key != "weapons" or not isinstance(value, Mapping):
+            return value
+        return frozen_map({name: _with_hit(record) for name, record in value.items()})
+
     def validate_option(self, spec: OptionSpec, value: JsonValue) -> JsonValue:
         if spec.kind is OptionKind.CHOICE and not isinstance(value, str):
             # OptionSpec.validate looks a choice up in a set, which a table value (unhashable) would crash.
             raise RulesError(_("Option “{option}” cannot be {value!r}.").format(option=_(spec.label), value=value))
         value = spec.validate(value)
+        if spec.key == "weapons" and isinstance(value, Mapping):
+            value = frozen_map({name: _without_plain_hit(record) for name, record in value.items()})
         if spec.key in TABLE_KEYS and isinstance(value, Mapping):
             load_tables({spec.key: value})  # raises a RulesError naming the bad entry
         return value

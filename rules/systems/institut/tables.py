@@ -127,6 +127,9 @@ class Weapon:
     magazine: int = 0
     timed: bool = False
     skill: str = ""
+    #: "к проверке навыка применяются модификаторы, описанные для соответствующего стрелкового оружия": the
+    #: weapon's own dice to hit (signed), added to the attack roll.
+    hit: int = 0
 
 
 @dataclass(frozen=True)
@@ -230,13 +233,15 @@ def _modifiers(node: object) -> Modifiers:
     return Modifiers(**values)
 
 
+_WEAPON_FIELDS: Final[tuple[str, ...]] = ("kind", "damage", "hit", "burst", "one_handed", "magazine", "timed",
+                                          "skill")
 _TABLE_KINDS: Final[tuple[str, ...]] = (WeaponKind.FIREARM.value, WeaponKind.MELEE.value, WeaponKind.GRENADE.value)
 
 
 def _weapon(key: str, node: object) -> Weapon:
     path = f"weapons.{key}"
     group = _group(node, path)
-    _only(group, ("kind", "damage", "burst", "one_handed", "magazine", "timed", "skill"), path)
+    _only(group, _WEAPON_FIELDS, path)
     kind_text = group.get("kind", WeaponKind.FIREARM.value)
     if kind_text not in _TABLE_KINDS:
         raise _fail(f"{path}.kind", _("“firearm”, “melee” or “grenade”"), kind_text)
@@ -259,7 +264,8 @@ def _weapon(key: str, node: object) -> Weapon:
     if timed and kind is not WeaponKind.GRENADE:
         raise RulesError(_("Institute data: {path}: only a grenade has a timed fuse.").format(path=path))
     return Weapon(key, kind, _integer(_entry(group, "damage", path), f"{path}.damage", -MAX_DICE, MAX_DICE),
-                  parsed, _flag(group.get("one_handed", False), f"{path}.one_handed"), magazine, timed, skill)
+                  parsed, _flag(group.get("one_handed", False), f"{path}.one_handed"), magazine, timed, skill,
+                  _integer(group.get("hit", 0), f"{path}.hit", -MAX_DICE, MAX_DICE))
 
 
 def _build(data: Mapping[str, Any]) -> InstitutTables:
@@ -279,8 +285,9 @@ def _build(data: Mapping[str, Any]) -> InstitutTables:
 # --- merging the GM's overrides ---------------------------------------------------------------------------
 
 
-def _merge(default: object, override: object, path: str, open_keys: bool) -> object:
-    """``override`` over ``default``: groups merge key by key, anything else replaces."""
+def _merge(default: object, override: object, path: str, open_keys: bool, fields: tuple[str, ...] = ()) -> object:
+    """``override`` over ``default``: groups merge key by key, anything else replaces; ``fields`` are keys an
+    entry may add though the bundled one leaves them out (a bundled weapon given its own dice to hit)."""
     if not isinstance(override, Mapping) or not isinstance(default, Mapping):
         return override
     merged = dict(default)
@@ -288,8 +295,8 @@ def _merge(default: object, override: object, path: str, open_keys: bool) -> obj
         if value is None and open_keys:
             merged.pop(key, None)
         elif key in default:
-            merged[key] = _merge(default[key], value, f"{path}.{key}", open_keys=False)
-        elif open_keys:
+            merged[key] = _merge(default[key], value, f"{path}.{key}", False, fields)
+        elif open_keys or key in fields:
             merged[key] = value
         else:
             raise RulesError(_("Institute data: unknown setting {path}.").format(path=f"{path}.{key}"))
@@ -338,5 +345,5 @@ def load_tables(overrides: Mapping[str, object] | None = None) -> InstitutTables
             raise RulesError(_("Institute data: unknown table {key!r}.").format(key=key))
         if not isinstance(value, Mapping):
             raise _fail(key, _("a group of settings"), value)
-        data[key] = _merge(data[key], value, key, open_keys=key in _OPEN)
+        data[key] = _merge(data[key], value, key, key in _OPEN, _WEAPON_FIELDS if key == "weapons" else ())
     return _build(data)

@@ -22,6 +22,7 @@ from rules.history import Operation
 from rules.systems.institut import rounds
 from rules.systems.institut.arms import (
     DAMAGE,
+    HIT,
     ONE_HANDED,
     describe_weapon,
     table_values,
@@ -126,6 +127,8 @@ class AttackPage(Page):
         self.skill = spin_box(0, 40)
         self.damage = spin_box(-40, 40)
         self.damage_label = QLabel()
+        self.weapon_hit = spin_box(-40, 40)
+        self.weapon_hit.setToolTip(_("The weapon's own modifier to the attack roll, from its description."))
         self.mode = Choice((_(label), mode) for mode, label in FIRE_MODE_LABELS.items())
         self.burst = QLineEdit()
         self.burst.setPlaceholderText(_("e.g. 3/2"))
@@ -140,6 +143,24 @@ class AttackPage(Page):
         self.ambush = QCheckBox()
         self.visibility = spin_box(-20, 20)
         self.visibility.setToolTip(_("Not seeing the target well, or its natural cover: fewer dice to hit."))
+        self._make_defence_inputs()
+        self.sheet_label = text_label(rich=True)
+        self.attack_entry = DiceEntry(_("Attack"), roller)
+        self.defence_entry = DiceEntry(_("Defence"), roller)
+        self.damage_entries = (DiceEntry(_("Damage"), roller), DiceEntry(_("Second gun's damage"), roller))
+        self.set_tables(data)
+        self._build_layout()
+        self.edits.watch(self.name, self.kind, self.skill, self.damage, self.weapon_hit, self.mode, self.burst,
+                         self.identical, self.one_handed, self.point_blank, self.called, self.ambush, self.visibility,
+                         self.attacker_held, self.defence, self.unseen, self.defence_skill, self.difficulty,
+                         self.target_held, self.armor, self.cover, *self.entries())
+        self.kind.currentIndexChanged.connect(self._on_kind)
+        self.skill_name.currentIndexChanged.connect(self._on_skill_name)
+        self.preset.currentIndexChanged.connect(self._on_preset)
+        self.defence.currentIndexChanged.connect(self._on_defence)
+
+    def _make_defence_inputs(self) -> None:
+        """The attacker's and the target's actions and everything the defence is rolled with."""
         self.attacker_held = Choice[str]()
         self.defence = Choice((_(label), kind) for kind, label in DEFENCE_LABELS.items())
         self.defence.setToolTip(_("A block uses Boxing, Melee or Fencing and must beat the attack; Melee and "
@@ -155,20 +176,6 @@ class AttackPage(Page):
                                 "called-shot table); put a helmet's dice under Cover then."))
         self.cover = spin_box(0, 40)
         self.cover.setToolTip(_("A car door, a tree, a comrade's back: damage dice off."))
-        self.sheet_label = text_label(rich=True)
-        self.attack_entry = DiceEntry(_("Attack"), roller)
-        self.defence_entry = DiceEntry(_("Defence"), roller)
-        self.damage_entries = (DiceEntry(_("Damage"), roller), DiceEntry(_("Second gun's damage"), roller))
-        self.set_tables(data)
-        self._build_layout()
-        self.edits.watch(self.name, self.kind, self.skill, self.damage, self.mode, self.burst, self.identical,
-                         self.one_handed, self.point_blank, self.called, self.ambush, self.visibility,
-                         self.attacker_held, self.defence, self.unseen, self.defence_skill, self.difficulty,
-                         self.target_held, self.armor, self.cover, *self.entries())
-        self.kind.currentIndexChanged.connect(self._on_kind)
-        self.skill_name.currentIndexChanged.connect(self._on_skill_name)
-        self.preset.currentIndexChanged.connect(self._on_preset)
-        self.defence.currentIndexChanged.connect(self._on_defence)
 
     def set_tables(self, data: InstitutTables) -> None:
         """Offer the GM's weapons and called-shot parts."""
@@ -190,6 +197,7 @@ class AttackPage(Page):
         form.addRow(_("Kind"), self.kind)
         form.addRow(_("Skill"), _row(self.skill_name, self.skill))
         form.addRow(self.damage_label, self.damage)
+        form.addRow(_("Weapon's dice to hit"), self.weapon_hit)
         form.addRow(_("Firing"), self.mode)
         form.addRow(_("Burst"), self.burst)
         form.addRow(self.one_handed)
@@ -269,6 +277,7 @@ class AttackPage(Page):
             self.kind.select(weapon_kind(weapon))
             self.skill_name.select(weapon_skill(weapon))
             self.damage.setValue(weapon.number(DAMAGE))
+            self.weapon_hit.setValue(weapon.number(HIT))
             self.burst.setText(burst.text() if burst is not None else "")
             self.mode.select(weapon_mode(weapon))
             self.one_handed.setChecked(weapon.value(ONE_HANDED) is True)
@@ -353,7 +362,8 @@ class AttackPage(Page):
         burst_text = self.burst.text().strip()
         burst: Burst | None = parse_burst(burst_text) if burst_text else None
         return Shot(kind=self.kind.value(), mode=self.mode.value(), skill=self.skill.value(),
-                    damage=self.damage.value(), strength=attacker.attribute("strength"),
+                    damage=self.damage.value(), weapon_hit=self.weapon_hit.value(),
+                    strength=attacker.attribute("strength"),
                     martial_arts=attacker.attribute("martial_arts"), burst=burst,
                     identical_guns=self.identical.isChecked(), one_handed=self.one_handed.isChecked(),
                     point_blank=self.point_blank.isChecked(),
