@@ -340,4 +340,5 @@ def test_the_weapons_table_form_shows_a_dice_to_hit_column_for_every_weapon() ->
     shown = INSTITUT.shown_table(history.state, "weapons")
     assert isinstance(shown, Mapping)
     assert all(isinstance(record, Mapping) and "hit" in record for record in shown.values())
-    assert list(shown["AK-74"])[:3] == ["kind", "damage", "hit"]
+    rifle = shown["AK-74"]
+    assert isinstance(rifle, Mapping) and list(rifle)[:3] == ["kind", "damage", "hit"]
