@@ -39,6 +39,7 @@ from rules.systems.institut import (
 from rules.systems.institut.combat import (
     Defence,
     DodgeTie,
+    blade_pool,
     check_mode,
     damage_rolls,
     defence_pool,
@@ -527,6 +528,35 @@ def test_a_block_with_more_points_stops_the_blow() -> None:
     entry = history.do(InstitutAttack(ids["Sokolov"], ids["Bandit 1"], "fist", (3, 3), "block", (4, 3),
                                       damage_rolls=((6, 6, 6),)))
     assert "Bandit 1 blocks the blow." in entry.text() and wounds(history, ids["Bandit 1"])["heavy"] == 0
+
+
+# "кулак можно блокировать мечом ... но когда меч блокирует кулак, бьющий получает повреждения от меча"
+
+
+def test_a_sword_that_blocks_a_fist_wounds_the_puncher_with_the_swords_damage() -> None:
+    history, ids = started()
+    # Bandit 1 (Strength 3) blocks Sokolov's punch with a club (+2): 5 dice against the puncher's fist.
+    assert blade_pool(3, 2).dice == 5
+    entry = history.do(InstitutAttack(ids["Sokolov"], ids["Bandit 1"], "fist", (3, 3), "block", (4, 3),
+                                      blade_faces=(3, 3, 3, 3, 2)))
+    text = entry.text()
+    assert "Bandit 1 blocks the blow." in text
+    assert "Bandit 1's blade stops the fist: 14 points against Sokolov." in text
+    assert wounds(history, ids["Sokolov"])["medium"] == 1
+    assert wounds(history, ids["Bandit 1"]) == dict.fromkeys(CLASSES, 0)
+    history.undo()
+    assert wounds(history, ids["Sokolov"])["medium"] == 0
+
+
+def test_a_blade_hurts_the_puncher_only_when_its_block_stops_the_blow() -> None:
+    history, ids = started()
+    with pytest.raises(OperationError, match="only when it blocks the blow"):
+        history.do(InstitutAttack(ids["Sokolov"], ids["Bandit 1"], "fist", (6, 6), "block", (1, 1),
+                                  damage_rolls=((2, 2),), blade_faces=(6, 6)))
+    with pytest.raises(OperationError, match="Only a block with a blade"):
+        history.do(InstitutAttack(ids["Sokolov"], ids["Bandit 1"], "fist", (1, 1), "dodge", (6, 6),
+                                  blade_faces=(6, 6)))
+    assert len(history.entries) == len(started()[0].entries)
 
 
 def test_a_hit_without_damage_roll_wounds_nobody() -> None:

@@ -316,8 +316,9 @@ def test_repeat_last_attack_takes_an_npc_from_its_turn_to_damage_in_two_keys(
     QApplication.processEvents()
 
 
-def attack_dice(page: Any) -> str:
-    expression = page.attack_entry.expression()
+def attack_dice_of(entry: Any) -> str:
+    """The dice a dice entry asks for ("7d6"; "" when it needs none)."""
+    expression = entry.expression()
     return expression.text if expression is not None else ""
 
 
@@ -333,7 +334,41 @@ def test_a_weapons_own_dice_to_hit_fill_the_form_and_the_attack_roll(dialog_for:
     dialog = dialog_for(EncounterDocument(history))
     page = dialog.attack
     assert page.weapon_hit.value() == 2 and page.skill.value() == 5
-    assert attack_dice(page) == "7d6"  # Shooting 5 + the weapon's 2
+    assert attack_dice_of(page.attack_entry) == "7d6"  # Shooting 5 + the weapon's 2
     choose(dialog, "")
     page.weapon_hit.setValue(-1)  # the GM may type a weapon's modifier in
-    assert attack_dice(page) == "4d6"
+    assert attack_dice_of(page.attack_entry) == "4d6"
+
+
+def test_a_punch_blocked_with_a_club_wounds_the_puncher_with_the_clubs_damage(dialog_for: DialogFactory) -> None:
+    """The seed: "когда меч блокирует кулак, бьющий получает повреждения от меча". Sokolov punches Bandit 1,
+    who blocks with his club (+2 to Strength 3): the club's 5 dice go against Sokolov's fist."""
+    history = History(Encounter("institut", "Weapons"))
+    for number, name in enumerate(("Sokolov", "Bandit 1"), start=1):
+        side, attributes = CAST[name]
+        history.do(AddCombatant(f"c{number}", name, side, frozen_map(attributes),
+                                weapons=(ready_made("Club"),) if name == "Bandit 1" else ()))
+    roll(history, {"c1": (6,) * 6, "c2": (1,) * 4})
+    document = EncounterDocument(history)
+    dialog = dialog_for(document)
+    page = dialog.attack
+    page.kind.select(WeaponKind.UNARMED)
+    assert not page.blade.isEnabled()  # a dodge: no blade in play
+    page.defence.select(Defence.BLOCK)
+    assert page.blade.isEnabled() and page.blade.isChecked() and page.blade_dice.value() == 2
+    assert page.defence_skill.value() == 2  # Bandit 1's Melee
+    assert not page.blade_entry.isHidden() and attack_dice_of(page.blade_entry) == "5d6"
+    page.attack_entry.set_faces_text("3, 3")  # Boxing 2: 6 against the block's 7
+    page.defence_entry.set_faces_text("4, 3")
+    assert dialog.status_label.text() == "Roll or type the dice, then press Resolve."
+    page.blade_entry.set_faces_text("3, 3, 3, 3, 2")
+    assert dialog.resolve_button.isEnabled(), dialog.status_label.text()
+    dialog.resolve()
+    operation = document.history.entries[-1].operation
+    assert isinstance(operation, InstitutAttack) and operation.blade_faces == (3, 3, 3, 3, 2)
+    assert document.state.combatant("c1").boxes("medium") == 1  # 14 points: a Medium wound on Sokolov
+    page.attack_entry.set_faces_text("6, 6")  # a punch that gets through: the blade's dice are not needed
+    page.defence_entry.set_faces_text("1, 1")
+    assert attack_dice_of(page.blade_entry) == ""
+    page.blade.setChecked(False)
+    assert page.blade_entry.isHidden()

@@ -202,6 +202,12 @@ def defence_pool(skill: int, wound_penalty: int, action_penalty: int, visibility
                 (N_("Situation"), visibility), keep_zero=(N_("Skill"),))
 
 
+def blade_pool(strength: int, blade: int) -> Pool:
+    """The damage a blade that blocks a bare fist does to the puncher: the blade's own damage, Strength plus its
+    modifier ("когда меч блокирует кулак, бьющий получает повреждения от меча"; a fist is bare, so no armor)."""
+    return pool((N_("Strength"), strength), (N_("Weapon"), blade), keep_zero=(N_("Strength"),))
+
+
 def hits(attack: int, defence: Defence, opposing: int, dodge_tie: DodgeTie = DodgeTie.ATTACKER) -> bool:
     """Whether an attack total gets through: it reaches a difficulty, or the defender does not roll more."""
     if defence is Defence.DIFFICULTY:

@@ -363,7 +363,9 @@ class InstitutAttack(Operation):
     ``damage_rolls`` holds one roll per bullet that hits (two with two identical guns; none when the hit does
     no damage, e.g. a pistol shot out of a hand); each puts ``wounds_per_hit`` wounds of its class on the
     target (a burst's hits). The attack is one action of the attacker (``attacker_held``: the held one it
-    fulfils); a dodge or block is one action of the target (``target_held`` likewise).
+    fulfils); a dodge or block is one action of the target (``target_held`` likewise). ``blade_faces``: a
+    punch blocked with a blade, whose damage roll wounds the puncher ("когда меч блокирует кулак, бьющий
+    получает повреждения от меча").
     """
 
     kind = "institut_attack"
@@ -380,6 +382,7 @@ class InstitutAttack(Operation):
     attacker_held: str = ""
     target_held: str = ""
     saved_weapon: str = field(default="", metadata=ADDED_LATER)
+    blade_faces: Faces = field(default=(), metadata=ADDED_LATER)
 
     def attacker_id(self) -> str | None:
         return self.attacker
@@ -415,7 +418,15 @@ class InstitutAttack(Operation):
         except RulesError as problem:
             raise OperationError(str(problem)) from None
         if not hits(sum(self.attack_faces), defence, opposing, tie):
-            return Applied(state, (*log, LogLine(_MISS_LINES[defence], {"name": target.name}), *ammunition))
+            log.append(LogLine(_MISS_LINES[defence], {"name": target.name}))
+            if self.blade_faces:
+                log.append(_points("{target}'s blade stops the fist: {points} point against {attacker}.",
+                                   "{target}'s blade stops the fist: {points} points against {attacker}.",
+                                   {"target": target.name, "attacker": attacker.name}, sum(self.blade_faces)))
+                state = _wound(state, system, attacker.id, sum(self.blade_faces), 1, log)
+            return Applied(state, (*log, *ammunition))
+        if self.blade_faces:
+            raise OperationError(_("A blade hurts the puncher only when it blocks the blow."))
         if not self.damage_rolls:
             return Applied(state, (*log, LogLine("A hit, with no damage roll."), *ammunition))
         for faces in self.damage_rolls:
@@ -427,8 +438,10 @@ class InstitutAttack(Operation):
             defence = Defence(self.defence)
         except ValueError:
             raise OperationError(_("Unknown defence {defence!r}.").format(defence=self.defence)) from None
-        for faces in (self.attack_faces, self.defence_faces, *self.damage_rolls):
+        for faces in (self.attack_faces, self.defence_faces, *self.damage_rolls, self.blade_faces):
             _check_faces(faces)
+        if self.blade_faces and defence is not Defence.BLOCK:
+            raise OperationError(_("Only a block with a blade hurts the puncher."))
         if defence is Defence.DIFFICULTY and self.defence_faces:
             raise OperationError(_("Against a difficulty the target rolls nothing."))
         if not 0 <= self.difficulty <= 999:

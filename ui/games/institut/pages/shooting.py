@@ -40,6 +40,7 @@ from rules.systems.institut.combat import (
     Pool,
     Shot,
     attack_pool,
+    blade_pool,
     check_mode,
     damage_pool,
     damage_rolls,
@@ -105,6 +106,7 @@ class AttackSheet:
     defence_pool: Pool | None
     difficulty: int
     damage: Pool | None
+    blade: Pool | None  # a punch blocked with a blade: the blade's damage to the puncher
     wounds: int
     rolls: int
     rounds: int
@@ -148,12 +150,13 @@ class AttackPage(Page):
         self.attack_entry = DiceEntry(_("Attack"), roller)
         self.defence_entry = DiceEntry(_("Defence"), roller)
         self.damage_entries = (DiceEntry(_("Damage"), roller), DiceEntry(_("Second gun's damage"), roller))
+        self.blade_entry = DiceEntry(_("Blade against the fist"), roller)
         self.set_tables(data)
         self._build_layout()
         self.edits.watch(self.name, self.kind, self.skill, self.damage, self.weapon_hit, self.mode, self.burst,
                          self.identical, self.one_handed, self.point_blank, self.called, self.ambush, self.visibility,
                          self.attacker_held, self.defence, self.unseen, self.defence_skill, self.difficulty,
-                         self.target_held, self.armor, self.cover, *self.entries())
+                         self.target_held, self.blade, self.blade_dice, self.armor, self.cover, *self.entries())
         self.kind.currentIndexChanged.connect(self._on_kind)
         self.skill_name.currentIndexChanged.connect(self._on_skill_name)
         self.preset.currentIndexChanged.connect(self._on_preset)
@@ -171,6 +174,9 @@ class AttackPage(Page):
         self.difficulty = spin_box(0, 200)
         self.difficulty.setToolTip(_("For an immobile or unaware target: set by its size."))
         self.target_held = Choice[str]()
+        self.blade = QCheckBox(_("Blocks with a blade: a fist it stops takes the blade's damage"))
+        self.blade_dice = spin_box(-40, 40)
+        self.blade_dice.setToolTip(_("The blade's modifier to the defender's Strength, as for its own blows."))
         self.armor = spin_box(0, 40)
         self.armor.setToolTip(_("Not counted for a called shot at a part the armor does not cover (see the "
                                 "called-shot table); put a helmet's dice under Cover then."))
@@ -216,6 +222,8 @@ class AttackPage(Page):
         form.addRow(_("Dodge or block dice"), self.defence_skill)
         form.addRow(_("Difficulty"), self.difficulty)
         form.addRow(_("Target's action"), self.target_held)
+        form.addRow(self.blade)
+        form.addRow(_("Blade (+ Strength)"), self.blade_dice)
         form.addRow(_("Body armor (dice)"), self.armor)
         form.addRow(_("Cover (dice)"), self.cover)
         sheet = QWidget()
@@ -236,7 +244,7 @@ class AttackPage(Page):
         side_by_side(self, _column(weapon, situation), _column(defence, self.sheet_tabs), _column(dice, result))
 
     def entries(self) -> list[DiceEntry]:
-        return [self.attack_entry, self.defence_entry, *self.damage_entries]
+        return [self.attack_entry, self.defence_entry, *self.damage_entries, self.blade_entry]
 
     # --- reacting --------------------------------------------------------------------------------
     def _on_kind(self) -> None:
@@ -301,7 +309,11 @@ class AttackPage(Page):
         self.target_held.setEnabled(defence is not Defence.DIFFICULTY)
         self.difficulty.setEnabled(defence is Defence.DIFFICULTY)
         self.unseen.setEnabled(defence is Defence.DODGE)
+        punch_blocked = self.kind.value() is WeaponKind.UNARMED and defence is Defence.BLOCK
+        self.blade.setEnabled(punch_blocked)
+        self.blade_dice.setEnabled(punch_blocked and self.blade.isChecked())
         self.damage_entries[1].setVisible(self._sheet is not None and self._sheet.rolls > 1)
+        self.blade_entry.setVisible(self._sheet is not None and self._sheet.blade is not None)
 
     def prefill(self, context: Context) -> None:
         attacker, target = context.attacker, context.target
@@ -332,10 +344,17 @@ class AttackPage(Page):
             self._nothing_to_defend_with = False  # the GM's own choice
 
     def _prefill_defence(self, target: Combatant) -> None:
+        self._prefill_blade(target)
         if self.defence.value() is Defence.BLOCK:
             self.defence_skill.setValue(max(target.attribute(key) for key in BLOCK_SKILLS))
         else:
             self.defence_skill.setValue(target.attribute("dodge"))
+
+    def _prefill_blade(self, target: Combatant) -> None:
+        """A target carrying a melee weapon blocks a punch with it: its Strength plus the weapon's modifier."""
+        blades = [weapon for weapon in target.weapons if weapon_kind(weapon) is WeaponKind.MELEE]
+        self.blade.setChecked(bool(blades))
+        self.blade_dice.setValue(blades[0].number(DAMAGE) if blades else 0)
 
     def refresh(self, context: Context) -> None:
         with self.edits.quietly():
@@ -386,8 +405,12 @@ class AttackPage(Page):
         modifiers = context.data.modifiers
         used = rounds_fired(shot, modifiers)
         fire(context.state, context.attacker.id, self.saved_weapon(context), used)  # refused: too few loaded
+        punch_blocked = shot.kind is WeaponKind.UNARMED and defence is Defence.BLOCK and self.blade.isChecked()
+        blade = (blade_pool(context.target.attribute("strength"), self.blade_dice.value()) if punch_blocked
+                 else None)
         return AttackSheet(shot, attack_pool(shot, modifiers), defence, defending, self.difficulty.value(),
-                           damage_pool(shot, modifiers), wounds_per_hit(shot, modifiers), damage_rolls(shot), used)
+                           damage_pool(shot, modifiers), blade, wounds_per_hit(shot, modifiers),
+                           damage_rolls(shot), used)
 
     def _show(self, context: Context) -> None:
         sheet = self._sheet
@@ -405,6 +428,8 @@ class AttackPage(Page):
                 difficulty=sheet.difficulty))))
         parts.append(pool_html(_("Damage"), sheet.damage) if sheet.damage is not None
                      else html.escape(_("A hit there makes no damage roll.")))
+        if sheet.blade is not None:
+            parts.append(pool_html(_("Blade against the fist, if the block stops it"), sheet.blade))
         notes = []
         if self._nothing_to_defend_with and context.target is not None and sheet.defence_pool is None:
             notes.append(_("{name} has no action left to dodge or block with: the attack is rolled against a "
@@ -449,6 +474,10 @@ class AttackPage(Page):
             else:
                 self.defence_entry.set_expression(dice_expression(sheet.defence_pool.dice), _(NO_DICE))
             hit = self._hit(context, sheet)
+            if sheet.blade is None or hit:
+                self.blade_entry.set_expression(None, _("Not needed: the block did not stop the blow."))
+            else:
+                self.blade_entry.set_expression(dice_expression(sheet.blade.dice), _(NO_DICE))
             for number, entry in enumerate(self.damage_entries):
                 if number >= sheet.rolls:
                     entry.set_expression(None, _("Only one gun's bullet."))
@@ -484,7 +513,8 @@ class AttackPage(Page):
             flat_faces(self.attack_entry), sheet.defence.value, flat_faces(self.defence_entry)
             if sheet.defence_pool is not None else (), sheet.difficulty if sheet.defence_pool is None else 0,
             rolls, sheet.wounds, sheet.rounds, self.attacker_held.value(),
-            self.target_held.value() if sheet.defence_pool is not None else "", self.saved_weapon(context))
+            self.target_held.value() if sheet.defence_pool is not None else "", self.saved_weapon(context),
+            flat_faces(self.blade_entry) if sheet.blade is not None and hit is False else ())
 
     def outcome(self, operation: Operation, context: Context) -> str | None:
         sheet = self._sheet
