@@ -21,9 +21,9 @@ from rules.encounter import (
 )
 from rules.errors import OperationError, RulesError
 from rules.history import Applied, LogArg, LogLine, Operation, require_combatant
-from rules.log_formats import attribute_format
+from rules.log_formats import attribute_format, register_log_format
 from rules.systems.base import BudgetItem, RuleSystem
-from rules.text import _
+from rules.text import N_, _
 from rules.weapons import checked_weapons
 
 MAX_NAME = 200
@@ -112,6 +112,18 @@ class RemoveCombatant(Operation):
 
 
 EditableField = Literal["name", "side", "group", "seat", "notes"]
+#: The fields' names in the log ("Ganger 1: změněno pole „Poznámky“"); the log keeps the key, shown in the GM's
+#: language when read, so fights saved before replay to the same lines.
+FIELD_LABELS: dict[str, str] = {"name": N_("Name"), "side": N_("Side"), "group": N_("Group name"),
+                                "seat": N_("Seat"), "notes": N_("Notes")}
+FIELD_FORMAT = "combatant field"
+
+
+def _shown_field(key: str) -> str:
+    return _(FIELD_LABELS[key]) if key in FIELD_LABELS else key
+
+
+register_log_format(FIELD_FORMAT, _shown_field)
 
 
 @dataclass(frozen=True)
@@ -126,7 +138,8 @@ class EditCombatant(Operation):
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         combatant = require_combatant(encounter, self.combatant_id)
         updated = self._edited(combatant)
-        line = LogLine("{name}: {field} changed.", {"name": updated.name, "field": self.field})
+        line = LogLine("{name}: {field} changed.", {"name": updated.name, "field": self.field},
+                       shown_as={"field": FIELD_FORMAT})
         return Applied(encounter.with_combatant(updated), (line,))
 
     def _edited(self, combatant: Combatant) -> Combatant:

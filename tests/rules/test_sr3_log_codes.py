@@ -99,3 +99,17 @@ def test_an_attribute_set_by_hand_is_named_in_the_gm_s_language(english_after: N
     assert entry.log[0].render() == "Ganger 1: Tělo nastaveno na 5."
     unknown = history.do(SetAttribute(ids["Ganger 1"], "house_rule", 2))  # a key the game does not know
     assert unknown.log[0].render() == "Ganger 1: house_rule nastaveno na 2."
+
+
+def test_an_edited_field_is_named_in_the_gm_s_language(english_after: None) -> None:
+    # The log said "Ganger 1: notes changed." in every language: the field's key.
+    from rules.combatants import EditCombatant
+
+    history, ids = eight_characters()
+    entry = history.do(EditCombatant(ids["Ganger 1"], "notes", "has the keys"))
+    assert entry.log[0].args["field"] == "notes"  # stored as it always was
+    assert entry.text() == "Ganger 1: Notes changed."
+    install_rules_language("cs")
+    assert entry.log[0].render() == "Ganger 1: změněno pole „Poznámky“."
+    install_rules_language("ru")
+    assert entry.log[0].render() == "Ganger 1: изменено поле «Заметки»."
