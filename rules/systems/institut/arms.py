@@ -155,12 +155,17 @@ def check_weapon(weapon: Weapon) -> Weapon:
     return _without_plain_hit(weapon.with_value(BURST, burst.text() if burst is not None else ""))
 
 
+def without_plain_hit(values: Mapping[str, JsonValue]) -> Mapping[str, JsonValue]:
+    """A weapon's values as stored: no dice to hit written when there are none, so weapons saved before the field
+    existed (fights, the roster, the weapons table) read back and replay exactly as they were saved."""
+    hit = values.get(HIT)
+    if hit != 0 or isinstance(hit, bool):
+        return values
+    return frozen_map({key: value for key, value in values.items() if key != HIT})
+
+
 def _without_plain_hit(weapon: Weapon) -> Weapon:
-    """A weapon with no modifier to hit is stored without the field: weapons saved before it existed (fights,
-    the roster) read back and replay exactly as they were saved."""
-    if weapon.number(HIT):
-        return weapon
-    return Weapon(weapon.name, frozen_map({key: value for key, value in weapon.values.items() if key != HIT}))
+    return Weapon(weapon.name, without_plain_hit(weapon.values))
 
 
 def _checked_burst(weapon: Weapon) -> Burst | None:

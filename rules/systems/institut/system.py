@@ -127,13 +127,6 @@ def _with_hit(record: JsonValue) -> JsonValue:
     return frozen_map(fields)
 
 
-def _without_plain_hit(record: JsonValue) -> JsonValue:
-    """A weapon record as stored: no dice to hit written when there are none (the form shows them as 0)."""
-    if isinstance(record, Mapping) and record.get("hit") == 0 and not isinstance(record.get("hit"), bool):
-        return frozen_map({field: item for field, item in record.items() if field != "hit"})
-    return record
-
-
 class InstitutSystem(RuleSystem):
     """Institute: (Agility + Thinking) d6 initiative, one action a round, the life pyramid."""
 
@@ -166,7 +159,8 @@ class InstitutSystem(RuleSystem):
             raise RulesError(_("Option “{option}” cannot be {value!r}.").format(option=_(spec.label), value=value))
         value = spec.validate(value)
         if spec.key == "weapons" and isinstance(value, Mapping):
-            value = frozen_map({name: _without_plain_hit(record) for name, record in value.items()})
+            value = frozen_map({name: arms.without_plain_hit(record) if isinstance(record, Mapping) else record
+                                for name, record in value.items()})
         if spec.key in TABLE_KEYS and isinstance(value, Mapping):
             load_tables({spec.key: value})  # raises a RulesError naming the bad entry
         return value

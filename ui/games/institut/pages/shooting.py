@@ -351,7 +351,7 @@ class AttackPage(Page):
             self.defence_skill.setValue(target.attribute("dodge"))
 
     def _prefill_blade(self, target: Combatant) -> None:
-        """A target carrying a melee weapon blocks a punch with it: its Strength plus the weapon's modifier."""
+        """A target carrying a melee weapon blocks a punch with it: the weapon's modifier to its Strength."""
         blades = [weapon for weapon in target.weapons if weapon_kind(weapon) is WeaponKind.MELEE]
         self.blade.setChecked(bool(blades))
         self.blade_dice.setValue(blades[0].number(DAMAGE) if blades else 0)
