@@ -84,7 +84,7 @@ class MainWindow(QMainWindow):
         self.preferences = PreferenceCommands(self)
         self.setObjectName("MainWindow")
         application = QApplication.instance()
-        if application is not None:
+        if isinstance(application, QApplication):
             guard_the_wheel(application)
         self._fit_to_screen(1280, 800)
         self._build_central()

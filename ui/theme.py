@@ -6,6 +6,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication, QLabel
 
+from ui.widgets.inputs import guard_the_wheel
+
 THEMES = ("system", "light", "dark")
 
 _DARK = {
@@ -107,10 +109,7 @@ def system_prefers_dark() -> bool:
 
 def apply_theme(application: QApplication, theme: str) -> str:
     """Apply ``theme`` ("system", "light" or "dark"); returns the theme actually shown ("light"/"dark")."""
-    if application.style().name().lower() != "fusion":
-        # Only once: setting a style again deletes the old QStyle while widgets still hold it (the GUI monkey
-        # crashed switching themes after a few thousand steps).
-        application.setStyle("Fusion")
+    guard_the_wheel(application)  # Fusion, set once
     dark = theme == "dark" or (theme == "system" and system_prefers_dark())
     application.setPalette(dark_palette() if dark else application.style().standardPalette())
     return "dark" if dark else "light"

@@ -26,7 +26,8 @@ from tests.ui.conftest import WindowFactory
 from ui.dialogs.shortcuts import ShortcutsDialog, command_name, keys_text, plain
 from ui.main_window import ROW_ACTIONS, MainWindow
 from ui.models.initiative_model import Column
-from ui.widgets.inputs import spin_box
+from ui.theme import apply_theme
+from ui.widgets.inputs import WheelCalmingStyle, spin_box
 
 pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support (propagateSizeHints\(\)|raise\(\)|grabbing)")
 
@@ -297,6 +298,27 @@ def test_the_wheel_edits_only_a_focused_number_or_choice(window: MainWindow, qtb
     qtbot.waitUntil(combo.hasFocus)
     _wheel(combo, -1)
     assert combo.currentIndex() == 1
+
+
+def test_the_style_guards_the_wheel_and_survives_a_theme_change(window: MainWindow, qtbot: QtBot) -> None:
+    application = QApplication.instance()
+    assert isinstance(application, QApplication)
+    style = application.style()
+    assert isinstance(style, WheelCalmingStyle)
+    apply_theme(application, "dark")
+    apply_theme(application, "light")
+    assert application.style() is style  # set once: a second setStyle would delete the one widgets hold
+    box = spin_box(0, 10, 5)  # made after the switch: polished by the same style, guarded once
+    qtbot.addWidget(box)
+    box.show()
+    box.activateWindow()
+    qtbot.waitUntil(box.isActiveWindow)
+    _wheel(box, 2)
+    assert box.value() == 5 and box.focusPolicy() == Qt.FocusPolicy.StrongFocus
+    box.setFocus()
+    qtbot.waitUntil(box.hasFocus)
+    _wheel(box)
+    assert box.value() == 6  # one step: a guard installed twice would still pass it once
 
 
 def test_the_details_panel_numbers_ignore_a_passing_wheel(window: MainWindow) -> None:

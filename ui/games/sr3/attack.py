@@ -56,6 +56,7 @@ from ui.games.sr3.attack_form import (
 )
 from ui.games.sr3.odds import ORDER, AttackQuestion, attack_chart, tick_text
 from ui.widgets.dice_entry import DiceEntry
+from ui.widgets.inputs import FormLock
 from ui.widgets.layout import column as _column
 from ui.widgets.layout import row as _row
 from ui.widgets.messages import show_message, text_label
@@ -95,6 +96,7 @@ class Sr3AttackDialog(AttackDialog):
         self.weapon = WeaponBox(self._tables)
         self.situation = SituationBox(self._tables)
         self.defence = DefenceBox()
+        self._form_lock = FormLock(self.weapon, self.situation, self.defence)
         self.dice = DiceBox(roller)
         self.chart = OddsChart(export_name=_("attack-odds"), compact=True)
         self.sheet_tabs = QTabWidget()
@@ -502,8 +504,8 @@ class Sr3AttackDialog(AttackDialog):
     def _set_editable(self, editable: bool) -> None:
         super()._set_editable(editable)
         dice = self.dice
-        for widget in (self.weapon, self.situation, self.defence, dice.skill, dice.attack_pool, dice.body,
-                       dice.roll_all, self.counts):
+        self._form_lock.set_locked(not editable)
+        for widget in (dice.skill, dice.attack_pool, dice.body, dice.roll_all, self.counts):
             widget.setEnabled(editable)
         pool_allowed = editable and not self._pool_barred()
         dice.dodge.setEnabled(pool_allowed)
