@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtWidgets import QApplication
 
 from app.storage import load_encounter, save_encounter
@@ -69,3 +70,21 @@ def test_the_undo_history_names_a_step_far_back_when_shown(open_window: WindowFa
     view.scrollTo(view.model().index(5, 0))
     assert view.model().index(0, 0).data() == "<start of the fight>"
     assert view.model().index(5, 0).data() == (entries[4].label or entries[4].log[0].render())
+
+
+def test_the_log_shows_the_newest_line_and_copies_the_rows_picked(open_window: WindowFactory, saved: Path) -> None:
+    window = open_window("sr3")
+    window.workspace.open(saved)
+    window.log_dock.show()
+    window.log_dock.raise_()
+    QApplication.processEvents()
+    view, model = window.log_view, window.log_model
+    table = view.list
+    last = table.model().index(table.model().rowCount() - 1, 0)
+    assert table.viewport().rect().intersects(table.visualRect(last))  # a loaded fight opens at its newest line
+    assert last.data(Qt.ItemDataRole.ToolTipRole) == last.data()  # a line elided to the panel's width, whole here
+    table.selectRow(2)
+    table.selectionModel().select(table.model().index(5, 0), QItemSelectionModel.SelectionFlag.Select
+                                  | QItemSelectionModel.SelectionFlag.Rows)
+    view.copy_selection()
+    assert QApplication.clipboard().text() == model.plain_text([2, 5])

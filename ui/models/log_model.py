@@ -37,7 +37,7 @@ class _Row(NamedTuple):  # worked out when asked for: a long fight's log has ten
 
 
 class LogModel(QAbstractListModel):
-    """Rows of the combat log for a QListView (filter it with a QSortFilterProxyModel)."""
+    """Rows of the combat log for a one-column view (filter it with a QSortFilterProxyModel)."""
 
     def __init__(self, document: EncounterDocument) -> None:
         super().__init__()
@@ -58,7 +58,7 @@ class LogModel(QAbstractListModel):
         if not index.isValid() or not 0 <= index.row() < self._total:
             return None
         row = self._row(index.row())
-        if role == Qt.ItemDataRole.DisplayRole:
+        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):  # a long line is elided in the view
             return self._text(row)
         if role == LogRole.IS_HEADING:
             return row.line < 0
