@@ -1,35 +1,28 @@
-"""The open encounter: its history, its file, its journal, bridged to Qt's undo stack.
+"""The open encounter: its history, its file, its journal, and the undo stack over that history.
 
 Every change goes through :meth:`EncounterDocument.apply`: the operation is worked out against the current
 state (a refused operation raises :class:`~rules.errors.RulesError` and changes nothing), written to the journal
-and flushed to disk (an operation the journal cannot record does not happen), then pushed on the
-``QUndoStack`` as a command whose ``redo()`` commits it to the history and announces it. Undo and redo are the
-commands' own ``undo()`` and ``redo()``, so Edit → Undo/Redo, the undo view (jumps of several steps included)
-and the window's modified mark are Qt's own, driven by the stack's index and clean state.
-
-The command below the stack's index always holds the history's last entry. A command acts on its own entry
-only, when the history is right next to it, so pushing the entries of a loaded fight (already in effect) does
-nothing, and when the history refuses an undo (a loaded fight whose saved history does not replay) the stack
-moves back to where the history stands within the same call.
+and flushed to disk (an operation the journal cannot record does not happen), committed to the history and
+announced. Undo and redo are the :class:`~app.undo.HistoryStack`'s, over the history itself, so Edit →
+Undo/Redo, the undo history (jumps of several steps included) and the window's modified mark follow one index;
+a step the history refuses (a loaded fight whose saved history does not replay there) moves nothing.
 """
 
 from __future__ import annotations
 
-import contextlib
-import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from app.storage import SealedDocument, collector_paused, settle_heap
+from app.undo import HistoryStack
 from rules.changes import Changes
 from rules.encounter import Encounter
 from rules.errors import RulesError
-from rules.history import Entry, History, HistoryDamaged, Operation, Prepared
+from rules.history import Entry, History, HistoryDamaged, Operation
 from rules.systems.base import Reminder, RuleSystem
 from rules.text import _
 
@@ -101,67 +94,6 @@ class Change:
         return self.initiator is not None and self.initiator is initiator
 
 
-def _command_text(entry: Entry) -> str:
-    """What Edit → Undo says: a batch's own label ("Ganger ×3"), else the entry's first log line."""
-    return entry.label or (entry.log[0].render() if entry.log else _("Change"))
-
-
-class _EntryCommand(QUndoCommand):
-    """One entry of the history on Qt's undo stack: redo puts it in effect, undo takes it out.
-
-    A command acts on its own entry only, and only when the history is right next to it: redo when the entry
-    is the history's next redo (or is a new operation prepared against the current state, which it commits),
-    undo when it is the history's last entry. Otherwise it does nothing: the entries of a loaded fight are
-    pushed already in effect, and after a refused undo the stack steps back over commands whose entries never
-    left the history.
-    """
-
-    def __init__(self, document: EncounterDocument, entry: Entry, prepared: Prepared | None = None,
-                 announce: Change | None = None) -> None:
-        # A loaded fight's commands are named when shown (see name()): naming 10,000 of them decoded every
-        # entry's log on opening, the slowest part of it.
-        super().__init__(_command_text(entry) if prepared is not None else "")
-        self.named = prepared is not None
-        # A weak reference: a strong one would make document → stack → command → document a cycle that
-        # the garbage collector tears down in an order Qt's undo stack does not survive.
-        self._document = weakref.ref(document)
-        self.entry = entry
-        self._prepared = prepared  # a new operation, worked out and journaled, until redo() commits it
-        self._announce = announce
-
-    def redo(self) -> None:
-        document = self._document()
-        if document is not None:
-            document._forward(self.entry, self._prepared, self._announce)
-        # Committed (or never to be): the history owns the states now, and a later redo is asked for by the
-        # undo stack, not by whoever applied the operation (nor should the command keep that dialog alive).
-        self._prepared = self._announce = None
-
-    def undo(self) -> None:
-        document = self._document()
-        if document is not None:
-            document._back(self.entry)
-
-    def name(self) -> str:
-        """The command's text, worked out the first time it is asked for."""
-        if not self.named:
-            self.setText(_command_text(self.entry))
-            self.named = True
-        return self.text()
-
-
-def step_text(stack: QUndoStack, slot: int) -> str:
-    """What the undo history shows for the command in ``slot`` (named on demand)."""
-    command = stack.command(slot)
-    return command.name() if isinstance(command, _EntryCommand) else command.text() if command else ""
-
-
-def _entry_of(stack: QUndoStack, slot: int) -> Entry | None:
-    """The entry of the command in ``slot`` (None below the first)."""
-    command = stack.command(slot) if slot >= 0 else None
-    return command.entry if isinstance(command, _EntryCommand) else None
-
-
 class EncounterDocument(QObject):
     """The encounter being run: state + history + file path + modified flag + journal."""
 
@@ -178,61 +110,11 @@ class EncounterDocument(QObject):
         self._path = path
         self._journal = journal
         self._journal_behind = False  # it missed a step: it must start over before it records the next one
-        self.undo_stack = QUndoStack(self)
-        self.undo_stack.indexChanged.connect(self._keep_in_step)
-        self._fill_stack()
-        self.undo_stack.setClean()
+        self.undo_stack = HistoryStack(lambda: self._history, self._back, self._forward, self)
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
-
-    def __del__(self) -> None:
-        """Empty the undo stack while every command's Python side is still alive.
-
-        A document dropped inside a reference cycle (a traceback that holds the frame that held it) is torn
-        down by the garbage collector, which clears the Python side of objects in any order: the stack, deleted
-        with the document, then freed commands whose Python side was already gone and the interpreter crashed.
-        Finalisers run before anything in the cycle is cleared, so the commands go here, cleanly.
-        """
-        with contextlib.suppress(RuntimeError):  # the C++ side may be gone already (the application quit)
-            self.undo_stack.blockSignals(True)  # nothing is told: the document is going
-            self.undo_stack.clear()
 
     def _on_clean_changed(self, _clean: bool) -> None:
         self.path_changed.emit()
-
-    def _fill_stack(self) -> None:
-        """One command per entry already in the history, so undo reaches back past a load.
-
-        Each push finds its entry in effect already, so it does nothing: opening a long fight replays nothing.
-        The stack stays quiet until the last push, which tells the views and actions once (the stack's signals
-        carry its state, not each step's), and the commands stay unnamed until shown.
-        """
-        stack, entries = self.undo_stack, self._history.entries
-        quiet = stack.blockSignals(True)
-        try:
-            for entry in entries[:-1]:
-                stack.push(_EntryCommand(self, entry))
-        finally:
-            stack.blockSignals(quiet)
-        if entries:
-            stack.push(_EntryCommand(self, entries[-1]))
-
-    def _keep_in_step(self, index: int) -> None:
-        """Qt's stack cannot refuse a step: after one the history refused, go back to where the history stands.
-
-        In step, the command below the index holds the history's last entry. After a refused undo that command
-        is at or above the index; the commands stepped over to get back above it do nothing (their entries
-        never left the history), so this only moves the index, within the same call.
-        """
-        stack, last = self.undo_stack, self._history.last_done
-        if _entry_of(stack, index - 1) is not last:
-            for slot in range(index, stack.count()):  # empty while the stack is being filled: the index is on top
-                if _entry_of(stack, slot) is last:
-                    stack.setIndex(slot + 1)
-                    return
-        # Edit → Undo and Redo name the commands either side of the index: the stack tells them right after this.
-        for slot in (index - 1, index):
-            if 0 <= slot < stack.count():
-                step_text(stack, slot)
 
     # --- reading -------------------------------------------------------------------------------
     @property
@@ -278,36 +160,37 @@ class EncounterDocument(QObject):
             self._journal.record_operation(operation)
         entry = prepared.entry
         change = Change(entry, Changes.of(entry.delta), initiator=initiator)
-        self.undo_stack.push(_EntryCommand(self, entry, prepared, change))
+        was_at = self._history.position
+        self._history.commit(prepared)
+        self.changed.emit(change)
+        self.undo_stack.moved(was_at)
         return change
 
-    def _forward(self, entry: Entry, prepared: Prepared | None, announce: Change | None) -> None:
-        """A command's redo: bring back an undone entry, or commit a new operation prepared against this state."""
-        history = self._history
-        if history.next_redo is entry:
-            history.redo()
-            self._journal_step(lambda journal: journal.record_redo())
-        elif prepared is not None and prepared.before is history.state:
-            history.commit(prepared)  # journaled by apply()
-        else:
-            return  # already in effect: a loaded fight's entry, or one a refused undo left in place
-        self.changed.emit(announce if announce is not None else Change(entry, Changes.of(entry.delta)))
+    def _forward(self) -> bool:
+        """The undo stack's redo of one step: bring back the next undone entry, journaled and announced."""
+        entry = self._history.redo()
+        if entry is None:
+            return False
+        self._journal_step(lambda journal: journal.record_redo())
+        self.changed.emit(Change(entry, Changes.of(entry.delta)))
+        return True
 
-    def _back(self, entry: Entry) -> None:
-        """A command's undo; a loaded fight's saved history may refuse (it is damaged there): the GM is told."""
-        history = self._history
-        if history.last_done is not entry:
-            return  # an undo before it in the same jump was refused: the entry stays, like the history
+    def _back(self) -> bool:
+        """The undo stack's undo of one step; a loaded fight's saved history may refuse (it is damaged there): the
+        GM is told, and nothing moves."""
         try:
-            history.undo()
+            entry = self._history.undo()
         except HistoryDamaged as damage:
             self.history_damaged.emit(str(damage))
-            return
+            return False
+        if entry is None:
+            return False
         self._journal_step(lambda journal: journal.record_undo())
         self.changed.emit(Change(entry, Changes.of(entry.delta), undone=True))
+        return True
 
     def _journal_step(self, record: Callable[[Journal], None]) -> None:
-        """Undo and redo come from Qt's stack and cannot be refused; a failed write is reported instead.
+        """An undo or redo the journal cannot record still happens (the GM asked for it); the failure is reported.
 
         A journal that missed a step no longer replays to this fight, so instead of recording the next step it
         starts over from the fight as it now is (and apply() does the same before it records an operation).
@@ -338,14 +221,10 @@ class EncounterDocument(QObject):
         """
         self._history = history
         self._path = path
-        with collector_paused():  # the old fight's commands go, the new one's come and it is journaled: all big
-            self.undo_stack.clear()
-            self._fill_stack()
-            if clean:
-                self.undo_stack.setClean()
-            else:
-                self.undo_stack.resetClean()  # modified even when it holds no entry (a recovered new fight)
+        with collector_paused():  # the old fight goes and the new one is journaled: both big
             self._restart_journal(unsaved=not clean, sealed=sealed)
+        # modified even when it holds no entry (a recovered new fight): no step leads back to clean
+        self.undo_stack.reset(clean)
         self.replaced.emit()
         self.path_changed.emit()
         settle_heap()

@@ -432,6 +432,19 @@ class History:
         return tuple(reversed(self._undone))
 
     @property
+    def redo_count(self) -> int:
+        """How many undone operations Redo could bring back."""
+        return len(self._undone)
+
+    def step(self, slot: int) -> Entry | None:
+        """The entry in ``slot`` of the undo stack (0 the oldest in effect, then the undone ones in redo order)."""
+        done = len(self._done)
+        if 0 <= slot < done:
+            return self._done[slot]
+        redo = slot - done
+        return self._undone[-1 - redo] if 0 <= redo < len(self._undone) else None
+
+    @property
     def can_undo(self) -> bool:
         """Whether there is an operation to undo."""
         return bool(self._done)
@@ -443,7 +456,7 @@ class History:
 
     @property
     def position(self) -> int:
-        """How many operations are in effect (the index Qt's undo stack mirrors)."""
+        """How many operations are in effect (the undo stack's index)."""
         return len(self._done)
 
     @property

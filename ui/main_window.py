@@ -384,7 +384,7 @@ class MainWindow(QMainWindow):
             "Save it to another disk with File → Save as.").format(problem=problem))
 
     def _warn_history(self, problem: str) -> None:
-        # Raised from inside Qt's undo stack: show the box once the stack has finished its step.
+        # Raised from inside an undo step: show the box once the stack has finished its steps.
         QTimer.singleShot(0, lambda: QMessageBox.warning(self, _("Cannot undo further"), problem))
 
     def show_fight(self) -> None:

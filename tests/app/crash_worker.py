@@ -3,7 +3,7 @@
 ``python -m tests.app.crash_worker --seed S --steps N --file PATH`` prints ``ready`` once the document and its
 journal exist, then ``done <entries> <step>`` (flushed) after each completed step: ``entries`` is the number of
 history entries after the change, ``step`` the script index. Steps are operations, undos, redos (through
-the QUndoStack, as Edit → Undo does) and saves (save_encounter + mark_saved, which restarts the journal with
+the document's undo stack, as Edit → Undo does) and saves (save_encounter + mark_saved, which restarts the journal with
 the bytes saved). With ``--open`` the fight starts as a file opened (its journal's header: the file's bytes).
 The script is deterministic: :func:`build_script` gives the test the very same steps, and
 :func:`expected_operations` the operations in effect after each one. A complete run closes the journal

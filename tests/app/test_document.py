@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from app.document import Change, EncounterDocument, step_text
+from app.document import Change, EncounterDocument
 from app.recovery import Journal
 from app.storage import SealedDocument, StorageError, load_encounter, save_encounter
 from rules.combatants import AddCombatant, ApplyHarm, RemoveCombatant
@@ -124,7 +124,7 @@ def test_an_undo_view_jump_steps_through_every_entry_and_journals_each() -> None
         document.apply(ApplyHarm(ids["Dave"], "stun", amount, "club"))
         states.append(to_data(document.state))
     del changes[:]
-    document.undo_stack.setIndex(start)  # a click on an older row of QUndoView
+    document.undo_stack.setIndex(start)  # a click on an older row of the undo history
     assert to_data(document.state) == states[0] and in_step(document)
     assert [change.undone for change in changes] == [True, True, True]
     document.undo_stack.setIndex(start + 2)
@@ -236,7 +236,7 @@ def test_an_undo_view_jump_into_damage_stops_at_it_with_one_warning(tmp_path: Pa
     document = _forged_document(tmp_path)
     journal, problems = watched(document)
     top = document.undo_stack.index()
-    document.undo_stack.setIndex(0)  # a click on the first row of QUndoView
+    document.undo_stack.setIndex(0)  # a click on the first row of the undo history
     assert len(problems) == 1 and in_step(document)
     reached = document.undo_stack.index()
     assert 0 < reached < top and to_data(document.state) == EXPECTED[top - reached]
@@ -278,8 +278,7 @@ def dropped_in_a_cycle():
         document.apply(AddCombatant(f"c{number}", f"Ganger {number}"))
     document.undo_stack.undo()
     document.apply(AddCombatant("c9", "Late"))  # the undone command is dropped by the stack
-    holder = {"commands": [document.undo_stack.command(i) for i in range(document.undo_stack.count())],
-              "document": document}
+    holder = {"stack": document.undo_stack, "document": document}
     holder["self"] = holder
     try:
         raise ValueError("kept")
@@ -320,7 +319,7 @@ def test_a_loaded_fight_names_only_the_steps_edit_undo_and_redo_show(tmp_path: P
     shown = [(stack.undoText(), stack.redoText())]
     stack.undo()
     shown.append((stack.undoText(), stack.redoText()))
-    row = step_text(stack, 3)  # a row of the undo history, named when shown
+    row = stack.text(3)  # a row of the undo history, named when shown
     assert len(decoded) <= 3
     stack.setIndex(10)  # a jump far back (replaying, and so checking, the saved log on the way): named for the menu
     shown.append((stack.undoText(), stack.redoText()))

@@ -97,7 +97,7 @@ def _forged_document(tmp_path: Path) -> EncounterDocument:
     return EncounterDocument(history, path, Journal.start(history, path))
 
 
-def test_undo_into_a_damaged_history_is_refused_and_qt_stack_stays_in_step(tmp_path: Path, qapp: Any) -> None:
+def test_undo_into_a_damaged_history_is_refused_and_the_stack_stays_in_step(tmp_path: Path, qapp: Any) -> None:
     document = _forged_document(tmp_path)
     problems: list[str] = []
     document.history_damaged.connect(problems.append)
@@ -109,6 +109,6 @@ def test_undo_into_a_damaged_history_is_refused_and_qt_stack_stays_in_step(tmp_p
         shown.append(to_data(document.state))
     shown.pop()  # the refused step showed nothing new
     assert shown == EXPECTED[: len(shown)] and "damaged at operation" in problems[0]
-    assert stack.index() == len(document.history.entries)  # Qt's stack stepped back to where the history is
+    assert stack.index() == len(document.history.entries)  # the refused step moved nothing
     stack.redo()
     assert to_data(document.state) == EXPECTED[len(shown) - 2]  # redo still works from here

@@ -169,7 +169,7 @@ def test_an_undo_the_journal_cannot_record_warns_and_stays_undone(qtbot: QtBot, 
     act(window)
     with monkeypatch.context() as patch:
         patch.setattr(os, "fsync", failing("fsync", errno.ENOSPC))
-        window.actions_by_name["undo"].trigger()  # Qt's stack cannot refuse: the GM is told instead
+        window.actions_by_name["undo"].trigger()  # the undo happens: the GM is told the journal missed it
     assert any(title == "Autosave failed" and "the disk is full" in text for title, text in messages.shown)
     undone = to_data(window.document.state)
     window.actions_by_name["redo"].trigger()

@@ -5,24 +5,24 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QAbstractListModel, QItemSelectionModel, QModelIndex, QPersistentModelIndex, Qt
-from PySide6.QtGui import QMouseEvent, QUndoStack
+from PySide6.QtGui import QMouseEvent
 from PySide6.QtWidgets import QAbstractItemView, QListView, QMessageBox, QWidget
 from shiboken6 import isValid
 
-from app.document import step_text
 from app.i18n import _, ngettext
+from app.undo import HistoryStack
 
 Index = QModelIndex | QPersistentModelIndex
 
 
 class UndoStackModel(QAbstractListModel):
-    """The rows of Qt's undo view (the empty label, then one per command), each command named when shown.
+    """The rows of an undo view (the empty label, then one per step), each step named when shown.
 
-    ``QUndoView`` reads every command's text, so every command of a loaded fight had to be named on opening
-    (10,000 log lines decoded); this model asks the document for the rows the view paints.
+    Qt's ``QUndoView`` reads every step's text, so every step of a loaded fight had to be named on opening
+    (10,000 log lines decoded); this model asks the stack for the rows the view paints.
     """
 
-    def __init__(self, stack: QUndoStack, empty_label: str, parent: QWidget | None = None) -> None:
+    def __init__(self, stack: HistoryStack, empty_label: str, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._stack = stack
         self._empty_label = empty_label
@@ -30,7 +30,7 @@ class UndoStackModel(QAbstractListModel):
         stack.indexChanged.connect(self._on_stack_changed)
         stack.cleanChanged.connect(self._on_stack_changed)
 
-    def stack(self) -> QUndoStack:
+    def stack(self) -> HistoryStack:
         """The undo stack shown."""
         return self._stack
 
@@ -50,7 +50,7 @@ class UndoStackModel(QAbstractListModel):
         if row > self._stack.count():
             return None
         self.named += 1
-        return step_text(self._stack, row - 1)
+        return self._stack.text(row - 1)
 
     def _on_stack_changed(self) -> None:
         # Like QUndoModel: the count may have changed anywhere (a push drops the redo steps), so start over;
@@ -67,7 +67,7 @@ class UndoHistory(QListView):
     undo more than one step asks first.
     """
 
-    def __init__(self, stack: QUndoStack, parent: QWidget | None = None) -> None:
+    def __init__(self, stack: HistoryStack, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._stack = stack
         self._model = UndoStackModel(stack, _("<start of the fight>"), self)
@@ -79,7 +79,7 @@ class UndoHistory(QListView):
         self._select_index()
         self._refused = False  # the last press was refused: dragging on from it must not select either
 
-    def stack(self) -> QUndoStack:
+    def stack(self) -> HistoryStack:
         """The undo stack shown."""
         return self._stack
 
