@@ -34,7 +34,9 @@ def test_the_stack_is_the_history_done_and_undone() -> None:
     assert (stack.index(), stack.count(), stack.canUndo(), stack.canRedo()) == (3, 3, True, False)
     stack.undo()
     assert (stack.index(), stack.count(), stack.canRedo()) == (2, 3, True)
-    assert stack.undoText() == step_name(history.entries[1]) and stack.redoText() == step_name(history.step(2))
+    undone = history.step(2)
+    assert undone is not None and undone is history.next_redo
+    assert stack.undoText() == step_name(history.entries[1]) and stack.redoText() == step_name(undone)
     assert [stack.text(slot) for slot in range(3)] == ["Ganger 0 joins the fight.", "Ganger 1 joins the fight.",
                                                       "Ganger 2 joins the fight."]
     assert stack.text(3) == stack.text(-1) == ""
