@@ -318,3 +318,46 @@ def test_the_remaining_order_leaves_out_exactly_who_cannot_act(seed: int) -> Non
         surprised = [cid for cid, others in restricted.items() if not others]
         if pass_no == 1 and surprised:
             assert not set(surprised) & set(expected)
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_the_order_kept_between_changes_equals_the_order_worked_out_afresh(seed: int) -> None:
+    """PassOrder re-keys only the combatants a change touched: after each of a run of wounds, heals, yields,
+    new passes and roster changes, its order is the one scored_pass_order gives for the state from scratch
+    (full ties in roster order included: every third combatant shares its whole key with another)."""
+    import random
+
+    from rules.encounter import Combatant, Initiative
+    from rules.systems.sr3.initiative import PassOrder, scored_pass_order
+
+    rng = random.Random(seed)
+
+    def fighter(number: int) -> Combatant:
+        return Combatant(f"c{number}", f"C{number}", attributes=frozen_map({"reaction": 3 if number % 3 else 4}),
+                         initiative=Initiative(rng.choice((8, 12, 12, 19, 25)), tiebreak=(number % 3 == 0,)))
+
+    combatants = {c.id: c for c in map(fighter, range(40))}
+    kept, pass_no, yielded, left_out = PassOrder(), 1, frozenset[str](), frozenset[str]()
+    for _step in range(60):
+        move = rng.random()
+        if move < 0.6:  # a wound or a heal on one or two combatants: the kept order is re-keyed for them
+            for cid in rng.sample(sorted(combatants), rng.choice((1, 1, 2))):
+                track = rng.choice(("physical", "stun"))
+                combatants[cid] = combatants[cid].with_damage(track, rng.choice((0, 1, 3, 6, 10)))
+        elif move < 0.7:
+            yielded = frozenset(rng.sample(sorted(combatants), 3))
+        elif move < 0.8:
+            pass_no = rng.choice((1, 2, 3))
+        elif move < 0.9:
+            left_out = frozenset(rng.sample(sorted(combatants), rng.choice((0, 2))))
+        else:  # someone joins or leaves: the roster positions move, the order is worked out afresh
+            number = rng.randint(0, 60)
+            if f"c{number}" in combatants and len(combatants) > 10:
+                del combatants[f"c{number}"]
+            else:
+                combatants[f"c{number}"] = fighter(number)
+        roster = dict(combatants)
+        expected = [(c.id, value) for c, value in scored_pass_order(
+            (c for c in roster.values() if c.id not in left_out), pass_no, yielded, active_only=True)]
+        shown = [(slot.ids[0], slot.phase) for slot in kept.slots(roster, pass_no, yielded, left_out)]
+        assert shown == expected

@@ -17,7 +17,6 @@ from rules.encounter import (
     Pool,
     Side,
     Slot,
-    SlotKind,
     Status,
     Weapon,
     frozen_map,
@@ -397,6 +396,8 @@ def _check_may_act_now(combatant: Combatant, kind: str, encounter: Encounter) ->
 
 #: The last few passes' actors (:func:`_pass_actors`).
 _PASS_ACTORS: Recent[list[Slot]] = Recent()
+#: The last order worked out, re-keyed for the combatants a change touched (:class:`initiative.PassOrder`).
+_PASS_ORDER = initiative.PassOrder()
 
 
 def _pass_actors(encounter: Encounter) -> list[Slot]:
@@ -415,9 +416,7 @@ def _pass_actors(encounter: Encounter) -> list[Slot]:
 
 def _actors_in_order(encounter: Encounter, surprised: frozenset[str]) -> list[Slot]:
     clock = encounter.clock
-    waiting = (c for c in encounter.combatants.values() if c.id not in surprised)
-    return [Slot(SlotKind.ACTORS, (c.id,), value) for c, value
-            in initiative.scored_pass_order(waiting, clock.pass_no, clock.yielded, active_only=True)]
+    return _PASS_ORDER.slots(encounter.combatants, clock.pass_no, clock.yielded, surprised, encounter.options)
 
 
 def _merge_by_phase(actors: list[Slot], timers: list[Slot]) -> list[Slot]:
