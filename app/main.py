@@ -22,11 +22,12 @@ os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")  # pyqtgraph must not pick 
 from PySide6.QtCore import QDateTime, QEvent, QLocale, QObject, QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox, QWidget
 
+from app import __version__
 from app.i18n import _, install_language, ngettext
 from app.icon import install_identity
 from app.paths import HOME_VARIABLE, log_dir
 
-VERSION = "0.1.0"
+VERSION = __version__  # --version, the About box and saved files say the same
 PROBE_MODULES_VARIABLE = "BOJOVKA_PROBE_MODULES"  # with --startup-probe: also list the games' modules loaded
 LOG = logging.getLogger("bojovka")
 

@@ -23,10 +23,10 @@ import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from importlib import metadata
 from pathlib import Path
 from typing import Any, Final
 
+from app import __version__
 from app.i18n import _
 from rules.encounter import Encounter
 from rules.errors import RulesError, clipped
@@ -49,11 +49,8 @@ class StorageError(RulesError):
 
 
 def app_version() -> str:
-    """Bojovka's version, as recorded in saved files (``unknown`` when the package metadata is missing)."""
-    try:
-        return metadata.version("bojovka")
-    except metadata.PackageNotFoundError:  # e.g. a bundle built without the dist-info
-        return "unknown"
+    """Bojovka's version, as recorded in saved files."""
+    return __version__
 
 
 # --- messages -----------------------------------------------------------------------------------

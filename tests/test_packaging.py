@@ -91,7 +91,9 @@ def test_unused_qt_modules_are_excluded(tmp_path: Path) -> None:
 
 
 def test_versions_agree() -> None:
-    assert bundle.version() == entry.VERSION
+    from app.storage import app_version
+
+    assert bundle.version() == entry.VERSION == app_version()  # pyproject.toml, --version and saved files
     assert bundle.version_tuple() == tuple(int(part) for part in (*entry.VERSION.split("."), "0"))[:4]
 
 

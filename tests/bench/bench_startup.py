@@ -22,7 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-RUNS = 7
+RUNS = 11
 GOAL = 1.1  # issue 14: at most 1.1 times the bare window
 #: A side whose interquartile range exceeds this share of its median was measured on too busy a machine.
 UNRELIABLE_SPREAD = 0.20
