@@ -50,7 +50,6 @@ class HistoryStack(QObject):
         self._forward = forward
         self._clean = self.index()
         self._clean_shown = True  # what cleanChanged last told (a replaced history is compared with it)
-        self._names: dict[int, tuple[Entry, str]] = {}  # id(entry) → (entry, name): each named once
 
     # --- reading ---------------------------------------------------------------------------------
     def index(self) -> int:
@@ -70,8 +69,8 @@ class HistoryStack(QObject):
 
     def text(self, slot: int) -> str:
         """The name of the step in ``slot`` (0 the oldest), "" outside the stack."""
-        entry = self._entry(slot)
-        return "" if entry is None else self._name(entry)
+        entry = self._history().step(slot)
+        return "" if entry is None else step_name(entry)  # a loaded entry decodes its log once, when first named
 
     def undoText(self) -> str:
         return self.text(self.index() - 1)
@@ -111,18 +110,12 @@ class HistoryStack(QObject):
 
     def reset(self, clean: bool) -> None:
         """Another history (new, open, recover): clean at its end, or modified with no way back to clean."""
-        self._names.clear()
         self._clean = self.index() if clean else UNREACHABLE
         self._announce()
 
     def setClean(self) -> None:
         """The fight as it stands now is saved."""
         self._clean = self.index()
-        self._tell_clean()
-
-    def resetClean(self) -> None:
-        """Modified, whatever the index: no step leads back to a saved state (a recovered new fight)."""
-        self._clean = UNREACHABLE
         self._tell_clean()
 
     # --- actions ---------------------------------------------------------------------------------
@@ -139,30 +132,17 @@ class HistoryStack(QObject):
     @staticmethod
     def _action(parent: QObject, prefix: str, enabled: Callable[[], bool], text: Callable[[], str],
                 enabled_changed: SignalInstance, text_changed: SignalInstance, run: Callable[[], None]) -> QAction:
-        action = QAction(parent)
-
-        def show(name: str) -> None:
-            action.setText(f"{prefix} {name}" if name else prefix)
-
-        show(text())
+        action = _StepAction(prefix, parent)
+        action.show_step(text())
         action.setEnabled(enabled())
+        # Bound to the action's own methods: Qt drops the connections when the action goes (a window closed
+        # before its document), as it does for QUndoStack's actions.
         enabled_changed.connect(action.setEnabled)
-        text_changed.connect(show)
+        text_changed.connect(action.show_step)
         action.triggered.connect(run)
         return action
 
     # --- inside ----------------------------------------------------------------------------------
-    def _entry(self, slot: int) -> Entry | None:
-        return self._history().step(slot)
-
-    def _name(self, entry: Entry) -> str:
-        known = self._names.get(id(entry))
-        if known is not None and known[0] is entry:
-            return known[1]
-        name = step_name(entry)
-        self._names[id(entry)] = (entry, name)
-        return name
-
     def _announce(self) -> None:
         """Qt's signals after a move, in Qt's order (the texts name the steps either side of the index)."""
         self.indexChanged.emit(self.index())
@@ -176,3 +156,14 @@ class HistoryStack(QObject):
         if self.isClean() != self._clean_shown:
             self._clean_shown = self.isClean()
             self.cleanChanged.emit(self._clean_shown)
+
+
+class _StepAction(QAction):
+    """Edit → Undo or Redo: its prefix, then the name of the step it would take ("&Undo Ganger 1 joins the fight.")."""
+
+    def __init__(self, prefix: str, parent: QObject) -> None:
+        super().__init__(parent)
+        self._prefix = prefix
+
+    def show_step(self, name: str) -> None:
+        self.setText(f"{self._prefix} {name}" if name else self._prefix)

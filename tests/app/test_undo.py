@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QObject
 
 from app.document import EncounterDocument
@@ -89,4 +90,14 @@ def test_the_edit_actions_name_the_step_and_follow_the_stack(qapp: Any) -> None:
     assert document.history.position == 0 and not undo.isEnabled() and undo.text() == "&Undo"
     assert redo.isEnabled() and redo.text() == "&Redo " + document.undo_stack.redoText()
     redo.trigger()
+    assert document.history.position == 1
+
+
+def test_an_edit_action_gone_before_its_stack_is_no_longer_told(qapp: Any) -> None:
+    document = _document(2)
+    parent = QObject()
+    undo = document.undo_stack.createUndoAction(parent, "&Undo")
+    shiboken6.delete(parent)  # the window closed; the document stays (the workspace holds it)
+    assert not shiboken6.isValid(undo)
+    document.undo_stack.undo()  # told nobody: a slot of the deleted action would raise here
     assert document.history.position == 1
