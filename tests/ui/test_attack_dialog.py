@@ -19,7 +19,7 @@ from rules.encounter import Side
 from rules.history import Operation, new_history
 from rules.systems import system_ids
 from rules.systems.walka.sample import sample
-from ui.dialogs.attack_dialog import AttackDialog, Marked
+from ui.dialogs.attack_dialog import AttackDialog, Marked, ResolvedForm
 from ui.games import game_ui
 from ui.widgets.dice_entry import DiceEntry
 from ui.widgets.odds_table import OddsTable
@@ -72,10 +72,16 @@ class ToyDialog(AttackDialog):
         return "Hit"
 
 
+class DiceLockedToyDialog(ToyDialog):
+    """The same game with only the dice locked once resolved (as SR3's shots)."""
+
+    resolved_form: ClassVar[ResolvedForm] = ResolvedForm.DICE_LOCKED
+
+
 class OpenToyDialog(ToyDialog):
     """The same game with a form that stays open after resolving (as the Institute's pages)."""
 
-    locks_when_resolved: ClassVar[bool] = False
+    resolved_form: ClassVar[ResolvedForm] = ResolvedForm.OPEN
 
     def _after_resolve(self, operation: Operation, change: Change) -> None:
         self.dice.clear()  # fresh dice for the next attack at once
@@ -210,6 +216,30 @@ def test_an_open_form_starts_the_next_attack_at_the_next_edit(dialog_for: Dialog
     assert document.state.combatant(GANGER_1).boxes("hp") == 2 + 1 + 2
     dialog.target.setCurrentIndex(dialog.target.findData(OSA))  # any other edit starts the next one as well
     assert dialog.odds.highlighted() is None and not dialog.next_button.isEnabled()
+
+
+def test_a_form_with_locked_dice_starts_the_next_attack_at_any_other_edit(dialog_for: DialogFactory,
+                                                                          document: EncounterDocument) -> None:
+    dialog = dialog_for(DiceLockedToyDialog, target_id=GANGER_1)
+    before = document.state.combatant(GANGER_1).boxes("hp")
+    dialog.dice.set_faces_text("3")
+    dialog.resolve()
+    assert document.state.combatant(GANGER_1).boxes("hp") == before + 3
+    # The dice stay as rolled and cannot change; the rest of the form can.
+    assert not dialog.dice.isEnabled() and dialog.dice.faces() == ((3,),) and dialog.odds.highlighted() == "Hit"
+    assert dialog.track.isEnabled() and dialog.target.isEnabled() and dialog.attacker.isEnabled()
+    assert not dialog.resolve_button.isEnabled() and dialog.next_button.isDefault()
+    dialog.resolve()  # Enter again does not apply the same dice twice
+    assert document.state.combatant(GANGER_1).boxes("hp") == before + 3
+    dialog.target.setCurrentIndex(dialog.target.findData(OSA))  # the next shot, at another target
+    assert dialog.target.currentData() == OSA  # the edit is kept
+    assert dialog.dice.isEnabled() and dialog.dice.faces() == ()  # fresh dice, as after Next
+    assert dialog.odds.highlighted() is None and not dialog.next_button.isEnabled()
+    osa_before = document.state.combatant(OSA).boxes("hp")
+    dialog.dice.set_faces_text("2")
+    dialog.resolve()
+    assert document.state.combatant(OSA).boxes("hp") == osa_before + 2
+    assert document.state.combatant(GANGER_1).boxes("hp") == before + 3
 
 
 @pytest.mark.parametrize("game", ["toy", *system_ids()])

@@ -25,7 +25,7 @@ from pytestqt.qtbot import QtBot
 from rules.dice import Roller, parse
 from rules.encounter import Combatant, Side
 from ui.widgets.dice_entry import DiceEntry
-from ui.widgets.inputs import Choice, FormLock, Recompute, fill_combatants, input_widgets, signed, spin_box, term
+from ui.widgets.inputs import Choice, Recompute, fill_combatants, signed, spin_box, term
 from ui.widgets.layout import ScrolledContent
 
 
@@ -209,33 +209,3 @@ def test_the_helpers_do_not_keep_a_closed_dialog_alive(qtbot: QtBot) -> None:
         assert window.findChildren(QDialog) == []
     finally:
         gc.enable()
-
-
-# --- locking a form --------------------------------------------------------------------------------
-
-
-def _form(qtbot: QtBot) -> tuple[QWidget, list[QWidget]]:
-    form = QWidget()
-    qtbot.addWidget(form)
-    layout = QVBoxLayout(form)
-    number, combo, box, line = spin_box(0, 9, 3), QComboBox(), QCheckBox("Aimed"), QLineEdit("9M")
-    for widget in (QLabel("Skill"), number, combo, box, line):
-        layout.addWidget(widget)
-    return form, [number, combo, box, line]
-
-
-def test_the_inputs_of_a_form_are_its_own_widgets_not_the_parts_inside_a_spin_box(qtbot: QtBot) -> None:
-    form, inputs = _form(qtbot)
-    assert sorted(map(id, input_widgets(form))) == sorted(map(id, inputs))  # no label, no spin box's own line edit
-
-
-def test_a_lock_gives_back_only_the_inputs_it_took(qtbot: QtBot) -> None:
-    form, (number, combo, box, line) = _form(qtbot)
-    combo.setEnabled(False)  # the form's own choice: this weapon has no firing mode to pick
-    lock = FormLock(form)
-    lock.set_locked(True)
-    assert not any(widget.isEnabled() for widget in (number, combo, box, line))
-    assert form.isEnabled()  # the labels and frames keep their look: only the inputs grey out
-    lock.set_locked(True)  # locked twice (every refresh asks again): still one unlock away
-    lock.set_locked(False)
-    assert (number.isEnabled(), combo.isEnabled(), box.isEnabled(), line.isEnabled()) == (True, False, True, True)

@@ -315,6 +315,32 @@ def test_liam_shoots_snot_with_typed_dice(dialog_for: DialogFactory) -> None:
     assert len(document.history.entries) == 1 + len(snot_is_armored_and_lightly_hurt()) + 8 + 1
 
 
+def test_after_a_shot_the_dice_stay_and_any_other_edit_sets_up_the_next(dialog_for: DialogFactory) -> None:
+    document, _ids = fight(*snot_is_armored_and_lightly_hurt())
+    dialog = dialog_for(document)
+    dialog.weapon.name.setText("Ares Predator")
+    dialog.dice.skill.setValue(6)
+    dialog.dice.dodge.setValue(2)
+    dialog.dice.resist_pool.setValue(1)
+    type_dice(dialog, "5,5,6,4,4,1", "5,6", "5,1,2,3,4")
+    entries = len(document.history.entries)
+    dialog.resolve()
+    assert len(document.history.entries) == entries + 1
+    entries += 1
+    dice = dialog.dice
+    assert not any(entry.isEnabled() for entry in dice.entries()) and not dice.roll_all.isEnabled()
+    assert dice.attack_entry.faces() == ((5,), (5,), (6,), (4,), (4,), (1,))  # as rolled, for the table to see
+    assert dialog.weapon.isEnabled() and dialog.situation.isEnabled() and dice.skill.isEnabled()
+    assert dialog.status_label.text() == "Enter sets up the next shot, and so does any change to the form; Esc closes."
+    dice.skill.setValue(5)  # the second shot, with another skill: no press of Next
+    assert dice.skill.value() == 5 and dice.attack_entry.faces() == () and dice.attack_entry.isEnabled()
+    assert dialog.chart.highlighted() is None and not dialog.next_button.isEnabled()
+    assert len(document.history.entries) == entries  # set up, not resolved (the last shot's lines stay in sight)
+    type_dice(dialog, "1,1,1,1,1")  # five ones: a miss, no defence dice
+    dialog.resolve()
+    assert len(document.history.entries) == entries + 1, dialog.problem()
+
+
 def test_rolled_dice_resolve_the_same_way_every_time(dialog_for: DialogFactory) -> None:
     def shoot() -> tuple[Operation, int]:
         document, ids = fight()

@@ -38,14 +38,16 @@ Everything else has a default a game may override: who may attack (:meth:`_attac
 :meth:`_prefill_target`, :meth:`_attacker_chosen`), the live part of the form (:meth:`_recompute` for the odds,
 :meth:`_follow_dice` for what each die decides, with :meth:`_odds_views` marking the outcome that
 :meth:`rolled_outcome` names), what stops Resolve (:meth:`_resolve_problem`), what a resolution adds
-(:meth:`_after_resolve`), which inputs a resolved attack locks (:meth:`_set_editable`) and what the next attack
-reads again (:meth:`_clear_for_next`, :meth:`_catch_up`). A game connects its own inputs in :meth:`_connect`
-after calling the base, watching them with ``self._edits`` so that one edit recomputes once.
+(:meth:`_after_resolve`), what a resolved attack locks (:attr:`resolved_form`, :meth:`_set_editable` for the
+form, :meth:`_set_dice_editable` for the dice) and what the next attack reads again (:meth:`_clear_for_next`,
+:meth:`_catch_up`). A game connects its own inputs in :meth:`_connect` after calling the base, watching them with
+``self._edits`` so that one edit recomputes once.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import Enum
 from functools import cached_property
 from typing import ClassVar, Protocol
 
@@ -84,6 +86,20 @@ class Marked(Protocol):
         """Mark ``outcome`` (None: no mark)."""
 
 
+class ResolvedForm(Enum):
+    """What a resolved attack's form lets the GM do until the next attack begins."""
+
+    #: The whole form stays as it was rolled until Next.
+    LOCKED = "locked"
+    #: The dice stay as rolled (locked); any other edit starts the next attack with fresh dice, as Next does, and
+    #: keeps the edit: a second shot at another target or with one more modifier costs no press of Next. Locking
+    #: only the dice also repaints only them (greying the whole SR3 form cost about 4 ms of every attack).
+    DICE_LOCKED = "dice locked"
+    #: Nothing is locked: the GM's next edit, dice included, starts the next attack and keeps what was typed; such
+    #: a game gives itself fresh dice in :meth:`AttackDialog._after_resolve`.
+    OPEN = "open"
+
+
 class AttackDialog(QDialog):
     """One game's attacks, resolved one after another with the odds shown before the dice (see the module)."""
 
@@ -99,10 +115,8 @@ class AttackDialog(QDialog):
     ready_hint: ClassVar[str] = ""
     #: The first item of the target picker, standing for no target ("": every attack has a target).
     no_target: ClassVar[str] = ""
-    #: Whether a resolved attack's form stays as it was rolled until Next. False: the form stays open, Resolve
-    #: too, and the GM's next edit (dice included) starts the next attack; such a game gives itself fresh dice
-    #: in :meth:`_after_resolve`, and the next attack keeps what the GM entered since.
-    locks_when_resolved: ClassVar[bool] = True
+    #: What a resolved attack locks until the next attack (see :class:`ResolvedForm`).
+    resolved_form: ClassVar[ResolvedForm] = ResolvedForm.LOCKED
 
     def __init__(self, document: EncounterDocument, roller: Roller, attacker_id: str | None = None,
                  target_id: str | None = None, parent: QWidget | None = None) -> None:
@@ -203,14 +217,27 @@ class AttackDialog(QDialog):
         """What a game shows once ``operation`` is applied, beyond its log lines."""
 
     def _set_editable(self, editable: bool) -> None:
-        """Let the GM change the form, or not (a resolved attack's form shows what was rolled)."""
-        for widget in (self.attacker, self.target, self.weapon_picker, *self.entries()):
+        """Let the GM change the form, or not (a resolved attack's locked form shows what was rolled)."""
+        for widget in (self.attacker, self.target, self.weapon_picker):
             widget.setEnabled(editable)
 
+    def _set_dice_editable(self, editable: bool) -> None:
+        """Let the GM roll or type the dice, or not (a resolved attack's dice stay as rolled until the next)."""
+        for entry in self.entries():
+            entry.setEnabled(editable)
+
+    def _form_locked(self) -> bool:
+        """Whether the form (not only its dice) shows a resolved attack that Next must clear first."""
+        return self._resolved and self.resolved_form is ResolvedForm.LOCKED
+
+    def _dice_locked(self) -> bool:
+        """Whether the dice show a resolved attack's roll (Resolve waits for the next attack)."""
+        return self._resolved and self.resolved_form is not ResolvedForm.OPEN
+
     def _clear_for_next(self) -> None:
-        """Forget the last resolution: its mark, and in a locked form its dice and its log lines."""
+        """Forget the last resolution: its mark, and where the dice were locked, the dice and its log lines."""
         self._mark(None)
-        if self.locks_when_resolved:  # an open form already holds the next attack's dice
+        if self.resolved_form is not ResolvedForm.OPEN:  # an open form already holds the next attack's dice
             for entry in self.entries():
                 entry.clear()
             self.result_label.clear()
@@ -388,7 +415,7 @@ class AttackDialog(QDialog):
     def _on_dice(self) -> None:
         if self._edits.quiet:
             return
-        if self._resolved and not self.locks_when_resolved:
+        if self._resolved and self.resolved_form is ResolvedForm.OPEN:
             self._start_next(None)  # new dice in an open form: the next attack has begun
             return
         with self._edits.quietly():
@@ -403,8 +430,9 @@ class AttackDialog(QDialog):
 
     # --- the live form --------------------------------------------------------------------------
     def _refresh(self) -> None:
-        """Recompute the form, then what Resolve may do; an edit to an open resolved form starts the next."""
-        if self._resolved and not self.locks_when_resolved:
+        """Recompute the form, then what Resolve may do; an edit to a resolved form that is not locked (all of an
+        open one, all but the dice of one whose dice are locked) starts the next attack."""
+        if self._resolved and self.resolved_form is not ResolvedForm.LOCKED:
             self._start_next(None)
             return
         self._recompute()
@@ -427,7 +455,7 @@ class AttackDialog(QDialog):
 
     def _update_resolve(self) -> None:
         problem, is_error = self._resolve_problem()
-        self.resolve_button.setEnabled(not problem and not (self._resolved and self.locks_when_resolved))
+        self.resolve_button.setEnabled(not problem and not self._dice_locked())
         # Enter resolves while the dice are being entered, and sets up the next attack once resolved.
         self.resolve_button.setDefault(not self._resolved)
         self.next_button.setDefault(self._resolved)
@@ -446,8 +474,8 @@ class AttackDialog(QDialog):
     # --- resolving ------------------------------------------------------------------------------
     def resolve(self) -> None:
         """Apply the form's operation through the document; a refusal is shown here and nothing changes."""
-        if self._resolved and self.locks_when_resolved:
-            return  # already applied: Next sets up another attack
+        if self._dice_locked():
+            return  # already applied: Next (or an edit) sets up another attack
         operation = self.operation()
         if operation is None:
             self._refresh()  # say what is missing
@@ -507,7 +535,8 @@ class AttackDialog(QDialog):
 
     def _set_resolved(self, resolved: bool) -> None:
         self._resolved = resolved
-        self._set_editable(not resolved or not self.locks_when_resolved)
+        self._set_editable(not self._form_locked())
+        self._set_dice_editable(not self._dice_locked())
         self.next_button.setEnabled(resolved)
         self._update_resolve()
 

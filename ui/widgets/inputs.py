@@ -12,7 +12,6 @@ from typing import Any, Generic, TypeVar
 
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import (
-    QAbstractButton,
     QAbstractSpinBox,
     QApplication,
     QCheckBox,
@@ -161,46 +160,6 @@ def guard_the_wheel(application: QApplication) -> None:
     widgets still hold it (the GUI monkey crashed switching themes after a few thousand steps)."""
     if not isinstance(application.style(), WheelCalmingStyle):
         application.setStyle(WheelCalmingStyle())
-
-
-_INPUT_TYPES = (QAbstractSpinBox, QComboBox, QAbstractButton, QLineEdit)
-
-
-def input_widgets(root: QWidget) -> list[QWidget]:
-    """The widgets inside ``root`` the GM types into, picks or ticks (a spin box's or combo's own line edit is part
-    of it, not one more input).
-
-    A form that locks itself disables these, not its group boxes: disabling a box greys and repaints every label
-    and frame in it too (about 7 ms in the SR3 attack dialog for a look the inputs alone already give).
-    """
-    found: list[QWidget] = []
-    for kind in _INPUT_TYPES:  # findChildren takes one type at a time in PySide
-        found.extend(widget for widget in root.findChildren(kind) if not isinstance(widget.parent(), _WHEELED))
-    return found
-
-
-class FormLock:
-    """Locks the inputs of a form's boxes, and unlocks exactly those it locked.
-
-    An input the form disabled itself (a firing mode the weapon lacks) is not the lock's to enable: it stays
-    as the form left it. The inputs are looked up at each lock, so a box that rebuilds its rows is locked whole.
-    """
-
-    def __init__(self, *boxes: QWidget) -> None:
-        self._boxes = boxes
-        self._locked: list[QWidget] = []
-
-    def set_locked(self, locked: bool) -> None:
-        if not locked:
-            for widget in self._locked:
-                widget.setEnabled(True)
-            self._locked = []
-            return
-        for box in self._boxes:
-            for widget in input_widgets(box):
-                if widget.isEnabled():
-                    widget.setEnabled(False)
-                    self._locked.append(widget)
 
 
 def signed(value: int) -> str:

@@ -19,7 +19,7 @@ from rules.errors import RulesError
 from rules.history import Operation
 from rules.systems.institut.system import tables
 from rules.systems.institut.tables import InstitutTables, load_tables
-from ui.dialogs.attack_dialog import AttackDialog, Marked
+from ui.dialogs.attack_dialog import AttackDialog, Marked, ResolvedForm
 from ui.games.institut.pages.grenade import BlastPage, GrenadePage
 from ui.games.institut.pages.page import Context, Page
 from ui.games.institut.pages.shooting import AttackPage
@@ -37,7 +37,7 @@ class InstitutAttackDialog(AttackDialog):
 
     resolved_hint = N_("Done. Enter new dice for the next one, or close.")
     ready_hint = N_("Press Resolve (Enter) to apply.")
-    locks_when_resolved = False
+    resolved_form = ResolvedForm.OPEN
 
     # --- construction ---------------------------------------------------------------------------
     def _build(self, roller: Roller) -> None:

@@ -44,7 +44,7 @@ from rules.systems.sr3.tables import VISIBILITY_LABELS, Sr3Tables, label_for
 from rules.systems.sr3.weapons import DAMAGE, LASER, SKILL, Smart, is_melee, smart_system, typed_value
 from rules.weapons import fire
 from ui.charts.odds_chart import OddsChart
-from ui.dialogs.attack_dialog import AttackDialog, Marked
+from ui.dialogs.attack_dialog import AttackDialog, Marked, ResolvedForm
 from ui.games.sr3.attack_form import (
     COMBO_LENGTH,
     DefenceBox,
@@ -56,7 +56,6 @@ from ui.games.sr3.attack_form import (
 )
 from ui.games.sr3.odds import ORDER, AttackQuestion, attack_chart, tick_text
 from ui.widgets.dice_entry import DiceEntry
-from ui.widgets.inputs import FormLock
 from ui.widgets.layout import column as _column
 from ui.widgets.layout import row as _row
 from ui.widgets.messages import show_message, text_label
@@ -78,7 +77,9 @@ class Sr3AttackDialog(AttackDialog):
     """Resolve one SR3 ranged attack (or several in a row) with the odds shown before the dice."""
 
     next_text = N_("Next shot")
-    resolved_hint = N_("Enter sets up the next shot; Esc closes.")
+    resolved_hint = N_("Enter sets up the next shot, and so does any change to the form; Esc closes.")
+    #: The dice stay as rolled; a new target or modifier for the second shot of a phase needs no press of Next.
+    resolved_form = ResolvedForm.DICE_LOCKED
 
     @property
     def sheet(self) -> ShotSheet | None:
@@ -96,7 +97,6 @@ class Sr3AttackDialog(AttackDialog):
         self.weapon = WeaponBox(self._tables)
         self.situation = SituationBox(self._tables)
         self.defence = DefenceBox()
-        self._form_lock = FormLock(self.weapon, self.situation, self.defence)
         self.dice = DiceBox(roller)
         self.chart = OddsChart(export_name=_("attack-odds"), compact=True)
         self.sheet_tabs = QTabWidget()
@@ -329,7 +329,7 @@ class Sr3AttackDialog(AttackDialog):
         dice.dodge.setMaximum(0 if barred else left)
         dice.resist_pool.setMaximum(0 if barred else max(0, left - dice.dodge.value()))
         self.situation.sync()
-        self._set_editable(not self._resolved)
+        self._set_editable(not self._form_locked())
         dice.attacker_pool_note.setText(_("{left} left").format(left=_pool_left(attacker)) if attacker else "")
         dice.target_pool_note.setText(barred or (_("Target's combat pool: {left} left").format(left=left)
                                                  if target else ""))
@@ -498,14 +498,17 @@ class Sr3AttackDialog(AttackDialog):
         assert isinstance(operation, Sr3Attack)
         return _(OUTCOME_LABELS["miss" if self._misfired() else outcome_key(operation)])  # a misfire misses
 
+    def _set_dice_editable(self, editable: bool) -> None:
+        super()._set_dice_editable(editable)
+        self.dice.roll_all.setEnabled(editable)
+
     def _after_resolve(self, operation: Operation, change: Change) -> None:
         self._changed_ids |= change.combatants  # read again for the next shot
 
     def _set_editable(self, editable: bool) -> None:
         super()._set_editable(editable)
         dice = self.dice
-        self._form_lock.set_locked(not editable)
-        for widget in (dice.skill, dice.attack_pool, dice.body, dice.roll_all, self.counts):
+        for widget in (dice.skill, dice.attack_pool, dice.body, self.counts):
             widget.setEnabled(editable)
         pool_allowed = editable and not self._pool_barred()
         dice.dodge.setEnabled(pool_allowed)
