@@ -189,6 +189,27 @@ def test_the_burn_limit_starts_over_each_round() -> None:
     assert history.state.combatant("b").boxes("physical_stun") == 4
 
 
+def test_stun_burnt_for_a_manoeuvre_or_equipment_brings_no_dice_back() -> None:
+    """"Also burnt: … for some special manoeuvres or abilities; for special equipment, or equipment the
+    character's attributes are too low for": stun wounds that pay for something, within the round's limit
+    (Beatrice's Agility 2), with no die back."""
+    history = beatrice_first()
+    history.do(ClovekBurn("b", "physical", 1, "manoeuvre", "a leap over the cart"))
+    beatrice = history.state.combatant("b")
+    assert beatrice.boxes("physical_stun") == 1 and left(history, "b") == (4, 6, 8)  # banks full: no dice back
+    assert history.entries[-1].text() == "Beatrice burns 1 physical stun wound for a manoeuvre or ability: " \
+        "a leap over the cart."
+    history.do(ClovekBurn("b", "physical", 1, "equipment"))
+    assert history.entries[-1].text() == "Beatrice burns 1 physical stun wound for equipment."
+    assert history.state.combatant("b").boxes("physical_stun") == 2
+    with pytest.raises(OperationError, match="only 0 more physical stun"):
+        history.do(ClovekBurn("b", "physical", 1, "manoeuvre"))  # the same limit as burning for dice
+    with pytest.raises(OperationError, match="pays for"):
+        history.do(ClovekBurn("b", "social", 1, "karma"))
+    history.undo()
+    assert history.state.combatant("b").boxes("physical_stun") == 1
+
+
 # --- rolling -----------------------------------------------------------------------------------------------
 
 

@@ -145,6 +145,26 @@ def test_burning_stun_and_the_initiative_dice(qtbot: QtBot) -> None:
     assert left(document.history, "b") == (4, 6, 8)
 
 
+def test_burning_stun_to_pay_for_a_manoeuvre(qtbot: QtBot) -> None:
+    history = seed_fight()
+    roll(history, {"b": (), "c": (), "a": ()})
+    document = EncounterDocument(history)
+    details = details_for(qtbot, document, "b")
+    banks = banks_of(details)
+    assert not banks.burn_button.isEnabled() and banks.burn_note.isHidden()  # dice back: none spent yet
+    banks.burn_for.setCurrentIndex(banks.burn_for.findData("manoeuvre"))
+    # Paying for a manoeuvre needs no spent dice, only the round's limit (Agility 2) and room on the track.
+    assert banks.burn_button.isEnabled() and banks.burn_count.maximum() == 2 and not banks.burn_note.isHidden()
+    banks.burn_note.setText("a leap over the cart")
+    qtbot.keyClick(banks.burn_note, Qt.Key.Key_Return)
+    assert document.state.combatant("b").boxes("physical_stun") == 1 and left(document.history, "b") == (4, 6, 8)
+    assert document.history.entries[-1].text() == "Beatrice burns 1 physical stun wound for a manoeuvre or " \
+        "ability: a leap over the cart."
+    assert banks.burn_note.text() == "" and banks.burn_count.maximum() == 1  # one wound of the limit left
+    document.undo_stack.undo()
+    assert document.state.combatant("b").boxes("physical_stun") == 0 and banks.burn_count.maximum() == 2
+
+
 def test_long_actions_start_pause_resume_and_give_up(qtbot: QtBot) -> None:
     document = EncounterDocument(seed_fight())
     details = details_for(qtbot, document, "b")

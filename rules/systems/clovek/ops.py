@@ -8,6 +8,7 @@ bank can never be topped up in the middle of a roll. Rolls with their consequenc
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from rules.encounter import Encounter, with_item, without_item
 from rules.errors import OperationError
@@ -25,10 +26,35 @@ from rules.systems.clovek.banks import (
     refilled,
     with_extra,
 )
-from rules.systems.clovek.economy import ACTION, REACTION, check_role, restore_dice, spend_dice, take_action
-from rules.text import _
+from rules.systems.clovek.economy import (
+    ACTION,
+    REACTION,
+    burn_stun,
+    check_role,
+    restore_dice,
+    spend_dice,
+    take_action,
+)
+from rules.text import N_, _
 
 MAX_PURPOSE = 200
+
+
+class BurnFor(StrEnum):
+    """What burnt stun wounds pay for: the seed's list ("Also burnt: … for some special manoeuvres or abilities;
+    for special equipment, or equipment the character's attributes are too low for")."""
+
+    DICE = "dice"  # one die of the bank back per wound
+    MANOEUVRE = "manoeuvre"  # a special manoeuvre or ability
+    EQUIPMENT = "equipment"  # special equipment, or equipment too demanding for the character
+
+
+#: How the panel names each purpose (translated when shown).
+BURN_FOR_LABELS: dict[BurnFor, str] = {
+    BurnFor.DICE: N_("dice back"),
+    BurnFor.MANOEUVRE: N_("a manoeuvre or ability"),
+    BurnFor.EQUIPMENT: N_("equipment"),
+}
 
 
 def spend_line(name: str, dice: int, bank_name: str, role: str, purpose: str) -> LogLine:
@@ -87,21 +113,49 @@ class ClovekSpend(Operation):
 
 @dataclass(frozen=True)
 class ClovekBurn(Operation):
-    """Burn stun wounds of a bank's type to get as many of its dice back (never mid-roll, never above maximum)."""
+    """Burn stun wounds of a bank's type: for as many of its dice back (never mid-roll, never above maximum), or
+    to pay for a special manoeuvre, an ability or equipment (``purpose``, with what it is in ``note``). Every burn
+    counts against the round's limit (the type's dexterity attribute)."""
 
     kind = "clovek_burn"
     combatant_id: str
     bank: str
     count: int
+    purpose: str = BurnFor.DICE.value
+    note: str = ""
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         combatant = require_combatant(encounter, self.combatant_id)
-        updated = restore_dice(combatant, check_bank(self.bank), self.count, encounter)
-        line = LogLine("{name} burns {count} {bank} stun wound for {count} die.",
-                       {"name": combatant.name, "count": self.count, "bank": BANK_WORDS[self.bank]},
-                       plural="{name} burns {count} {bank} stun wounds for {count} dice.", count=self.count,
-                       translate=("bank",))
+        name = check_bank(self.bank)
+        if self.purpose not in set(BurnFor):
+            raise OperationError(_("Burnt stun pays for dice, a manoeuvre or ability, or equipment."))
+        if len(self.note) > MAX_PURPOSE:
+            raise OperationError(_("Say what the stun wounds pay for in at most {limit} characters.").format(
+                limit=MAX_PURPOSE))
+        if self.purpose == BurnFor.DICE:
+            updated = restore_dice(combatant, name, self.count, encounter)
+            line = LogLine("{name} burns {count} {bank} stun wound for {count} die.",
+                           {"name": combatant.name, "count": self.count, "bank": BANK_WORDS[name]},
+                           plural="{name} burns {count} {bank} stun wounds for {count} dice.", count=self.count,
+                           translate=("bank",))
+        else:
+            updated = burn_stun(combatant, name, self.count, encounter)
+            line = _paid_line(combatant.name, name, self.count, BurnFor(self.purpose), self.note.strip())
         return Applied(encounter.with_combatant(updated), (line,))
+
+
+def _paid_line(name: str, bank_name: str, count: int, purpose: BurnFor, note: str) -> LogLine:
+    """"Cesare burns 1 physical stun wound for a manoeuvre or ability: a leap over the cart"."""
+    args: dict[str, str | int] = {"name": name, "count": count, "bank": BANK_WORDS[bank_name],
+                                  "purpose": BURN_FOR_LABELS[purpose]}
+    if note:
+        args["note"] = note
+        return LogLine("{name} burns {count} {bank} stun wound for {purpose}: {note}.", args,
+                       plural="{name} burns {count} {bank} stun wounds for {purpose}: {note}.", count=count,
+                       translate=("bank", "purpose"))
+    return LogLine("{name} burns {count} {bank} stun wound for {purpose}.", args,
+                   plural="{name} burns {count} {bank} stun wounds for {purpose}.", count=count,
+                   translate=("bank", "purpose"))
 
 
 @dataclass(frozen=True)

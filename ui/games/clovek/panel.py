@@ -1,7 +1,8 @@
 """Člověk's sections of the combatant details panel: the dice banks, long actions, capacity attribute names.
 
-Each section turns a click into one operation (spend dice as an action or a reaction, burn stun for dice, set
-the initiative dice, start or pause a long action…) and shows whatever the document then says.
+Each section turns a click into one operation (spend dice as an action or a reaction, burn stun for dice or to pay
+for a manoeuvre or equipment, set the initiative dice, start or pause a long action…) and shows whatever the
+document then says.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from rules.systems.clovek.banks import (
     initiative_dice_chosen,
 )
 from rules.systems.clovek.economy import ACTION, REACTION, action_type, burn_limit_left, round_running, stun_room
+from rules.systems.clovek.ops import BURN_FOR_LABELS, MAX_PURPOSE, BurnFor
 from ui.games.base import Apply, SectionFactory
 from ui.games.clovek.dice import BankView, DiceBanksWidget
 from ui.games.clovek.long_actions import LongActionsSection
@@ -76,11 +78,19 @@ class DiceBanksSection(QGroupBox):
         self.burn_count = QSpinBox(minimum=1, maximum=20)
         self.burn_count.setAccessibleName(_("Stun wounds to burn"))
         self.burn_bank = QComboBox()
-        self.burn_bank.setAccessibleName(_("Bank to restore"))
+        self.burn_bank.setAccessibleName(_("Type of the stun wounds"))
         for name in BANKS:
             self.burn_bank.addItem(_(BANK_TITLES[name]), name)
+        # Burnt stun buys dice back, or pays for a special manoeuvre, an ability or equipment (the seed's list).
+        self.burn_for = QComboBox()
+        self.burn_for.setAccessibleName(_("What the stun wounds pay for"))
+        for purpose, label in BURN_FOR_LABELS.items():
+            self.burn_for.addItem(_(label), purpose)
+        self.burn_note = QLineEdit()
+        self.burn_note.setMaxLength(MAX_PURPOSE)
+        self.burn_note.setPlaceholderText(_("Which manoeuvre, ability or equipment (optional)"))
+        self.burn_note.setAccessibleName(_("What the stun wounds pay for, in words"))
         self.burn_button = QPushButton(_("Burn"))
-        self.burn_button.setToolTip(_("Burn stun wounds of the bank's type: one die back for each (never mid-roll)."))
         self.initiative_dice = QSpinBox(minimum=0, maximum=0)
         self.initiative_dice.setKeyboardTracking(False)
         self.initiative_dice.setAccessibleName(_("Mental dice risked on initiative"))
@@ -98,6 +108,7 @@ class DiceBanksSection(QGroupBox):
         burn = QHBoxLayout()
         burn.addWidget(self.burn_count)
         burn.addWidget(self.burn_bank, 1)
+        burn.addWidget(self.burn_for, 1)
         burn.addWidget(self.burn_button)
         initiative = QHBoxLayout()
         initiative.addWidget(self.initiative_dice)
@@ -105,6 +116,7 @@ class DiceBanksSection(QGroupBox):
         initiative.addWidget(self.refill)
         form = QFormLayout()
         form.addRow(_("Burn stun:"), burn)
+        form.addRow("", self.burn_note)
         form.addRow(_("Initiative:"), initiative)
         layout = QVBoxLayout(self)
         layout.addWidget(self.dice)
@@ -121,6 +133,8 @@ class DiceBanksSection(QGroupBox):
         self.initiative_dice.valueChanged.connect(self._commit_initiative)
         self.refill.clicked.connect(lambda: self._apply(RefillBanks(self._id)))
         self.burn_bank.currentIndexChanged.connect(self._on_burn_bank)
+        self.burn_for.currentIndexChanged.connect(self._on_burn_bank)
+        self.burn_note.returnPressed.connect(self._burn)
         self.action.toggled.connect(self.free_bonus.setEnabled)
 
     # --- showing -------------------------------------------------------------------------------
@@ -155,14 +169,23 @@ class DiceBanksSection(QGroupBox):
         return "; ".join(parts)
 
     def _refresh_burn(self, combatant: Combatant, state: Encounter) -> None:
-        name = str(self.burn_bank.currentData())
-        most = min(bank(combatant, name).spent, burn_limit_left(combatant, name, state),
-                   stun_room(combatant, name, state))
+        name, for_dice = str(self.burn_bank.currentData()), self.burn_purpose() is BurnFor.DICE
+        most = min(burn_limit_left(combatant, name, state), stun_room(combatant, name, state))
+        if for_dice:  # a die back for each wound, never above the bank's maximum
+            most = min(most, bank(combatant, name).spent)
         self.burn_count.setMaximum(max(1, most))
         self.burn_button.setEnabled(most > 0)
-        self.burn_button.setToolTip(ngettext("{name} may burn {count} more {bank} stun wound now.",
-                                             "{name} may burn {count} more {bank} stun wounds now.", most).format(
-            name=combatant.name, count=most, bank=_(BANK_WORDS[name])))
+        self.burn_note.setVisible(not for_dice)
+        allowed = ngettext("{name} may burn {count} more {bank} stun wound now.",
+                           "{name} may burn {count} more {bank} stun wounds now.", most).format(
+            name=combatant.name, count=most, bank=_(BANK_WORDS[name]))
+        how = _("One die of the bank back for each wound (never mid-roll).") if for_dice else \
+            _("The wounds pay for what is named; no dice come back.")
+        self.burn_button.setToolTip(f"{allowed} {how}")
+
+    def burn_purpose(self) -> BurnFor:
+        """What the Burn button pays for."""
+        return BurnFor(self.burn_for.currentData())
 
     def _on_burn_bank(self) -> None:
         if self._shown is not None:
@@ -189,7 +212,11 @@ class DiceBanksSection(QGroupBox):
             self.free_bonus.setChecked(False)
 
     def _burn(self) -> None:
-        self._apply(ClovekBurn(self._id, str(self.burn_bank.currentData()), self.burn_count.value()))
+        purpose = self.burn_purpose()
+        note = "" if purpose is BurnFor.DICE else self.burn_note.text().strip()
+        if self._apply(ClovekBurn(self._id, str(self.burn_bank.currentData()), self.burn_count.value(),
+                                  purpose.value, note)):
+            self.burn_note.clear()
 
     def _commit_initiative(self) -> None:
         if self.initiative_dice.signalsBlocked() or self._shown is None:
