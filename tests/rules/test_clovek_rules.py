@@ -101,6 +101,68 @@ def test_a_bonus_action_burns_a_stun_wound_of_its_type() -> None:
     assert "burns a physical stun wound for a bonus action" in entry.text()
 
 
+def test_an_extra_action_needs_something_that_grants_it() -> None:
+    """"Extra actions come only from abilities, equipment or the situation": an action after the first with
+    nothing named is refused, and nothing changes."""
+    history = beatrice_first()
+    history.do(ClovekSpend("b", "physical", 1, ACTION, extra_action=""))  # the first needs no grant
+    with pytest.raises(OperationError, match="extra actions come only from abilities, equipment or the situation"):
+        history.do(ClovekSpend("b", "physical", 1, ACTION, extra_action=""))
+    with pytest.raises(OperationError, match="not 'luck'"):
+        history.do(ClovekSpend("b", "physical", 1, ACTION, extra_action="luck"))
+    assert left(history, "b") == (3, 6, 8) and history.state.combatant("b").boxes("physical_stun") == 0
+
+
+@pytest.mark.parametrize(("grant", "stun"), [("ability", 1), ("situation", 1), ("ability_free", 0)])
+def test_an_extra_action_usually_burns_a_stun_wound(grant: str, stun: int) -> None:
+    """"one per extra action, usually ('většinou'; some equipment or abilities give one without burning)"."""
+    history = beatrice_first()
+    history.do(ClovekSpend("b", "physical", 1, ACTION))
+    history.do(ClovekSpend("b", "physical", 1, ACTION, extra_action=grant))
+    assert history.state.combatant("b").boxes("physical_stun") == stun
+    assert left(history, "b") == (2, 6, 8)
+
+
+def test_seed_off_hand_example() -> None:
+    """Beatrice jumps with 2 physical dice, then "one more action may be made with the hand not used for the
+    first": she shoves Cesare with her last 2 dice. The example names no burn (the Decision's default); the
+    GM's option makes it cost one stun wound."""
+    for burns, stun in ((False, 0), (True, 1)):
+        history = beatrice_first()
+        if burns:
+            history.do(SetOption("off_hand_burns", True))
+        history.do(ClovekSpend("b", "physical", 2, ACTION, purpose="jump", extra_action=""))
+        history.do(ClovekSpend("b", "physical", 2, ACTION, purpose="shove Cesare", extra_action="off_hand"))
+        assert left(history, "b") == (0, 6, 8)
+        assert history.state.combatant("b").boxes("physical_stun") == stun
+        history.do(ClovekBurn("b", "physical", 1))  # a die back for a second off-hand action…
+        with pytest.raises(OperationError, match="already taken the off-hand action"):
+            history.do(ClovekSpend("b", "physical", 1, ACTION, extra_action="off_hand"))  # …which one hand refuses
+
+
+def test_the_off_hand_is_physical_and_comes_back_next_round() -> None:
+    history = beatrice_first()
+    history.do(ClovekSpend("b", "social", 1, ACTION))
+    with pytest.raises(OperationError, match="Only a physical conflict"):
+        history.do(ClovekSpend("b", "social", 1, ACTION, extra_action="off_hand"))
+    history = beatrice_first()
+    history.do(ClovekSpend("b", "physical", 1, ACTION))
+    history.do(ClovekSpend("b", "physical", 1, ACTION, extra_action="off_hand"))
+    assert "off_hand_taken" in history.state.combatant("b").extra
+    while history.state.clock.current is not None:
+        history.do(NextTurn())
+    assert "off_hand_taken" not in history.state.combatant("b").extra  # a new round, a free hand again
+
+
+def test_a_fight_recorded_before_grants_were_asked_for_replays_as_it_was() -> None:
+    """Older files carry no extra_action: any extra action went through, burning a stun wound unless free."""
+    history = beatrice_first()
+    history.do(ClovekSpend("b", "physical", 1, ACTION))
+    history.do(ClovekSpend("b", "physical", 1, ACTION))
+    history.do(ClovekSpend("b", "physical", 1, ACTION, free_bonus_action=True))
+    assert history.state.combatant("b").boxes("physical_stun") == 1
+
+
 def test_seed_reactions_example() -> None:
     """Social action with 4 dice; two attacks parried with 2 and 1 physical dice; 2 social dice against
     intimidation; the mental dice stay for mental reactions only."""

@@ -153,6 +153,29 @@ def test_a_refusal_is_shown_not_raised(dialog_for: DialogFactory) -> None:
     assert to_data(document.state) == before
 
 
+def test_a_second_roll_as_an_action_names_what_grants_it(dialog_for: DialogFactory) -> None:
+    document = duel()  # Cesare's turn
+    dialog = dialog_for(document, attacker_id="c")
+    assert dialog.role.currentData() == "action" and not dialog.extra_action.isEnabled()
+    dialog.roll_box.dice.setValue(1)
+    dialog.roll_entry.set_faces_text("5")
+    dialog.resolve()
+    dialog.next_attack()
+    assert dialog.extra_action.isEnabled()  # Cesare has acted: the next action is an extra one
+    dialog.roll_box.dice.setValue(1)
+    dialog.roll_entry.set_faces_text("6")
+    before = to_data(document.state)
+    dialog.resolve()
+    assert "extra actions come only from abilities" in dialog.status_label.text()
+    assert to_data(document.state) == before
+    dialog.extra_action.setCurrentIndex(dialog.extra_action.findData("ability"))
+    dialog.roll_entry.set_faces_text("6")
+    dialog.resolve()
+    bank = dialog.roll_box.bank.currentData()
+    assert document.state.combatant("c").boxes(f"{bank}_stun") == 1  # "one per extra action, usually"
+    assert "burns a" in document.history.entries[-1].text()
+
+
 def test_a_long_action_roll(dialog_for: DialogFactory) -> None:
     history = seed_fight()
     history.do(StartLongAction("b", "book", "Decode the book", "mental", LongKind.INTERRUPTIBLE, 10))

@@ -125,6 +125,30 @@ def test_clicking_dice_spends_them_as_an_action_or_a_reaction(qtbot: QtBot) -> N
     assert "own turn" in details.message_text()
 
 
+def test_an_extra_action_names_what_grants_it(qtbot: QtBot) -> None:
+    history = seed_fight()
+    roll(history, {"b": (), "c": (), "a": ()})  # Adriana 4 acts first
+    document = EncounterDocument(history)
+    details = details_for(qtbot, document, "a")
+    banks = banks_of(details)
+    assert not banks.extra_action.isEnabled()  # her first action needs no grant
+    qtbot.mouseClick(banks.dice, Qt.MouseButton.LeftButton, pos=banks.dice.die_rect(0, 0).center().toPoint())
+    assert banks.extra_action.isEnabled() and banks.extra_action.grant() == ""
+    before = to_data(document.state)
+    qtbot.mouseClick(banks.dice, Qt.MouseButton.LeftButton, pos=banks.dice.die_rect(0, 1).center().toPoint())
+    assert to_data(document.state) == before  # nothing grants a second action: refused, the rule quoted
+    assert "extra actions come only from abilities, equipment or the situation" in details.message_text()
+    off_hand = banks.extra_action.findData("off_hand")
+    assert banks.extra_action.itemText(off_hand) == "the off hand, in a physical conflict (no stun)"
+    banks.extra_action.setCurrentIndex(off_hand)
+    qtbot.mouseClick(banks.dice, Qt.MouseButton.LeftButton, pos=banks.dice.die_rect(0, 1).center().toPoint())
+    adriana = document.state.combatant("a")
+    assert adriana.actions_used == {"physical": 2} and adriana.boxes("physical_stun") == 0
+    assert banks.extra_action.grant() == ""  # each extra action names its own grant
+    banks.reaction.setChecked(True)
+    assert not banks.extra_action.isEnabled()  # a reaction needs none
+
+
 def test_burning_stun_and_the_initiative_dice(qtbot: QtBot) -> None:
     history = seed_fight()
     roll(history, {"b": (), "c": (), "a": ()})

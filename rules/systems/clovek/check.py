@@ -19,7 +19,7 @@ from rules.history import Applied, AttackRecord, LogLine, Operation, require_com
 from rules.systems.base import RuleSystem
 from rules.systems.clovek.banks import BANK_WORDS, check_bank
 from rules.systems.clovek.dice import ClovekTest, SkillKind
-from rules.systems.clovek.economy import ACTION, burn_stun, check_role, spend_dice, take_action
+from rules.systems.clovek.economy import ACTION, burn_stun, check_role, grant_of, spend_dice, take_action
 from rules.systems.clovek.long_actions import add_roll, find_long_action, with_long_action
 from rules.systems.clovek.ops import bonus_line
 from rules.systems.clovek.rolls import (
@@ -123,8 +123,10 @@ class ClovekCheck(Operation):
     defence: SkillRoll | None = None
     track: str = ""
     long_action: str = ""
-    free_bonus_action: bool = False
+    free_bonus_action: bool = False  # an older fight's "without burning" (before ``extra_action``)
     weapon: str = field(default="", metadata=ADDED_LATER)
+    #: What grants an action after the first (see :class:`~rules.systems.clovek.ops.ClovekSpend`).
+    extra_action: str | None = field(default=None, metadata=ADDED_LATER)
 
     def attacker_id(self) -> str | None:
         return self.combatant_id if self.target is not None else None
@@ -142,7 +144,7 @@ class ClovekCheck(Operation):
         self._check_target(encounter)
         attack = self.test.result()
         defence = self.defence.result() if self.defence is not None else None
-        state, log = self._pay(encounter, actor)
+        state, log = self._pay(encounter, system, actor)
         state, rounds_left = self._fire(state)
         log += [*_roll_lines(actor.name, self.test, attack), *rounds_left]
         net = attack.successes
@@ -192,11 +194,12 @@ class ClovekCheck(Operation):
         return fired, (LogLine("{weapon}: {count} round left.", {"weapon": self.weapon, "count": left},
                                plural="{weapon}: {count} rounds left.", count=left),)
 
-    def _pay(self, encounter: Encounter, actor: Combatant) -> tuple[Encounter, list[LogLine]]:
+    def _pay(self, encounter: Encounter, system: RuleSystem, actor: Combatant) -> tuple[Encounter, list[LogLine]]:
         """The dice of the roll (and of the defence), the bonus action's and the long action's stun."""
         log: list[LogLine] = []
         if self.role == ACTION:
-            actor, burnt = take_action(actor, self.test.bank, encounter, self.free_bonus_action)
+            grant = grant_of(self.extra_action, self.free_bonus_action, encounter, system)
+            actor, burnt = take_action(actor, self.test.bank, encounter, grant)
             if burnt:
                 log.append(bonus_line(actor.name, self.test.bank))
         if self.long_action:

@@ -8,15 +8,18 @@ initiative and before the round ends); outside a round, spending dice is all the
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from enum import StrEnum
 from typing import Final
 
 from rules.encounter import Combatant, Encounter, frozen_map, with_item
 from rules.errors import OperationError
+from rules.systems.base import RuleSystem
 from rules.systems.clovek.banks import (
     BANKS,
     BURNT,
     DEXTERITY,
+    PHYSICAL,
     STUN,
     bank,
     bank_word,
@@ -28,11 +31,46 @@ from rules.systems.clovek.banks import (
     with_extra,
     with_spent,
 )
-from rules.text import _, ngettext
+from rules.text import N_, _, ngettext
 
 ACTION: Final[str] = "action"
 REACTION: Final[str] = "reaction"
 ROLES: Final[tuple[str, ...]] = (ACTION, REACTION)
+#: The GM's option: whether the off-hand action burns a stun wound (clovek.md Decision: it does not, by default).
+OFF_HAND_BURNS: Final[str] = "off_hand_burns"
+#: Marks a combatant that took its off-hand action this round (``extra``; forgotten with the round).
+OFF_HAND_TAKEN: Final[str] = "off_hand_taken"
+
+
+class ExtraAction(StrEnum):
+    """What grants an action after the first of a round: "Extra actions come only from abilities, equipment or
+    the situation"; each burns one stun wound, "usually" ("většinou": some equipment or abilities give one without
+    burning); in a physical conflict the hand the first action did not use gives one more (clovek.md)."""
+
+    ABILITY = "ability"  # an ability or equipment: one stun wound
+    ABILITY_FREE = "ability_free"  # an ability or equipment that gives it without burning
+    SITUATION = "situation"  # the situation: one stun wound
+    OFF_HAND = "off_hand"  # the free hand in a physical conflict: what it costs is the GM's option
+
+
+#: How the window names each grant (translated when shown).
+EXTRA_ACTION_LABELS: Final[dict[ExtraAction, str]] = {
+    ExtraAction.ABILITY: N_("an ability or equipment (burns a stun wound)"),
+    ExtraAction.ABILITY_FREE: N_("an ability or equipment, without burning"),
+    ExtraAction.SITUATION: N_("the situation (burns a stun wound)"),
+    ExtraAction.OFF_HAND: N_("the off hand, in a physical conflict (no stun)"),
+}
+
+
+@dataclass(frozen=True)
+class Grant:
+    """What grants an action, as an operation records it. ``kind`` None: recorded before Bojovka asked (an older
+    fight), when any extra action burnt a stun wound unless ``free``; "" : nothing named (refused for an extra
+    action). ``off_hand_burns``: the GM's option for the off hand (clovek.md Decision: no stun by default)."""
+
+    kind: str | None = None
+    free: bool = False
+    off_hand_burns: bool = False
 
 
 def round_running(encounter: Encounter) -> bool:
@@ -79,12 +117,12 @@ def _require_turn(combatant: Combatant, encounter: Encounter) -> None:
             name=combatant.name))
 
 
-def take_action(combatant: Combatant, name: str, encounter: Encounter, free_bonus: bool = False) -> tuple[
+def take_action(combatant: Combatant, name: str, encounter: Encounter, grant: Grant | None = None) -> tuple[
         Combatant, bool]:
     """Record an action of the bank's type; returns the combatant and whether a stun wound was burnt for it.
 
-    All of a turn's actions share one type; every action after the first is a bonus action that burns one stun
-    wound of its type unless ``free_bonus`` (equipment or an ability grants it without burning).
+    All of a turn's actions share one type; every action after the first is an extra action that something must
+    grant (``grant``, see :class:`ExtraAction`), burning one stun wound of its type unless the grant is free.
     """
     check_bank(name)
     if not round_running(encounter):
@@ -95,11 +133,41 @@ def take_action(combatant: Combatant, name: str, encounter: Encounter, free_bonu
         raise OperationError(_("{name}'s actions this round are {chosen}: no {bank} action until the next round, "
                                "only reactions.").format(name=combatant.name, chosen=bank_word(chosen),
                                                          bank=bank_word(name)))
-    burnt = chosen is not None and not free_bonus
+    burnt = False
+    if chosen is not None:
+        combatant, burnt = _extra_action(combatant, name, grant or Grant())
     if burnt:
         combatant = burn_stun(combatant, name, 1, encounter)
     used = combatant.actions_used.get(name, 0) + 1
     return replace(combatant, actions_used=with_item(combatant.actions_used, name, used)), burnt
+
+
+def grant_of(kind: str | None, free: bool, encounter: Encounter, system: RuleSystem) -> Grant:
+    """What an operation's extra-action fields grant; the off-hand option is read only for an off-hand action."""
+    burns = kind == ExtraAction.OFF_HAND and system.option(encounter, OFF_HAND_BURNS) is True
+    return Grant(kind, free, burns)
+
+
+def _extra_action(combatant: Combatant, name: str, grant: Grant) -> tuple[Combatant, bool]:
+    """The combatant with its extra action's grant recorded, and whether it burns a stun wound."""
+    if grant.kind is None:  # an older fight: any extra action was allowed
+        return combatant, not grant.free
+    if not grant.kind:
+        raise OperationError(_("{name} has already acted this round, and \u201cextra actions come only from "
+                               "abilities, equipment or the situation\u201d: say what grants this one.").format(
+            name=combatant.name))
+    if grant.kind not in set(ExtraAction):
+        raise OperationError(_("An extra action comes from an ability, equipment, the situation or the off hand, "
+                               "not {grant!r}.").format(grant=grant.kind))
+    if grant.kind != ExtraAction.OFF_HAND:
+        return combatant, grant.kind != ExtraAction.ABILITY_FREE
+    if name != PHYSICAL:
+        raise OperationError(_("Only a physical conflict gives an off-hand action (\u201cone more action may be "
+                               "made with the hand not used for the first\u201d)."))
+    if combatant.extra.get(OFF_HAND_TAKEN):
+        raise OperationError(_("{name} has already taken the off-hand action this round.").format(
+            name=combatant.name))
+    return with_extra(combatant, OFF_HAND_TAKEN, True), grant.off_hand_burns
 
 
 def burn_limit_left(combatant: Combatant, name: str, encounter: Encounter) -> int:
@@ -151,8 +219,8 @@ def restore_dice(combatant: Combatant, name: str, count: int, encounter: Encount
 
 
 def new_round(combatant: Combatant) -> Combatant:
-    """Forget the round's actions and burn count (the banks refill separately)."""
-    if not combatant.actions_used and BURNT not in combatant.extra:
+    """Forget the round's actions, burn count and off-hand action (the banks refill separately)."""
+    if not combatant.actions_used and BURNT not in combatant.extra and OFF_HAND_TAKEN not in combatant.extra:
         return combatant
-    extra = frozen_map({key: value for key, value in combatant.extra.items() if key != BURNT})
+    extra = frozen_map({key: value for key, value in combatant.extra.items() if key not in (BURNT, OFF_HAND_TAKEN)})
     return replace(combatant, actions_used=frozen_map(), extra=extra)

@@ -7,10 +7,10 @@ bank can never be topped up in the middle of a roll. Rolls with their consequenc
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
-from rules.encounter import Encounter, with_item, without_item
+from rules.encounter import ADDED_LATER, Encounter, with_item, without_item
 from rules.errors import OperationError
 from rules.history import Applied, LogLine, Operation, require_combatant
 from rules.systems.base import RuleSystem
@@ -31,6 +31,7 @@ from rules.systems.clovek.economy import (
     REACTION,
     burn_stun,
     check_role,
+    grant_of,
     restore_dice,
     spend_dice,
     take_action,
@@ -91,8 +92,11 @@ class ClovekSpend(Operation):
     bank: str
     dice: int
     role: str = REACTION
-    free_bonus_action: bool = False
+    free_bonus_action: bool = False  # an older fight's "without burning" (before ``extra_action``)
     purpose: str = ""
+    #: What grants an action after the first (an :class:`~rules.systems.clovek.economy.ExtraAction`); None in
+    #: fights recorded before Bojovka asked, when any extra action was allowed.
+    extra_action: str | None = field(default=None, metadata=ADDED_LATER)
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         combatant = require_combatant(encounter, self.combatant_id)
@@ -103,7 +107,8 @@ class ClovekSpend(Operation):
                 limit=MAX_PURPOSE))
         lines = []
         if self.role == ACTION:
-            combatant, burnt = take_action(combatant, self.bank, encounter, self.free_bonus_action)
+            grant = grant_of(self.extra_action, self.free_bonus_action, encounter, system)
+            combatant, burnt = take_action(combatant, self.bank, encounter, grant)
             if burnt:
                 lines.append(bonus_line(combatant.name, self.bank))
         combatant = spend_dice(combatant, self.bank, self.dice)
@@ -121,8 +126,8 @@ class ClovekBurn(Operation):
     combatant_id: str
     bank: str
     count: int
-    purpose: str = BurnFor.DICE.value
-    note: str = ""
+    purpose: str = field(default=BurnFor.DICE.value, metadata=ADDED_LATER)
+    note: str = field(default="", metadata=ADDED_LATER)
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         combatant = require_combatant(encounter, self.combatant_id)

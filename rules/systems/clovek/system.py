@@ -69,7 +69,7 @@ from rules.systems.clovek.banks import (
     with_spent,
 )
 from rules.systems.clovek.dice import DICE_WORDS
-from rules.systems.clovek.economy import action_type, new_round, spend_dice, take_action
+from rules.systems.clovek.economy import OFF_HAND_BURNS, action_type, new_round, spend_dice, take_action
 from rules.systems.clovek.long_actions import healing_blocked, long_actions
 from rules.systems.clovek.weapons import (
     ONE_PHYSICAL_DIE,
@@ -131,6 +131,10 @@ def _options() -> tuple[OptionSpec, ...]:
         OptionSpec("full_physical_wounds", N_("A full physical wound track means"), OptionKind.CHOICE, NOTE_ONLY,
                    choices=((NOTE_ONLY, N_("Only a note (the rules say nothing)")),
                             (UNCONSCIOUS, N_("Unconscious")))),
+        OptionSpec(OFF_HAND_BURNS, N_("The off-hand action of a physical conflict burns a stun wound"),
+                   OptionKind.BOOL, False,
+                   help=N_("The rules' example counts the off-hand action's dice and names no burn (default: it "
+                           "burns none); tick for one stun wound, as for other extra actions.")),
         RELOAD_SPEC,
     )
 

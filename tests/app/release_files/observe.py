@@ -22,7 +22,8 @@ from rules.systems.base import RuleSystem
 OPTIONS_ADDED_SINCE: dict[str, frozenset[str]] = {"souboj": frozenset({"reload_costs_action"}),
                                                    "walka": frozenset({"reload_action", "down_forbids", "aim_doubles",
                                                                        "test_success", "move_exactly"}),
-                                                   "clovek": frozenset({"reload_cost", "banks_refill"})}
+                                                   "clovek": frozenset({"reload_cost", "banks_refill",
+                                                                        "off_hand_burns"})}
 
 
 def _slot(slot: Slot | None) -> Any:

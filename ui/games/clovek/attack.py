@@ -69,6 +69,7 @@ from ui.games.clovek.check_form import (
     power_row_label,
     power_rows,
 )
+from ui.games.clovek.extra_action import ExtraActionPicker
 from ui.games.clovek.odds import TICKS, outcome_chart, power_chart
 from ui.widgets.dice_entry import DiceEntry
 from ui.widgets.layout import column as _column
@@ -88,7 +89,7 @@ class ClovekCheckDialog(AttackDialog):
         self._problem = ""
         self._armor = 0  # the target's armor in the power penalty now (what the GM typed on top stays)
         self.role = combo([(_("Action"), ACTION), (_("Reaction"), REACTION)])
-        self.free_bonus = QCheckBox(_("Bonus action without burning stun"))
+        self.extra_action = ExtraActionPicker()
         self.long_action = QComboBox()
         self.roll_box = RollBox(_("Roll"))
         self.defends = QCheckBox(_("The target defends with a reaction"))
@@ -113,7 +114,7 @@ class ClovekCheckDialog(AttackDialog):
         form = QFormLayout(who)
         form.addRow(_("Roller"), self.attacker)
         form.addRow(_("Weapon"), self.weapon_row())
-        form.addRow(_("As"), pair(self.role, "", self.free_bonus))
+        form.addRow(_("As"), pair(self.role, "", self.extra_action))
         form.addRow(_("Long action"), self.long_action)
         self.defence_box.setTitle(_("Target and defence"))
         self.defence_box.form.insertRow(0, _("Target"), self.target)
@@ -154,7 +155,7 @@ class ClovekCheckDialog(AttackDialog):
         self.roll_all.clicked.connect(self.roll_remaining)
 
     def _inputs(self) -> list[QWidget]:
-        return [self.role, self.free_bonus, self.defends, *self.roll_box.inputs(), *self.defence_box.inputs(),
+        return [self.role, self.extra_action, self.defends, *self.roll_box.inputs(), *self.defence_box.inputs(),
                 *self.power_box.inputs()]
 
     # --- combatants -----------------------------------------------------------------------------
@@ -392,7 +393,7 @@ class ClovekCheckDialog(AttackDialog):
         return ClovekCheck(roller.id, self.roll_box.skill_roll(self.roll_entry.faces()),
                            str(self.role.currentData()), power, target.id if target else None, defence, track,
                            long_action if isinstance(long_action, str) else "",
-                           self.free_bonus.isChecked() and self.role.currentData() == ACTION, self.weapon_name())
+                           False, self.weapon_name(), self.extra_action.grant())
 
     def rolled_outcome(self, operation: Operation) -> str | None:
         assert isinstance(operation, ClovekCheck)
@@ -419,6 +420,7 @@ class ClovekCheckDialog(AttackDialog):
         self.defends.setEnabled(editable and self._target() is not None)
         for defence in (*self.defence_box.inputs(), self.defence_box.skill_name):
             defence.setEnabled(editable and self._defending())
-        roller = self._attacker()
-        bonus_possible = roller is not None and action_type(roller) is not None
-        self.free_bonus.setEnabled(editable and self.role.currentData() == ACTION and bonus_possible)
+        document = self._document
+        self.extra_action.follow(self._attacker(), document.state, document.system,
+                                 self.role.currentData() == ACTION)
+        self.extra_action.setEnabled(editable and self.extra_action.isEnabled())

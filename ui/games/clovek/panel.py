@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import (
     QButtonGroup,
-    QCheckBox,
     QComboBox,
     QFormLayout,
     QGridLayout,
@@ -47,6 +46,7 @@ from rules.systems.clovek.economy import ACTION, REACTION, action_type, burn_lim
 from rules.systems.clovek.ops import BURN_FOR_LABELS, MAX_PURPOSE, BurnFor
 from ui.games.base import Apply, SectionFactory
 from ui.games.clovek.dice import BankView, DiceBanksWidget
+from ui.games.clovek.extra_action import ExtraActionPicker
 from ui.games.clovek.long_actions import LongActionsSection
 
 
@@ -64,6 +64,7 @@ class DiceBanksSection(QGroupBox):
         self._id = ""
         self._acting: bool | None = None
         self._shown: tuple[Combatant, Encounter] | None = None
+        self._system: RuleSystem | None = None
         self.dice = DiceBanksWidget()
         self.action = QRadioButton(_("Action"))
         self.reaction = QRadioButton(_("Reaction"))
@@ -71,8 +72,7 @@ class DiceBanksSection(QGroupBox):
         self._roles.addButton(self.action)
         self._roles.addButton(self.reaction)
         self.reaction.setChecked(True)
-        self.free_bonus = QCheckBox(_("Bonus action without burning stun"))
-        self.free_bonus.setToolTip(_("Equipment or an ability grants this extra action: no stun wound is burnt."))
+        self.extra_action = ExtraActionPicker()
         self.round_label = QLabel()
         self.round_label.setWordWrap(True)
         self.burn_count = QSpinBox(minimum=1, maximum=20)
@@ -121,7 +121,7 @@ class DiceBanksSection(QGroupBox):
         layout = QVBoxLayout(self)
         layout.addWidget(self.dice)
         layout.addLayout(roles)
-        layout.addWidget(self.free_bonus)
+        layout.addWidget(self.extra_action)
         layout.addWidget(self.round_label)
         layout.addLayout(form)
 
@@ -135,7 +135,7 @@ class DiceBanksSection(QGroupBox):
         self.burn_bank.currentIndexChanged.connect(self._on_burn_bank)
         self.burn_for.currentIndexChanged.connect(self._on_burn_bank)
         self.burn_note.returnPressed.connect(self._burn)
-        self.action.toggled.connect(self.free_bonus.setEnabled)
+        self.action.toggled.connect(self._follow_extra_action)
 
     # --- showing -------------------------------------------------------------------------------
     def refresh(self, combatant: Combatant, state: Encounter, system: RuleSystem) -> None:
@@ -144,9 +144,9 @@ class DiceBanksSection(QGroupBox):
             # A new combatant or a new turn: the likely role is an action in one's own turn, else a reaction.
             self._acting = _is_acting(combatant, state)
             (self.action if self._acting else self.reaction).setChecked(True)
-            self.free_bonus.setChecked(False)
-        self._id, self._shown = combatant.id, (combatant, state)
-        self.free_bonus.setEnabled(self.action.isChecked())
+            self.extra_action.setCurrentIndex(0)
+        self._id, self._shown, self._system = combatant.id, (combatant, state), system
+        self._follow_extra_action()
         self.dice.set_banks([BankView(name, _(BANK_TITLES[name]), bank(combatant, name).size,
                                       bank(combatant, name).spent, _(BANK_WORDS[name])) for name in BANKS])
         self.round_label.setText(self._round_text(combatant, state))
@@ -206,10 +206,15 @@ class DiceBanksSection(QGroupBox):
         """The role a click gives the dice: an action or a reaction."""
         return ACTION if self.action.isChecked() else REACTION
 
+    def _follow_extra_action(self) -> None:
+        """The grant picker, enabled when a click would spend an extra action."""
+        if self._shown is not None and self._system is not None:
+            self.extra_action.follow(*self._shown, self._system, self.action.isChecked())
+
     def _spend(self, bank_name: str, count: int) -> None:
-        free = self.role() == ACTION and self.free_bonus.isChecked()
-        if self._apply(ClovekSpend(self._id, bank_name, count, self.role(), free)):
-            self.free_bonus.setChecked(False)
+        grant = self.extra_action.grant() if self.role() == ACTION else ""
+        if self._apply(ClovekSpend(self._id, bank_name, count, self.role(), extra_action=grant)):
+            self.extra_action.setCurrentIndex(0)
 
     def _burn(self) -> None:
         purpose = self.burn_purpose()
