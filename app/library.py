@@ -54,7 +54,7 @@ from rules.combatants import (
     AddCombatant,
     next_combatant_id,
 )
-from rules.encounter import Combatant, Encounter, JsonValue, Side, Weapon, frozen_map, with_item
+from rules.encounter import Combatant, Encounter, JsonValue, Side, Weapon, frozen_map
 from rules.errors import RulesError
 from rules.systems import get_system, system_ids, system_title
 from rules.systems.base import RuleSystem
@@ -727,7 +727,10 @@ def numbered_names(base: str, count: int, taken: Iterable[str]) -> list[str]:
     folded = base.casefold()
     pattern = re.compile(re.escape(folded) + r" ([0-9]{1,9})")
     highest, plain = 0, False
-    for other in (name.strip().casefold() for name in taken):
+    for name in taken:
+        other = name.strip().casefold()
+        if not other.startswith(folded):  # most names of a big fight are someone else's: no pattern to try
+            continue
         plain = plain or other == folded
         match = pattern.fullmatch(other)
         highest = max(highest, int(match[1])) if match else highest
@@ -738,13 +741,12 @@ def numbered_names(base: str, count: int, taken: Iterable[str]) -> list[str]:
 
 
 def _fresh_ids(state: Encounter, count: int) -> list[str]:
-    """Ids the combatants will get when added one after another (as the history would assign them)."""
-    ids, probe = [], state
-    for _index in range(count):
-        combatant_id = next_combatant_id(probe)
-        ids.append(combatant_id)
-        probe = replace(probe, serial=probe.serial + 1,
-                        combatants=with_item(probe.combatants, combatant_id, Combatant(combatant_id, "")))
+    """Ids the combatants will get when added one after another (as the history would assign them: each add takes
+    :func:`next_combatant_id` and counts the serial on by one). The fight's roster is not copied per id: a
+    thousand combatants made each copy cost 0.1 ms."""
+    ids: list[str] = []
+    for offset in range(count):
+        ids.append(next_combatant_id(state, state.serial + offset, ids))
     return ids
 
 

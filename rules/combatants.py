@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Container, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -83,10 +83,11 @@ class AddCombatant(Operation):
             raise OperationError(str(problem)) from None
 
 
-def next_combatant_id(encounter: Encounter) -> str:
-    """An id no combatant has yet (ids are never reused, so the log stays unambiguous)."""
-    number = encounter.serial + 1
-    while f"c{number}" in encounter.combatants:
+def next_combatant_id(encounter: Encounter, serial: int | None = None, also_taken: Container[str] = ()) -> str:
+    """An id no combatant has yet (ids are never reused, so the log stays unambiguous). ``serial`` and
+    ``also_taken``: the id a later add would get, after others already planned (default: the encounter's)."""
+    number = (encounter.serial if serial is None else serial) + 1
+    while f"c{number}" in encounter.combatants or f"c{number}" in also_taken:
         number += 1
     return f"c{number}"
 

@@ -395,6 +395,16 @@ def test_three_gangers_are_numbered_with_fresh_ids() -> None:
     assert history.state.combatants == {}
 
 
+def test_fresh_ids_are_the_ones_the_history_assigns_around_an_id_already_taken() -> None:
+    """A fight whose file names a combatant ``c3`` ahead of its serial: the planned ids skip it, as adding the
+    combatants one by one would."""
+    history = _fight()
+    history.do(AddCombatant("c3", "Early bird", Side.PLAYER))
+    operations = _add(history, npc("Ganger"), 3)
+    assert [op.combatant_id for op in operations] == ["c2", "c4", "c5"]
+    assert list(history.state.combatants) == ["c3", "c2", "c4", "c5"]
+
+
 def test_numbering_continues_after_names_already_in_the_fight() -> None:
     history = _fight()
     ganger = npc("Ganger")

@@ -350,7 +350,7 @@ def test_the_order_kept_between_changes_equals_the_order_worked_out_afresh(seed:
             pass_no = rng.choice((1, 2, 3))
         elif move < 0.9:
             left_out = frozenset(rng.sample(sorted(combatants), rng.choice((0, 2))))
-        else:  # someone joins or leaves: the roster positions move, the order is worked out afresh
+        else:  # someone joins (at the end) or leaves: the kept order follows the roster
             number = rng.randint(0, 60)
             if f"c{number}" in combatants and len(combatants) > 10:
                 del combatants[f"c{number}"]

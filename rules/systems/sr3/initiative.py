@@ -8,6 +8,7 @@ the score (and the order of the current pass) immediately, as the rules demand.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from itertools import pairwise
 from typing import Final, NamedTuple
 
 from rules.encounter import Combatant, Encounter, Slot, SlotKind, Status
@@ -145,10 +146,11 @@ class PassOrder:
 
     The order is asked after every change, and most changes touch one or two combatants (a wound moves its
     target): re-keying a thousand combatants and sorting them took ~8 ms of each attack at 1,000. The last
-    order is kept with each one's sort key; when the next state has the same combatants in the same places and
-    the same pass, only the combatants that are new objects are keyed again, and the nearly sorted list is
-    sorted again (linear for Python's sort). A full tie keeps the roster order, as :func:`scored_pass_order`'s
-    stable sort does: the roster position is the last part of the key.
+    order is kept with each one's sort key; when the next state has the same pass and the same combatants in the
+    same places, or only some added at the end or some removed (adding ten gangers to a thousand re-keyed them
+    all: 10 ms), only the combatants that are new objects are keyed again, and the nearly sorted list is sorted
+    again (linear for Python's sort). A full tie keeps the roster order, as :func:`scored_pass_order`'s stable
+    sort does: the roster position is the last part of the key (a removal keeps the others' relative places).
     """
 
     #: Beyond this share of changed combatants the order is worked out from scratch.
@@ -163,29 +165,42 @@ class PassOrder:
 
         ``context``: anything else the caller's order depends on (compared by identity)."""
         inputs = (pass_no, yielded, left_out, context)
-        last, changed = self._last, self._changed(combatants, inputs)
-        if last is None or changed is None:
-            ids = tuple(combatants)
-            positions: Mapping[str, int] = {cid: position for position, cid in enumerate(ids)}
+        last, ids = self._last, tuple(combatants)
+        positions = self._positions(ids, inputs)
+        changed = self._changed(combatants) if positions is not None else None
+        if last is None or positions is None or changed is None:
+            positions = {cid: position for position, cid in enumerate(ids)}
             keyed = self._keyed(combatants, positions, ids, inputs)
         else:
-            ids, positions = last.ids, last.positions
-            kept = [item for item in last.keyed if item[1].ids[0] not in changed]
+            kept = [item for item in last.keyed if item[1].ids[0] not in changed and item[1].ids[0] in combatants]
             keyed = kept + self._keyed(combatants, positions, changed, inputs)
         keyed.sort(key=_first_of_slot, reverse=True)
         self._last = _Ordered(combatants, ids, positions, inputs, keyed)
         return [slot for _key, slot in keyed]
 
-    def _changed(self, combatants: Mapping[str, Combatant], inputs: tuple[object, ...]) -> set[str] | None:
-        """The ids whose combatant changed since the last order, or None when it must be worked out afresh."""
+    def _positions(self, ids: tuple[str, ...], inputs: tuple[object, ...]) -> Mapping[str, int] | None:
+        """Roster places that keep the last order's keys valid: the same roster, one with combatants added at the
+        end, or one with some removed; None when the order must be worked out afresh."""
         last = self._last
-        if last is None or len(combatants) != len(last.ids) or not _same_inputs(last.inputs, inputs):
+        if last is None or not _same_inputs(last.inputs, inputs):
             return None
-        before = last.combatants
+        known = len(last.ids)
+        if ids == last.ids:
+            return last.positions
+        if len(ids) > known and ids[:known] == last.ids:  # added at the end
+            return {**last.positions, **{cid: known + offset for offset, cid in enumerate(ids[known:])}}
+        if len(ids) < known and all(cid in last.positions for cid in ids):  # some removed, the others in order?
+            places = [last.positions[cid] for cid in ids]
+            if all(earlier < later for earlier, later in pairwise(places)):
+                return dict(zip(ids, places, strict=True))
+        return None
+
+    def _changed(self, combatants: Mapping[str, Combatant]) -> set[str] | None:
+        """The ids whose combatant is new or changed since the last order (None: too many to re-key)."""
+        assert self._last is not None
+        before = self._last.combatants
         changed = {cid for cid, combatant in combatants.items() if before.get(cid) is not combatant}
-        if len(changed) > self.REKEY_SHARE * len(combatants) or tuple(combatants) != last.ids:
-            return None
-        return changed
+        return None if len(changed) > self.REKEY_SHARE * len(combatants) else changed
 
     @staticmethod
     def _keyed(combatants: Mapping[str, Combatant], positions: Mapping[str, int], which: Iterable[str],
