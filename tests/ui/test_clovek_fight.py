@@ -128,6 +128,8 @@ def test_a_whole_clovek_fight_through_the_window(window: MainWindow, qtbot: QtBo
     assert window.document.state.combatant(ids["Adriana"]).boxes("physical_wounds") == 3
     banks = _banks(window, ids["Beatrice"])
     assert banks.role() == "action"
+    assert banks.extra_action.isEnabled()  # she has acted: a second action needs something that grants it
+    banks.extra_action.setCurrentIndex(banks.extra_action.findData("ability"))
     qtbot.mouseClick(banks.dice, Qt.MouseButton.LeftButton, pos=banks.dice.die_rect(0, 0).center().toPoint())
     assert "burns a physical stun wound for a bonus action" in window.document.history.entries[-1].text()
     _next(window)

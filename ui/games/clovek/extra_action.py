@@ -20,6 +20,7 @@ from rules.systems.clovek.economy import (
     round_running,
 )
 from rules.text import N_
+from ui.widgets.inputs import calm
 
 #: The off hand's label once the GM's option makes it burn a stun wound (translated when shown).
 OFF_HAND_BURNING = N_("the off hand, in a physical conflict (burns a stun wound)")
@@ -30,13 +31,23 @@ class ExtraActionPicker(QComboBox):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        calm(self)
+        # The grants' texts are long (in Russian most of all): the closed box shows the start, the list all of it.
+        self.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.setMinimumContentsLength(16)
         self.setAccessibleName(_("What grants the extra action"))
         self.setToolTip(_("An action after the first of a round comes only from an ability, equipment or the "
                           "situation, and usually burns a stun wound of its type."))
-        self.addItem(_("Extra action granted by…"), "")
+        self.addItem(_("Granted by…"), "")
         for grant, label in EXTRA_ACTION_LABELS.items():
             self.addItem(_(label), grant.value)
         self._off_hand = self.findData(ExtraAction.OFF_HAND.value)
+        self._hint = self.toolTip()
+        self.currentIndexChanged.connect(self._show_choice)
+
+    def _show_choice(self) -> None:
+        """The closed box shows the start of a long grant: its tooltip says it whole."""
+        self.setToolTip(self.currentText() if self.currentIndex() > 0 else self._hint)
 
     def follow(self, combatant: Combatant | None, state: Encounter, system: RuleSystem, acting: bool) -> None:
         """Enable the picker when ``combatant``'s next action (``acting``: the GM gives it as an action) is an
