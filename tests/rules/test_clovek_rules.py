@@ -110,6 +110,8 @@ def test_an_extra_action_needs_something_that_grants_it() -> None:
         history.do(ClovekSpend("b", "physical", 1, ACTION, extra_action=""))
     with pytest.raises(OperationError, match="not 'luck'"):
         history.do(ClovekSpend("b", "physical", 1, ACTION, extra_action="luck"))
+    with pytest.raises(OperationError, match="not 'luck'"):  # refused on a first action too: no file keeps it
+        beatrice_first().do(ClovekSpend("b", "physical", 1, ACTION, extra_action="luck"))
     assert left(history, "b") == (3, 6, 8) and history.state.combatant("b").boxes("physical_stun") == 0
 
 

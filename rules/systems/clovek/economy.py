@@ -53,6 +53,8 @@ class ExtraAction(StrEnum):
     OFF_HAND = "off_hand"  # the free hand in a physical conflict: what it costs is the GM's option
 
 
+_GRANTS: Final[frozenset[str]] = frozenset(ExtraAction)
+
 #: How the window names each grant (translated when shown).
 EXTRA_ACTION_LABELS: Final[dict[ExtraAction, str]] = {
     ExtraAction.ABILITY: N_("an ability or equipment (burns a stun wound)"),
@@ -143,7 +145,11 @@ def take_action(combatant: Combatant, name: str, encounter: Encounter, grant: Gr
 
 
 def grant_of(kind: str | None, free: bool, encounter: Encounter, system: RuleSystem) -> Grant:
-    """What an operation's extra-action fields grant; the off-hand option is read only for an off-hand action."""
+    """What an operation's extra-action fields grant (a value no grant has is refused even on a first action, so
+    a file never keeps one); the off-hand option is read only for an off-hand action."""
+    if kind and kind not in _GRANTS:
+        raise OperationError(_("An extra action comes from an ability, equipment, the situation or the off hand, "
+                               "not {grant!r}.").format(grant=kind))
     burns = kind == ExtraAction.OFF_HAND and system.option(encounter, OFF_HAND_BURNS) is True
     return Grant(kind, free, burns)
 
@@ -156,9 +162,6 @@ def _extra_action(combatant: Combatant, name: str, grant: Grant) -> tuple[Combat
         raise OperationError(_("{name} has already acted this round, and \u201cextra actions come only from "
                                "abilities, equipment or the situation\u201d: say what grants this one.").format(
             name=combatant.name))
-    if grant.kind not in set(ExtraAction):
-        raise OperationError(_("An extra action comes from an ability, equipment, the situation or the off hand, "
-                               "not {grant!r}.").format(grant=grant.kind))
     if grant.kind != ExtraAction.OFF_HAND:
         return combatant, grant.kind != ExtraAction.ABILITY_FREE
     if name != PHYSICAL:
