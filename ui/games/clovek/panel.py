@@ -83,6 +83,8 @@ class DiceBanksSection(QGroupBox):
             self.burn_bank.addItem(_(BANK_TITLES[name]), name)
         # Burnt stun buys dice back, or pays for a special manoeuvre, an ability or equipment (the seed's list).
         self.burn_for = QComboBox()
+        self.burn_for.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.burn_for.setMinimumContentsLength(10)
         self.burn_for.setAccessibleName(_("What the stun wounds pay for"))
         for purpose, label in BURN_FOR_LABELS.items():
             self.burn_for.addItem(_(label), purpose)
@@ -108,14 +110,16 @@ class DiceBanksSection(QGroupBox):
         burn = QHBoxLayout()
         burn.addWidget(self.burn_count)
         burn.addWidget(self.burn_bank, 1)
-        burn.addWidget(self.burn_for, 1)
         burn.addWidget(self.burn_button)
+        # What the wounds pay for and the note go on rows of their own: beside the bank they widened the panel past
+        # its dock, or were cut to a few letters.
         initiative = QHBoxLayout()
         initiative.addWidget(self.initiative_dice)
         initiative.addWidget(QLabel(_("mental dice")), 1)
         initiative.addWidget(self.refill)
         form = QFormLayout()
         form.addRow(_("Burn stun:"), burn)
+        form.addRow("", self.burn_for)
         form.addRow("", self.burn_note)
         form.addRow(_("Initiative:"), initiative)
         layout = QVBoxLayout(self)
