@@ -4,7 +4,8 @@ Grammar (case-insensitive; spaces are free between tokens; ``d`` may also be wri
 Polish players do; ``N`` is a whole number of at most 6 digits)::
 
     line     := sum                                  3d6+2, d20, 2d10-1, 3d6+1d4+2, -1, d%
-              | die "under" N extra*                 d20 under 12 +1b   (roll-under, d20 or d100)
+              | die "under" N extra* ["tens"]        d20 under 12 +1b   (roll-under, d20 or d100; "tens":
+                                                     a d100's extra dice are tens dice, d100 under 45 +1b tens)
               | dice compare N                       4d6 >= 4           (count the dice that meet it)
               | dice WORD …                          a game's own test, read by the game's DiceWord
     sum      := ["+" | "-"] term (("+" | "-") term)*
@@ -37,6 +38,7 @@ from rules.dice_expressions import (
     DESCRIBE_MAX_DICE,
     KEEP_HIGHEST,
     KEEP_LOWEST,
+    TENS_WORD,
     DiceExpression,
     DiceTerm,
     Roller,
@@ -50,7 +52,7 @@ from rules.dice_expressions import (
     summary_with_outcome,
 )
 from rules.dice_faces import MAX_FACES_TEXT_LENGTH, Chains, format_faces, read_face, read_faces
-from rules.dice_rules import FAILURE, MAX_REROLLS, SUCCESS, format_chain, roll_under_kept
+from rules.dice_rules import FAILURE, MAX_REROLLS, PERCENTILE, SUCCESS, format_chain, roll_under_kept
 from rules.dice_words import DiceReader, DiceWord, UnknownDiceWord
 from rules.errors import DiceError
 from rules.text import _, ngettext
@@ -101,10 +103,10 @@ MAX_NUMBER_DIGITS: Final[int] = 6
 _DIGITS: Final[frozenset[str]] = frozenset("0123456789")
 _DICE_LETTERS: Final[frozenset[str]] = frozenset({"d", "k"})
 #: Words every dice line knows: the dice letters, keep highest / lowest, and the roll-under test's ``under``,
-#: ``b`` and ``p``.
+#: ``b``, ``p`` and ``tens``.
 _UNDER: Final[str] = "under"
 _KEEP_WORDS: Final[tuple[str, str]] = (KEEP_HIGHEST, KEEP_LOWEST)
-_GENERIC_WORDS: Final[frozenset[str]] = _DICE_LETTERS | {*_KEEP_WORDS, _UNDER, "b", "p"}
+_GENERIC_WORDS: Final[frozenset[str]] = _DICE_LETTERS | {*_KEEP_WORDS, _UNDER, "b", "p", TENS_WORD}
 #: One-character symbols and what they mean (the typographic minus and ≥ ≤ come from pasted text).
 _SYMBOLS: Final[dict[str, str]] = {
     "+": "+",
@@ -140,9 +142,9 @@ def dice_examples(words: Iterable[DiceWord] = ()) -> tuple[str, ...]:
 
 def known_words(words: Iterable[DiceWord] = ()) -> tuple[str, ...]:
     """The words a dice line with ``words`` knows, as a message lists them: d, kh, kl, the game's words, under,
-    b, p."""
+    b, p, tens."""
     extra = [name for word in words for name in (word.word, *sorted(word.flags))]
-    return ("d", *_KEEP_WORDS, *dict.fromkeys(extra), _UNDER, "b", "p")
+    return ("d", *_KEEP_WORDS, *dict.fromkeys(extra), _UNDER, "b", "p", TENS_WORD)
 
 
 class _Grammar:
@@ -356,7 +358,10 @@ class _Parser(DiceReader):
             raise DiceError(
                 _("A roll-under test rolls at most {limit} dice.").format(limit=MAX_DICE_PER_TERM)
             )
-        return RollUnderTest(dice.sides, target, bonus, penalty)
+        tens = self._accept(TENS_WORD) is not None
+        if tens and dice.sides != PERCENTILE:
+            raise DiceError(_("Only a d100 has tens dice: write e.g. d100 under 45 +1b tens."))
+        return RollUnderTest(dice.sides, target, bonus, penalty, tens)
 
     def _unexpected(self, token: _Token) -> DiceError:
         examples = self._grammar.examples

@@ -15,7 +15,17 @@ from dataclasses import dataclass
 from typing import Final
 
 from rules.dice_faces import MAX_FACES_TEXT_LENGTH, Chains, format_faces, read_face, read_faces
-from rules.dice_rules import FAILURE, MAX_REROLLS, SUCCESS, format_chain, roll_under_dice, roll_under_kept
+from rules.dice_rules import (
+    FAILURE,
+    MAX_REROLLS,
+    PERCENTILE,
+    SUCCESS,
+    format_chain,
+    percentile_face,
+    roll_under_dice,
+    roll_under_kept,
+    shared_units_problem,
+)
 from rules.errors import DiceError
 from rules.text import _, ngettext
 
@@ -265,18 +275,27 @@ class SumExpression(DiceExpression):
 
 @dataclass(frozen=True)
 class RollUnderTest(DiceExpression):
-    """Roll-under test ``d20 under 12 +1b``: keep the lowest (bonus) or highest (penalty) die, <= target."""
+    """Roll-under test ``d20 under 12 +1b``: keep the lowest (bonus) or highest (penalty) die, <= target.
+
+    ``tens`` (a d100 only, ``d100 under 45 +1b tens``): the bonus and penalty dice are extra tens dice beside one
+    units die, so every face ends in the same digit (:mod:`rules.dice_rules`).
+    """
 
     sides: int
     target: int
     bonus: int = 0
     penalty: int = 0
+    tens: bool = False
+
+    def __post_init__(self) -> None:
+        if self.tens and self.sides != PERCENTILE:
+            raise DiceError(_("Only a d100 has tens dice."))
 
     @property
     def text(self) -> str:
         """``d20 under 12 +1b +2p`` (bonus and penalty dice as typed, before cancelling)."""
         extras = (f" +{self.bonus}b" if self.bonus else "") + (f" +{self.penalty}p" if self.penalty else "")
-        return f"d{self.sides} under {self.target}{extras}"
+        return f"d{self.sides} under {self.target}{extras}" + (f" {TENS_WORD}" if self.tens else "")
 
     def label(self) -> str:
         """The test in the GM's language, e.g. "d20 under 12, 1 bonus die"."""
@@ -291,11 +310,28 @@ class RollUnderTest(DiceExpression):
                     count=self.penalty
                 )
             )
+        if self.tens and self.bonus != self.penalty:
+            parts.append(_("as tens dice"))
         return ", ".join(parts)
 
     def die_sides(self) -> tuple[int, ...]:
         """One die, plus one per bonus or penalty die left after cancelling."""
         return (self.sides,) * roll_under_dice(self.bonus, self.penalty)
+
+    def roll(self, roller: Roller) -> RollResult:
+        """Every die on its own, or with ``tens`` one units die shared by all the tens dice."""
+        if not self.tens:
+            return super().roll(roller)
+        units = roller.die(10) - 1
+        return self.evaluate(tuple((percentile_face(roller.die(10) - 1, units),) for _die in self.die_sides()))
+
+    def from_chains(self, chains: Sequence[Sequence[int]]) -> RollResult:
+        """Typed faces, checked as any test's and, with ``tens``, for their shared units die."""
+        result = super().from_chains(chains)
+        problem = shared_units_problem([chain[0] for chain in result.faces]) if self.tens else None
+        if problem is not None:
+            raise DiceError(problem)
+        return result
 
     def evaluate(self, faces: Chains) -> RollResult:
         """Keep the right die and compare it with the target."""
@@ -306,6 +342,10 @@ class RollUnderTest(DiceExpression):
     def summarize(self, result: RollResult) -> str:
         """ "rolled 7, success"."""
         return _("rolled {face}, {outcome}").format(face=result.total, outcome=result.outcome_text())
+
+
+#: The dice line's word after a d100 roll-under test whose bonus and penalty dice are extra tens dice.
+TENS_WORD: Final[str] = "tens"
 
 
 #: Comparisons a threshold count accepts, by their canonical symbol.

@@ -52,3 +52,31 @@ def roll_under_kept(faces: Sequence[int], bonus: int, penalty: int) -> int:
     if penalty > bonus:
         return max(faces)
     return faces[0]
+
+
+# --- d100 with extra tens dice ------------------------------------------------------------------------------
+# One way to roll a d100 bonus or penalty die (walka.md Decision, "option for d100: an extra tens die"): the
+# units die is rolled once and every die of the test is one more tens die beside it. A face is still read as
+# 1..100 (tens 00 with units 0 is 100), so keeping the lowest or highest face keeps the lowest or highest tens.
+
+PERCENTILE: Final[int] = 100
+
+
+def percentile_face(tens_digit: int, units_digit: int) -> int:
+    """The d100 face of a tens die (0..9) and a units die (0..9): ``00`` and ``0`` read as 100."""
+    face = 10 * tens_digit + units_digit
+    return face or PERCENTILE
+
+
+def units_digit(face: int) -> int:
+    """The units die of a d100 face (100 shows 0)."""
+    return face % 10
+
+
+def shared_units_problem(faces: Sequence[int]) -> str | None:
+    """Why faces rolled with one units die cannot be right (translated), or None: they must all end alike."""
+    endings = {units_digit(face) for face in faces}
+    if len(endings) <= 1:
+        return None
+    return _("The extra dice are tens dice beside one units die, so every face ends in the same digit "
+             "({faces}).").format(faces=", ".join(str(face) for face in faces))

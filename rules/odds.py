@@ -329,6 +329,20 @@ def add(a: Dist[P], b: Dist[P]) -> Dist[P]:
     return Dist(a.offset + b.offset, _convolve(a.probs, b.probs))
 
 
+def mixture(parts: Sequence[tuple[P, Dist[P]]]) -> Dist[P]:
+    """The distribution of a value drawn from one of ``parts`` (weight, distribution) chosen by its weight
+    (the weights sum to 1): e.g. a test whose dice depend on a die rolled first."""
+    if not parts:
+        raise ValueError("a mixture needs at least one part")
+    low, high = min(dist.low for _w, dist in parts), max(dist.high for _w, dist in parts)
+    zero = _zero(parts[0][0])
+    probs = [zero] * (high - low + 1)
+    for weight, dist in parts:
+        for outcome, chance in dist.items():
+            probs[outcome - low] += weight * chance
+    return Dist(low, tuple(probs))
+
+
 def sum_of(n: int, single: Dist[P]) -> Dist[P]:
     """Sum of ``n`` independent values distributed like ``single`` (e.g. ``sum_of(4, die(6))`` = 4d6)."""
     _check_dice(n)

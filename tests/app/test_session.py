@@ -91,7 +91,7 @@ def test_the_dice_line_reads_the_open_fights_game() -> None:
     with pytest.raises(RulesError) as refused:
         session.roll_dice("12d6 tn 5")
     assert "“tn” belongs to the dice line of another game (Shadowrun, Third Edition)" in str(refused.value)
-    assert "The dice line of Walka knows: d, kh, kl, under, b, p." in str(refused.value)  # kh, kl: keep dice
+    assert "The dice line of Walka knows: d, kh, kl, under, b, p, tens." in str(refused.value)  # kh, kl: keep dice
     assert session.roll_dice("d20 under 12 +1b", "7,15").entry.text().startswith("Roll: d20 under 12")
 
 

@@ -290,6 +290,30 @@ def test_d100_by_option(dialog_for: DialogFactory) -> None:
     assert odds(dialog)["Missed"] == pytest.approx(1 - 12 / 100)
 
 
+def test_d100_with_tens_dice_by_option(dialog_for: DialogFactory) -> None:
+    # walka.md Decision: "(option for d100: an extra tens die)". Kira aims a prepared shot: one bonus die.
+    history, ids = table({"test_die": "100_tens"})
+    roll(history, Ania=1, Bartek=5, Celina=7, GM=9)
+    history.do(WalkaAction(ids["Kira"], "prepare"))
+    round_order(history)
+    document = EncounterDocument(history)
+    dialog = dialog_for(document, target_id=ids["Ganger 1"])
+    assert dialog.modifiers.prepared.isChecked()
+    expression = dialog.dice.attack_entry.expression()
+    assert expression is not None and expression.text == "d100 under 12 +1b tens"
+    assert "Attacker rolls one units die and 2 tens dice, and keeps the lowest." in dialog.modifiers.summary.text()
+    exact = outcome_chances(12, 8, 100, 1, 0, 0, 0, tens=True)
+    assert odds(dialog)["Missed"] == pytest.approx(exact[Outcome.MISSED], abs=TOLERANCE)
+    assert exact[Outcome.MISSED] != pytest.approx(outcome_chances(12, 8, 100, 1, 0, 0, 0)[Outcome.MISSED])
+    type_dice(dialog, "75, 36")
+    assert "same digit" in dialog.dice.attack_entry.error_text()
+    type_dice(dialog, "75, 5", "18", "4, 5, 1")
+    assert dialog.resolve_button.isEnabled(), dialog.status_label.text()
+    dialog.resolve()
+    operation = document.history.entries[-1].operation
+    assert isinstance(operation, WalkaAttack) and operation.tens and operation.attack_faces == (75, 5)
+
+
 def test_an_outside_change_resets_a_shown_result(dialog_for: DialogFactory, document: EncounterDocument) -> None:
     dialog = dialog_for(document, target_id="c5")
     type_dice(dialog, "17, 15")
@@ -346,3 +370,21 @@ def test_fits_a_laptop_screen_in_both_themes(dialog_for: DialogFactory, document
         assert dialog.dice.odds.displayed()[0][1] == format_percent(odds(dialog)["Missed"])
     finally:
         apply_theme(application, "light")
+
+
+def test_the_odds_dock_asks_about_tens_dice_too() -> None:
+    # Skill 45, one bonus die, no defence: 0.695 with a tens die, 0.6975 with a whole d100 (worked by hand in
+    # tests/rules/test_walka_tens_dice.py).
+    from ui.games.walka.odds import QUESTIONS
+
+    contest = QUESTIONS[0]
+    die_field = next(field for field in contest.fields if field.key == "die")
+    assert [value for _text, value in die_field.choices] == [(20, False), (100, False), (100, True)]
+    values: dict[str, object] = {field.key: field.value for field in contest.fields}
+    values.update(attack=45, attack_bonus=1, defence=0)
+    hits = {}
+    for die in ((100, False), (100, True)):
+        values["die"] = die
+        data = contest.answer(values)
+        hits[die] = dict(zip(data.names, data.dist.probs, strict=True))["Hit"]
+    assert hits == {(100, False): pytest.approx(0.6975), (100, True): pytest.approx(0.695)}

@@ -2,8 +2,9 @@
 
 A test rolls one die (d20, or d100 by option) and succeeds on a roll at or under the skill. Bonus and
 penalty dice cancel one for one; each one left adds a die: keep the lowest with bonus dice, the highest
-with penalty dice. In an attack the lowest *successful* roll wins and a tie goes to the defender; if only
-one side succeeds it wins; if neither does the attack fails. An unaware or immobile defender does not roll.
+with penalty dice (by option on a d100, each one left adds a tens die beside the one units die). In an
+attack the lowest *successful* roll wins and a tie goes to the defender; if only one side succeeds it wins;
+if neither does the attack fails. An unaware or immobile defender does not roll.
 
 Damage: pool = weapon dice + damage modifiers − armor class (never below 0), doubled by aiming; roll that
 many d6, and each die showing 4 or more removes one Hit Point.
@@ -15,7 +16,7 @@ from collections.abc import Sequence
 from enum import StrEnum
 from typing import Final
 
-from rules.dice_rules import roll_under_dice, roll_under_kept
+from rules.dice_rules import PERCENTILE, roll_under_dice, roll_under_kept, shared_units_problem
 from rules.errors import OperationError
 from rules.text import N_, _, ngettext
 
@@ -53,8 +54,15 @@ def check_extra_dice(bonus: int, penalty: int) -> None:
                 limit=MAX_EXTRA_DICE))
 
 
-def check_faces(faces: Sequence[int], die: int, bonus: int, penalty: int, who: str) -> None:
-    """The faces of one test: the right number of dice, each a face of the die."""
+def check_tens(die: int, tens: bool) -> None:
+    """Only a d100 test rolls its extra dice as tens dice."""
+    if tens and die != PERCENTILE:
+        raise OperationError(_("Only a d100 has tens dice."))
+
+
+def check_faces(faces: Sequence[int], die: int, bonus: int, penalty: int, who: str, tens: bool = False) -> None:
+    """The faces of one test: the right number of dice, each a face of the die (``tens``: all ending alike, the
+    extra dice being tens dice beside one units die)."""
     needed = dice_rolled(bonus, penalty)
     if len(faces) != needed:
         raise OperationError(ngettext("{who} rolls {count} die, not {typed}.", "{who} rolls {count} dice, not {typed}.",
@@ -62,6 +70,9 @@ def check_faces(faces: Sequence[int], die: int, bonus: int, penalty: int, who: s
     for face in faces:
         if not 1 <= face <= die:
             raise OperationError(_("A d{sides} cannot show {face}.").format(sides=die, face=face))
+    problem = shared_units_problem(faces) if tens else None
+    if problem is not None:
+        raise OperationError(problem)
 
 
 def kept_face(faces: Sequence[int], bonus: int, penalty: int) -> int:

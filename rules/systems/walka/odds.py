@@ -8,15 +8,30 @@ from __future__ import annotations
 from fractions import Fraction
 
 from rules import odds
+from rules.dice_rules import PERCENTILE, percentile_face
 from rules.errors import RulesError
 from rules.odds import Dist, P
 from rules.systems.walka.contest import HIT_FACE, TEST_DICE, Outcome
 from rules.text import _
 
+_DIGITS = range(10)
 
-def _check_die(die: int) -> None:
+
+def _check_die(die: int, tens: bool = False) -> None:
     if die not in TEST_DICE:
         raise RulesError(_("A Walka test rolls a d20 or a d100, not a d{sides}.").format(sides=die))
+    if tens and die != PERCENTILE:
+        raise RulesError(_("Only a d100 has tens dice."))
+
+
+def _tens_kept(tenth: P, bonus: int, penalty: int) -> Dist[P]:
+    """The kept face when the extra dice are tens dice beside one units die: for each units digit (1/10 each)
+    the tens dice are fair over the ten faces ending in it, and the lowest or highest of them is kept."""
+    parts = []
+    for units in _DIGITS:
+        single = Dist.from_mapping({percentile_face(tens, units): tenth for tens in _DIGITS})
+        parts.append((tenth, _kept(single, bonus, penalty)))
+    return odds.mixture(parts)
 
 
 def _kept(single: Dist[P], bonus: int, penalty: int) -> Dist[P]:
@@ -31,15 +46,20 @@ def _kept(single: Dist[P], bonus: int, penalty: int) -> Dist[P]:
     return single
 
 
-def kept_distribution(die: int, bonus: int = 0, penalty: int = 0) -> Dist[float]:
-    """Distribution of the kept face of a d20/d100 test with bonus and penalty dice."""
-    _check_die(die)
+def kept_distribution(die: int, bonus: int = 0, penalty: int = 0, tens: bool = False) -> Dist[float]:
+    """Distribution of the kept face of a d20/d100 test with bonus and penalty dice (``tens``: a d100's extra
+    dice are tens dice)."""
+    _check_die(die, tens)
+    if tens:
+        return _tens_kept(0.1, bonus, penalty)
     return _kept(odds.die(die), bonus, penalty)
 
 
-def exact_kept_distribution(die: int, bonus: int = 0, penalty: int = 0) -> Dist[Fraction]:
+def exact_kept_distribution(die: int, bonus: int = 0, penalty: int = 0, tens: bool = False) -> Dist[Fraction]:
     """:func:`kept_distribution` in Fractions."""
-    _check_die(die)
+    _check_die(die, tens)
+    if tens:
+        return _tens_kept(Fraction(1, 10), bonus, penalty)
     return _kept(odds.die(die, exact=True), bonus, penalty)
 
 
@@ -63,25 +83,27 @@ def _outcomes(attack: Dist[P], attack_skill: int, defence: Dist[P] | None, defen
 
 
 def outcome_chances(attack_skill: int, defence_skill: int | None, die: int = 20, attack_bonus: int = 0,
-                    attack_penalty: int = 0, defence_bonus: int = 0, defence_penalty: int = 0) -> dict[Outcome, float]:
-    """P(missed), P(defended), P(hit) of one attack; ``defence_skill`` None: the defender does not roll."""
-    attack = kept_distribution(die, attack_bonus, attack_penalty)
-    defence = None if defence_skill is None else kept_distribution(die, defence_bonus, defence_penalty)
+                    attack_penalty: int = 0, defence_bonus: int = 0, defence_penalty: int = 0,
+                    tens: bool = False) -> dict[Outcome, float]:
+    """P(missed), P(defended), P(hit) of one attack; ``defence_skill`` None: the defender does not roll
+    (``tens``: a d100's extra dice are tens dice; the two sides roll their own units dice)."""
+    attack = kept_distribution(die, attack_bonus, attack_penalty, tens)
+    defence = None if defence_skill is None else kept_distribution(die, defence_bonus, defence_penalty, tens)
     return _outcomes(attack, attack_skill, defence, defence_skill or 0)
 
 
 def exact_outcome_chances(attack_skill: int, defence_skill: int | None, die: int = 20, attack_bonus: int = 0,
                           attack_penalty: int = 0, defence_bonus: int = 0,
-                          defence_penalty: int = 0) -> dict[Outcome, Fraction]:
+                          defence_penalty: int = 0, tens: bool = False) -> dict[Outcome, Fraction]:
     """:func:`outcome_chances` in Fractions."""
-    attack = exact_kept_distribution(die, attack_bonus, attack_penalty)
-    defence = None if defence_skill is None else exact_kept_distribution(die, defence_bonus, defence_penalty)
+    attack = exact_kept_distribution(die, attack_bonus, attack_penalty, tens)
+    defence = None if defence_skill is None else exact_kept_distribution(die, defence_bonus, defence_penalty, tens)
     return _outcomes(attack, attack_skill, defence, defence_skill or 0)
 
 
-def success_probability(skill: int, die: int = 20, bonus: int = 0, penalty: int = 0) -> float:
+def success_probability(skill: int, die: int = 20, bonus: int = 0, penalty: int = 0, tens: bool = False) -> float:
     """P(the kept roll is at or under ``skill``): an unopposed test, or an attack on an unaware defender."""
-    return kept_distribution(die, bonus, penalty).at_most(skill)
+    return kept_distribution(die, bonus, penalty, tens).at_most(skill)
 
 
 def attack_win_probability(attack_skill: int, defence_skill: int, die: int = 20, attack_bonus: int = 0,

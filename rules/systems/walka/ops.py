@@ -316,6 +316,8 @@ class WalkaAttack(Operation):
     #: The defender used an advantage die it prepared last round (walka.md: "on the prepared action, whatever it
     #: is (attack, defence or another test)"): used up like the attacker's.
     defence_prepared: bool = field(default=False, metadata=ADDED_LATER)
+    #: A d100's bonus and penalty dice were rolled as extra tens dice (walka.md Decision, the test die option).
+    tens: bool = field(default=False, metadata=ADDED_LATER)
 
     def attacker_id(self) -> str | None:
         return self.attacker
@@ -355,13 +357,16 @@ class WalkaAttack(Operation):
         self._validate_skills(walka, encounter)
         if self.die not in contest.TEST_DICE:
             raise OperationError(_("A Walka test rolls a d20 or a d100, not a d{sides}.").format(sides=self.die))
+        contest.check_tens(self.die, self.tens)
         contest.check_extra_dice(self.attack_bonus, self.attack_penalty)
         contest.check_extra_dice(self.defence_bonus, self.defence_penalty)
-        contest.check_faces(self.attack_faces, self.die, self.attack_bonus, self.attack_penalty, attacker.name)
+        contest.check_faces(self.attack_faces, self.die, self.attack_bonus, self.attack_penalty, attacker.name,
+                            self.tens)
         attack_succeeds = contest.succeeds(self.attack_kept(), contest.threshold(self.attack_skill, under))
         if self.defence and (self.defence_faces or attack_succeeds):
             # The defence roll only matters once the attacker succeeds; a failed attack needs no defence dice.
-            contest.check_faces(self.defence_faces, self.die, self.defence_bonus, self.defence_penalty, target.name)
+            contest.check_faces(self.defence_faces, self.die, self.defence_bonus, self.defence_penalty, target.name,
+                                self.tens)
         elif self.defence_faces:
             raise OperationError(_("{name} does not defend, so rolls no dice.").format(name=target.name))
         if not 0 <= self.weapon_dice <= MAX_WEAPON_DICE or abs(self.damage_modifier) > MAX_WEAPON_DICE or not (

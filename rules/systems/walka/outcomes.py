@@ -23,7 +23,7 @@ def scale(attack: WalkaAttack, aim_before_armor: bool = False, under: bool = Fal
     chances = outcome_chances(threshold(attack.attack_skill, under),
                               threshold(attack.defence_skill, under) if attack.defence else None, attack.die,
                               attack.attack_bonus, attack.attack_penalty, attack.defence_bonus,
-                              attack.defence_penalty)
+                              attack.defence_penalty, attack.tens)
     damage = hp_loss_distribution(attack.pool(aim_before_armor))
     return [chances[Outcome.MISSED], chances[Outcome.DEFENDED], *(chances[Outcome.HIT] * p for p in damage)]
 

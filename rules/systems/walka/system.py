@@ -50,12 +50,18 @@ DOWN_FORBIDS = "down_forbids"
 AIM_DOUBLES, AFTER_ARMOR, BEFORE_ARMOR = "aim_doubles", "after_armor", "before_armor"
 SUCCESS, AT_OR_UNDER, UNDER = "test_success", "at_or_under", "under"
 MOVE_EXACTLY = "move_exactly"
+D100_TENS = "100_tens"
 CHANCES = "chances"
 
 _OPTIONS: Final[tuple[OptionSpec, ...]] = (
     OptionSpec(REROLL, N_("Re-roll initiative every round"), OptionKind.BOOL, False,
                help=N_("Off: the seats roll once per combat and the order stands.")),
-    OptionSpec(TEST_DIE, N_("Test die"), OptionKind.CHOICE, "20", choices=(("20", N_("d20")), ("100", N_("d100")))),
+    # walka.md Decision: "the test die is a d20 (option d100 …) (option for d100: an extra tens die)".
+    OptionSpec(TEST_DIE, N_("Test die"), OptionKind.CHOICE, "20",
+               choices=(("20", N_("d20")), ("100", N_("d100")),
+                        (D100_TENS, N_("d100, bonus and penalty dice as tens dice"))),
+               help=N_("The rules text names no die. With tens dice, the units die is rolled once and each bonus or "
+                       "penalty die is one more tens die beside it.")),
     OptionSpec(SUCCESS, N_("A test succeeds on a roll"), OptionKind.CHOICE, AT_OR_UNDER,
                choices=((AT_OR_UNDER, N_("at or under the skill")), (UNDER, N_("under the skill")))),
     OptionSpec(TIE_DEFAULT, N_("When the GM ties with players for the lowest roll, until the GM decides"),
@@ -137,7 +143,11 @@ class WalkaSystem(RuleSystem):
 
     def test_die(self, encounter: Encounter) -> int:
         """d20 or d100 (option)."""
-        return 100 if self.option(encounter, TEST_DIE) == "100" else 20
+        return 100 if self.option(encounter, TEST_DIE) in ("100", D100_TENS) else 20
+
+    def tens_dice(self, encounter: Encounter) -> bool:
+        """A d100's bonus and penalty dice are extra tens dice (option)."""
+        return self.option(encounter, TEST_DIE) == D100_TENS
 
     def aim_actions(self, encounter: Encounter) -> int:
         """Actions an aim costs (option)."""

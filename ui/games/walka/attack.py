@@ -267,7 +267,8 @@ class WalkaAttackDialog(AttackDialog):
                             self.attack.modifier.value(), self.defence.armor.value(),
                             self.modifiers.aimed.isChecked(), hit_points(target),
                             self.walka.aim_before_armor(self._document.state),
-                            self.walka.strictly_under(self._document.state))
+                            self.walka.strictly_under(self._document.state),
+                            self.walka.tens_dice(self._document.state))
 
     def _recompute(self) -> None:
         inputs = self.inputs()
@@ -301,9 +302,10 @@ class WalkaAttackDialog(AttackDialog):
 
     @staticmethod
     def _dice_summary(inputs: AttackInputs) -> str:
-        parts = [_side_summary(_("Attacker"), inputs.die, inputs.attack_bonus, inputs.attack_penalty)]
+        parts = [_side_summary(_("Attacker"), inputs.die, inputs.attack_bonus, inputs.attack_penalty, inputs.tens)]
         if inputs.defence:
-            parts.append(_side_summary(_("Defender"), inputs.die, inputs.defence_bonus, inputs.defence_penalty))
+            parts.append(_side_summary(_("Defender"), inputs.die, inputs.defence_bonus, inputs.defence_penalty,
+                                       inputs.tens))
         else:
             parts.append(_("Defender does not roll."))
         return "\n".join(parts)
@@ -316,7 +318,7 @@ class WalkaAttackDialog(AttackDialog):
                 entry.set_expression(None, _("Choose an attacker and a target."))
             return
         dice.attack_entry.set_expression(RollUnderTest(inputs.die, inputs.attack_threshold, inputs.attack_bonus,
-                                                       inputs.attack_penalty))
+                                                       inputs.attack_penalty, inputs.tens))
         kept = _kept(dice.attack_entry)
         failed = kept is not None and not succeeds(kept, inputs.attack_threshold)
         defence: DiceExpression | None = None
@@ -325,7 +327,7 @@ class WalkaAttackDialog(AttackDialog):
             reason = _("Not needed: the attack failed.")
             if not failed:
                 defence = RollUnderTest(inputs.die, inputs.defence_threshold, inputs.defence_bonus,
-                                        inputs.defence_penalty)
+                                        inputs.defence_penalty, inputs.tens)
         dice.defence_entry.set_expression(defence, reason)
         outcome = self._outcome(inputs)
         damage: DiceExpression | None = None
@@ -377,7 +379,7 @@ class WalkaAttackDialog(AttackDialog):
             inputs.attack_bonus, inputs.attack_penalty, inputs.defence_bonus, inputs.defence_penalty,
             self._weapon_named(), inputs.weapon_dice, inputs.modifier, inputs.armor, inputs.aimed,
             self.modifiers.prepared.isChecked(), _faces(dice.damage_entry), self.attack.counts.isChecked(),
-            defence_prepared=bool(inputs.defence) and self.modifiers.defence_prepared.isChecked())
+            defence_prepared=bool(inputs.defence) and self.modifiers.defence_prepared.isChecked(), tens=inputs.tens)
 
     def _weapon_named(self) -> str:
         """The weapon the attack names: the saved one chosen, else the name typed (a weapon the attacker carries
@@ -432,10 +434,17 @@ def _faces(entry: DiceEntry) -> tuple[int, ...]:
     return tuple(chain[0] for chain in entry.faces())
 
 
-def _side_summary(who: str, die: int, bonus: int, penalty: int) -> str:
+def _side_summary(who: str, die: int, bonus: int, penalty: int, tens: bool = False) -> str:
     net = bonus - penalty
     if net == 0:
         return _("{who} rolls 1d{die}.").format(who=who, die=die)
+    if tens:
+        count = 1 + abs(net)
+        text = (ngettext("{who} rolls one units die and {count} tens die, and keeps the lowest.",
+                         "{who} rolls one units die and {count} tens dice, and keeps the lowest.", count) if net > 0
+                else ngettext("{who} rolls one units die and {count} tens die, and keeps the highest.",
+                              "{who} rolls one units die and {count} tens dice, and keeps the highest.", count))
+        return text.format(who=who, count=count)
     if net > 0:
         return _("{who} rolls {count}d{die} and keeps the lowest.").format(who=who, count=1 + net, die=die)
     return _("{who} rolls {count}d{die} and keeps the highest.").format(who=who, count=1 - net, die=die)

@@ -58,6 +58,7 @@ class AttackInputs:
     hp_left: int
     aim_before_armor: bool = False  # the encounter option: an aim doubles the dice before armor
     under: bool = False  # the encounter option: a test succeeds only under the skill, not at it
+    tens: bool = False  # the encounter option: a d100's bonus and penalty dice are extra tens dice
 
     @property
     def attack_threshold(self) -> int:
@@ -137,7 +138,7 @@ def work_out(inputs: AttackInputs) -> AttackSheet:
     pool = damage_pool(inputs.weapon_dice, inputs.modifier, inputs.armor, inputs.aimed, inputs.aim_before_armor)
     chances = outcome_chances(inputs.attack_threshold, inputs.defence_threshold if inputs.defence else None, inputs.die,
                               inputs.attack_bonus, inputs.attack_penalty, inputs.defence_bonus,
-                              inputs.defence_penalty)
+                              inputs.defence_penalty, inputs.tens)
     rows = [OutcomeRow(outcome_label(Outcome.MISSED), _("Miss"), chances[Outcome.MISSED], 0)]
     if inputs.defence:
         rows.append(OutcomeRow(outcome_label(Outcome.DEFENDED), _("Defended"), chances[Outcome.DEFENDED], 0))

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Final
 
 from app.i18n import N_, _, ngettext
+from rules.dice_rules import PERCENTILE
 from rules.odds import Dist
 from rules.systems.walka.contest import TEST_DICE, Outcome
 from rules.systems.walka.odds import hit_points_lost, outcome_chances
@@ -18,6 +19,18 @@ from ui.games.walka.attack_form import AttackSheet
 
 #: Damage pools a sweep shows.
 SWEEP: Final[range] = range(1, 13)
+#: The test die as the dock offers it: (sides, whether bonus and penalty dice are extra tens dice).
+_DIE_CHOICES: Final[tuple[tuple[str, object], ...]] = (
+    *((f"d{sides}", (sides, False)) for sides in TEST_DICE),
+    (N_("d100, bonus and penalty dice as tens dice"), (PERCENTILE, True)),
+)
+
+
+def _test_die(values: Values) -> tuple[int, bool]:
+    die = values["die"]
+    if not (isinstance(die, tuple) and len(die) == 2):
+        raise TypeError(f"field die is not a test die: {die!r}")
+    return int(die[0]), bool(die[1])
 
 
 def attack_chart(sheet: AttackSheet) -> OddsData:
@@ -44,9 +57,10 @@ def damage_chart(pool: int) -> OddsData:
 def contest_chart(values: Values) -> OddsData:
     """Missed, defended, hit: the opposed test of the dock's numbers (no defence with a defence skill of 0)."""
     defence = number(values, "defence")
-    chances = outcome_chances(number(values, "attack"), defence or None, number(values, "die"),
+    die, tens = _test_die(values)
+    chances = outcome_chances(number(values, "attack"), defence or None, die,
                               number(values, "attack_bonus"), number(values, "attack_penalty"),
-                              number(values, "defence_bonus"), number(values, "defence_penalty"))
+                              number(values, "defence_bonus"), number(values, "defence_penalty"), tens)
     rows = [(_("Missed"), _("Missed"), chances[Outcome.MISSED])]
     if defence:
         rows.append((_("Defended"), _("Defended"), chances[Outcome.DEFENDED]))
@@ -56,7 +70,7 @@ def contest_chart(values: Values) -> OddsData:
 
 QUESTIONS: tuple[Question, ...] = (
     Question("contest", N_("Attack against a defence"), (
-        Field("die", N_("Test die"), 20, choices=tuple((f"d{sides}", sides) for sides in TEST_DICE)),
+        Field("die", N_("Test die"), (20, False), choices=_DIE_CHOICES),
         Field("attack", N_("Attacker's skill"), 12, 1, 100),
         Field("attack_bonus", N_("Attacker's bonus dice"), 0, 0, 5),
         Field("attack_penalty", N_("Attacker's penalty dice"), 0, 0, 5),
