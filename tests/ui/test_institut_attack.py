@@ -356,3 +356,27 @@ def test_the_gms_weapons_join_the_list_and_a_removed_one_leaves_it(dialog_for: D
     assert "RPK (8 dice, burst 5/3)" in items and not any(item.startswith("Sawn-off") for item in items)
     page.preset.select("RPK")
     assert (page.name.text(), page.damage.value(), page.burst.text()) == ("RPK", 8, "5/3")
+
+
+def test_every_page_rolls_the_die_the_gm_chose(dialog_for: DialogFactory) -> None:
+    # institut.md Decision: "d6, summed (default …; the die size is an option)".
+    document, ids = fight()
+    document.apply(SetOption("die", "10"))
+    dialog = dialog_for(document)
+    page = dialog.attack
+    page.damage.setValue(6)
+    expression = page.attack_entry.expression()
+    assert expression is not None and expression.text == "5d10"  # Shooting 5
+    expected = attack_outcome_distribution(5, Defence.DODGE, 2, 6, sides=10)
+    assert dict(page.odds.outcomes())["Dodged"] == pytest.approx(expected["miss"])
+    page.attack_entry.set_faces_text("10, 9, 8, 7, 11")
+    assert "d10" in page.attack_entry.error_text()
+    dialog.tabs.setCurrentWidget(dialog.grenade)
+    grenade = dialog.grenade
+    grenade.distance.setValue(9)
+    assert dict(grenade.odds.outcomes())["On target"] == pytest.approx(72 / 100)  # 2d10 ≥ 9: 1 − 28/100
+    grenade.timed.select(False)
+    row = grenade.victims.rows[ids["Bandit 1"]]
+    row.caught.setChecked(True)
+    row.faces.setText("10, 10, 10, 10, 10, 10, 10, 10")
+    assert row.error() == "" and row.faces_rolled() == (10,) * 8

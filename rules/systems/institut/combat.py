@@ -17,6 +17,11 @@ from rules.errors import RulesError
 from rules.systems.institut.tables import Burst, CalledShot, Modifiers, WeaponKind
 from rules.text import N_, _
 
+#: The die every pool rolls unless the GM chose another (institut.md Decision: "d6, summed … the die size is an
+#: option"), and the dice the option offers.
+DEFAULT_SIDES: Final[int] = 6
+DIE_CHOICES: Final[tuple[int, ...]] = (4, 6, 8, 10, 12, 20)
+
 
 class FireMode(StrEnum):
     """How a firearm is fired."""

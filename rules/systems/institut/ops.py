@@ -27,7 +27,7 @@ from rules.systems.base import Hook, Reminder, RuleSystem
 from rules.systems.institut import rounds
 from rules.systems.institut.combat import Defence, grenade_throw, hits
 from rules.systems.institut.pyramid import CLASS_LABELS, CLASSES, pyramid_from_rows
-from rules.systems.institut.system import check_may_act, dodge_tie, pyramid_for, tables, wound_penalty
+from rules.systems.institut.system import check_may_act, dodge_tie, pool_die, pyramid_for, tables, wound_penalty
 from rules.text import N_, NN_, _
 from rules.turns import advance
 from rules.weapons import ROUNDS, fire, uses_rounds
@@ -42,11 +42,12 @@ MAX_TEXT: Final[int] = 200
 # --- checks and shared steps ------------------------------------------------------------------------------
 
 
-def _check_faces(faces: Faces) -> None:
+def _check_faces(faces: Faces, sides: int) -> None:
+    """One roll of a pool: at most MAX_POOL dice, each a face of the encounter's die (:func:`pool_die`)."""
     if len(faces) > MAX_POOL:
         raise OperationError(_("At most {limit} dice in one roll.").format(limit=MAX_POOL))
-    if any(not 1 <= face <= 6 for face in faces):
-        raise OperationError(_("A d6 shows 1 to 6."))
+    if any(not 1 <= face <= sides for face in faces):
+        raise OperationError(_("A d{sides} shows 1 to {sides}.").format(sides=sides))
 
 
 def _check_text(text: str, what: str) -> None:
@@ -393,7 +394,7 @@ class InstitutAttack(Operation):
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         attacker = require_combatant(encounter, self.attacker)
         target = require_combatant(encounter, self.target)
-        defence = self._validate()
+        defence = self._validate(pool_die(encounter))
         if attacker.id == target.id:
             raise OperationError(_("A combatant cannot attack itself."))
         state = _take_action(encounter, attacker, self.attacker_held)
@@ -433,13 +434,13 @@ class InstitutAttack(Operation):
             state = _wound(state, system, target.id, sum(faces), self.wounds_per_hit, log)
         return Applied(state, (*log, *ammunition))
 
-    def _validate(self) -> Defence:
+    def _validate(self, sides: int) -> Defence:
         try:
             defence = Defence(self.defence)
         except ValueError:
             raise OperationError(_("Unknown defence {defence!r}.").format(defence=self.defence)) from None
         for faces in (self.attack_faces, self.defence_faces, *self.damage_rolls, self.blade_faces):
-            _check_faces(faces)
+            _check_faces(faces, sides)
         if self.blade_faces and defence is not Defence.BLOCK:
             raise OperationError(_("Only a block with a blade hurts the puncher."))
         if defence is Defence.DIFFICULTY and self.defence_faces:
@@ -540,8 +541,9 @@ class SuppressionDodge(Operation):
         fire = rounds.suppression(shooter, encounter)
         if fire is None:
             raise OperationError(_("{name} lays no suppression fire this round.").format(name=shooter.name))
-        _check_faces(self.dodge_faces)
-        _check_faces(self.damage_faces)
+        sides = pool_die(encounter)
+        _check_faces(self.dodge_faces, sides)
+        _check_faces(self.damage_faces, sides)
         difficulty = fire.get("difficulty")
         if not isinstance(difficulty, int):
             raise OperationError(_("{name}'s suppression fire has no difficulty.").format(name=shooter.name))
@@ -575,7 +577,7 @@ def _blast(state: Encounter, system: RuleSystem, rolls: Sequence[BlastRoll], log
             raise OperationError(_("{name} is caught in the blast once.").format(
                 name=state.combatant(roll.target).name))
         seen.add(roll.target)
-        _check_faces(roll.faces)
+        _check_faces(roll.faces, pool_die(state))
         log.append(LogLine("The blast catches {name}.", {"name": state.combatant(roll.target).name}))
         state = _wound(state, system, roll.target, sum(roll.faces), 1, log)
     return state
@@ -608,7 +610,7 @@ class ThrowGrenade(Operation):
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         thrower = require_combatant(encounter, self.thrower)
-        _check_faces(self.throw_faces)
+        _check_faces(self.throw_faces, pool_die(encounter))
         _check_text(self.grenade, _("The grenade's name"))
         if not 0 <= self.distance <= 999:
             raise OperationError(_("A throw reaches 0 to 999 metres."))

@@ -23,7 +23,7 @@ from rules.systems.institut.odds import (
     throw_distribution,
 )
 from rules.systems.institut.ops import InstitutAttack, SuppressionDodge, ThrowGrenade
-from rules.systems.institut.system import dodge_tie, pyramid_for
+from rules.systems.institut.system import dodge_tie, pool_die, pyramid_for
 
 
 def _tie(system: RuleSystem, encounter: Encounter) -> DodgeTie:
@@ -37,7 +37,8 @@ def attack_scale(attack: InstitutAttack, encounter: Encounter, system: RuleSyste
     damage = len(attack.damage_rolls[0]) if attack.damage_rolls else None
     pyramid = pyramid_for(encounter.combatant(attack.target), encounter)
     tie = _tie(system, encounter)
-    return attack_outcome_distribution(len(attack.attack_faces), defence, opposing, damage, pyramid, tie)
+    return attack_outcome_distribution(len(attack.attack_faces), defence, opposing, damage, pyramid, tie,
+                                       sides=pool_die(encounter))
 
 
 def attack_key(attack: InstitutAttack, encounter: Encounter, system: RuleSystem) -> str:
@@ -64,13 +65,13 @@ def suppression_probability(dodge: SuppressionDodge, encounter: Encounter) -> fl
     difficulty = fire.get("difficulty") if fire is not None else None
     if not isinstance(difficulty, int):
         return None
-    made = pool_total(len(dodge.dodge_faces)).at_least(difficulty)
+    made = pool_total(len(dodge.dodge_faces), sides=pool_die(encounter)).at_least(difficulty)
     return made if sum(dodge.dodge_faces) >= difficulty else 1 - made
 
 
-def throw_probability(throw: ThrowGrenade) -> float:
+def throw_probability(throw: ThrowGrenade, encounter: Encounter) -> float:
     """P(a landing at least as far from (or as close to) the target as this one)."""
-    scale = throw_distribution(len(throw.throw_faces), throw.distance)
+    scale = throw_distribution(len(throw.throw_faces), throw.distance, sides=pool_die(encounter))
     deviation = max(0, throw.distance - sum(throw.throw_faces))
     return extreme_tail(list(scale.values()), list(scale).index(deviation))
 
@@ -82,5 +83,5 @@ def outcome_probability(operation: Operation, before: Encounter, system: RuleSys
     if isinstance(operation, SuppressionDodge):
         return suppression_probability(operation, before)
     if isinstance(operation, ThrowGrenade):
-        return throw_probability(operation)
+        return throw_probability(operation, before)
     return None

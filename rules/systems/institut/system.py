@@ -34,7 +34,7 @@ from rules.systems.base import (
     track_reading,
 )
 from rules.systems.institut import arms, rounds, typed_harm
-from rules.systems.institut.combat import DodgeTie
+from rules.systems.institut.combat import DEFAULT_SIDES, DIE_CHOICES, DodgeTie
 from rules.systems.institut.pyramid import (
     CLASS_CONTEXT,
     CLASS_LABELS,
@@ -99,6 +99,8 @@ _TABLE_LABELS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
                 ("timed", N_("Timed"))),
 }
 
+DIE: Final[str] = "die"
+
 _OPTIONS: Final[tuple[OptionSpec, ...]] = (
     OptionSpec("pyramid", N_("Life pyramid"), OptionKind.TABLE, default_table("pyramid"), help=_TABLE_HELP["pyramid"],
                labels=_TABLE_LABELS["pyramid"]),
@@ -111,6 +113,11 @@ _OPTIONS: Final[tuple[OptionSpec, ...]] = (
     OptionSpec("dodge_tie", N_("A dodge equal to the attack"), OptionKind.CHOICE, DodgeTie.ATTACKER.value,
                choices=((DodgeTie.ATTACKER.value, N_("does not avoid it (like a block)")),
                         (DodgeTie.DEFENDER.value, N_("avoids it")))),
+    # institut.md Decision: "d6, summed (default …; the die size is an option)".
+    OptionSpec(DIE, N_("Die of every pool"), OptionKind.CHOICE, str(DEFAULT_SIDES),
+               choices=tuple((str(sides), f"d{sides}") for sides in DIE_CHOICES),
+               help=N_("The rules text names no die type. Initiative, attacks, dodges, damage and throws all roll "
+                       "this die, summed; the life pyramid's thresholds are for d6, so change them with the die.")),
 )
 
 
@@ -237,8 +244,8 @@ class InstitutSystem(RuleSystem):
 
     # --- initiative ---------------------------------------------------------------------------
     def initiative_dice(self, combatant: Combatant, encounter: Encounter) -> DiceSpec:
-        """A pool of Agility + Thinking d6, summed."""
-        return DiceSpec(max(1, combatant.attribute("agility") + combatant.attribute("thinking")), 6)
+        """A pool of Agility + Thinking dice (d6 unless the GM chose another die), summed."""
+        return DiceSpec(max(1, combatant.attribute("agility") + combatant.attribute("thinking")), pool_die(encounter))
 
     def remaining_slots(self, encounter: Encounter) -> list[Slot]:
         clock = encounter.clock
@@ -314,6 +321,14 @@ class InstitutSystem(RuleSystem):
         from rules.systems.institut.outcomes import outcome_probability  # it imports the operations, which import us
 
         return outcome_probability(operation, before, self)
+
+
+def pool_die(encounter: Encounter) -> int:
+    """The sides of the die every pool rolls (the encounter's option; RulesError for a value no setting has)."""
+    value = encounter.options.get(DIE, str(DEFAULT_SIDES))
+    if isinstance(value, str) and value.isdigit() and int(value) in DIE_CHOICES:
+        return int(value)
+    raise RulesError(_("Option “{option}” cannot be {value!r}.").format(option=_("Die of every pool"), value=value))
 
 
 def dodge_tie(encounter: Encounter) -> DodgeTie:

@@ -23,7 +23,8 @@ OPTIONS_ADDED_SINCE: dict[str, frozenset[str]] = {"souboj": frozenset({"reload_c
                                                    "walka": frozenset({"reload_action", "down_forbids", "aim_doubles",
                                                                        "test_success", "move_exactly"}),
                                                    "clovek": frozenset({"reload_cost", "banks_refill",
-                                                                        "off_hand_burns"})}
+                                                                        "off_hand_burns"}),
+                                                   "institut": frozenset({"die"})}
 
 
 def _slot(slot: Slot | None) -> Any:

@@ -12,6 +12,7 @@ from typing import Final
 
 from app.i18n import N_, _
 from rules.odds import Dist
+from rules.systems.institut.combat import DEFAULT_SIDES, DIE_CHOICES
 from rules.systems.institut.odds import pool_total, wound_class_distribution
 from rules.systems.institut.pyramid import CLASS_LABELS, CLASSES
 from ui.charts.odds_data import OddsData, PoolSweep, categories, counts
@@ -40,9 +41,9 @@ def short_ticks(labels: Sequence[str]) -> list[str]:
     return [_short(label) for label in labels]
 
 
-def attack_chart(rows: Rows, damage_dice: int | None) -> OddsData:
+def attack_chart(rows: Rows, damage_dice: int | None, sides: int = DEFAULT_SIDES) -> OddsData:
     """A shot or blow: the rows of its odds table, with the damage roll's sum as the mean (when there is one)."""
-    measure = pool_total(damage_dice) if damage_dice is not None else None
+    measure = pool_total(damage_dice, sides=sides) if damage_dice is not None else None
     return categories(_same_ticks(rows), _("Outcome and wound"), measure=measure,
                       measure_name=_("Damage roll"))
 
@@ -53,9 +54,9 @@ def throw_chart(rows: Rows, spread: Mapping[int, float]) -> OddsData:
                       measure_name=_("Metres off target"))
 
 
-def blast_chart(rows: Rows, damage_dice: int) -> OddsData:
+def blast_chart(rows: Rows, damage_dice: int, sides: int = DEFAULT_SIDES) -> OddsData:
     """An explosion's wound at these dice, with the damage roll's sum as the mean."""
-    return categories(_same_ticks(rows), _("Wound"), measure=pool_total(damage_dice),
+    return categories(_same_ticks(rows), _("Wound"), measure=pool_total(damage_dice, sides=sides),
                       measure_name=_("Damage roll"))
 
 
@@ -69,34 +70,44 @@ def sum_name(total: int) -> str:
     return _("a sum of {total}").format(total=total)
 
 
-def difficulty_chart(dice: int, difficulty: int) -> OddsData:
-    """The sum of ``dice`` d6; the note and the sweep answer "does it reach the difficulty?"."""
-    total = pool_total(dice)
+def difficulty_chart(dice: int, difficulty: int, sides: int = DEFAULT_SIDES) -> OddsData:
+    """The sum of ``dice`` dice of ``sides``; the note and the sweep answer "does it reach the difficulty?"."""
+    total = pool_total(dice, sides=sides)
     reaches = _("Reaches {difficulty}").format(difficulty=difficulty)  # the legend: no {outcome} needed
-    sweep = PoolSweep(_("Dice"), SWEEP, dice, pool_total, (difficulty,), reaches)
+    sweep = PoolSweep(_("Dice"), SWEEP, dice, lambda count: pool_total(count, sides=sides), (difficulty,), reaches)
     note = _("Reaches {difficulty}: {chance}").format(difficulty=difficulty,
                                                       chance=format_percent(total.at_least(difficulty)))
     return counts(total, _("Sum of the dice"), sum_name, sweep=sweep, note=note)
 
 
-def _classes(dice: int) -> Dist[float]:
-    classes = wound_class_distribution(dice)
+def _classes(dice: int, sides: int = DEFAULT_SIDES) -> Dist[float]:
+    classes = wound_class_distribution(dice, sides=sides)
     return Dist(0, (classes[None], *(classes[key] for key in CLASSES)))
 
 
-def wound_chart(dice: int) -> OddsData:
-    """The wound class a damage roll of ``dice`` d6 makes on the default pyramid, each class swept over the dice."""
+def wound_chart(dice: int, sides: int = DEFAULT_SIDES) -> OddsData:
+    """The wound class a damage roll of ``dice`` dice makes on the default pyramid, each class swept over the
+    dice."""
     names = [_("No wound"), *(_(CLASS_LABELS[key]) for key in CLASSES)]
-    rows = [(name, name, p) for name, p in zip(names, _classes(dice).probs, strict=True)]
-    sweep = PoolSweep(_("Damage dice"), SWEEP, dice, _classes, tuple(range(1, len(names))), _("{outcome} or worse"))
-    return categories(rows, _("Wound"), measure=pool_total(dice), measure_name=_("Damage roll"), sweep=sweep)
+    rows = [(name, name, p) for name, p in zip(names, _classes(dice, sides).probs, strict=True)]
+    sweep = PoolSweep(_("Damage dice"), SWEEP, dice, lambda count: _classes(count, sides),
+                      tuple(range(1, len(names))), _("{outcome} or worse"))
+    return categories(rows, _("Wound"), measure=pool_total(dice, sides=sides), measure_name=_("Damage roll"),
+                      sweep=sweep)
+
+
+def _die_field() -> Field:
+    """The die of the pool (the encounter's option sets the fight's; the dock asks about any)."""
+    return Field("sides", N_("Die"), DEFAULT_SIDES, choices=tuple((f"d{sides}", sides) for sides in DIE_CHOICES))
 
 
 QUESTIONS: tuple[Question, ...] = (
     Question("difficulty", N_("Dice against a difficulty"), (
-        Field("dice", N_("Dice"), 3, 0, 40), Field("difficulty", N_("Difficulty"), 10, 0, 240)),
-        lambda values: difficulty_chart(number(values, "dice"), number(values, "difficulty"))),
+        Field("dice", N_("Dice"), 3, 0, 40), Field("difficulty", N_("Difficulty"), 10, 0, 240), _die_field()),
+        lambda values: difficulty_chart(number(values, "dice"), number(values, "difficulty"),
+                                        number(values, "sides"))),
     Question("wound", N_("Wound from a damage roll"), (
-        Field("dice", N_("Damage dice"), 4, 0, 40),), lambda values: wound_chart(number(values, "dice"))),
+        Field("dice", N_("Damage dice"), 4, 0, 40), _die_field()),
+        lambda values: wound_chart(number(values, "dice"), number(values, "sides"))),
 )
 

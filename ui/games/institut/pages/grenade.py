@@ -28,7 +28,7 @@ from rules.encounter import Combatant, SlotKind, Status, Weapon, frozen_map
 from rules.errors import RulesError
 from rules.history import Operation
 from rules.systems.institut.arms import DAMAGE, TIMED, table_values, weapon_kind
-from rules.systems.institut.combat import Pool, pool
+from rules.systems.institut.combat import DEFAULT_SIDES, Pool, pool
 from rules.systems.institut.odds import throw_distribution, wound_class_distribution
 from rules.systems.institut.ops import Blast, BlastRoll, ThrowGrenade, attack_penalties
 from rules.systems.institut.tables import InstitutTables, WeaponKind
@@ -61,6 +61,7 @@ class VictimRow(QWidget):
         super().__init__()
         self.combatant_id = combatant.id
         self._roller = roller
+        self.sides = DEFAULT_SIDES  # the encounter's die, set by the list
         self.caught = QCheckBox(combatant.name)
         self.dice = spin_box(0, 60)
         self.dice.setAccessibleName(_("{name}: damage dice").format(name=combatant.name))
@@ -85,12 +86,12 @@ class VictimRow(QWidget):
 
     def roll(self) -> None:
         """Roll this creature's damage dice."""
-        expression = dice_expression(self.dice.value())
+        expression = dice_expression(self.dice.value(), self.sides)
         self.faces.setText(expression.roll(self._roller).faces_text() if expression is not None else "")
 
     def faces_rolled(self) -> tuple[int, ...] | None:
         """The faces (() for no dice), or None while they are missing or wrong."""
-        expression = dice_expression(self.dice.value())
+        expression = dice_expression(self.dice.value(), self.sides)
         if expression is None:
             return ()
         try:
@@ -101,7 +102,7 @@ class VictimRow(QWidget):
 
     def error(self) -> str:
         """Why the typed faces cannot be used ("" when they can or nothing is typed)."""
-        expression = dice_expression(self.dice.value())
+        expression = dice_expression(self.dice.value(), self.sides)
         if expression is None or not self.faces.text().strip():
             return ""
         try:
@@ -131,8 +132,9 @@ class VictimList(QGroupBox):
         self._layout = QVBoxLayout(self)
         self.rows: dict[str, VictimRow] = {}
 
-    def show_combatants(self, combatants: list[Combatant], default_dice: int) -> None:
-        """One row per combatant (kept as they are when the roster did not change) with the grenade's dice.
+    def show_combatants(self, combatants: list[Combatant], default_dice: int, sides: int = DEFAULT_SIDES) -> None:
+        """One row per combatant (kept as they are when the roster did not change) with the grenade's dice, each a
+        die of ``sides`` (the encounter's option).
 
         When the grenade's dice change, the rows still at its former dice follow; the others keep what the GM
         set for their distance and cover.
@@ -141,6 +143,8 @@ class VictimList(QGroupBox):
             self._rebuild(combatants, default_dice)
         if default_dice != self._default_dice:
             self._follow_default_dice(default_dice)
+        for row in self.rows.values():
+            row.sides = sides
 
     def _rebuild(self, combatants: list[Combatant], default_dice: int) -> None:
         while (item := self._layout.takeAt(0)) is not None:
@@ -303,7 +307,7 @@ class GrenadePage(Page):
     def refresh(self, context: Context) -> None:
         with self.edits.quietly():
             self.held.set_items(held_items(context.attacker))
-            self.victims.show_combatants(_blast_targets(context), self.damage.value())
+            self.victims.show_combatants(_blast_targets(context), self.damage.value(), context.sides())
         self.victims.setVisible(not self.timed.value())
         self.timed_note.setVisible(self.timed.value())
         self.damage.setEnabled(not self.timed.value())
@@ -318,9 +322,9 @@ class GrenadePage(Page):
                                   (_("Sight, obstacles"), self.visibility.value()), keep_zero=(_("Athletics"),))
             except RulesError as problem:
                 self._problem = str(problem)
-        self._show()
+        self._show(context.sides())
 
-    def _show(self) -> None:
+    def _show(self, sides: int) -> None:
         built, distance = self._pool, self.distance.value()
         if built is None:
             self.sheet_label.setText("")
@@ -329,14 +333,14 @@ class GrenadePage(Page):
             return
         difficulty = html.escape(_("Difficulty {difficulty} (the distance in metres)").format(difficulty=distance))
         self.sheet_label.setText(f"{pool_html(_('Throw'), built)}<br><b>{difficulty}</b>")
-        spread = throw_distribution(built.dice, distance)
+        spread = throw_distribution(built.dice, distance, sides=sides)
         bands = ((_("On target"), 0, 0), (_("1–2 m off"), 1, 2), (_("3–5 m off"), 3, 5),
                  (_("6 m or more off"), 6, None))
         rows = [(label, sum(p for off, p in spread.items() if off >= low and (high is None or off <= high)))
                 for label, low, high in bands]
         self.show_odds(rows, throw_chart(rows, spread))
         with self.edits.quietly():
-            self.throw_entry.set_expression(dice_expression(built.dice), _(NO_DICE))
+            self.throw_entry.set_expression(dice_expression(built.dice, sides), _(NO_DICE))
 
     def problem(self, context: Context) -> tuple[str, bool]:
         if self._pool is None:
@@ -416,9 +420,9 @@ class BlastPage(Page):
 
     def refresh(self, context: Context) -> None:
         with self.edits.quietly():
-            self.victims.show_combatants(_blast_targets(context), self.damage.value())
-        rows = wound_rows(wound_class_distribution(self.damage.value(), context.data.pyramid))
-        self.show_odds(rows, blast_chart(rows, self.damage.value()))
+            self.victims.show_combatants(_blast_targets(context), self.damage.value(), context.sides())
+        rows = wound_rows(wound_class_distribution(self.damage.value(), context.data.pyramid, sides=context.sides()))
+        self.show_odds(rows, blast_chart(rows, self.damage.value(), context.sides()))
 
     def problem(self, context: Context) -> tuple[str, bool]:
         if not self.victims.caught():

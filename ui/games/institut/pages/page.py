@@ -20,9 +20,9 @@ from rules.errors import RulesError
 from rules.history import Operation
 from rules.systems.base import RuleSystem
 from rules.systems.institut import rounds
-from rules.systems.institut.combat import DodgeTie, Pool
+from rules.systems.institut.combat import DEFAULT_SIDES, DodgeTie, Pool
 from rules.systems.institut.pyramid import CLASS_LABELS, CLASSES, Pyramid
-from rules.systems.institut.system import dodge_tie, pyramid_for
+from rules.systems.institut.system import dodge_tie, pool_die, pyramid_for
 from rules.systems.institut.tables import InstitutTables
 from ui.charts.odds_chart import OddsChart
 from ui.charts.odds_data import OddsData
@@ -35,9 +35,9 @@ from ui.widgets.odds_table import OddsTable
 NO_DICE: Final[str] = N_("No dice: the roll is 0.")
 
 
-def dice_expression(dice: int) -> DiceExpression | None:
-    """``dice``d6 summed (None for no dice: the roll is 0)."""
-    return parse(f"{dice}d6") if dice > 0 else None
+def dice_expression(dice: int, sides: int = DEFAULT_SIDES) -> DiceExpression | None:
+    """``dice`` dice of ``sides`` summed, e.g. ``3d6`` (None for no dice: the roll is 0)."""
+    return parse(f"{dice}d{sides}") if dice > 0 else None
 
 
 def flat_faces(entry: DiceEntry) -> tuple[int, ...]:
@@ -102,6 +102,14 @@ class Context:
             return pyramid_for(combatant, self.state)
         except RulesError:
             return self.data.pyramid
+
+    def sides(self) -> int:
+        """The die every pool rolls (the encounter's option; d6 for a value no setting has: the operation then
+        says what is wrong)."""
+        try:
+            return pool_die(self.state)
+        except RulesError:
+            return DEFAULT_SIDES
 
     def tie(self) -> DodgeTie:
         """The GM's rule for a dodge equal to the attack (the default for a value no setting has: the attack's

@@ -454,30 +454,30 @@ class AttackPage(Page):
         opposing = sheet.defence_pool.dice if sheet.defence_pool is not None else sheet.difficulty
         damage = sheet.damage.dice if sheet.damage is not None else None
         odds = attack_outcome_distribution(sheet.attack.dice, sheet.defence, opposing, damage,
-                                           context.pyramid(context.target), context.tie())
+                                           context.pyramid(context.target), context.tie(), sides=context.sides())
         rows = [(_(MISS_LABELS[sheet.defence]), odds["miss"])]
         if damage is None:
             rows.append((_("Hit"), odds["hit"]))
         else:
             classes = wound_rows({None: odds["none"], **{k: odds[k] for k in CLASSES}}, sheet.wounds)
             rows += [(_("Hit, no wound") if index == 0 else label, p) for index, (label, p) in enumerate(classes)]
-        self.show_odds(rows, attack_chart(rows, damage))
+        self.show_odds(rows, attack_chart(rows, damage, context.sides()))
 
     def _set_expressions(self, context: Context, sheet: AttackSheet) -> None:
         with self.edits.quietly():
-            self.attack_entry.set_expression(dice_expression(sheet.attack.dice), _(NO_DICE))
+            self.attack_entry.set_expression(dice_expression(sheet.attack.dice, context.sides()), _(NO_DICE))
             if sheet.defence_pool is None and self._nothing_to_defend_with and context.target is not None:
                 self.defence_entry.set_expression(None, _("{name} has no action left to dodge with.").format(
                     name=context.target.name))
             elif sheet.defence_pool is None:
                 self.defence_entry.set_expression(None, _("The target rolls nothing against a difficulty."))
             else:
-                self.defence_entry.set_expression(dice_expression(sheet.defence_pool.dice), _(NO_DICE))
+                self.defence_entry.set_expression(dice_expression(sheet.defence_pool.dice, context.sides()), _(NO_DICE))
             hit = self._hit(context, sheet)
             if sheet.blade is None or hit:
                 self.blade_entry.set_expression(None, _("Not needed: the block did not stop the blow."))
             else:
-                self.blade_entry.set_expression(dice_expression(sheet.blade.dice), _(NO_DICE))
+                self.blade_entry.set_expression(dice_expression(sheet.blade.dice, context.sides()), _(NO_DICE))
             for number, entry in enumerate(self.damage_entries):
                 if number >= sheet.rolls:
                     entry.set_expression(None, _("Only one gun's bullet."))
@@ -486,7 +486,7 @@ class AttackPage(Page):
                 elif sheet.damage is None:
                     entry.set_expression(None, _("No damage roll: a hit there wounds nobody."))
                 else:
-                    entry.set_expression(dice_expression(sheet.damage.dice), _(NO_DICE))
+                    entry.set_expression(dice_expression(sheet.damage.dice, context.sides()), _(NO_DICE))
 
     def _hit(self, context: Context, sheet: AttackSheet) -> bool | None:
         """Whether the attack got through (None while its dice are missing)."""

@@ -185,18 +185,18 @@ class SuppressionPage(Page):
             pool_html(_("Dodge"), self._dodge),
             html.escape(_("Difficulty {difficulty}").format(difficulty=self._difficulty)),
             pool_html(_("Bullet's damage"), damage)))
-        through = success_probability(self._dodge.dice, self._difficulty)
-        classes = wound_class_distribution(damage.dice, context.pyramid(context.target))
+        through = success_probability(self._dodge.dice, self._difficulty, sides=context.sides())
+        classes = wound_class_distribution(damage.dice, context.pyramid(context.target), sides=context.sides())
         rows = [(_("Gets through"), through)]
         rows += [(label, (1 - through) * p) for label, p in wound_rows(classes)]
         self.show_odds(rows, crossing_chart(rows))
         with self.edits.quietly():
-            self.dodge_entry.set_expression(dice_expression(self._dodge.dice), _(NO_DICE))
+            self.dodge_entry.set_expression(dice_expression(self._dodge.dice, context.sides()), _(NO_DICE))
             dodged = entry_total(self.dodge_entry)
             if dodged is not None and dodged >= self._difficulty:
                 self.damage_entry.set_expression(None, _("Not needed: the dodge got through."))
             else:
-                self.damage_entry.set_expression(dice_expression(damage.dice), _(NO_DICE))
+                self.damage_entry.set_expression(dice_expression(damage.dice, context.sides()), _(NO_DICE))
 
     def _fire(self, context: Context) -> Mapping[str, JsonValue] | None:
         chosen = context.state.combatants.get(self.shooter.value()) if self.shooter.values() else None
