@@ -3,6 +3,7 @@
 from rules.systems.sr3.damage import damage_code
 from rules.systems.sr3.initiative import initiative_passes
 from rules.systems.sr3.levels import stage
+from rules.systems.sr3.melee_ops import Sr3Melee
 from rules.systems.sr3.monitor import wound_modifiers
 from rules.systems.sr3.odds import damage_distribution, success_probability, successes_distribution
 from rules.systems.sr3.ops import Sr3Attack, SurpriseTest, grenade_timer
@@ -14,6 +15,7 @@ SYSTEM = Sr3System()
 __all__ = [
     "SYSTEM",
     "Sr3Attack",
+    "Sr3Melee",
     "Sr3ResistHit",
     "SurpriseTest",
     "damage_code",

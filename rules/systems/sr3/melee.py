@@ -15,7 +15,7 @@ from enum import StrEnum
 from rules.systems.sr3.damage import DamageCode
 from rules.systems.sr3.levels import stage
 from rules.systems.sr3.ranged import ModifierLine, TargetNumber, line, require, target_number
-from rules.systems.sr3.tables import ReachRule, Sr3Tables, TieRule, load_tables
+from rules.systems.sr3.tables import MeleeStaging, ReachRule, Sr3Tables, TieRule, load_tables
 from rules.text import _
 
 
@@ -111,6 +111,17 @@ def resolve_melee(
     if rules.tie_rule is TieRule.ATTACKER and attacker_successes > 0:
         return replace(_strike(Role.ATTACKER, 0, attacker_damage), winner=None)
     return MeleeOutcome(None, 0, None, None)
+
+
+def hit_level(base_level: str, net: int, resistance: int, staging: MeleeStaging = MeleeStaging.ONCE) -> str | None:
+    """The level a melee hit lands at (None: staged away), from the weapon's level, the winner's net successes
+    and the hit one's resistance successes (sr3.md Decision: compared once, 2 per level, as in ranged combat; or
+    staged twice: up by the net successes, then down by the resistance successes)."""
+    require(min(net, resistance) >= 0, _("Successes cannot be negative."))
+    if staging is MeleeStaging.ONCE:
+        return stage(base_level, net - resistance)
+    raised = stage(base_level, net) or base_level  # net >= 0: staging up never drops the level
+    return stage(raised, -resistance)
 
 
 def unarmed_damage(strength: int, tables: Sr3Tables | None = None) -> DamageCode:

@@ -42,7 +42,7 @@ from rules.systems.sr3.effect_meanings import MEANINGS
 from rules.systems.sr3.levels import LEVEL_BOXES, LEVEL_LABELS, LEVELS
 from rules.systems.sr3.pools import combat_pool
 from rules.systems.sr3.surprise import completely_surprised, may_act_against_now, surprise_in_force, with_surprise
-from rules.systems.sr3.tables import ReachRule, Sr3Tables, TieRule, load_tables
+from rules.systems.sr3.tables import MeleeStaging, ReachRule, Sr3Tables, TieRule, load_tables
 from rules.systems.sr3.time_units import TIME_UNITS
 from rules.text import N_, NP_, _, pgettext
 from rules.time_units import TimeUnits
@@ -95,6 +95,7 @@ _ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
 
 DELAYING, FREE_ELSEWHERE, MELEE_TIE, REACH_MODE, TABLES = (
     "delaying", "free_actions_in_other_phases", "melee_tie", "reach_mode", "tables")
+MELEE_STAGING = "melee_staging"
 
 _OPTIONS: Final[tuple[OptionSpec, ...]] = (
     OptionSpec(DELAYING, N_("Allow delaying actions (optional rule)"), OptionKind.BOOL, True),
@@ -107,6 +108,12 @@ _OPTIONS: Final[tuple[OptionSpec, ...]] = (
     OptionSpec(REACH_MODE, N_("Reach advantage"), OptionKind.CHOICE, ReachRule.BONUS.value,
                choices=((ReachRule.BONUS.value, N_("−1 TN for the one with reach")),
                         (ReachRule.PENALTY.value, N_("+1 TN for the opponent")))),
+    # sr3.md Decision: "net and resistance successes are compared once, 2 per level, as in ranged combat
+    # (default), or staged twice".
+    OptionSpec(MELEE_STAGING, N_("A melee hit's level"), OptionKind.CHOICE, MeleeStaging.ONCE.value,
+               choices=((MeleeStaging.ONCE.value, N_("net minus resistance successes, 2 per level, as for a shot")),
+                        (MeleeStaging.TWICE.value, N_("staged up by the net successes, then down by the "
+                                                      "resistance successes")))),
     OptionSpec(TABLES, N_("Range, visibility and modifier tables"), OptionKind.TABLE, {}),
 )
 _SPECS: Final[dict[str, OptionSpec]] = {spec.key: spec for spec in _OPTIONS}
@@ -338,9 +345,10 @@ def tables(encounter: Encounter) -> Sr3Tables:
     data = load_tables(overrides if isinstance(overrides, Mapping) else None)
     tie = _melee_rule(encounter, MELEE_TIE, TieRule, data.melee.tie_rule)
     reach = _melee_rule(encounter, REACH_MODE, ReachRule, data.melee.reach_rule)
-    if (tie, reach) == (data.melee.tie_rule, data.melee.reach_rule):
+    staging = _melee_rule(encounter, MELEE_STAGING, MeleeStaging, data.melee.staging)
+    if (tie, reach, staging) == (data.melee.tie_rule, data.melee.reach_rule, data.melee.staging):
         return data
-    return replace(data, melee=replace(data.melee, tie_rule=tie, reach_rule=reach))
+    return replace(data, melee=replace(data.melee, tie_rule=tie, reach_rule=reach, staging=staging))
 
 
 def _option(encounter: Encounter, key: str) -> JsonValue:

@@ -96,6 +96,14 @@ class TieRule(StrEnum):
     ATTACKER = "attacker"  # the attacker hits with base damage
 
 
+class MeleeStaging(StrEnum):
+    """How a melee hit's net successes and the resistance successes move the damage level (the encounter option
+    ``melee_staging``; sr3.md Decision)."""
+
+    ONCE = "once"  # compared once, 2 per level, as in ranged combat
+    TWICE = "twice"  # the net successes stage the level up, then the resistance successes stage it down
+
+
 #: Melee settings the data once held and the encounter options ``melee_tie`` and ``reach_mode`` now decide
 #: (rules.systems.sr3.system.tables). They are no longer in the data file, but a fight saved before may override
 #: them in its ``tables`` option: they are still accepted (and checked) there, with these defaults, so such a
@@ -245,6 +253,7 @@ class MeleeRules:
     defender_counterattacks: bool
     unarmed_level: str
     unarmed_stun: bool
+    staging: MeleeStaging = MeleeStaging.ONCE  # the encounter's option (system.tables), never the data file
 
 
 @dataclass(frozen=True)
