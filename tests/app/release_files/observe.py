@@ -24,7 +24,8 @@ OPTIONS_ADDED_SINCE: dict[str, frozenset[str]] = {"souboj": frozenset({"reload_c
                                                                        "test_success", "move_exactly"}),
                                                    "clovek": frozenset({"reload_cost", "banks_refill",
                                                                         "off_hand_burns"}),
-                                                   "institut": frozenset({"die"})}
+                                                   "institut": frozenset({"die"}),
+                                                   "sr3": frozenset({"melee_staging"})}
 
 
 def _slot(slot: Slot | None) -> Any:
