@@ -627,3 +627,112 @@ def test_fits_a_laptop_screen_without_clipping(dialog_for: DialogFactory, shots:
     odds = dialog.dice.odds
     assert odds.height() >= odds.sizeHint().height()  # every outcome row, the highlighted one included
     assert dialog.result_label.height() >= dialog.result_label.heightForWidth(dialog.result_label.width())
+
+
+# --- melee (sr3.md, Melee) ---------------------------------------------------------------------------------------
+
+
+def _katana(ids: dict[str, str]) -> Operation:
+    from rules.encounter import Weapon
+    from rules.weapons import SetWeapons
+
+    return SetWeapons(ids["Mike"], (Weapon("Katana", frozen_map({"kind": "melee", "damage": "(STR+3)M", "reach": 1,
+                                                                 "skill": 6})),))
+
+
+def test_a_saved_melee_weapon_turns_the_dialog_to_melee_and_fills_the_blow(dialog_for: DialogFactory) -> None:
+    document, ids = fight(_katana)
+    dialog = dialog_for(document, target_id=ids["Ganger 1"])
+    assert dialog.is_melee() and dialog.weapon_name() == "Katana"
+    melee = dialog.melee
+    assert (melee.attack.name.text(), melee.attack.reach.value(), melee.attack.skill.value()) == ("Katana", 1, 6)
+    assert melee.defence.code.text() == "(STR)M Stun"  # the ganger is unarmed: sr3.md "Unarmed (Strength)M Stun"
+    assert dialog.counts.text() == "Takes a complex action"
+    sheet = melee.sheet
+    assert sheet is not None and sheet.attack_tn.value == 3  # melee 4, reach −1
+    assert sheet.defender_resist_tn == 3 + 3  # Power: Mike's Strength 3 + 3; the ganger wears no impact armor
+
+
+def test_melee_odds_come_from_the_rules_before_any_dice(dialog_for: DialogFactory) -> None:
+    from rules.systems.sr3.melee_odds import ORDER, melee_outcome_distribution
+
+    document, ids = fight(_katana)
+    dialog = dialog_for(document, target_id=ids["Ganger 1"])
+    melee = dialog.melee
+    melee.defence.skill.setValue(3)
+    shown = dict(melee.odds.outcomes())
+    sheet = melee.sheet
+    assert sheet is not None
+    for key in ORDER:
+        label = melee.label_for(key)
+        if label in shown:
+            assert shown[label] == pytest.approx(sheet.odds[key])
+    assert sum(shown.values()) == pytest.approx(1)
+    assert shown["Ganger 1 takes Moderate damage"] == pytest.approx(sum(
+        p for key, p in melee_outcome_distribution(_question(sheet, melee)).items() if key == "defender:M"))
+
+
+def _question(sheet: Any, melee: Any) -> Any:
+    from rules.systems.sr3.melee_odds import MeleeQuestion, Roll
+
+    return MeleeQuestion(Roll(6, sheet.attack_tn.value), Roll(3, sheet.defence_tn.value), "M",
+                         Roll(4, sheet.defender_resist_tn), "M", Roll(4, sheet.attacker_resist_tn))
+
+
+def test_a_melee_exchange_resolves_as_one_undoable_operation(dialog_for: DialogFactory) -> None:
+    from rules.systems.sr3 import Sr3Melee
+
+    document, ids = fight(_katana)
+    before = document.state
+    dialog = dialog_for(document, target_id=ids["Ganger 1"])
+    melee = dialog.melee
+    melee.defence.skill.setValue(3)
+    assert melee.resist_entry.expression() is None  # who resists is known once both tests are in
+    melee.attack_entry.set_faces_text("5, 6, 2, 4, 3, 3")  # TN 3: five successes
+    melee.defence_entry.set_faces_text("3, 4, 1")  # TN 4: one
+    assert melee.resist_entry.title_label.text() == "Ganger 1 resists"
+    melee.resist_entry.set_faces_text("1, 5, 2, 3")  # TN 6: none; net 4 − 0: Moderate two steps up, Deadly
+    assert dialog.resolve_button.isEnabled(), dialog.status_label.text()
+    dialog.resolve()
+    operation = document.history.entries[-1].operation
+    assert isinstance(operation, Sr3Melee) and operation.saved_weapon == "Katana"
+    assert document.state.combatant(ids["Ganger 1"]).boxes("physical") == 10
+    assert melee.odds.highlighted() == "Ganger 1 takes Deadly damage"
+    assert "Mike wins the exchange by 4 net successes." in melee.result.text()
+    document.undo_stack.undo()
+    assert document.state == before
+
+
+def test_a_winning_defender_strikes_back_and_full_defence_only_avoids(dialog_for: DialogFactory) -> None:
+    document, ids = fight(_katana)
+    dialog = dialog_for(document, target_id=ids["Ganger 1"])
+    melee = dialog.melee
+    melee.attack.skill.setValue(2)
+    melee.defence.skill.setValue(4)
+    melee.attack_entry.set_faces_text("1, 2")
+    melee.defence_entry.set_faces_text("4, 5, 6, 1")
+    assert melee.resist_entry.title_label.text() == "Mike resists"  # the ganger's fist, (3)M Stun, TN 3
+    melee.resist_entry.set_faces_text("1, 1, 1, 1")
+    dialog.resolve()
+    assert document.state.combatant(ids["Mike"]).boxes("stun") == 6  # net 3: Moderate one step up, Serious
+    dialog.next_attack()
+    melee.situation.full_defence.setChecked(True)
+    assert not any(key.startswith("Mike takes") for key, _p in melee.odds.outcomes())
+    melee.attack_entry.set_faces_text("1, 2")
+    melee.defence_entry.set_faces_text("4, 5, 6, 1")
+    assert melee.resist_entry.expression() is None
+    assert dialog.problem() == ""
+    dialog.resolve_anyway()  # Mike's complex action of this phase is spent: the GM's one click past the limit
+    assert "Ganger 1 wins the exchange and avoids the blow." in melee.result.text()
+
+
+def test_the_kind_can_be_chosen_and_a_firearm_turns_it_back(dialog_for: DialogFactory) -> None:
+    document, ids = fight()
+    dialog = dialog_for(document, target_id=ids["Ganger 1"])
+    assert not dialog.is_melee()
+    dialog.kind.setCurrentIndex(dialog.kind.findData("melee"))
+    assert dialog.is_melee() and dialog.pages.currentWidget() is dialog.melee
+    assert dialog.melee.attack.code.text() == "(STR)M Stun"  # typed in the form: unarmed to start with
+    assert dialog.pickers.parent() is not None and dialog.melee.isAncestorOf(dialog.pickers)
+    dialog.kind.setCurrentIndex(dialog.kind.findData("ranged"))
+    assert not dialog.is_melee() and not dialog.melee.isAncestorOf(dialog.pickers)

@@ -112,11 +112,13 @@ def test_typed_in_the_form_leaves_the_inputs_as_typed(qtbot: QtBot) -> None:
     assert dialog.weapon.code.text() == "5L" and dialog.weapon.heavy.isChecked()
 
 
-def test_a_melee_weapon_in_the_ranged_dialog_says_so(qtbot: QtBot) -> None:
+def test_a_melee_weapon_turns_the_dialog_to_melee_and_a_shot_with_it_is_refused(qtbot: QtBot) -> None:
     document, _ids = armed(**{"Katana": KATANA, "Uzi III": UZI})
     dialog = dialog_on(qtbot, document)
     assert dialog.weapon_picker.currentText() == "Katana · (STR+3)M · reach 1"
-    assert dialog.problem().startswith("Katana is a melee weapon, and this dialog resolves ranged attacks")
+    assert dialog.is_melee() and dialog.melee.attack.code.text() == "(STR+3)M"
+    dialog.kind.setCurrentIndex(dialog.kind.findData("ranged"))  # the GM insists on a shot with the katana
+    assert dialog.problem() == "Katana is a melee weapon: choose Melee beside the target, or a ranged weapon."
     assert dialog.status_label.text() == dialog.problem() and dialog.status_label.property("error") is True
     assert dialog.tn_label.text() == "TN –" and not dialog.resolve_button.isEnabled()
     assert dialog.weapon.code.text() == "9M"  # the ranged form is left alone

@@ -14,11 +14,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
+from rules.errors import RulesError
 from rules.odds import P
+from rules.systems.sr3.damage import DamageCode, resistance_tn
 from rules.systems.sr3.levels import LEVELS
-from rules.systems.sr3.melee import Role, hit_level
+from rules.systems.sr3.melee import MeleeFighter, Role, hit_level, melee_tns
 from rules.systems.sr3.odds import successes_distribution
-from rules.systems.sr3.tables import MeleeStaging, TieRule
+from rules.systems.sr3.ranged import TargetNumber
+from rules.systems.sr3.tables import MeleeStaging, Sr3Tables, TieRule, WeaponKind
+from rules.text import _
 
 NOBODY: Final[str] = "none"
 
@@ -105,3 +109,50 @@ def exact_melee_outcome_distribution(question: MeleeQuestion) -> dict[str, Fract
     """:func:`melee_outcome_distribution` in Fractions."""
     a, d, rd, ra = (successes_distribution(test.dice, test.tn, exact=True) for test in _tests(question))
     return _judged(question, (a, d, rd, ra), Fraction(0))
+
+
+# --- the sheet the dialog shows ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MeleeSide:
+    """One side of an exchange as the form has it: dice (skill + pool), the TN's modifiers, its blow (None: it
+    cannot strike back), and its resistance (Body + pool dice, impact armor)."""
+
+    dice: int
+    fighter: MeleeFighter
+    blow: DamageCode | None
+    resist_dice: int
+    impact: int
+
+
+@dataclass(frozen=True)
+class MeleeSheet:
+    """Both target numbers, the resistance TN against each blow, and the exact odds of the exchange."""
+
+    attack_tn: TargetNumber
+    defence_tn: TargetNumber
+    defender_resist_tn: int
+    attacker_resist_tn: int | None
+    odds: dict[str, float]
+
+
+def _resist_tn(blow: DamageCode, impact: int, tables: Sr3Tables) -> int:
+    """Power − impact armor (sr3.md: "Resistance: Body + pool vs Power − impact armor")."""
+    return resistance_tn(blow.power, 0, impact, WeaponKind.MELEE, tables=tables)
+
+
+def work_out_melee(attacker: MeleeSide, defender: MeleeSide, full_defence: bool, tables: Sr3Tables) -> MeleeSheet:
+    """The target numbers and odds of one exchange; the attacker's blow must be known (Strength resolved)."""
+    if attacker.blow is None or attacker.blow.strength_based or (defender.blow and defender.blow.strength_based):
+        raise RulesError(_("Resolve a Strength-based damage code for the wielder first."))
+    attack_tn, defence_tn = melee_tns(attacker.fighter, defender.fighter, tables)
+    defender_resist = _resist_tn(attacker.blow, defender.impact, tables)
+    attacker_resist = _resist_tn(defender.blow, attacker.impact, tables) if defender.blow else None
+    rules = tables.melee
+    question = MeleeQuestion(
+        Roll(attacker.dice, attack_tn.value), Roll(defender.dice, defence_tn.value), attacker.blow.level,
+        Roll(defender.resist_dice, defender_resist), defender.blow.level if defender.blow else None,
+        Roll(attacker.resist_dice, attacker_resist or tables.minimum_tn), full_defence,
+        rules.defender_counterattacks, rules.tie_rule, rules.staging)
+    return MeleeSheet(attack_tn, defence_tn, defender_resist, attacker_resist, melee_outcome_distribution(question))

@@ -18,6 +18,7 @@ from rules.systems.sr3.damage import DAMAGE_CODE_FORMAT, DamageCode
 from rules.systems.sr3.dice import count_sr3_successes
 from rules.systems.sr3.levels import check_level
 from rules.systems.sr3.melee import Role, hit_level, resolve_melee
+from rules.systems.sr3.melee_odds import NOBODY, outcome_key
 from rules.systems.sr3.monitor import PHYSICAL, STUN
 from rules.systems.sr3.ops import Chains, check_chains, land_damage, may_act_against, successes_line, take_from_pool
 from rules.systems.sr3.system import COMPLEX, tables
@@ -172,3 +173,18 @@ class Sr3Melee(Operation):
                         "code": f"{self.defender_power}{self.defender_level}"},
                        plural="{name} wins the exchange by {count} net successes and strikes back with {weapon} "
                               "({code}).", count=net, shown_as={"code": DAMAGE_CODE_FORMAT})
+
+
+def outcome_key_of(melee: Sr3Melee, encounter: Encounter) -> str:
+    """The :data:`~rules.systems.sr3.melee_odds.ORDER` key the exchange's dice gave, as :meth:`Sr3Melee.apply`
+    resolves it (``encounter``: the fight before it)."""
+    rules = tables(encounter)
+    attack, defence = melee.successes()
+    counter = melee.blow(Role.DEFENDER) if melee.defender_weapon else None
+    outcome = resolve_melee(attack, defence, melee.blow(Role.ATTACKER), counter, full_defence=melee.full_defence,
+                            tables=rules)
+    if outcome.hit is None:
+        return NOBODY
+    code = melee.blow(Role.ATTACKER if outcome.hit is Role.DEFENDER else Role.DEFENDER)
+    resist = count_sr3_successes(melee.resist_faces, melee.resist_tn)
+    return outcome_key(outcome.hit, hit_level(code.level, outcome.net, resist, rules.melee.staging))

@@ -1,9 +1,10 @@
-"""Shadowrun 3 ranged attack: weapon, situation and dice in, TN and odds live, one undoable operation out.
+"""Shadowrun 3 attacks: ranged or melee; weapon, situation and dice in, TN and odds live, one undoable operation out.
 
 The form (:mod:`ui.games.sr3.attack_form`) becomes a :class:`~rules.systems.sr3.shot.ShotInputs`;
 :func:`~rules.systems.sr3.shot.work_out` asks the rules for the :class:`~rules.systems.sr3.shot.ShotSheet` the
 dialog shows. Resolve builds one :class:`~rules.systems.sr3.Sr3Attack` and applies it through the document; the
-rules put the damage on the monitor and move initiative.
+rules put the damage on the monitor and move initiative. Melee (chosen beside the target, or by picking a saved melee
+weapon) is the page of :mod:`ui.games.sr3.melee_form`, resolved as one :class:`~rules.systems.sr3.Sr3Melee`.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
+    QStackedWidget,
     QTabWidget,
     QVBoxLayout,
     QWidget,
@@ -33,6 +35,7 @@ from rules.errors import OperationError, RulesError
 from rules.history import Operation
 from rules.systems.sr3.damage import EXPLOSIVE_AMMO, read_typed_damage_code
 from rules.systems.sr3.effect_meanings import worst_visibility
+from rules.systems.sr3.melee_ops import Sr3Melee, outcome_key_of
 from rules.systems.sr3.monitor import PHYSICAL, STUN, wound_modifiers
 from rules.systems.sr3.odds import OUTCOME_LABELS, OUTCOMES
 from rules.systems.sr3.ops import Sr3Attack, may_act_against
@@ -54,6 +57,7 @@ from ui.games.sr3.attack_form import (
     damage_html,
     tn_lines_html,
 )
+from ui.games.sr3.melee_form import MeleeForm
 from ui.games.sr3.odds import ORDER, AttackQuestion, attack_chart, tick_text
 from ui.widgets.dice_entry import DiceEntry
 from ui.widgets.layout import column as _column
@@ -73,8 +77,11 @@ def _wounds(combatant: Combatant) -> int:
 # --- the dialog ----------------------------------------------------------------------------------------------
 
 
+RANGED, MELEE = "ranged", "melee"
+
+
 class Sr3AttackDialog(AttackDialog):
-    """Resolve one SR3 ranged attack (or several in a row) with the odds shown before the dice."""
+    """Resolve one SR3 ranged or melee attack (or several in a row) with the odds shown before the dice."""
 
     next_text = N_("Next shot")
     resolved_hint = N_("Enter sets up the next shot, and so does any change to the form; Esc closes.")
@@ -106,8 +113,16 @@ class Sr3AttackDialog(AttackDialog):
         self.tn_lines = text_label(rich=True)
         self.damage_label = text_label(rich=True)
         self.counts = QCheckBox()
-        self.counts.setToolTip(_("The shot takes the attacker's action: a simple one (single shot, semi-automatic, "
-                                 "burst) or a complex one (full auto). Untick it for an attack that takes none."))
+        self.counts.setToolTip(_("The attack takes the attacker's action: a simple one (single shot, "
+                                 "semi-automatic, burst) or a complex one (full auto, melee). Untick it for an attack "
+                                 "that takes none."))
+        self.kind = QComboBox()
+        self.kind.addItem(_("Ranged"), RANGED)
+        self.kind.addItem(_("Melee"), MELEE)
+        self.kind.setAccessibleName(_("Kind of attack"))
+        self.kind.setToolTip(_("A shot, or a melee exchange (picking a saved melee weapon chooses Melee)."))
+        self.melee = MeleeForm(roller)
+        self.pages = QStackedWidget()
         self._build_layout()
 
     def _load_tables(self) -> Sr3Tables:
@@ -127,12 +142,19 @@ class Sr3AttackDialog(AttackDialog):
         self.sheet_tabs.addTab(tn_page, _("Target number"))
         # The effects' line goes over the result, the one column with room to spare on a 700-pixel screen.
         # Three columns so the whole dialog, odds included, fits a 1280-pixel laptop window.
+        self.pickers = QWidget()  # shared by both pages: it moves to the page shown (_show_kind)
         pickers = self._pickers()
-        for column in (_column(pickers, self.weapon, self.defence, damage_box),
-                       _column(self.situation, self.sheet_tabs), _column(self.dice, self.effects_note, result_box)):
+        pickers.setContentsMargins(0, 0, 0, 0)
+        self.pickers.setLayout(pickers)
+        self._ranged_first = _column(self.pickers, self.weapon, self.defence, damage_box)
+        for column in (self._ranged_first, _column(self.situation, self.sheet_tabs),
+                       _column(self.dice, self.effects_note, result_box)):
             columns.addLayout(column)  # natural widths: equal stretch would widen every column to the widest
+        self._ranged_page = content
+        self.pages.addWidget(content)
+        self.pages.addWidget(self.melee)
         # One scroll area for small screens; on a 1366×768 laptop everything fits without scrolling.
-        self._lay_out(content)
+        self._lay_out(self.pages)
 
     def _pickers(self) -> QFormLayout:
         """Attacker (with the action the shot takes beside it: the first column must fit a 768-pixel laptop
@@ -143,7 +165,7 @@ class Sr3AttackDialog(AttackDialog):
         form = QFormLayout()
         form.addRow(_("Attacker"), _row(self.attacker, self.counts))
         form.addRow(_("Weapon"), self.weapon_row())
-        form.addRow(_("Target"), self.target)
+        form.addRow(_("Target"), _row(self.target, self.kind))
         return form
 
     def _sheet_boxes(self) -> tuple[QWidget, QGroupBox, QGroupBox]:
@@ -172,6 +194,11 @@ class Sr3AttackDialog(AttackDialog):
         self.weapon.mode.currentIndexChanged.connect(self._on_class_or_mode)
         self.weapon.weapon_class.currentIndexChanged.connect(self._on_class_or_mode)
         self.dice.roll_all.clicked.connect(self.roll_remaining)
+        self._edits.watch(*self.melee.inputs())
+        for entry in self.melee.entries():
+            entry.changed.connect(self._on_dice)
+        self.melee.roll_all.clicked.connect(self.roll_remaining)
+        self.kind.currentIndexChanged.connect(self._on_kind)
 
     def _inputs(self) -> list[QWidget]:
         dice = self.dice
@@ -179,10 +206,46 @@ class Sr3AttackDialog(AttackDialog):
                 dice.skill, dice.attack_pool, dice.dodge, dice.body, dice.resist_pool]
 
     def entries(self) -> tuple[DiceEntry, ...]:
-        return self.dice.entries()
+        return self.melee.entries() if self.is_melee() else self.dice.entries()
 
     def _odds_views(self) -> tuple[Marked, ...]:
-        return (self.dice.odds, self.chart)
+        return (self.melee.odds, self.melee.chart) if self.is_melee() else (self.dice.odds, self.chart)
+
+    # --- ranged or melee ------------------------------------------------------------------------
+    def is_melee(self) -> bool:
+        """Whether the dialog resolves a melee exchange (else a shot)."""
+        return bool(self.kind.currentData() == MELEE)
+
+    def set_kind(self, kind: str) -> None:
+        """Show the ranged or the melee page, the pickers on top of it."""
+        self.kind.setCurrentIndex(self.kind.findData(kind))
+        self._show_kind()
+
+    def _show_kind(self) -> None:
+        melee = self.is_melee()
+        if melee:
+            self.melee.pickers_slot.addWidget(self.pickers)
+        else:
+            self._ranged_first.insertWidget(0, self.pickers)
+        self.pages.setCurrentWidget(self.melee if melee else self._ranged_page)
+        self.next_button.setText(_("Next attack") if melee else _(self.next_text))
+        self._name_action()
+
+    def _on_kind(self) -> None:
+        if self._edits.quiet:
+            return
+        with self._edits.quietly():
+            self._show_kind()
+            self._prefill_melee()
+        self._refresh()
+
+    def _prefill_melee(self) -> None:
+        """Both fighters' blows, from their saved melee weapons (or unarmed)."""
+        attacker, target = self._attacker(), self._target()
+        if attacker is not None:
+            self.melee.fill_attacker(attacker, self.chosen_weapon(), self._tables)
+        if target is not None:
+            self.melee.fill_defender(target, self._tables)
 
     # --- combatants -----------------------------------------------------------------------------
     def _default_target(self, candidates: list[Combatant], attacker: Combatant) -> str | None:
@@ -206,8 +269,8 @@ class Sr3AttackDialog(AttackDialog):
         self._name_action()
 
     def _name_action(self) -> None:
-        """Which action the chosen firing mode takes."""
-        simple = ACTION_OF_MODE[self.weapon.firing_mode()] == SIMPLE
+        """Which action the chosen firing mode takes (melee: a complex one)."""
+        simple = not self.is_melee() and ACTION_OF_MODE[self.weapon.firing_mode()] == SIMPLE
         self.counts.setText(_("Takes a simple action") if simple else _("Takes a complex action"))
 
     def _prefill_attacker(self) -> None:
@@ -225,6 +288,7 @@ class Sr3AttackDialog(AttackDialog):
             self.defence.impact.setValue(target.attribute("impact"))
             self.defence.wounds.setValue(_wounds(target))
             self.dice.body.setValue(target.attribute("body"))
+            self.melee.fill_defender(target, self._tables)
         self._prefill_effects()
 
     def _prefill_effects(self) -> None:
@@ -258,10 +322,20 @@ class Sr3AttackDialog(AttackDialog):
     # --- reacting to the GM ---------------------------------------------------------------------
     def _apply_weapon(self, weapon: Weapon | None) -> None:
         """A saved ranged weapon fills the weapon box, its sights and the skill; typed (None): every mode is
-        offered again and the numbers stay as typed; a melee weapon leaves the form alone (Resolve says why)."""
+        offered again and the numbers stay as typed; a melee weapon turns the dialog to melee and fills the blow."""
+        attacker = self._attacker()
+        if weapon is not None and is_melee(weapon):
+            self.set_kind(MELEE)
+            if attacker is not None:
+                self.melee.fill_attacker(attacker, weapon, self._tables)
+            return
+        if weapon is not None and self.is_melee():
+            self.set_kind(RANGED)  # a saved firearm or bow: the shot's page
         if weapon is None:
             self.weapon.offer_modes(None)  # the mode chosen stays: nothing typed changes
-        elif not is_melee(weapon):
+            if self.is_melee() and attacker is not None:
+                self.melee.fill_attacker(attacker, None, self._tables)  # typed: unarmed until the GM types
+        else:
             self.weapon.fill(weapon)
             self.situation.smartlink.setChecked(smart_system(weapon) is Smart.SMARTLINK)
             self.situation.laser.setChecked(weapon.value(LASER) is True)
@@ -382,6 +456,11 @@ class Sr3AttackDialog(AttackDialog):
 
     def _recompute(self) -> None:
         """Limits first (they may clamp values), then one recomputation of TN, damage and odds."""
+        if self.is_melee():
+            with self._edits.quietly():
+                self.melee.set_rules(self._tables)
+                self.melee.recompute(self._attacker(), self._target(), self._tables, self._pool_barred())
+            return
         with self._edits.quietly():
             self._apply_limits()
         inputs = self._inputs_now()
@@ -424,9 +503,8 @@ class Sr3AttackDialog(AttackDialog):
         weapon = self.chosen_weapon()
         if weapon is None or not is_melee(weapon):
             return ""
-        return _("{weapon} is a melee weapon, and this dialog resolves ranged attacks: choose a ranged weapon or "
-                 "“{typed}”, or resolve the melee attack with the dice line and Damage.").format(
-                     weapon=weapon.name, typed=_("Typed in the form"))
+        return _("{weapon} is a melee weapon: choose Melee beside the target, or a ranged weapon.").format(
+            weapon=weapon.name)
 
     def _ammunition_problem(self) -> str:
         """Why the chosen weapon cannot fire the rounds the mode needs ("": it can), as the rules would refuse it."""
@@ -456,11 +534,16 @@ class Sr3AttackDialog(AttackDialog):
     def _follow_dice(self) -> None:
         """Give each dice entry the test it needs now; the attack's result decides what follows."""
         attacker = self._attacker()
+        if self.is_melee():
+            self.melee.follow_dice(attacker, self._target())
+            return
         self.dice.set_tests(self._sheet, self._explosive(), attacker.attribute("body") if attacker else 0)
 
     def _resolve_problem(self) -> tuple[str, bool]:
         """What stops Resolve now, and whether it is an error (or only the dice still to come)."""
         attacker, target = self._attacker(), self._target()
+        if self.is_melee():
+            return self._melee_problem()
         if self._sheet is None or attacker is None or target is None:
             return self._problem or _("Choose an attacker and a target."), True
         if not may_act_against(self._document.state, attacker.id, target.id):
@@ -472,9 +555,28 @@ class Sr3AttackDialog(AttackDialog):
             return _("Enter the attacker's skill dice (and combat pool dice, if any)."), False
         return super()._resolve_problem()
 
+    def _update_resolve(self) -> None:
+        super()._update_resolve()
+        if self._resolved and self.is_melee():
+            show_message(self.status_label, _("Enter sets up the next attack, and so does any change to the form; "
+                                              "Esc closes."), error=False)
+
+    def _melee_problem(self) -> tuple[str, bool]:
+        attacker, target = self._attacker(), self._target()
+        if self.melee.sheet is None or attacker is None or target is None:
+            return self.melee.problem or _("Choose an attacker and a target."), True
+        if not may_act_against(self._document.state, attacker.id, target.id):
+            return _("{attacker} is surprised by {target} and cannot act against them yet.").format(
+                attacker=attacker.name, target=target.name), True
+        if self.melee.attack_entry.expression() is None:
+            return _("Enter the attacker's skill dice (and combat pool dice, if any)."), False
+        return super()._resolve_problem()
+
     # --- resolving ------------------------------------------------------------------------------
-    def operation(self) -> Sr3Attack | None:
+    def operation(self) -> Sr3Attack | Sr3Melee | None:
         """The attack as the form stands, or None while something is missing."""
+        if self.is_melee():
+            return self._melee_operation()
         attacker, target, sheet, dice = self._attacker(), self._target(), self._sheet, self.dice
         if attacker is None or target is None or sheet is None or self._resolve_problem()[0]:
             return None
@@ -494,13 +596,30 @@ class Sr3AttackDialog(AttackDialog):
                        dodge_faces=(), resist_pool=0, track=PHYSICAL,
                        misfire_roll=misfire.total if misfire is not None else None)
 
+    def _melee_operation(self) -> Sr3Melee | None:
+        attacker, target = self._attacker(), self._target()
+        if attacker is None or target is None or self._resolve_problem()[0]:
+            return None
+        chosen = self.chosen_weapon()
+        saved = self.weapon_name() if chosen is not None and is_melee(chosen) else ""
+        try:
+            return self.melee.operation(attacker, target, self.counts.isChecked(), saved)
+        except RulesError:
+            return None  # a code typed wrong: the sheet already says so
+
     def rolled_outcome(self, operation: Operation) -> str | None:
+        if isinstance(operation, Sr3Melee):
+            return self.melee.label_for(outcome_key_of(operation, self._document.state))
         assert isinstance(operation, Sr3Attack)
         return _(OUTCOME_LABELS["miss" if self._misfired() else outcome_key(operation)])  # a misfire misses
 
     def _set_dice_editable(self, editable: bool) -> None:
         super()._set_dice_editable(editable)
         self.dice.roll_all.setEnabled(editable)
+        self.melee.roll_all.setEnabled(editable)
+
+    def _show_result(self, text: str) -> None:
+        (self.melee.result if self.is_melee() else self.result_label).setText(text)
 
     def _after_resolve(self, operation: Operation, change: Change) -> None:
         self._changed_ids |= change.combatants  # read again for the next shot
