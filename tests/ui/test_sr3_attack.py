@@ -16,7 +16,7 @@ from pytestqt.qtbot import QtBot
 from app.document import EncounterDocument
 from rules.combatants import AddCombatant, ApplyHarm, SetAttribute, SetOption, SpendPool
 from rules.dice import Roller, parse
-from rules.encounter import JsonValue, Side, frozen_map
+from rules.encounter import JsonValue, Side, Weapon, frozen_map
 from rules.history import Operation, new_history
 from rules.systems.sr3 import SYSTEM as SR3
 from rules.systems.sr3 import SurpriseTest, initiative, shot
@@ -25,6 +25,7 @@ from rules.systems.sr3.odds import OUTCOME_LABELS, OUTCOMES, attack_outcome_dist
 from rules.systems.sr3.ops import Sr3Attack
 from rules.systems.sr3.tables import FiringMode, RangeCategory
 from rules.turns import NextTurn
+from rules.weapons import SetWeapons
 from tests.rules.sr3_scenes import eight_characters, roll_ones
 from ui.games import game_ui
 from ui.games.sr3.attack import Sr3AttackDialog
@@ -633,9 +634,6 @@ def test_fits_a_laptop_screen_without_clipping(dialog_for: DialogFactory, shots:
 
 
 def _katana(ids: dict[str, str]) -> Operation:
-    from rules.encounter import Weapon
-    from rules.weapons import SetWeapons
-
     return SetWeapons(ids["Mike"], (Weapon("Katana", frozen_map({"kind": "melee", "damage": "(STR+3)M", "reach": 1,
                                                                  "skill": 6})),))
 
@@ -736,3 +734,15 @@ def test_the_kind_can_be_chosen_and_a_firearm_turns_it_back(dialog_for: DialogFa
     assert dialog.pickers.parent() is not None and dialog.melee.isAncestorOf(dialog.pickers)
     dialog.kind.setCurrentIndex(dialog.kind.findData("ranged"))
     assert not dialog.is_melee() and not dialog.melee.isAncestorOf(dialog.pickers)
+
+
+def test_choosing_melee_picks_a_melee_weapon_or_none(dialog_for: DialogFactory) -> None:
+    document, ids = fight()
+    document.apply(SetWeapons(ids["Mike"], (Weapon("Ares Predator", frozen_map({"kind": "firearm", "damage": "9M",
+                                                                                "modes": "SA"})),)))
+    dialog = dialog_for(document, target_id=ids["Ganger 1"])
+    assert dialog.weapon_name() == "Ares Predator"
+    dialog.kind.setCurrentIndex(dialog.kind.findData("melee"))
+    assert dialog.weapon_name() == "" and dialog.ammunition.text() == ""  # no gun beside a melee exchange
+    dialog.kind.setCurrentIndex(dialog.kind.findData("ranged"))
+    assert dialog.weapon_name() == "Ares Predator" and dialog.weapon.code.text() == "9M"

@@ -112,19 +112,25 @@ def test_typed_in_the_form_leaves_the_inputs_as_typed(qtbot: QtBot) -> None:
     assert dialog.weapon.code.text() == "5L" and dialog.weapon.heavy.isChecked()
 
 
-def test_a_melee_weapon_turns_the_dialog_to_melee_and_a_shot_with_it_is_refused(qtbot: QtBot) -> None:
+def test_a_melee_weapon_turns_the_dialog_to_melee_and_ranged_picks_a_gun(qtbot: QtBot) -> None:
     document, _ids = armed(**{"Katana": KATANA, "Uzi III": UZI})
     dialog = dialog_on(qtbot, document)
     assert dialog.weapon_picker.currentText() == "Katana · (STR+3)M · reach 1"
     assert dialog.is_melee() and dialog.melee.attack.code.text() == "(STR+3)M"
-    dialog.kind.setCurrentIndex(dialog.kind.findData("ranged"))  # the GM insists on a shot with the katana
-    assert dialog.problem() == "Katana is a melee weapon: choose Melee beside the target, or a ranged weapon."
-    assert dialog.status_label.text() == dialog.problem() and dialog.status_label.property("error") is True
-    assert dialog.tn_label.text() == "TN –" and not dialog.resolve_button.isEnabled()
-    assert dialog.weapon.code.text() == "9M"  # the ranged form is left alone
-    choose(dialog, "Uzi III")
+    dialog.kind.setCurrentIndex(dialog.kind.findData("ranged"))  # a shot: the first saved gun is chosen
+    assert dialog.weapon_name() == "Uzi III"
     assert dialog.problem() == "Roll or type the dice, then press Enter to resolve."  # its skill dice: 3
     assert dialog.weapon.code.text() == "6M" and dialog.tn_label.text() == "TN 3"
+    choose(dialog, "Katana")
+    assert dialog.is_melee()
+
+
+def test_ranged_with_only_a_melee_weapon_saved_is_typed_in_the_form(qtbot: QtBot) -> None:
+    document, _ids = armed(Katana=KATANA)
+    dialog = dialog_on(qtbot, document)
+    dialog.kind.setCurrentIndex(dialog.kind.findData("ranged"))  # a thrown bottle, say: typed by the GM
+    assert dialog.weapon_picker.currentText() == "Typed in the form" and dialog.weapon_name() == ""
+    assert dialog.problem() == "Enter the attacker's skill dice (and combat pool dice, if any)."
 
 
 # --- rounds ---------------------------------------------------------------------------------------------

@@ -236,8 +236,21 @@ class Sr3AttackDialog(AttackDialog):
             return
         with self._edits.quietly():
             self._show_kind()
+            self._pick_weapon_of_kind()
             self._prefill_melee()
         self._refresh()
+
+    def _pick_weapon_of_kind(self) -> None:
+        """After the GM chose the kind: the attacker's first saved weapon of that kind (else "Typed in the form"),
+        so the picker never shows a gun beside a melee exchange."""
+        attacker, chosen, melee = self._attacker(), self.chosen_weapon(), self.is_melee()
+        if attacker is None or (chosen is not None and is_melee(chosen) == melee):
+            return
+        fitting = next((weapon for weapon in attacker.weapons if is_melee(weapon) == melee), None)
+        self.weapon_picker.setCurrentIndex(self.weapon_picker.findData(fitting.name if fitting is not None else ""))
+        self._show_ammunition()
+        if fitting is not None and not melee:
+            self._apply_weapon(fitting)
 
     def _prefill_melee(self) -> None:
         """Both fighters' blows, from their saved melee weapons (or unarmed)."""
