@@ -81,6 +81,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("delay_next_pass", N_("Delay into the next &pass"), Menu.FIGHT, "Shift+L"),
     ActionSpec("act_now", N_("Act &now (take the delayed action)"), Menu.FIGHT, "I"),
     ActionSpec("yield_turn", N_("Let &ties go first"), Menu.FIGHT, "Y"),
+    ActionSpec("surprise_test", N_("S&urprise test…"), Menu.FIGHT, "S",
+               N_("Everyone involved rolls Reaction; who may act against whom until their next phase")),
     ActionSpec("attack", N_("A&ttack…"), Menu.FIGHT, "A", N_("Resolve an attack with the odds shown first"),
                toolbar=True, separator_before=True),
     ActionSpec("repeat_attack", N_("Re&peat last attack"), Menu.FIGHT, "Shift+A",

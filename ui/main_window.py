@@ -31,6 +31,7 @@ from ui.actions import ACTIONS, COMMAND_NAME, Menu, build_action, first_shortcut
 from ui.commands.fight import FightCommands
 from ui.commands.files import FileCommands
 from ui.commands.preferences import PreferenceCommands
+from ui.games import game_ui
 from ui.models.initiative_model import InitiativeModel
 from ui.models.log_model import LogModel
 from ui.status import fight_status
@@ -359,9 +360,11 @@ class MainWindow(QMainWindow):
         self._sync_hidden_check()
 
     def _fit_actions_to_the_game(self) -> None:
-        """Delaying into the next pass only where rounds have passes; the Delay tip in the game's words."""
+        """Delaying into the next pass only where rounds have passes, the surprise test only in a game that has
+        one; the Delay tip in the game's words."""
         units = self.document.system.time_units()
         self.actions_by_name["delay_next_pass"].setVisible(units.has_passes)
+        self.actions_by_name["surprise_test"].setVisible(game_ui(self.document.system.id).has_surprise())
         set_tip(self.actions_by_name["delay"], _(units.delay_hint))
 
     def _update_title(self) -> None:

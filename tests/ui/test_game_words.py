@@ -98,6 +98,7 @@ def test_the_window_offers_delaying_into_a_pass_only_where_there_are_passes(open
                                                                            system: RuleSystem) -> None:
     window = open_window(system.id)
     assert window.actions_by_name["delay_next_pass"].isVisible() == has_passes(system)
+    assert window.actions_by_name["surprise_test"].isVisible() == (system.id == "sr3")  # the only surprise rule
     tip = window.actions_by_name["delay"].toolTip()
     assert bool(PASS_WORDS.search(tip)) == has_passes(system), tip
 

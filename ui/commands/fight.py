@@ -82,6 +82,13 @@ class FightCommands:
         if actor is not None:
             self._window.session.yield_turn(actor)
 
+    def on_surprise_test(self) -> None:
+        dialog_class = game_ui(self._window.document.system.id).surprise_dialog()
+        if dialog_class is None:
+            self._window.show_error(_("This game has no surprise test."))
+            return
+        run_dialog(dialog_class(self._window.document, self._window.session.roller, self._window))
+
     def on_attack(self) -> None:
         self._open_attack(repeat=False)
 

@@ -1,8 +1,8 @@
 """What one game adds to the window, behind one object: the UI half of a game, as ``RuleSystem`` is its rules.
 
 Each game's package ``ui/games/<game id>/`` defines ``GAME_UI``, a :class:`GameUi`. The generic window asks it
-for the game's attack dialog, its details-panel sections, its odds-dock questions and what the actor strip shows
-of whoever acts now (:meth:`GameUi.essentials`), and never names a game.
+for the game's attack dialog, its surprise test (if it has one), its details-panel sections, its odds-dock
+questions and what the actor strip shows of whoever acts now (:meth:`GameUi.essentials`), and never names a game.
 A game's package imports its heavy parts (dialogs, charts) inside these methods, so start-up imports only what
 the fight on screen needs.
 """
@@ -52,6 +52,12 @@ class AttackDialogClass(Protocol):
         target_id: str | None = None,
         parent: QWidget | None = None,
     ) -> QDialog: ...
+
+
+class SurpriseDialogClass(Protocol):
+    """A game's surprise test: ``cls(document, roller, parent)``."""
+
+    def __call__(self, document: EncounterDocument, roller: Roller, parent: QWidget | None = None) -> QDialog: ...
 
 
 @dataclass(frozen=True)
@@ -144,13 +150,22 @@ class GameUi:
     """
 
     def __init__(self, system_id: str, attack: Part | None = None, sections: Part | None = None,
-                 odds: Part | None = None, essentials: Part | None = None) -> None:
+                 odds: Part | None = None, essentials: Part | None = None, surprise: Part | None = None) -> None:
         self.id = system_id
         self._attack, self._sections, self._odds, self._essentials = attack, sections, odds, essentials
+        self._surprise = surprise
 
     def attack_dialog(self) -> AttackDialogClass | None:
         """The game's attack dialog class, or None (attacks are then resolved with the dice line and Damage)."""
         return cast("AttackDialogClass", self._attack.load()) if self._attack else None
+
+    def surprise_dialog(self) -> SurpriseDialogClass | None:
+        """The game's surprise test dialog class, or None (the game has no surprise rule: the action is hidden)."""
+        return cast("SurpriseDialogClass", self._surprise.load()) if self._surprise else None
+
+    def has_surprise(self) -> bool:
+        """Whether the game has a surprise test (without importing its dialog)."""
+        return self._surprise is not None
 
     def sections(self) -> Sequence[SectionFactory]:
         """Extra sections of the combatant details panel, top to bottom (banks, pyramid, seating…)."""

@@ -35,7 +35,8 @@ MAX_ROUNDS = 100  # a sanity limit on a shot's rounds (the tables say what a mod
 # --- surprise -----------------------------------------------------------------------------------
 
 
-def _party(side: Side) -> str:
+def party_of(side: Side) -> str:
+    """The side a combatant is on in a surprise test: the opposition against everyone else."""
     return "opposition" if side is Side.OPPONENT else "party"
 
 
@@ -45,13 +46,16 @@ class SurpriseTest(Operation):
 
     kind = "sr3_surprise"
     successes: Mapping[str, int]
+    #: Each fighter's losses end with its next phase (sr3.md: "The losses apply to the current action, or to the
+    #: next phase if not acting now"); False, as tests recorded before: at the end of the first pass.
+    ends_by_phase: bool = field(default=False, metadata=ADDED_LATER)
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         if encounter.clock.current is not None:
             raise OperationError(_("Make the surprise test before rolling initiative."))
         for combatant_id in self.successes:
             require_combatant(encounter, combatant_id)
-        sides = {cid: _party(encounter.combatant(cid).side) for cid in self.successes}
+        sides = {cid: party_of(encounter.combatant(cid).side) for cid in self.successes}
         result = surprise_matrix(self.successes, sides)
         surprise = {cid: tuple(sorted(result.may_act_against.get(cid, frozenset())))
                     for cid in self.successes if cid in result.completely_surprised or _has_opponent(cid, sides)}
@@ -61,7 +65,7 @@ class SurpriseTest(Operation):
                for cid, n in self.successes.items()]
         log += [LogLine("{name} is completely surprised and cannot act in the first pass.",
                         {"name": encounter.combatant(cid).name}) for cid in sorted(result.completely_surprised)]
-        return Applied(with_surprise(encounter, surprise), tuple(log))
+        return Applied(with_surprise(encounter, surprise, self.ends_by_phase), tuple(log))
 
 
 def _has_opponent(combatant_id: str, sides: Mapping[str, str]) -> bool:

@@ -1,7 +1,8 @@
 """SR3 surprise: Reaction tests compared pairwise between opposing sides.
 
 The test in force is SR3's own state of the encounter (an item of ``Encounter.game``, from the surprise test
-to the end of the first pass): only the functions here read and write it.
+to the end of each fighter's next phase, or of the first pass for the completely surprised, who have none): only
+the functions here read and write it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ from rules.text import _
 #: SR3's item of ``Encounter.game``: combatant id → the opponents it may act against while the test holds
 #: (only those the test restricts are listed). Saved files name it, so it keeps this name.
 SURPRISE: Final[str] = "surprise"
+#: Set while the test in force ends fighter by fighter, with each one's next phase (see :func:`lifted_for`); a
+#: test recorded before that rule (an older file) holds to the end of the first pass, as it was played.
+SURPRISE_ENDS_BY_PHASE: Final[str] = "surprise_ends_by_phase"
 
 
 def surprise_in_force(encounter: Encounter) -> bool:
@@ -44,9 +48,26 @@ def completely_surprised(encounter: Encounter) -> frozenset[str]:
                      if isinstance(entry, tuple) and not any(isinstance(other, str) for other in entry))
 
 
-def with_surprise(encounter: Encounter, restricted: Mapping[str, tuple[str, ...]]) -> Encounter:
-    """A copy with the surprise test in force replaced (nobody restricted: no test, the item goes)."""
-    return encounter.with_game_item(SURPRISE, frozen_map(restricted) if restricted else None)
+def with_surprise(encounter: Encounter, restricted: Mapping[str, tuple[str, ...]],
+                  ends_by_phase: bool | None = None) -> Encounter:
+    """A copy with the surprise test in force replaced (nobody restricted: no test, the items go);
+    ``ends_by_phase`` None keeps how the test in force ends."""
+    state = encounter.with_game_item(SURPRISE, frozen_map(restricted) if restricted else None)
+    if not restricted or ends_by_phase is False:
+        return state.with_game_item(SURPRISE_ENDS_BY_PHASE, None)
+    return state.with_game_item(SURPRISE_ENDS_BY_PHASE, True) if ends_by_phase else state
+
+
+def lifted_for(encounter: Encounter, actors: tuple[str, ...]) -> Encounter:
+    """The test's losses end with the phase they applied to (sr3.md: "The losses apply to the current action, or to
+    the next phase if not acting now"; Decision: the pool ban too): ``actors``' phase has just ended."""
+    held = encounter.game.get(SURPRISE)
+    if encounter.game.get(SURPRISE_ENDS_BY_PHASE) is not True or not isinstance(held, Mapping) or not any(
+            actor in held for actor in actors):
+        return encounter
+    kept = {actor: tuple(other for other in entry if isinstance(other, str))
+            for actor, entry in held.items() if actor not in actors and isinstance(entry, tuple)}
+    return with_surprise(encounter, kept)
 
 
 def surprise_tn(

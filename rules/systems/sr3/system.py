@@ -41,7 +41,13 @@ from rules.systems.sr3 import delays, dice, initiative, monitor, typed_harm, wea
 from rules.systems.sr3.effect_meanings import MEANINGS
 from rules.systems.sr3.levels import LEVEL_BOXES, LEVEL_LABELS, LEVELS
 from rules.systems.sr3.pools import combat_pool
-from rules.systems.sr3.surprise import completely_surprised, may_act_against_now, surprise_in_force, with_surprise
+from rules.systems.sr3.surprise import (
+    completely_surprised,
+    lifted_for,
+    may_act_against_now,
+    surprise_in_force,
+    with_surprise,
+)
 from rules.systems.sr3.tables import MeleeStaging, ReachRule, Sr3Tables, TieRule, load_tables
 from rules.systems.sr3.time_units import TIME_UNITS
 from rules.text import N_, NP_, _, pgettext
@@ -255,6 +261,8 @@ class Sr3System(RuleSystem):
             return HookResult(_refresh_pools(encounter))
         if hook is Hook.TURN_START:
             return HookResult(_reset_actions(encounter))
+        if hook is Hook.TURN_END and surprise_in_force(encounter):
+            return HookResult(lifted_for(encounter, actors))
         if hook is Hook.PASS_END and encounter.clock.pass_no == 1 and surprise_in_force(encounter):
             return HookResult(with_surprise(encounter, {}))
         return HookResult(encounter)

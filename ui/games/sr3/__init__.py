@@ -1,6 +1,7 @@
-"""Shadowrun 3's window parts: its attack dialog and odds questions."""
+"""Shadowrun 3's window parts: its attack dialog, its surprise test and odds questions."""
 
 from ui.games.base import GameUi, Part
 
 GAME_UI = GameUi("sr3", attack=Part("ui.games.sr3.attack", "Sr3AttackDialog"),
-                  odds=Part("ui.games.sr3.odds", "QUESTIONS"))
+                  odds=Part("ui.games.sr3.odds", "QUESTIONS"),
+                  surprise=Part("ui.games.sr3.surprise", "SurpriseDialog"))
