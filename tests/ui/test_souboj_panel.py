@@ -15,7 +15,7 @@ from rules.encounter import Side, Status, frozen_map
 from rules.errors import RulesError
 from rules.history import new_history
 from rules.systems.souboj import Declare, HoldReaction, JudgeLastAction, TimePasses
-from rules.systems.souboj.model import Action, Placement, reaction
+from rules.systems.souboj.model import Action, Placement, reaction, reactions
 from rules.systems.souboj.sample import sample
 from rules.turns import NextTurn, SetInitiative
 from ui.games.souboj.panel import DyingSection, FightSection, RoundSection
@@ -128,7 +128,13 @@ def test_a_reaction_answers_a_lower_score(qtbot: QtBot, host: QWidget) -> None:
     slot = document.state.clock.current
     assert slot is not None and slot.ids == (BANDIT_2, CYRIL)  # Cyril acts together with the bandit
     panel.set_combatant(ALES)
-    assert section.hold_row.isHidden() and not section.drop_row.isHidden()
+    assert not section.drop_row.isHidden() and section.which.isHidden()  # one held: nothing to choose
+    assert section.hold.text() == "Hold one more reaction" and section.hold.isEnabled()  # "as many as it wants"
+    section.hold.click()
+    assert len(reactions(document.state.combatant(ALES))) == 2 and not section.which.isHidden()
+    section.which.setCurrentIndex(1)
+    section.drop.click()  # the second goes; the first stays held
+    assert len(reactions(document.state.combatant(ALES))) == 1
     document.apply(NextTurn())
     document.apply(TimePasses(10))
     assert "reaction" not in document.state.combatant(ALES).extra  # it did not carry over

@@ -8,7 +8,7 @@ and tolerate anything malformed (a hand-edited file) by treating it as absent.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from types import MappingProxyType
@@ -202,15 +202,38 @@ class Reaction:
                            "surprise": self.surprise})
 
 
-def reaction(combatant: Combatant) -> Reaction | None:
-    """The reaction the combatant holds, if any."""
-    record = _record(combatant, REACTION)
+def _read_reaction(record: object) -> Reaction | None:
+    if not isinstance(record, Mapping):
+        return None
     round_no, note = _int(record.get("round")), record.get("note", "")
     carries, surprise = record.get("carries_over", False), record.get("surprise", False)
     if round_no is None or not isinstance(note, str) or not isinstance(carries, bool) or not isinstance(
             surprise, bool):
         return None
     return Reaction(round_no, carries, note, surprise)
+
+
+def reactions(combatant: Combatant) -> tuple[Reaction, ...]:
+    """Every reaction the combatant holds, oldest first (souboj.md: "Reakcí si bytost může schovat kolik chce", as
+    many as it wants; carried-over and new ones side by side)."""
+    stored = combatant.extra.get(REACTION)
+    records = stored if isinstance(stored, tuple) else (stored,)
+    return tuple(held for held in map(_read_reaction, records) if held is not None)
+
+
+def reaction(combatant: Combatant) -> Reaction | None:
+    """The oldest reaction the combatant holds, if any."""
+    held = reactions(combatant)
+    return held[0] if held else None
+
+
+def with_reactions(combatant: Combatant, held: Sequence[Reaction]) -> Combatant:
+    """A copy holding ``held`` (one is stored as before, as one record, so fights saved earlier read the same)."""
+    if not held:
+        return with_extra(combatant, REACTION, None)
+    if len(held) == 1:
+        return with_extra(combatant, REACTION, held[0].to_json())
+    return with_extra(combatant, REACTION, tuple(item.to_json() for item in held))
 
 
 def gave_up_now(combatant: Combatant, encounter: Encounter) -> bool:

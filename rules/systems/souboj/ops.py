@@ -7,10 +7,20 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from rules.effects import AddEffect, fire_hook
-from rules.encounter import STATUS_LABELS, Combatant, Effect, Encounter, JsonValue, SlotKind, Status, frozen_map
+from rules.encounter import (
+    ADDED_LATER,
+    STATUS_LABELS,
+    Combatant,
+    Effect,
+    Encounter,
+    JsonValue,
+    SlotKind,
+    Status,
+    frozen_map,
+)
 from rules.errors import OperationError
 from rules.history import Applied, LogLine, Operation, require_combatant
 from rules.systems.base import Hook, Reminder, RuleSystem
@@ -25,7 +35,6 @@ from rules.systems.souboj.model import (
     INITIATIVE_EFFECTS,
     LAST_ACTION,
     PLACEMENT_LABELS,
-    REACTION,
     SHADOW,
     Action,
     Declaration,
@@ -36,14 +45,16 @@ from rules.systems.souboj.model import (
     initiative_modifiers,
     last_action,
     marked_dead,
-    reaction,
+    reactions,
     with_extra,
+    with_reactions,
 )
 from rules.systems.souboj.system import tables
-from rules.text import N_, _
+from rules.text import N_, _, ngettext
 from rules.turns import advance
 
 MAX_NOTE = 200
+MAX_REACTIONS = 20  # reactions one creature holds at once: "as many as it wants", within what a panel can list
 MAX_DYING_ROUNDS = 999
 MAX_INITIATIVE_MODIFIER = 20
 #: Time after the fight is counted in rounds of 10 seconds; an hour at most per step keeps a step quick.
@@ -139,7 +150,9 @@ class ActAfter(Operation):
 
 @dataclass(frozen=True)
 class HoldReaction(Operation):
-    """Give up this round's initiative in favour of a reaction (some reactions carry over to the next round)."""
+    """Give up this round's initiative in favour of a reaction (some reactions carry over to the next round); once
+    it is given up, each further one is one more reaction held beside the others (souboj.md: "Reakcí si bytost může
+    schovat kolik chce", as many as it wants)."""
 
     kind = "souboj_hold_reaction"
     combatant_id: str
@@ -151,8 +164,12 @@ class HoldReaction(Operation):
         _require_round(encounter)
         self._check(encounter, system, combatant)
         held = Reaction(encounter.clock.round, self.carries_over, self.note.strip())
-        updated = with_extra(with_extra(combatant, REACTION, held.to_json()), GAVE_UP, encounter.clock.round)
-        state = encounter.with_combatant(updated)
+        updated = with_reactions(combatant, (*reactions(combatant), held))
+        if gave_up_now(combatant, encounter):  # one more reaction; the initiative is already given up
+            text = (N_("{name} holds one more reaction, which carries over to the next round.")
+                    if self.carries_over else N_("{name} holds one more reaction."))
+            return Applied(encounter.with_combatant(updated), (LogLine(text, {"name": combatant.name}),))
+        state = encounter.with_combatant(with_extra(updated, GAVE_UP, encounter.clock.round))
         text = (N_("{name} gives up the initiative for a reaction that carries over to the next round.")
                 if self.carries_over else N_("{name} gives up the initiative for a reaction."))
         return Applied(state, (LogLine(text, {"name": combatant.name}),)).then(_leave_current(state, system,
@@ -161,11 +178,15 @@ class HoldReaction(Operation):
     def _check(self, encounter: Encounter, system: RuleSystem, combatant: Combatant) -> None:
         if len(self.note) > MAX_NOTE:
             raise OperationError(_("A reaction's note has at most {limit} characters.").format(limit=MAX_NOTE))
-        _require_not_acted(encounter, combatant)
+        if len(reactions(combatant)) >= MAX_REACTIONS:
+            raise OperationError(_("{name} already holds {limit} reactions.").format(name=combatant.name,
+                                                                                    limit=MAX_REACTIONS))
+        if system.status(combatant, encounter) is not Status.ACTIVE:
+            raise OperationError(_("{name} has no initiative to give up this round.").format(name=combatant.name))
         if gave_up_now(combatant, encounter):
-            raise OperationError(_("{name} already gave up this round's initiative.").format(name=combatant.name))
-        if system.status(combatant, encounter) is not Status.ACTIVE or not order.takes_part(
-                combatant, encounter, system.can_act):
+            return  # holding one more beside those already held
+        _require_not_acted(encounter, combatant)
+        if not order.takes_part(combatant, encounter, system.can_act):
             raise OperationError(_("{name} has no initiative to give up this round.").format(name=combatant.name))
 
 
@@ -182,20 +203,20 @@ def _leave_current(encounter: Encounter, system: RuleSystem, combatant_id: str) 
 
 @dataclass(frozen=True)
 class UseReaction(Operation):
-    """Use a held reaction against someone acting now (with a lower score, unless a surprise granted it)."""
+    """Use a held reaction (``index``: which, oldest first) against someone acting now (with a lower score, unless a
+    surprise granted it)."""
 
     kind = "souboj_use_reaction"
     combatant_id: str
     against: str
+    index: int = field(default=0, metadata=ADDED_LATER)
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         combatant = require_combatant(encounter, self.combatant_id)
         opponent = require_combatant(encounter, self.against)
-        held = reaction(combatant)
-        if held is None:
-            raise OperationError(_("{name} holds no reaction.").format(name=combatant.name))
+        held = _held(combatant, self.index)
         _check_reaction(encounter, system, combatant, opponent, held)
-        updated = with_extra(combatant, REACTION, None)
+        updated = _without(combatant, self.index)
         state = encounter.with_combatant(updated)
         current = encounter.clock.current
         if gave_up_now(combatant, encounter) and current is not None and combatant.id not in current.ids:
@@ -205,6 +226,22 @@ class UseReaction(Operation):
                                                                    *current.ids[at:])))
         line = LogLine("{name} reacts to {opponent}.", {"name": combatant.name, "opponent": opponent.name})
         return Applied(state, (line,))
+
+
+def _held(combatant: Combatant, index: int) -> Reaction:
+    """The held reaction at ``index`` (OperationError naming the combatant when there is none)."""
+    held = reactions(combatant)
+    if not held:
+        raise OperationError(_("{name} holds no reaction.").format(name=combatant.name))
+    if not 0 <= index < len(held):
+        raise OperationError(ngettext("{name} holds {count} reaction.", "{name} holds {count} reactions.",
+                                      len(held)).format(name=combatant.name, count=len(held)))
+    return held[index]
+
+
+def _without(combatant: Combatant, index: int) -> Combatant:
+    held = reactions(combatant)
+    return with_reactions(combatant, (*held[:index], *held[index + 1:]))
 
 
 def _check_reaction(encounter: Encounter, system: RuleSystem, combatant: Combatant, opponent: Combatant,
@@ -230,16 +267,17 @@ def _check_reaction(encounter: Encounter, system: RuleSystem, combatant: Combata
 
 @dataclass(frozen=True)
 class DropReaction(Operation):
-    """Let a held reaction go unused (the initiative given up for it stays given up)."""
+    """Let a held reaction (``index``: which, oldest first) go unused (the initiative given up for it stays given
+    up)."""
 
     kind = "souboj_drop_reaction"
     combatant_id: str
+    index: int = field(default=0, metadata=ADDED_LATER)
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         combatant = require_combatant(encounter, self.combatant_id)
-        if reaction(combatant) is None:
-            raise OperationError(_("{name} holds no reaction.").format(name=combatant.name))
-        state = encounter.with_combatant(with_extra(combatant, REACTION, None))
+        _held(combatant, self.index)
+        state = encounter.with_combatant(_without(combatant, self.index))
         return Applied(state, (LogLine("{name} lets the held reaction go.", {"name": combatant.name}),))
 
 

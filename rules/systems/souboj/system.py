@@ -39,7 +39,6 @@ from rules.systems.souboj.model import (
     HIT_POINTS,
     INTELLIGENCE,
     LEVEL,
-    REACTION,
     SHADOW,
     STRENGTH,
     WEAPON_DEFENCE,
@@ -51,9 +50,10 @@ from rules.systems.souboj.model import (
     dying_rounds,
     gave_up_now,
     last_action,
-    reaction,
+    reactions,
     shadow_timer,
     with_extra,
+    with_reactions,
 )
 from rules.systems.souboj.tables import SoubojTables, load_tables
 from rules.text import N_, NN_, NP_, _, ngettext, pgettext
@@ -216,8 +216,8 @@ class SoubojSystem(RuleSystem):
         declared = declared_now(combatant, encounter)
         if declared is not None:
             parts.append(_(ACTION_SHORT_LABELS[declared.action]))
-        if reaction(combatant) is not None:
-            parts.append(_("reaction held"))
+        if reactions(combatant):
+            parts.append(_held_text(combatant))
         return " · ".join(parts)
 
     # --- timing and the action budget ---------------------------------------------------------
@@ -351,7 +351,7 @@ def _grant_surprise_reactions(encounter: Encounter, system: RuleSystem) -> tuple
             continue
         if not system.can_act(combatant, encounter):
             continue
-        held = with_extra(combatant, REACTION, Reaction(1, surprise=True).to_json())
+        held = with_reactions(combatant, (*reactions(combatant), Reaction(1, surprise=True)))
         state = state.with_combatant(with_extra(held, GAVE_UP, 1))
         granted.append(combatant.name)
     if not granted:
@@ -376,11 +376,15 @@ def round_ends(encounter: Encounter) -> HookResult:
 
 
 def _drop_reaction(combatant: Combatant, encounter: Encounter) -> tuple[Combatant, Reminder | None]:
-    held = reaction(combatant)
-    if held is None or held.carries_over:
+    """At the round's end the reactions that do not carry over are lost; those that do stay beside new ones."""
+    held = reactions(combatant)
+    kept = tuple(item for item in held if item.carries_over)
+    lost = len(held) - len(kept)
+    if not lost:
         return combatant, None
-    text = _("{name}'s held reaction is lost.").format(name=combatant.name)
-    return with_extra(combatant, REACTION, None), Reminder(text, combatant.id)
+    text = ngettext("{name}'s held reaction is lost.", "{count} held reactions of {name} are lost.", lost).format(
+        name=combatant.name, count=lost)
+    return with_reactions(combatant, kept), Reminder(text, combatant.id)
 
 
 def _round_reminders(passed: condition.RoundPassed, dropped: Reminder | None) -> list[Reminder]:
@@ -404,8 +408,7 @@ def _timer_notes(combatant: Combatant, encounter: Encounter) -> list[str]:
         notes.append(ngettext("{part} of the shadow damage fades in {count} round",
                               "{part} of the shadow damage fades in {count} rounds", timer).format(
             part=f"{part.numerator}/{part.denominator}", count=timer))
-    held = reaction(combatant)
-    if held is not None:
+    for held in reactions(combatant):
         notes.append(_("Reaction held, carries over to the next round") if held.carries_over
                      else _("Reaction held"))
     modifier = order.modifier_now(combatant, encounter)
@@ -414,9 +417,16 @@ def _timer_notes(combatant: Combatant, encounter: Encounter) -> list[str]:
     return notes
 
 
+def _held_text(combatant: Combatant) -> str:
+    """"reaction held", "3 reactions held"."""
+    count = len(reactions(combatant))
+    return _("reaction held") if count == 1 else ngettext("{count} reaction held", "{count} reactions held",
+                                                          count).format(count=count)
+
+
 def _gave_up_text(combatant: Combatant, encounter: Encounter, score: str) -> str:
-    if reaction(combatant) is not None:
-        return _("{score} · reaction held").format(score=score)
+    if reactions(combatant):
+        return _("{score} · {held}").format(score=score, held=_held_text(combatant))
     current = encounter.clock.current
     if current is not None and combatant.id in current.ids:
         return _("{score} · reacting").format(score=score)

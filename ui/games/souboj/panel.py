@@ -46,6 +46,7 @@ from rules.systems.souboj.model import (
     PLACEMENT_LABELS,
     Action,
     Placement,
+    Reaction,
     act_after,
     declared_now,
     dying_rounds,
@@ -53,6 +54,7 @@ from rules.systems.souboj.model import (
     last_action,
     marked_dead,
     reaction,
+    reactions,
 )
 from rules.systems.souboj.system import SURPRISE, SURPRISE_ATTACKERS
 from ui.games.base import SectionFactory
@@ -120,6 +122,8 @@ class RoundSection(QGroupBox):
         self.hold = QPushButton(_("Hold a reaction"))
         self.hold.setToolTip(_("Give up this round's initiative in favour of a reaction."))
         self.drop = QPushButton(_("Let it go"))
+        self.which = _combo([])
+        self.which.setToolTip(_("Which of the reactions held (a creature may hold as many as it wants)."))
         self.against = _combo([])
         self.react = QPushButton(_("React"))
         self.modifier = QSpinBox(minimum=-20, maximum=20, value=1)
@@ -138,7 +142,7 @@ class RoundSection(QGroupBox):
         form.addRow(_("Act after"), self.after)
         form.addRow(self.reaction_label)
         self.hold_row = _row(self.hold, self.carries, stretch_first=False)
-        self.drop_row = _row(self.drop, stretch_first=False)
+        self.drop_row = _row(self.which, self.drop)
         self.react_row = _row(self.against, self.react)
         form.addRow(self.hold_row)
         form.addRow(self.drop_row)
@@ -151,8 +155,9 @@ class RoundSection(QGroupBox):
         self.placement.activated.connect(lambda _index: self._declare())
         self.after.activated.connect(lambda _index: self._apply(ActAfter(self._id, self.after.currentData() or None)))
         self.hold.clicked.connect(lambda: self._apply(HoldReaction(self._id, self.carries.isChecked())))
-        self.react.clicked.connect(lambda: self._apply(UseReaction(self._id, str(self.against.currentData()))))
-        self.drop.clicked.connect(lambda: self._apply(DropReaction(self._id)))
+        self.react.clicked.connect(lambda: self._apply(UseReaction(self._id, str(self.against.currentData()),
+                                                                   self._chosen_reaction())))
+        self.drop.clicked.connect(lambda: self._apply(DropReaction(self._id, self._chosen_reaction())))
         self.add_modifier.clicked.connect(self._add_modifier)
 
     def _declare(self) -> None:
@@ -197,17 +202,18 @@ class RoundSection(QGroupBox):
         _select(self.after, act_after(combatant, state) or "")
         self._form.setRowVisible(self.after, bool(mates))
 
+    def _chosen_reaction(self) -> int:
+        index = self.which.currentData()
+        return index if isinstance(index, int) else 0
+
     def _show_reaction(self, combatant: Combatant, state: Encounter, system: RuleSystem, waiting: bool) -> None:
-        held = reaction(combatant)
-        targets = _reaction_targets(combatant, state) if held is not None else []
-        self.against.blockSignals(True)
-        self.against.clear()
-        for target in targets:
-            self.against.addItem(state.combatant(target).name, target)
-        self.against.blockSignals(False)
-        if held is not None:
-            text = _("Holds a reaction that carries over.") if held.carries_over else _("Holds a reaction.")
-            parts = [text, held.note] if held.note else [text]
+        held = reactions(combatant)
+        targets = _reaction_targets(combatant, state) if held else []
+        _refill(self.against, [(state.combatant(target).name, target) for target in targets])
+        _refill(self.which, [(_reaction_choice(item, index), index) for index, item in enumerate(held)])
+        if held:
+            parts = [ngettext("Holds {count} reaction.", "Holds {count} reactions.", len(held)).format(
+                count=len(held))] if len(held) > 1 else [_reaction_line(held[0])]
             if not targets:
                 parts.append(_("Nobody with a lower score acts now."))
             self.reaction_label.setText(" ".join(parts))
@@ -215,13 +221,40 @@ class RoundSection(QGroupBox):
             self.reaction_label.setText(_("Gave up this round's initiative."))
         else:
             self.reaction_label.setText(_("Reactions work only against lower scores."))
-        self.hold.setEnabled(waiting and system.status(combatant, state) is Status.ACTIVE)
+        # One more may be held while the creature waits for its turn, or once it gave this round's initiative up.
+        self.hold.setEnabled((waiting or gave_up_now(combatant, state)) and system.status(combatant, state)
+                             is Status.ACTIVE)
+        self.hold.setText(_("Hold one more reaction") if held else _("Hold a reaction"))
         self.carries.setEnabled(self.hold.isEnabled())
-        self.react.setEnabled(held is not None and bool(targets))
+        self.react.setEnabled(bool(held) and bool(targets))
         self.against.setEnabled(self.react.isEnabled())
-        self._form.setRowVisible(self.hold_row, held is None)
-        self._form.setRowVisible(self.drop_row, held is not None)
-        self._form.setRowVisible(self.react_row, held is not None)
+        self._form.setRowVisible(self.hold_row, not held or self.hold.isEnabled())
+        self._form.setRowVisible(self.drop_row, bool(held))
+        self.which.setVisible(len(held) > 1)
+        self._form.setRowVisible(self.react_row, bool(held))
+
+
+def _reaction_line(held: Reaction) -> str:
+    """"Holds a reaction that carries over. If he shoots, I duck"."""
+    text = _("Holds a reaction that carries over.") if held.carries_over else _("Holds a reaction.")
+    return f"{text} {held.note}" if held.note else text
+
+
+def _reaction_choice(held: Reaction, index: int) -> str:
+    """A held reaction in the picker, its note first (the line is narrow): "if he runs, I trip him (carries over)"."""
+    name = held.note or _("Reaction {number}").format(number=index + 1)
+    return _("{reaction} (carries over)").format(reaction=name) if held.carries_over else name
+
+
+def _refill(combo: QComboBox, items: list[tuple[str, object]]) -> None:
+    """The combo's items replaced, keeping the one chosen where it is still there, without a signal."""
+    chosen = combo.currentData()
+    combo.blockSignals(True)
+    combo.clear()
+    for text, data in items:
+        combo.addItem(text, data)
+    combo.setCurrentIndex(max(0, combo.findData(chosen)))
+    combo.blockSignals(False)
 
 
 def _reaction_targets(combatant: Combatant, state: Encounter) -> list[str]:
