@@ -80,6 +80,14 @@ class FightSession:
         state = self.document.state
         return self.document.apply(roll_initiative(state, self.document.system, self.roller, typed, chosen, totals))
 
+    def nothing_to_roll(self) -> bool:
+        """Whether starting the round asks nothing of anyone: no initiative dice and no choices (Člověk's turns by
+        alternation), so the window starts it without a dialog."""
+        state, system = self.document.state, self.document.system
+        return bool(state.combatants) and all(
+            system.initiative_dice(combatant, state).count == 0 and not system.initiative_inputs(combatant, state)
+            for combatant in state.combatants.values())
+
     def next_turn(self) -> Change:
         """The current actor is done (Space)."""
         return self.document.apply(NextTurn())

@@ -51,6 +51,9 @@ class FightCommands:
         run_dialog(EncounterSettingsDialog(self._window.document, self._window))
 
     def on_roll_initiative(self) -> None:
+        if self._window.session.nothing_to_roll():
+            self._window.session.roll_initiative()  # nobody rolls or chooses anything: one key starts the round
+            return
         from ui.dialogs.initiative import RollInitiativeDialog
 
         run_dialog(RollInitiativeDialog(self._window.session, self._window))

@@ -19,6 +19,7 @@ from rules.encounter import (
     Initiative,
     JsonValue,
     Pool,
+    Side,
     Slot,
     SlotKind,
     Status,
@@ -104,6 +105,9 @@ _ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
 )
 
 NOTE_ONLY, UNCONSCIOUS = "note", "unconscious"
+#: clovek.md Decision: "the GM picks the ordering per conflict (default: initiative in fights…)": turns "ordered by
+#: alternation, by the conflict's logic or, in some kinds of conflict, by initiative".
+TURN_ORDER, BY_INITIATIVE, BY_ALTERNATION = "turn_order", "initiative", "alternation"
 #: clovek.md Decision: the banks refill at the end of the round (default) or, by option, at the start of the next.
 REFILL, REFILL_AT_END, REFILL_AT_START = "banks_refill", "end", "start"
 
@@ -135,6 +139,13 @@ def _options() -> tuple[OptionSpec, ...]:
                    OptionKind.BOOL, False,
                    help=N_("The rules' example counts the off-hand action's dice and names no burn (default: it "
                            "burns none); tick for one stun wound, as for other extra actions.")),
+        OptionSpec(TURN_ORDER, N_("Turns in a round go"), OptionKind.CHOICE, BY_INITIATIVE,
+                   choices=((BY_INITIATIVE, N_("by initiative: each may risk mental dice")),
+                            (BY_ALTERNATION, N_("by alternation, no initiative roll: a player, then an opponent, "
+                                                "in the list's order"))),
+                   help=N_("The rules order a conflict's turns by alternation, by its logic or by initiative. "
+                           "Alternating, Roll initiative only starts the round (no mental dice are risked); the "
+                           "conflict's logic is the GM's: type the scores once the round has started.")),
         RELOAD_SPEC,
     )
 
@@ -282,9 +293,15 @@ class ClovekSystem(RuleSystem):
                 for kind in TRACK_KINDS if combatant.boxes(track_key(name, kind)) >= sizes[name, kind]]
 
     # --- initiative ---------------------------------------------------------------------------
+    def turn_order(self, encounter: Encounter) -> str:
+        """How the round's turns are ordered (option): by initiative or by alternation."""
+        return BY_ALTERNATION if self.option(encounter, TURN_ORDER) == BY_ALTERNATION else BY_INITIATIVE
+
     def initiative_dice(self, combatant: Combatant, encounter: Encounter) -> DiceSpec:
-        """The mental dice the character chose to risk (as many as are left), best die + Composure."""
-        count = min(initiative_dice_chosen(combatant), bank(combatant, MENTAL).remaining)
+        """The mental dice the character chose to risk (as many as are left), best die + Composure; none when the
+        turns go without an initiative roll."""
+        rolled = self.turn_order(encounter) == BY_INITIATIVE
+        count = min(initiative_dice_chosen(combatant), bank(combatant, MENTAL).remaining) if rolled else 0
         return DiceSpec(count, 10, combatant.attribute(COMPOSURE))
 
     def initiative_from_total(self, combatant: Combatant, encounter: Encounter, total: int) -> Initiative:
@@ -302,7 +319,10 @@ class ClovekSystem(RuleSystem):
         return Initiative(spec.base, (total - spec.base,))
 
     def initiative_inputs(self, combatant: Combatant, encounter: Encounter) -> Sequence[InitiativeInput]:
-        """The mental dice to risk, up to those left in the bank (typing faces says how many were rolled)."""
+        """The mental dice to risk, up to those left in the bank (typing faces says how many were rolled); none
+        when the turns go without an initiative roll."""
+        if self.turn_order(encounter) != BY_INITIATIVE:
+            return ()
         left = bank(combatant, MENTAL).remaining
         return (InitiativeInput(INITIATIVE_DICE, N_("Mental dice risked"), min(initiative_dice_chosen(combatant), left),
                                 0, left, counts_dice=True,
@@ -315,9 +335,14 @@ class ClovekSystem(RuleSystem):
 
     def remaining_slots(self, encounter: Encounter) -> list[Slot]:
         clock = encounter.clock
-        waiting = [c for c in encounter.combatants.values()
-                   if c.id not in clock.acted and c.initiative is not None and self.can_act(c, encounter)]
-        waiting.sort(key=lambda c: _tie_key(c, clock.yielded), reverse=True)
+        taking_part = [c for c in encounter.combatants.values()
+                       if c.initiative is not None and self.can_act(c, encounter)]
+        waiting = [c for c in taking_part if c.id not in clock.acted]
+        if self.turn_order(encounter) == BY_ALTERNATION:
+            places = alternation(taking_part)
+            waiting.sort(key=lambda c: places[c.id])
+        else:
+            waiting.sort(key=lambda c: _tie_key(c, clock.yielded), reverse=True)
         # No phase numbers: Člověk's turns follow the order, and "phase 9" would be Shadowrun talk.
         actors = [Slot(SlotKind.ACTORS, (c.id,)) for c in waiting]
         return actors + delayed_slots(encounter)
@@ -375,6 +400,19 @@ class ClovekSystem(RuleSystem):
 
 def _score(combatant: Combatant) -> int:
     return initiative_score(combatant.initiative) if combatant.initiative is not None else 0
+
+
+def alternation(combatants: Sequence[Combatant]) -> dict[str, int]:
+    """Each combatant's place when the sides alternate: the players' side (and its allies) first, then an opponent,
+    each side in the list's order; when one side runs out, the other's go on in order."""
+    players = [c.id for c in combatants if c.side is not Side.OPPONENT]
+    opponents = [c.id for c in combatants if c.side is Side.OPPONENT]
+    places: dict[str, int] = {}
+    for index in range(max(len(players), len(opponents))):
+        for side in (players, opponents):
+            if index < len(side):
+                places[side[index]] = len(places)
+    return places
 
 
 def _tie_key(combatant: Combatant, yielded: frozenset[str]) -> tuple[int, ...]:

@@ -23,7 +23,7 @@ OPTIONS_ADDED_SINCE: dict[str, frozenset[str]] = {"souboj": frozenset({"reload_c
                                                    "walka": frozenset({"reload_action", "down_forbids", "aim_doubles",
                                                                        "test_success", "move_exactly"}),
                                                    "clovek": frozenset({"reload_cost", "banks_refill",
-                                                                        "off_hand_burns"}),
+                                                                        "off_hand_burns", "turn_order"}),
                                                    "institut": frozenset({"die"}),
                                                    "sr3": frozenset({"melee_staging"})}
 
