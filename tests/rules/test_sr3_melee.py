@@ -193,3 +193,40 @@ def test_the_odds_equal_icepools_enumeration(question: MeleeQuestion) -> None:
     assert sum(exact.values()) == 1
     floats = melee_outcome_distribution(question)
     assert all(abs(floats[key] - float(exact[key])) < 1e-12 for key in ORDER)
+
+
+# --- interception ("Zadržení") -------------------------------------------------------------------------------
+
+
+def test_an_interception_is_free_out_of_turn_and_costs_the_interceptor_this_pass() -> None:
+    # sr3.md, Interception: "A mover passing within 1 m of an opponent … may be attacked once by that opponent, a free
+    # melee attack out of turn. The opponent needs actions left and may not act again that pass … the mover is on
+    # full defence … A mover who takes damage is stopped."
+    from rules.turns import NextTurn
+
+    history, ids = _fight()  # Mike (37) acts and runs past Ganger 1 (26)
+    intercept = Sr3Melee(ids["Ganger 1"], ids["Mike"], "Club", 5, "M", 4, ((5,), (6, 2), (4,)), 4, ((1,),),
+                         resist_tn=5, resist_faces=((1,), (2,), (3,), (4,)), full_defence=True,
+                         counts_as_action=False, interception=True)
+    entry = history.do(intercept)
+    text = entry.text()
+    assert "Ganger 1 intercepts Mike in melee with Club (5M) and gives up the rest of this pass." in text
+    assert "Mike is stopped." in text
+    assert history.state.combatant(ids["Mike"]).boxes(PHYSICAL) == 6  # 3 net − 0 resisted: Moderate → Serious
+    with pytest.raises(OperationError, match="no action left in this pass"):
+        history.do(intercept)  # once a pass
+    history.do(NextTurn())
+    assert history.state.clock.current is not None
+    assert history.state.combatant(history.state.clock.current.ids[0]).name == "Dave"  # Ganger 1's phase is gone
+
+
+def test_an_interception_takes_no_action_and_the_mover_is_on_full_defence() -> None:
+    history, ids = _fight()
+    base: dict[str, Any] = {"attacker": ids["Ganger 1"], "defender": ids["Mike"], "weapon": "Club", "power": 5,
+            "level": "M",
+            "attack_tn": 4, "attack_faces": ((5,),), "defence_tn": 4, "defence_faces": ((1,),),
+            "resist_faces": ((1,),), "resist_tn": 5, "interception": True}
+    with pytest.raises(OperationError, match="free attack out of turn"):
+        history.do(Sr3Melee(**base, full_defence=True))  # counts as an action: refused
+    with pytest.raises(OperationError, match="free attack out of turn"):
+        history.do(Sr3Melee(**base, counts_as_action=False))  # the mover not on full defence: refused

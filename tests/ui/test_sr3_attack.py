@@ -746,3 +746,25 @@ def test_choosing_melee_picks_a_melee_weapon_or_none(dialog_for: DialogFactory) 
     assert dialog.weapon_name() == "" and dialog.ammunition.text() == ""  # no gun beside a melee exchange
     dialog.kind.setCurrentIndex(dialog.kind.findData("ranged"))
     assert dialog.weapon_name() == "Ares Predator" and dialog.weapon.code.text() == "9M"
+
+
+def test_an_interception_from_the_melee_page(dialog_for: DialogFactory) -> None:
+    from rules.systems.sr3 import Sr3Melee
+
+    document, ids = fight()  # Mike acts and runs past Ganger 1
+    dialog = dialog_for(document, attacker_id=ids["Ganger 1"], target_id=ids["Mike"])
+    dialog.kind.setCurrentIndex(dialog.kind.findData("melee"))
+    melee = dialog.melee
+    melee.situation.interception.setChecked(True)
+    assert melee.situation.full_defence.isChecked() and not melee.situation.full_defence.isEnabled()
+    assert not dialog.counts.isEnabled()
+    assert not any(key.startswith("Ganger 1 takes") for key, _p in melee.odds.outcomes())  # no counterblow
+    melee.attack.skill.setValue(3)
+    melee.defence.skill.setValue(1)
+    melee.attack_entry.set_faces_text("5, 6, 4")
+    melee.defence_entry.set_faces_text("1")
+    melee.resist_entry.set_faces_text("1, 2, 3, 4")
+    dialog.resolve()
+    operation = document.history.entries[-1].operation
+    assert isinstance(operation, Sr3Melee) and operation.interception and not operation.counts_as_action
+    assert "Mike is stopped." in melee.result.text()

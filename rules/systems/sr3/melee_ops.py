@@ -8,9 +8,9 @@ operation carries every die, so a replay gives the same exchange and the log can
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
-from rules.encounter import Encounter
+from rules.encounter import ADDED_LATER, Encounter
 from rules.errors import OperationError
 from rules.history import Applied, AttackRecord, LogLine, Operation, require_combatant
 from rules.systems.base import RuleSystem
@@ -22,7 +22,7 @@ from rules.systems.sr3.melee_odds import NOBODY, outcome_key
 from rules.systems.sr3.monitor import PHYSICAL, STUN
 from rules.systems.sr3.ops import Chains, check_chains, land_damage, may_act_against, successes_line, take_from_pool
 from rules.systems.sr3.system import COMPLEX, tables
-from rules.text import _
+from rules.text import N_, _
 
 MAX_POWER = 100  # a sanity limit on a typed Power
 
@@ -59,6 +59,9 @@ class Sr3Melee(Operation):
     full_defence: bool = False
     counts_as_action: bool = True
     saved_weapon: str = ""
+    #: Interception ("Zadržení"): the attacker strikes a mover passing within 1 m, a free attack out of turn; the
+    #: mover is on full defence, and the interceptor gives up the rest of this pass (sr3.md, Interception).
+    interception: bool = field(default=False, metadata=ADDED_LATER)
 
     def attacker_id(self) -> str | None:
         """Whoever's blow lands (a winning defender's counterblow is the defender's harm)."""
@@ -90,7 +93,9 @@ class Sr3Melee(Operation):
         self._validate()
         self._check_surprise(encounter)
         state = encounter
-        if self.counts_as_action:
+        if self.interception:
+            state = self._intercept(state, system)
+        elif self.counts_as_action:
             state = state.with_combatant(system.spend_action(attacker, COMPLEX, state))
         state = take_from_pool(state, state.combatant(self.attacker), self.attack_pool)
         state = take_from_pool(state, state.combatant(self.defender), self.defence_pool)
@@ -113,7 +118,24 @@ class Sr3Melee(Operation):
         log.append(successes_line("{name} resists: {count} success at TN {tn}.",
                                   "{name} resists: {count} successes at TN {tn}.", hit.name, resist, self.resist_tn))
         level = hit_level(code.level, outcome.net, resist, rules.melee.staging)
-        return land_damage(state, system, hit, STUN if code.stun else PHYSICAL, level, log)
+        landed = land_damage(state, system, hit, STUN if code.stun else PHYSICAL, level, log)
+        if self.interception and level is not None and hit_id == self.defender:
+            # "A mover who takes damage is stopped."
+            return replace(landed, log=(*landed.log, LogLine("{name} is stopped.", {"name": hit.name})))
+        return landed
+
+    def _intercept(self, encounter: Encounter, system: RuleSystem) -> Encounter:
+        """sr3.md: "The opponent needs actions left and may not act again that pass … the mover is on full
+        defence": the interceptor's phase of this pass is given up."""
+        interceptor, clock = encounter.combatant(self.attacker), encounter.clock
+        if self.counts_as_action or not self.full_defence:
+            raise OperationError(_("An interception is a free attack out of turn against a mover on full defence."))
+        acting = clock.current.ids if clock.current is not None else ()
+        if (system.pass_phase(interceptor, encounter, clock.pass_no) is None or interceptor.id in clock.acted
+                or interceptor.id in acting):
+            raise OperationError(_("{name} has no action left in this pass to intercept with.").format(
+                name=interceptor.name))
+        return encounter.with_clock(acted=clock.acted | {interceptor.id})
 
     # --- checks -----------------------------------------------------------------------------
     def _validate(self) -> None:
@@ -147,9 +169,12 @@ class Sr3Melee(Operation):
     # --- the log ----------------------------------------------------------------------------
     def _opening(self, encounter: Encounter, attack: int, defence: int) -> list[LogLine]:
         attacker, defender = encounter.combatant(self.attacker), encounter.combatant(self.defender)
-        log = [LogLine("{attacker} attacks {target} in melee with {weapon} ({code}).", {
-            "attacker": attacker.name, "target": defender.name, "weapon": self.weapon,
-            "code": f"{self.power}{self.level}"}, shown_as={"code": DAMAGE_CODE_FORMAT})]
+        attacks = N_("{attacker} attacks {target} in melee with {weapon} ({code}).")
+        intercepts = N_("{attacker} intercepts {target} in melee with {weapon} ({code}) and gives up the rest of "
+                        "this pass.")
+        text = intercepts if self.interception else attacks
+        log = [LogLine(text, {"attacker": attacker.name, "target": defender.name, "weapon": self.weapon,
+                              "code": f"{self.power}{self.level}"}, shown_as={"code": DAMAGE_CODE_FORMAT})]
         if self.full_defence:
             log.append(LogLine("{name} fights on full defence.", {"name": defender.name}))
         log.append(successes_line("{name}: {count} success at TN {tn}.", "{name}: {count} successes at TN {tn}.",

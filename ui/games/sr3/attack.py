@@ -471,6 +471,8 @@ class Sr3AttackDialog(AttackDialog):
         """Limits first (they may clamp values), then one recomputation of TN, damage and odds."""
         if self.is_melee():
             with self._edits.quietly():
+                # An interception takes no action (a free attack out of turn): the box says so, greyed.
+                self.counts.setEnabled(not self.melee.intercepting() and not self._form_locked())
                 self.melee.set_rules(self._tables)
                 self.melee.recompute(self._attacker(), self._target(), self._tables, self._pool_barred())
             return

@@ -145,13 +145,30 @@ class SituationGrid(QGroupBox):
                 boxes.append(box)
         self.full_defence = QCheckBox(_("Defender on full defence: avoids, never strikes back"))
         grid.addWidget(self.full_defence, len(self.ROWS) + 1, 0, 1, 3)
+        self.interception = QCheckBox(_("Interception: the defender moves past the attacker"))
+        self.interception.setToolTip(_("A free attack out of turn on a mover passing within 1 m: the mover is on "
+                                       "full defence, the TN counts only reach, movement (as the GM modifier) and "
+                                       "wounds, and the attacker gives up the rest of this pass."))
+        grid.addWidget(self.interception, len(self.ROWS) + 2, 0, 1, 3)
+        self.interception.toggled.connect(self._follow_interception)
+
+    def _follow_interception(self, intercepting: bool) -> None:
+        """sr3.md, Interception: "the mover is on full defence", "TN 4 with only reach, movement and the
+        attacker's wounds"."""
+        if intercepting:
+            self.full_defence.setChecked(True)
+            for box in (*self.attacker[:2], *self.defender[:2]):
+                box.setValue(0)
+        self.full_defence.setEnabled(not intercepting)
+        for box in (*self.attacker[:2], *self.defender[:2]):
+            box.setEnabled(not intercepting)
 
     def fighter(self, boxes: list[QSpinBox], reach: int, wounds: int) -> MeleeFighter:
         visibility, position, gm = (box.value() for box in boxes)
         return MeleeFighter(reach, wounds, visibility, position, gm)
 
     def inputs(self) -> list[QWidget]:
-        return [*self.attacker, *self.defender, self.full_defence]
+        return [*self.attacker, *self.defender, self.full_defence, self.interception]
 
 
 class MeleeForm(QWidget):
@@ -346,7 +363,12 @@ class MeleeForm(QWidget):
             self.defence_pool.value() if self.defence_entry.expression() is not None else 0,
             self.resist_pool.value() if hit and self.resist_entry.expression() is not None else 0, blow.stun,
             self.defence.weapon_name(), counter.power, counter.level, counter.stun,
-            self.situation.full_defence.isChecked(), counts, saved_weapon)
+            self.situation.full_defence.isChecked(), counts and not self.intercepting(), saved_weapon,
+            self.intercepting())
+
+    def intercepting(self) -> bool:
+        """Whether the exchange is an interception (a free attack out of turn on a mover)."""
+        return self.situation.interception.isChecked()
 
     def label_for(self, key: str) -> str:
         """The odds row of an outcome key, with the fighters' names."""
