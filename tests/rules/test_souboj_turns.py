@@ -9,6 +9,7 @@ from rules.effects import AddEffect
 from rules.encounter import Effect, Status, Timing
 from rules.errors import OperationError, RulesError
 from rules.history import History
+from rules.serialize import to_data
 from rules.systems.base import DiceSpec, Hook
 from rules.systems.souboj import (
     ActAfter,
@@ -439,3 +440,26 @@ def test_one_action_per_round_marked_in_its_own_turn() -> None:
     finish_round(history)
     roll(history, ids, Aleš=4, Bora=4, Cyril=4, Bandit=4, Chief=6)
     assert _left(history, ids["Bora"]) == 1  # a new round
+
+
+def test_a_reaction_resolves_together_or_after_and_always_after_an_instant_action() -> None:
+    # souboj.md: "the GM judges whether they resolve together or one after the other (Decision: together by default,
+    # "většinou nastejno" …; the GM may switch each time). Almost any action can be interrupted by a reaction, except
+    # instant actions (e.g. a blink): there the reaction ALWAYS comes after the instant action."
+    lines = {}
+    for timing in ("together", "after", "after_instant"):
+        history, ids = fight()
+        roll(history, ids, Aleš=3, Bora=5, Cyril=6, Bandit=2, Chief=1)
+        history.do(HoldReaction(ids["Aleš"]))
+        while current(history) != ["Bandit"]:
+            history.do(NextTurn())
+        lines[timing] = history.do(UseReaction(ids["Aleš"], ids["Bandit"], timing=timing)).text()
+        assert current(history) == ["Bandit", "Aleš"]
+    assert lines == {"together": "Aleš reacts to Bandit.",
+                     "after": "Aleš reacts to Bandit, once Bandit's action is done.",
+                     "after_instant": "Aleš reacts to Bandit's instant action, after it: an instant action is never "
+                                      "interrupted."}
+    with pytest.raises(OperationError, match="Unknown reaction timing"):
+        history.do(HoldReaction(ids["Aleš"]))
+        history.do(UseReaction(ids["Aleš"], ids["Bandit"], timing="before"))
+    assert "timing" not in to_data(UseReaction(ids["Aleš"], ids["Bandit"]))  # older files read the same

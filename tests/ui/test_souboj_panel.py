@@ -124,7 +124,9 @@ def test_a_reaction_answers_a_lower_score(qtbot: QtBot, host: QWidget) -> None:
     panel = _panel(qtbot, host, document, CYRIL)
     section = _round(panel)
     assert [section.against.itemData(i) for i in range(section.against.count())] == [BANDIT_2]
+    section.timing.setCurrentIndex(section.timing.findData("after_instant"))  # the bandit blinks away
     section.react.click()
+    assert "after it: an instant action is never interrupted" in document.history.entries[-1].text()
     slot = document.state.clock.current
     assert slot is not None and slot.ids == (BANDIT_2, CYRIL)  # Cyril acts together with the bandit
     panel.set_combatant(ALES)

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from typing import Final
 
 from rules.effects import AddEffect, fire_hook
 from rules.encounter import (
@@ -148,6 +150,23 @@ class ActAfter(Operation):
 # --- reactions ------------------------------------------------------------------------------------------------
 
 
+class ReactionTiming(StrEnum):
+    """How a reaction and the action it answers resolve."""
+
+    TOGETHER = "together"  # the seed's "většinou nastejno", usually at the same time (default)
+    AFTER = "after"  # one after the other, the GM's call this time
+    AFTER_INSTANT = "after_instant"  # the action answered is instant: the reaction always comes after it
+
+
+REACTION_LINES: Final[dict[ReactionTiming, str]] = {
+    ReactionTiming.TOGETHER: N_("{name} reacts to {opponent}."),
+    ReactionTiming.AFTER: N_("{name} reacts to {opponent}, once {opponent}'s action is done."),
+    ReactionTiming.AFTER_INSTANT: N_("{name} reacts to {opponent}'s instant action, after it: an instant action is "
+                                     "never interrupted."),
+}
+
+
+
 @dataclass(frozen=True)
 class HoldReaction(Operation):
     """Give up this round's initiative in favour of a reaction (some reactions carry over to the next round); once
@@ -210,12 +229,19 @@ class UseReaction(Operation):
     combatant_id: str
     against: str
     index: int = field(default=0, metadata=ADDED_LATER)
+    #: How the two resolve (souboj.md Decision: "together by default … the GM may switch each time"); an instant
+    #: action (a blink) is never interrupted: "there the reaction ALWAYS comes after the instant action".
+    timing: str = field(default=ReactionTiming.TOGETHER.value, metadata=ADDED_LATER)
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         combatant = require_combatant(encounter, self.combatant_id)
         opponent = require_combatant(encounter, self.against)
         held = _held(combatant, self.index)
         _check_reaction(encounter, system, combatant, opponent, held)
+        try:
+            timing = ReactionTiming(self.timing)
+        except ValueError:
+            raise OperationError(_("Unknown reaction timing {timing!r}.").format(timing=self.timing)) from None
         updated = _without(combatant, self.index)
         state = encounter.with_combatant(updated)
         current = encounter.clock.current
@@ -224,8 +250,9 @@ class UseReaction(Operation):
             at = current.ids.index(opponent.id) + 1
             state = state.with_clock(current=replace(current, ids=(*current.ids[:at], combatant.id,
                                                                    *current.ids[at:])))
-        line = LogLine("{name} reacts to {opponent}.", {"name": combatant.name, "opponent": opponent.name})
+        line = LogLine(REACTION_LINES[timing], {"name": combatant.name, "opponent": opponent.name})
         return Applied(state, (line,))
+
 
 
 def _held(combatant: Combatant, index: int) -> Reaction:

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from app.i18n import _, ngettext
+from app.i18n import N_, _, ngettext
 from rules.combatants import SetOption
 from rules.encounter import Combatant, Effect, Encounter, SlotKind, Status, Timing
 from rules.history import Operation
@@ -56,6 +56,7 @@ from rules.systems.souboj.model import (
     reaction,
     reactions,
 )
+from rules.systems.souboj.ops import ReactionTiming
 from rules.systems.souboj.system import SURPRISE, SURPRISE_ATTACKERS
 from ui.games.base import SectionFactory
 from ui.widgets.effects_list import next_effect_id
@@ -63,6 +64,11 @@ from ui.widgets.inputs import signed
 
 Apply = Callable[[Operation], bool]
 NOT_DECLARED: Final = ""
+TIMING_LABELS: Final[dict[ReactionTiming, str]] = {
+    ReactionTiming.TOGETHER: N_("together with the action"),
+    ReactionTiming.AFTER: N_("after the action"),
+    ReactionTiming.AFTER_INSTANT: N_("after an instant action"),
+}
 
 
 def _combo(items: list[tuple[str, str]]) -> QComboBox:
@@ -125,6 +131,10 @@ class RoundSection(QGroupBox):
         self.which = _combo([])
         self.which.setToolTip(_("Which of the reactions held (a creature may hold as many as it wants)."))
         self.against = _combo([])
+        self.timing = _combo([(_(label), timing.value) for timing, label in TIMING_LABELS.items()])
+        self.timing.setToolTip(_("Usually at the same time as the action answered; the GM may have them one after "
+                                 "the other. An instant action (a blink) is never interrupted: the reaction comes "
+                                 "after it."))
         self.react = QPushButton(_("React"))
         self.modifier = QSpinBox(minimum=-20, maximum=20, value=1)
         self.modifier.setToolTip(_("Added to the initiative rolls while the effect lasts."))
@@ -147,6 +157,7 @@ class RoundSection(QGroupBox):
         form.addRow(self.hold_row)
         form.addRow(self.drop_row)
         form.addRow(_("Against"), self.react_row)
+        form.addRow(_("Resolved"), self.timing)
         form.addRow(_("Initiative ±"), _row(self.modifier, self.modifier_rounds, self.add_modifier))
         self._form = form
 
@@ -156,7 +167,8 @@ class RoundSection(QGroupBox):
         self.after.activated.connect(lambda _index: self._apply(ActAfter(self._id, self.after.currentData() or None)))
         self.hold.clicked.connect(lambda: self._apply(HoldReaction(self._id, self.carries.isChecked())))
         self.react.clicked.connect(lambda: self._apply(UseReaction(self._id, str(self.against.currentData()),
-                                                                   self._chosen_reaction())))
+                                                                   self._chosen_reaction(),
+                                                                   str(self.timing.currentData()))))
         self.drop.clicked.connect(lambda: self._apply(DropReaction(self._id, self._chosen_reaction())))
         self.add_modifier.clicked.connect(self._add_modifier)
 
@@ -232,6 +244,8 @@ class RoundSection(QGroupBox):
         self._form.setRowVisible(self.drop_row, bool(held))
         self.which.setVisible(len(held) > 1)
         self._form.setRowVisible(self.react_row, bool(held))
+        self._form.setRowVisible(self.timing, bool(held))
+        self.timing.setEnabled(self.react.isEnabled())
 
 
 def _reaction_line(held: Reaction) -> str:
