@@ -230,3 +230,16 @@ def test_an_interception_takes_no_action_and_the_mover_is_on_full_defence() -> N
         history.do(Sr3Melee(**base, full_defence=True))  # counts as an action: refused
     with pytest.raises(OperationError, match="free attack out of turn"):
         history.do(Sr3Melee(**base, counts_as_action=False))  # the mover not on full defence: refused
+
+
+def test_the_log_knows_how_unlikely_an_exchange_was() -> None:
+    # One die each against 4, no resistance dice: the attacker lands its Moderate blow with 1/4 (success against
+    # failure; one net success stages nothing). At the defender's end of the scale, "at least as extreme" is that 1/4.
+    from rules.systems.sr3 import SYSTEM
+    from rules.systems.sr3.outcomes import melee_probability
+
+    history, ids = _fight()
+    melee = _katana(ids, attack_faces=((5,),), defence_faces=((1,),), resist_faces=(), resist_tn=4)
+    before = history.state
+    assert melee_probability(melee, before) == pytest.approx(1 / 4)
+    assert SYSTEM.outcome_probability(melee, before) == pytest.approx(1 / 4)
