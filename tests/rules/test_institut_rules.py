@@ -11,6 +11,7 @@ from rules.dice import Roller
 from rules.encounter import Encounter, JsonValue, Side, SlotKind, Status, frozen_map
 from rules.errors import OperationError, RulesError
 from rules.history import History
+from rules.serialize import to_data
 from rules.systems import get_system
 from rules.systems.base import OptionKind
 from rules.systems.institut import (
@@ -741,3 +742,13 @@ def test_a_damaged_dodge_tie_option_is_refused_clearly_not_with_a_crash() -> Non
     damaged = History(replace(history.state, options=frozen_map({**history.state.options, "dodge_tie": "c1"})))
     with pytest.raises(OperationError, match="A dodge equal to the attack"):
         damaged.do(InstitutAttack(ids["Sokolov"], ids["Bandit 1"], "AK", (6, 6), defence_faces=(1, 1)))
+
+
+def test_held_declarations_are_made_during_ones_own_turn() -> None:
+    # institut.md: held (conditional) declarations, made "во время своего хода" (during one's own turn).
+    history, ids = started(("Sokolov", "Vera"))  # Sokolov acts
+    with pytest.raises(OperationError, match="only during their own turn"):
+        history.do(HoldAction(ids["Vera"], "if he shoots, I dodge", in_own_turn=True))
+    history.do(HoldAction(ids["Sokolov"], "if Vera shoots, I dodge", in_own_turn=True))
+    history.do(HoldAction(ids["Vera"], "if he runs, I shoot"))  # recorded before the rule: replays as it was made
+    assert "in_own_turn" not in to_data(HoldAction(ids["Vera"], "x"))

@@ -160,6 +160,8 @@ def test_the_round_section_declares_holds_and_skips(qtbot: QtBot) -> None:
     assert not part.skip.isEnabled()  # Sokolov has declared: too late to give the round up
     panel.set_combatant(ids["Vera"])
     assert part.skip.isEnabled()
+    # institut.md: held declarations are made "во время своего хода", during one's own turn: not in Sokolov's.
+    assert not part.hold.isEnabled() and not part.condition.isEnabled() and part.declare.isEnabled()
     part.skip.click()
     assert "Gave up this round" in part.cost.text()
     part.ambush.click()

@@ -230,16 +230,25 @@ class DeclareActions(Operation):
 
 @dataclass(frozen=True)
 class HoldAction(Operation):
-    """A conditional declaration ("if he shoots, I dodge"): one more declared action, used up either way."""
+    """A conditional declaration ("if he shoots, I dodge"): one more declared action, used up either way.
+
+    ``in_own_turn``: checked against institut.md's "во время своего хода" (made during one's own turn); False for
+    declarations recorded before that check, which replay as they were made.
+    """
 
     kind = "institut_hold"
     combatant_id: str
     condition: str
+    in_own_turn: bool = field(default=False, metadata=ADDED_LATER)
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         combatant = require_combatant(encounter, self.combatant_id)
         _require_round(encounter)
         check_may_act(combatant, encounter)
+        current = encounter.clock.current
+        if self.in_own_turn and (current is None or combatant.id not in current.ids):
+            raise OperationError(_("{name} can hold an action only during their own turn (“во время своего "
+                                   "хода”).").format(name=combatant.name))
         condition = self.condition.strip()
         if not condition:
             raise OperationError(_("Say what the held action waits for, e.g. “if he shoots, I dodge”."))

@@ -530,8 +530,14 @@ class RoundSection(QGroupBox):
             combatant, state)
         if not self.declared.hasFocus():
             self.declared.setValue(max(1, actions.declared))
-        for widget in (self.declared, self.declare, self.condition, self.hold):
-            widget.setEnabled(able)
+        self.declared.setEnabled(able)
+        self.declare.setEnabled(able)
+        # Held declarations are made "во время своего хода", during one's own turn.
+        own_turn = state.clock.current is not None and combatant.id in state.clock.current.ids
+        self.condition.setEnabled(able and own_turn)
+        self.hold.setEnabled(able and own_turn)
+        self.hold.setToolTip(_("A conditional declaration: it counts as an action and is used up either way.")
+                             if own_turn else _("Held actions are declared during the combatant's own turn."))
         self.skip.setEnabled(able and actions.nothing_declared and combatant.id not in state.clock.acted)
         self.cost.setText(_cost_text(actions, rounds.action_penalty(actions, modifiers), combatant, state, running))
         agility, athletics = combatant.attribute("agility"), combatant.attribute("athletics")
@@ -574,7 +580,7 @@ class RoundSection(QGroupBox):
         return row
 
     def _hold(self) -> None:
-        if self._apply(HoldAction(self._id, self.condition.text())):
+        if self._apply(HoldAction(self._id, self.condition.text(), in_own_turn=True)):
             self.condition.clear()
 
 
