@@ -2,6 +2,7 @@
 
 from rules.systems.sr3.damage import damage_code
 from rules.systems.sr3.initiative import initiative_passes
+from rules.systems.sr3.karma import BuyKarmaSuccesses, RefreshKarma
 from rules.systems.sr3.levels import stage
 from rules.systems.sr3.melee_ops import Sr3Melee
 from rules.systems.sr3.monitor import wound_modifiers
@@ -14,6 +15,8 @@ SYSTEM = Sr3System()
 
 __all__ = [
     "SYSTEM",
+    "BuyKarmaSuccesses",
+    "RefreshKarma",
     "Sr3Attack",
     "Sr3Melee",
     "Sr3ResistHit",

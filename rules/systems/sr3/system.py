@@ -57,6 +57,9 @@ from rules.turns import delayed_slots
 R = TypeVar("R", bound=StrEnum)
 
 COMBAT_POOL: Final[str] = N_("combat")  # also the pool's shown name, hence marked
+#: sr3.md: "Karma pool (seed): refreshes every 24 h or when the GM decides, never per turn".
+KARMA_POOL: Final[str] = N_("karma")
+KARMA_ATTRIBUTE: Final[str] = "karma_pool"
 FREE, SIMPLE, COMPLEX = "free", "simple", "complex"
 #: Kept with the phase's action counts: the rounds fired full auto in this phase (one complex action fires them).
 FULL_AUTO_ROUNDS: Final[str] = "full_auto_rounds"
@@ -97,6 +100,7 @@ _ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
     AttributeSpec("initiative_dice", N_("Initiative dice"), 1, 1, 5, N_("Init")),
     AttributeSpec("ballistic", N_("Ballistic armor"), 0, 0, 30, N_("Bal")),
     AttributeSpec("impact", N_("Impact armor"), 0, 0, 30, N_("Imp")),
+    AttributeSpec(KARMA_ATTRIBUTE, N_("Karma pool"), 0, 0, 99, N_("Karma"), filled_when_added=False),
 )
 
 DELAYING, FREE_ELSEWHERE, MELEE_TIE, REACH_MODE, TABLES = (
@@ -158,8 +162,12 @@ class Sr3System(RuleSystem):
                                max(0, combatant.attribute("willpower")), tables(encounter))
         old = combatant.pools.get(COMBAT_POOL, Pool(size))
         damage = {monitor.PHYSICAL: combatant.boxes(monitor.PHYSICAL), monitor.STUN: combatant.boxes(monitor.STUN)}
-        return replace(combatant, pools=frozen_map({**combatant.pools, COMBAT_POOL: Pool(size, min(old.spent, size))}),
-                       damage=frozen_map({**combatant.damage, **damage}))
+        pools = {**combatant.pools, COMBAT_POOL: Pool(size, min(old.spent, size))}
+        karma = combatant.attribute(KARMA_ATTRIBUTE)
+        if karma > 0 or KARMA_POOL in pools:  # a karma pool only for those who have one
+            spent = pools[KARMA_POOL].spent if KARMA_POOL in pools else 0
+            pools[KARMA_POOL] = Pool(karma, min(spent, karma))
+        return replace(combatant, pools=frozen_map(pools), damage=frozen_map({**combatant.damage, **damage}))
 
     def tracks(self, combatant: Combatant, encounter: Encounter) -> Sequence[TrackSpec]:
         return (TrackSpec(monitor.PHYSICAL, N_("Physical"), monitor.BOXES,
@@ -447,11 +455,13 @@ def _merge_by_phase(actors: list[Slot], timers: list[Slot]) -> list[Slot]:
 
 
 def _refresh_pools(encounter: Encounter) -> Encounter:
-    """Every pool refreshes at the start of a combat turn; unused dice never carry over."""
+    """Every pool but karma refreshes at the start of a combat turn; unused dice never carry over. The karma pool
+    refreshes only when the GM says (:class:`~rules.systems.sr3.karma.RefreshKarma`)."""
     state = encounter
     for combatant in encounter.combatants.values():
-        if any(pool.spent for pool in combatant.pools.values()):
-            pools = frozen_map({key: Pool(pool.size) for key, pool in combatant.pools.items()})
+        if any(pool.spent for key, pool in combatant.pools.items() if key != KARMA_POOL):
+            pools = frozen_map({key: pool if key == KARMA_POOL else Pool(pool.size)
+                                for key, pool in combatant.pools.items()})
             state = state.with_combatant(replace(combatant, pools=pools))
     return state
 
