@@ -13,6 +13,7 @@ from app.document import EncounterDocument
 from rules.dice import Roller
 from rules.encounter import Side
 from rules.history import History, new_history
+from rules.systems.sr3 import SurpriseTest
 from rules.systems.sr3.surprise import completely_surprised, may_act_against_now
 from rules.turns import NextTurn, RollInitiative
 from tests.rules.sr3_scenes import add
@@ -118,3 +119,18 @@ def test_a_test_recorded_before_the_phase_rule_holds_to_the_end_of_the_first_pas
             (ids[name] for name in ("Tess", "Virgil", "Guard B", "Guard C")), (1,))}, {}))
         history.do(NextTurn())  # Winger's phase ends
         assert (may_act_against_now(history.state, ids["Winger"]) is None) is lifted
+
+
+def test_roll_the_rest_then_enter_applies_the_test(qtbot: QtBot) -> None:
+    # Played in the window: after a click on Roll the rest, Enter cancelled the whole test (Cancel had become the
+    # dialog's default button).
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    history, _ids = ambush()
+    document = EncounterDocument(history)
+    dialog = dialog_on(qtbot, document)
+    dialog.show()
+    qtbot.mouseClick(dialog.roll_all, Qt.MouseButton.LeftButton)
+    QTest.keyClick(dialog, Qt.Key.Key_Return)
+    assert isinstance(document.history.entries[-1].operation, SurpriseTest)

@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QLabel,
     QLineEdit,
+    QPushButton,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -126,7 +127,10 @@ class SurpriseDialog(QDialog):
         self.roll_all = self.buttons.addButton(_("Roll the rest"), QDialogButtonBox.ButtonRole.ActionRole)
         self.apply_button = self.buttons.addButton(_("Apply"), QDialogButtonBox.ButtonRole.AcceptRole)
         self.buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
-        self.roll_all.setAutoDefault(False)
+        for button in self.buttons.buttons():
+            # Only Apply answers Enter: after a click on Roll the rest, Enter cancelled the whole test.
+            if isinstance(button, QPushButton):
+                button.setAutoDefault(button is self.apply_button)
         self.apply_button.setDefault(True)
         self._lay_out()
         for row in self.rows:
