@@ -21,6 +21,9 @@ from rules.text import N_, _
 #: option"), and the dice the option offers.
 DEFAULT_SIDES: Final[int] = 6
 DIE_CHOICES: Final[tuple[int, ...]] = (4, 6, 8, 10, 12, 20)
+#: The dice as a GM's language writes them (Czech and Polish books: k6), translated when shown.
+DIE_LABELS: Final[dict[int, str]] = {4: N_("d4"), 6: N_("d6"), 8: N_("d8"), 10: N_("d10"), 12: N_("d12"),
+                                     20: N_("d20")}
 
 
 class FireMode(StrEnum):

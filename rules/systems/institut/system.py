@@ -34,7 +34,7 @@ from rules.systems.base import (
     track_reading,
 )
 from rules.systems.institut import arms, rounds, typed_harm
-from rules.systems.institut.combat import DEFAULT_SIDES, DIE_CHOICES, DodgeTie
+from rules.systems.institut.combat import DEFAULT_SIDES, DIE_CHOICES, DIE_LABELS, DodgeTie
 from rules.systems.institut.pyramid import (
     CLASS_CONTEXT,
     CLASS_LABELS,
@@ -115,7 +115,7 @@ _OPTIONS: Final[tuple[OptionSpec, ...]] = (
                         (DodgeTie.DEFENDER.value, N_("avoids it")))),
     # institut.md Decision: "d6, summed (default …; the die size is an option)".
     OptionSpec(DIE, N_("Die of every pool"), OptionKind.CHOICE, str(DEFAULT_SIDES),
-               choices=tuple((str(sides), f"d{sides}") for sides in DIE_CHOICES),
+               choices=tuple((str(sides), DIE_LABELS[sides]) for sides in DIE_CHOICES),
                help=N_("The rules text names no die type. Initiative, attacks, dodges, damage and throws all roll "
                        "this die, summed; the life pyramid's thresholds are for d6, so change them with the die.")),
 )

@@ -12,7 +12,7 @@ from typing import Final
 
 from app.i18n import N_, _
 from rules.odds import Dist
-from rules.systems.institut.combat import DEFAULT_SIDES, DIE_CHOICES
+from rules.systems.institut.combat import DEFAULT_SIDES, DIE_CHOICES, DIE_LABELS
 from rules.systems.institut.odds import pool_total, wound_class_distribution
 from rules.systems.institut.pyramid import CLASS_LABELS, CLASSES
 from ui.charts.odds_data import OddsData, PoolSweep, categories, counts
@@ -98,7 +98,7 @@ def wound_chart(dice: int, sides: int = DEFAULT_SIDES) -> OddsData:
 
 def _die_field() -> Field:
     """The die of the pool (the encounter's option sets the fight's; the dock asks about any)."""
-    return Field("sides", N_("Die"), DEFAULT_SIDES, choices=tuple((f"d{sides}", sides) for sides in DIE_CHOICES))
+    return Field("sides", N_("Die"), DEFAULT_SIDES, choices=tuple((DIE_LABELS[sides], sides) for sides in DIE_CHOICES))
 
 
 QUESTIONS: tuple[Question, ...] = (

@@ -36,13 +36,13 @@ from rules.history import Operation
 from rules.systems.sr3.damage import EXPLOSIVE_AMMO, read_typed_damage_code
 from rules.systems.sr3.effect_meanings import worst_visibility
 from rules.systems.sr3.melee_ops import Sr3Melee, outcome_key_of
-from rules.systems.sr3.monitor import PHYSICAL, STUN, wound_modifiers
+from rules.systems.sr3.monitor import PHYSICAL
 from rules.systems.sr3.odds import OUTCOME_LABELS, OUTCOMES
 from rules.systems.sr3.ops import Sr3Attack, may_act_against
 from rules.systems.sr3.outcomes import outcome_key
 from rules.systems.sr3.ranged import RangedAttack, is_heavy
 from rules.systems.sr3.shot import ACTION_OF_MODE, RECOILING_MODES, ShotInputs, ShotSheet, work_out
-from rules.systems.sr3.system import COMBAT_POOL, SIMPLE, tables
+from rules.systems.sr3.system import SIMPLE, tables
 from rules.systems.sr3.tables import VISIBILITY_LABELS, Sr3Tables, label_for
 from rules.systems.sr3.weapons import DAMAGE, LASER, SKILL, Smart, is_melee, smart_system, typed_value
 from rules.weapons import fire
@@ -55,7 +55,9 @@ from ui.games.sr3.attack_form import (
     SituationBox,
     WeaponBox,
     damage_html,
+    pool_left,
     tn_lines_html,
+    wound_modifier,
 )
 from ui.games.sr3.melee_form import MeleeForm
 from ui.games.sr3.odds import ORDER, AttackQuestion, attack_chart, tick_text
@@ -63,16 +65,6 @@ from ui.widgets.dice_entry import DiceEntry
 from ui.widgets.layout import column as _column
 from ui.widgets.layout import row as _row
 from ui.widgets.messages import show_message, text_label
-
-
-def _pool_left(combatant: Combatant) -> int:
-    pool = combatant.pools.get(COMBAT_POOL)
-    return pool.remaining if pool is not None else 0
-
-
-def _wounds(combatant: Combatant) -> int:
-    return wound_modifiers(combatant.boxes(PHYSICAL), combatant.boxes(STUN))[0]
-
 
 # --- the dialog ----------------------------------------------------------------------------------------------
 
@@ -254,9 +246,8 @@ class Sr3AttackDialog(AttackDialog):
 
     def _prefill_melee(self) -> None:
         """Both fighters' blows, from their saved melee weapons (or unarmed)."""
-        attacker, target = self._attacker(), self._target()
-        if attacker is not None:
-            self.melee.fill_attacker(attacker, self.chosen_weapon(), self._tables)
+        target = self._target()
+        self.melee.fill_attacker(self.chosen_weapon(), self._tables)
         if target is not None:
             self.melee.fill_defender(target, self._tables)
 
@@ -290,7 +281,7 @@ class Sr3AttackDialog(AttackDialog):
         """The attacker's wound modifier; the visibility effects on it or everyone."""
         attacker = self._attacker()
         if attacker is not None:
-            self.situation.wounds.setValue(_wounds(attacker))
+            self.situation.wounds.setValue(wound_modifier(attacker))
         self._prefill_effects()
 
     def _prefill_target(self) -> None:
@@ -299,7 +290,7 @@ class Sr3AttackDialog(AttackDialog):
         if target is not None:
             self.defence.ballistic.setValue(target.attribute("ballistic"))
             self.defence.impact.setValue(target.attribute("impact"))
-            self.defence.wounds.setValue(_wounds(target))
+            self.defence.wounds.setValue(wound_modifier(target))
             self.dice.body.setValue(target.attribute("body"))
             self.melee.fill_defender(target, self._tables)
         self._prefill_effects()
@@ -336,18 +327,16 @@ class Sr3AttackDialog(AttackDialog):
     def _apply_weapon(self, weapon: Weapon | None) -> None:
         """A saved ranged weapon fills the weapon box, its sights and the skill; typed (None): every mode is
         offered again and the numbers stay as typed; a melee weapon turns the dialog to melee and fills the blow."""
-        attacker = self._attacker()
         if weapon is not None and is_melee(weapon):
             self.set_kind(MELEE)
-            if attacker is not None:
-                self.melee.fill_attacker(attacker, weapon, self._tables)
+            self.melee.fill_attacker(weapon, self._tables)
             return
         if weapon is not None and self.is_melee():
             self.set_kind(RANGED)  # a saved firearm or bow: the shot's page
         if weapon is None:
             self.weapon.offer_modes(None)  # the mode chosen stays: nothing typed changes
-            if self.is_melee() and attacker is not None:
-                self.melee.fill_attacker(attacker, None, self._tables)  # typed: unarmed until the GM types
+            if self.is_melee():
+                self.melee.fill_attacker(None, self._tables)  # typed: unarmed until the GM types
         else:
             self.weapon.fill(weapon)
             self.situation.smartlink.setChecked(smart_system(weapon) is Smart.SMARTLINK)
@@ -408,16 +397,16 @@ class Sr3AttackDialog(AttackDialog):
     # --- the live sheet -------------------------------------------------------------------------
     def _apply_limits(self) -> None:
         attacker, target, dice = self._attacker(), self._target(), self.dice
-        dice.attack_pool.setMaximum(_pool_left(attacker) if attacker else 0)
+        dice.attack_pool.setMaximum(pool_left(attacker) if attacker else 0)
         self.situation.aim.setMaximum(dice.skill.value() // 2)
         self.weapon.limit_rounds(self._tables)
-        left = _pool_left(target) if target else 0
+        left = pool_left(target) if target else 0
         barred = self._pool_barred()
         dice.dodge.setMaximum(0 if barred else left)
         dice.resist_pool.setMaximum(0 if barred else max(0, left - dice.dodge.value()))
         self.situation.sync()
         self._set_editable(not self._form_locked())
-        dice.attacker_pool_note.setText(_("{left} left").format(left=_pool_left(attacker)) if attacker else "")
+        dice.attacker_pool_note.setText(_("{left} left").format(left=pool_left(attacker)) if attacker else "")
         dice.target_pool_note.setText(barred or (_("Target's combat pool: {left} left").format(left=left)
                                                  if target else ""))
 

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from app.i18n import N_, _, ngettext
 from rules.dice import DiceExpression, Roller, parse
-from rules.encounter import Weapon
+from rules.encounter import Combatant, Weapon
 from rules.systems.sr3.damage import (
     AMMO_LABELS,
     CALLED_SHOT_LABELS,
@@ -37,7 +37,7 @@ from rules.systems.sr3.damage import (
 )
 from rules.systems.sr3.dice import TargetNumberTest, rule_of_one
 from rules.systems.sr3.levels import LEVEL_LABELS
-from rules.systems.sr3.monitor import STUN
+from rules.systems.sr3.monitor import PHYSICAL, STUN, wound_modifiers
 from rules.systems.sr3.ranged import (
     MODIFIER_LABELS,
     RANGE_LABELS,
@@ -47,6 +47,7 @@ from rules.systems.sr3.ranged import (
     TargetNumber,
 )
 from rules.systems.sr3.shot import Defence, ShotInputs, ShotSheet
+from rules.systems.sr3.system import COMBAT_POOL
 from rules.systems.sr3.tables import (
     VISIBILITY_LABELS,
     WEAPON_CLASS_LABELS,
@@ -103,12 +104,23 @@ def _two_pairs_a_row(grid: QGridLayout, fields: Iterable[tuple[str, QWidget]]) -
         grid.addWidget(field, row, column * 2 + 1)
 
 
-def _test(dice: int, tn: int) -> DiceExpression | None:
+def tn_test(dice: int, tn: int) -> DiceExpression | None:
     """``dice``d6 against ``tn`` (None for no dice: the test is skipped)."""
     return TargetNumberTest(dice, tn) if dice > 0 else None
 
 
-def _hits(entry: DiceEntry, no_dice: int | None = 0) -> int | None:
+def pool_left(combatant: Combatant | None) -> int:
+    """Combat pool dice the fighter has left this turn (0: none, or no fighter)."""
+    pool = combatant.pools.get(COMBAT_POOL) if combatant is not None else None
+    return pool.remaining if pool is not None else 0
+
+
+def wound_modifier(combatant: Combatant) -> int:
+    """The TN modifier of the fighter's wounds, both tracks added."""
+    return wound_modifiers(combatant.boxes(PHYSICAL), combatant.boxes(STUN))[0]
+
+
+def successes_entered(entry: DiceEntry, no_dice: int | None = 0) -> int | None:
     """Successes of an entered test: None while its dice are missing, ``no_dice`` when it has none."""
     if entry.expression() is None:
         return no_dice
@@ -394,27 +406,28 @@ class DiceBox(QGroupBox):
                 entry.set_expression(None, _("Fix the attack first."))
             return
         attack_dice = self.skill.value() + self.attack_pool.value()
-        self.attack_entry.set_expression(_test(attack_dice, sheet.attack_tn.value), _("Enter the skill dice."))
+        self.attack_entry.set_expression(tn_test(attack_dice, sheet.attack_tn.value), _("Enter the skill dice."))
         misfired = self.misfired(explosive)
         self.misfire_entry.setVisible(misfired)
         self.misfire_entry.set_expression(parse("1d6") if misfired else None)
         if misfired:
             self.dodge_entry.set_expression(None, _("Not needed: the round detonated in the weapon."))
             self.resist_entry.title_label.setText(_("Shooter's resistance"))
-            self.resist_entry.set_expression(_test(shooter_body, sheet.misfire_resist_tn), _("No Body dice."))
+            self.resist_entry.set_expression(tn_test(shooter_body, sheet.misfire_resist_tn), _("No Body dice."))
         else:
             self._set_defence_tests(sheet)
 
     def _set_defence_tests(self, sheet: ShotSheet) -> None:
         """The target's dodge and resistance, each needed only if the attack is still on."""
-        hits = _hits(self.attack_entry, no_dice=None)  # no attack dice yet: the rest still to come
+        hits = successes_entered(self.attack_entry, no_dice=None)  # no attack dice yet: the rest still to come
         self.resist_entry.title_label.setText(_("Resistance"))
         missed = _("Not needed: the attack missed.")
-        dodge = _test(self.dodge.value(), sheet.dodge_tn.value) if hits != 0 else None
+        dodge = tn_test(self.dodge.value(), sheet.dodge_tn.value) if hits != 0 else None
         self.dodge_entry.set_expression(dodge, missed if hits == 0 else _("No dodge."))
-        dodged = hits is not None and _hits(self.dodge_entry) is not None and (_hits(self.dodge_entry) or 0) > hits
+        dodge_hits = successes_entered(self.dodge_entry)
+        dodged = hits is not None and dodge_hits is not None and dodge_hits > hits
         needed = hits != 0 and not dodged
-        resist = _test(self.body.value() + self.resist_pool.value(), sheet.resist_tn) if needed else None
+        resist = tn_test(self.body.value() + self.resist_pool.value(), sheet.resist_tn) if needed else None
         reason = missed if hits == 0 else (_("Not needed: the attack was dodged.") if dodged else _("No dice."))
         self.resist_entry.set_expression(resist, reason)
 

@@ -31,17 +31,14 @@ from rules.encounter import Combatant, Weapon
 from rules.errors import RulesError
 from rules.systems.sr3 import Sr3Melee
 from rules.systems.sr3.damage import DamageCode, describe_damage_code, read_typed_damage_code
-from rules.systems.sr3.dice import TargetNumberTest
 from rules.systems.sr3.levels import LEVEL_LABELS
 from rules.systems.sr3.melee import MeleeFighter, Role
 from rules.systems.sr3.melee_odds import NOBODY, ORDER, MeleeSheet, MeleeSide, work_out_melee
-from rules.systems.sr3.monitor import PHYSICAL, STUN, wound_modifiers
-from rules.systems.sr3.system import COMBAT_POOL
 from rules.systems.sr3.tables import Sr3Tables, TieRule
 from rules.systems.sr3.weapons import DAMAGE, REACH, SKILL, is_melee
 from ui.charts.odds_chart import OddsChart
 from ui.charts.odds_data import OddsData, categories
-from ui.games.sr3.attack_form import tn_lines_html
+from ui.games.sr3.attack_form import pool_left, successes_entered, tn_lines_html, tn_test, wound_modifier
 from ui.widgets.dice_entry import DiceEntry
 from ui.widgets.inputs import spin_box
 from ui.widgets.layout import column as _column
@@ -59,24 +56,6 @@ def outcome_label(key: str, attacker: str, defender: str) -> str:
     role, level = key.split(":")
     name = defender if role == Role.DEFENDER.value else attacker
     return _("{name} takes {level} damage").format(name=name, level=_(LEVEL_LABELS[level]))
-
-
-def pool_left(combatant: Combatant | None) -> int:
-    """Combat pool dice the fighter has left this turn (0: none, or no fighter)."""
-    pool = combatant.pools.get(COMBAT_POOL) if combatant is not None else None
-    return pool.remaining if pool is not None else 0
-
-
-def _wounds(combatant: Combatant) -> int:
-    return wound_modifiers(combatant.boxes(PHYSICAL), combatant.boxes(STUN))[0]
-
-
-def _successes(entry: DiceEntry) -> int | None:
-    """Successes of an entered test: None while its dice are missing, 0 with no dice."""
-    if entry.expression() is None:
-        return 0
-    result = entry.result()
-    return None if result is None else (result.successes or 0)
 
 
 def _melee_weapon(combatant: Combatant) -> Weapon | None:
@@ -240,8 +219,8 @@ class MeleeForm(QWidget):
                 self.defence_pool, self.resist_pool]
 
     # --- filling ----------------------------------------------------------------------------
-    def fill_attacker(self, attacker: Combatant, weapon: Weapon | None, tables: Sr3Tables) -> None:
-        """The attacker's saved melee weapon (or unarmed)."""
+    def fill_attacker(self, weapon: Weapon | None, tables: Sr3Tables) -> None:
+        """The attacker's blow: the saved melee weapon chosen, else unarmed."""
         self.attack.fill(weapon if weapon is not None and is_melee(weapon) else None, _unarmed(tables))
 
     def fill_defender(self, defender: Combatant, tables: Sr3Tables) -> None:
@@ -278,11 +257,11 @@ class MeleeForm(QWidget):
         situation = self.situation
         counter = None if situation.full_defence.isChecked() else self.defence.blow(defender.attribute("strength"))
         mine = MeleeSide(self.attack.skill.value() + self.attack_pool.value(),
-                         situation.fighter(situation.attacker, self.attack.reach.value(), _wounds(attacker)),
+                         situation.fighter(situation.attacker, self.attack.reach.value(), wound_modifier(attacker)),
                          self.attack.blow(attacker.attribute("strength")),
                          attacker.attribute("body") + self.resist_pool.value(), attacker.attribute("impact"))
         theirs = MeleeSide(self.defence.skill.value() + self.defence_pool.value(),
-                           situation.fighter(situation.defender, self.defence.reach.value(), _wounds(defender)),
+                           situation.fighter(situation.defender, self.defence.reach.value(), wound_modifier(defender)),
                            counter, defender.attribute("body") + self.resist_pool.value(),
                            defender.attribute("impact"))
         return mine, theirs
@@ -314,8 +293,8 @@ class MeleeForm(QWidget):
             return
         attack_dice = self.attack.skill.value() + self.attack_pool.value()
         defence_dice = self.defence.skill.value() + self.defence_pool.value()
-        self.attack_entry.set_expression(_test(attack_dice, sheet.attack_tn.value), _("Enter the skill dice."))
-        self.defence_entry.set_expression(_test(defence_dice, sheet.defence_tn.value), _("No dice."))
+        self.attack_entry.set_expression(tn_test(attack_dice, sheet.attack_tn.value), _("Enter the skill dice."))
+        self.defence_entry.set_expression(tn_test(defence_dice, sheet.defence_tn.value), _("No dice."))
         hit = self.hit_role()
         if hit is None:
             self.resist_entry.set_expression(None, _("Not needed: nobody is hit.") if self._exchanged()
@@ -324,15 +303,15 @@ class MeleeForm(QWidget):
         hurt = defender if hit is Role.DEFENDER else attacker
         tn = sheet.defender_resist_tn if hit is Role.DEFENDER else sheet.attacker_resist_tn
         self.resist_entry.title_label.setText(_("{name} resists").format(name=hurt.name))
-        self.resist_entry.set_expression(_test(hurt.attribute("body") + self.resist_pool.value(), tn or 2),
+        self.resist_entry.set_expression(tn_test(hurt.attribute("body") + self.resist_pool.value(), tn or 2),
                                          _("No Body dice."))
 
     def _exchanged(self) -> bool:
-        return _successes(self.attack_entry) is not None and _successes(self.defence_entry) is not None
+        return successes_entered(self.attack_entry) is not None and successes_entered(self.defence_entry) is not None
 
     def hit_role(self) -> Role | None:
         """Who the exchange hits once both tests are in (None: nobody, or not known yet)."""
-        attack, defence = _successes(self.attack_entry), _successes(self.defence_entry)
+        attack, defence = successes_entered(self.attack_entry), successes_entered(self.defence_entry)
         if attack is None or defence is None or self.sheet is None:
             return None
         if attack > defence or (attack == defence > 0 and self._tie_hits):
@@ -389,10 +368,6 @@ def chart_data(keys: list[str], odds: dict[str, float], names: tuple[str, str]) 
     return categories([(outcome_label(key, *names), _tick(key), odds[key]) for key in keys],
                       _("{defender}'s wound · nobody hurt · ← {attacker}'s wound").format(
                           defender=names[1], attacker=names[0]))
-
-
-def _test(dice: int, tn: int) -> TargetNumberTest | None:
-    return TargetNumberTest(dice, tn) if dice > 0 else None
 
 
 def _unarmed(tables: Sr3Tables) -> DamageCode:
