@@ -15,6 +15,7 @@ from typing import Final
 
 from rules.encounter import Clock, Encounter, SlotKind
 from rules.systems.base import RuleSystem
+from rules.turns import pass_slots
 
 #: Passes looked ahead at most (a guard against a game that never runs out of passes).
 MAX_PASSES: Final[int] = 50
@@ -341,7 +342,8 @@ class Projection:
 def _still_to_come(state: Encounter, system: RuleSystem) -> list[Mark]:
     pass_no = state.clock.pass_no
     marks: list[Mark] = []
-    for place, slot in enumerate(s for s in system.remaining_slots(state) if s.kind is SlotKind.ACTORS):
+    # pass_slots: the state's order, worked out once for the turn engine, the table and the chart alike
+    for place, slot in enumerate(s for s in pass_slots(state, system) if s.kind is SlotKind.ACTORS):
         caption = system.slot_caption(slot, state)
         marks += [Mark(i, pass_no, place, slot.phase, MarkKind.SCHEDULED, caption) for i in slot.ids]
     return marks

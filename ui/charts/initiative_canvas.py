@@ -82,6 +82,9 @@ class InitiativeCanvas(pg.GraphicsLayoutWidget):  # type: ignore[misc]  # pyqtgr
         self.colors = LIGHT
         self._view_key: tuple[object, ...] = ()
         self._legend_key: tuple[object, ...] = ()
+        # The points each scatter item shows, by the item's id: an operation changes one or two series, and
+        # rebuilding an unchanged one cost ~0.4 ms at 300 combatants.
+        self._shown_points: dict[int, Points] = {}
         self.apply_colors(LIGHT)
 
     def _build_items(self) -> None:
@@ -177,8 +180,10 @@ class InitiativeCanvas(pg.GraphicsLayoutWidget):  # type: ignore[misc]  # pyqtgr
         self._set_frame(series)
         self._fill_legend()
 
-    @staticmethod
-    def _set_points(item: pg.ScatterPlotItem, points: Points) -> None:
+    def _set_points(self, item: pg.ScatterPlotItem, points: Points) -> None:
+        if self._shown_points.get(id(item)) == points:
+            return
+        self._shown_points[id(item)] = points
         item.setData(x=_array(points[0]), y=_array(points[1]))
 
     def _set_frame(self, series: ChartSeries) -> None:

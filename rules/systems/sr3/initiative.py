@@ -50,8 +50,9 @@ def standing(combatant: Combatant) -> Standing:
 
 
 def wound_initiative_penalty(combatant: Combatant) -> int:
-    """How much the current wounds lower the initiative score (a positive number)."""
-    return -wound_modifiers(combatant.boxes(PHYSICAL), combatant.boxes(STUN))[1]
+    """How much the current wounds lower the initiative score (a positive number); read from the combatant's
+    :func:`standing`: the chart asks it for every combatant and every later pass after each change."""
+    return standing(combatant).penalty
 
 
 def unwounded_score(combatant: Combatant, pass_no: int) -> int | None:
