@@ -236,6 +236,14 @@ def test_visibility_table_matches_the_rules(row: str, column: int) -> None:
     assert keys(tn)["visibility"] == VISIBILITY[row][column]
 
 
+def test_thermal_smoke_is_light_smoke_to_every_other_vision() -> None:
+    # sr3.md, Decisions: "thermal smoke: thermographic +6 (the remnant), other vision as light smoke (it is still
+    # smoke)"; light smoke: normal +4, low-light cyber +4 / natural +2.
+    for vision, modifier in (("normal", 4), ("lowlight_cyber", 4), ("lowlight_natural", 2)):
+        assert keys(ranged_tn(replace(BASE, visibility="thermal_smoke", vision=vision)))["visibility"] == modifier
+        assert keys(ranged_tn(replace(BASE, visibility="light_smoke", vision=vision)))["visibility"] == modifier
+
+
 def test_thermal_smoke_blinds_thermographic_vision() -> None:
     for vision in (Vision.THERMO_CYBER, Vision.THERMO_NATURAL):
         assert keys(ranged_tn(replace(BASE, visibility="thermal_smoke", vision=vision)))["visibility"] == 6
@@ -404,13 +412,14 @@ def test_smart_systems_need_a_smartgun() -> None:
     assert "smartlink" not in keys(tn) and tn.notes
 
 
-def test_smartlink_beats_goggles_and_laser_does_not_stack() -> None:
+def test_smartlink_beats_goggles_and_a_laser_adds_to_both_by_default() -> None:
+    # sr3.md, Decisions: "laser and smartlink both count (the seed bars no combination)".
     attack = replace(BASE, smartgun=True, smartlink=True, smartgoggles=True, laser_sight=True)
-    assert keys(ranged_tn(attack)) == {"range": 4, "smartlink": -2}
-    stacking = load_tables({"ranged_modifiers": {"laser_stacks_with_smart": True}})
-    tn = ranged_tn(attack, stacking)
+    tn = ranged_tn(attack)
     assert keys(tn) == {"range": 4, "smartlink": -2, "laser_sight": -1}
     assert tn.value == 2
+    apart = load_tables({"ranged_modifiers": {"laser_stacks_with_smart": False}})  # the GM's table may say no
+    assert keys(ranged_tn(attack, apart)) == {"range": 4, "smartlink": -2}
 
 
 def test_laser_sight_limits() -> None:

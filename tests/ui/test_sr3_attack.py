@@ -212,8 +212,9 @@ def test_notes_say_why_a_bonus_was_dropped(dialog_for: DialogFactory) -> None:
     dialog.situation.smartlink.setChecked(True)
     assert "Smartlink and smartgoggles need a smartgun." in dialog.tn_lines.text()
     dialog.weapon.smartgun.setChecked(True)
-    assert tn_lines(dialog) == {"range": 4, "smartlink": -2}
-    assert "A laser sight does not add to a smart system." in dialog.tn_lines.text()
+    # sr3.md, Decisions: "laser and smartlink both count (the seed bars no combination)"
+    assert tn_lines(dialog) == {"range": 4, "smartlink": -2, "laser_sight": -1}
+    assert "A laser sight does not add to a smart system." not in dialog.tn_lines.text()
 
 
 def test_the_gms_own_tables_apply(dialog_for: DialogFactory) -> None:
