@@ -239,7 +239,7 @@ def test_visibility_table_matches_the_rules(row: str, column: int) -> None:
 def test_thermal_smoke_is_light_smoke_to_every_other_vision() -> None:
     # sr3.md, Decisions: "thermal smoke: thermographic +6 (the remnant), other vision as light smoke (it is still
     # smoke)"; light smoke: normal +4, low-light cyber +4 / natural +2.
-    for vision, modifier in (("normal", 4), ("lowlight_cyber", 4), ("lowlight_natural", 2)):
+    for vision, modifier in ((Vision.NORMAL, 4), (Vision.LOWLIGHT_CYBER, 4), (Vision.LOWLIGHT_NATURAL, 2)):
         assert keys(ranged_tn(replace(BASE, visibility="thermal_smoke", vision=vision)))["visibility"] == modifier
         assert keys(ranged_tn(replace(BASE, visibility="light_smoke", vision=vision)))["visibility"] == modifier
 
