@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from rules.combatants import ApplyHarm, SetDamage, SetOption
-from rules.encounter import JsonValue, Status, frozen_map
+from rules.encounter import Combatant, Encounter, JsonValue, Status, frozen_map
 from rules.errors import OperationError, RulesError
 from rules.history import History
 from rules.serialize import history_from_document, history_to_document, operation_from_data, to_data
@@ -327,3 +327,13 @@ def test_how_unlikely_an_attack_was_reads_the_encounters_options() -> None:
     plain, strict = (outcome_probability(aimed_hit, kira_acts(dict(options))[0].state, SYSTEM)
                      for options in ({}, {"test_success": "under"}))
     assert plain != strict
+
+
+def test_parry_uses_the_melee_weapons_skill_by_default_and_its_own_skill_as_an_option() -> None:
+    # walka.md Decision: Parry is "rolled with the defender's Melee weapons skill" ("Parowaniem (Broń biała)").
+    defender = Combatant("c1", "Wedge", attributes=frozen_map({"melee": 13, "parry": 11, "dodge": 8}))
+    encounter = Encounter("walka", "Parry")
+    assert SYSTEM.defence_skill(defender, "parry", encounter) == 13
+    assert SYSTEM.defence_skill(defender, "dodge", encounter) == 8
+    own = SetOption("parry_with", "parry").apply(encounter, SYSTEM).encounter
+    assert SYSTEM.defence_skill(defender, "parry", own) == 11

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QApplication, QDialog, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.document import EncounterDocument
+from rules.combatants import SetAttribute, SetOption
 from rules.dice import Roller
 from rules.systems.walka.sample import sample
 from rules.turns import NextTurn
@@ -247,3 +248,20 @@ def test_reload_in_the_window_fills_the_magazine_as_a_non_combat_action(open_win
     kira = window.document.state.combatant(KIRA)
     assert dict(kira.actions_used) == {"attack": 1, "non-combat": 1}
     assert window.document.history.entries[-1].text() == "Kira reloads the Heavy pistol."
+
+
+def test_parry_is_rolled_with_the_defenders_melee_weapons_skill_unless_the_gm_says_otherwise(
+        qtbot: QtBot, document: EncounterDocument) -> None:
+    # walka.md Decision: "Melee weapons → Dodge or Parry (rolled with the defender's Melee weapons skill)".
+    document.apply(SetAttribute(GANGER_1, "melee", 12))
+    document.apply(SetAttribute(GANGER_1, "parry", 7))
+    wedge_acts(document)
+    dialog = dialog_for(qtbot, document)
+    dialog.target.setCurrentIndex(dialog.target.findData(GANGER_1))
+    dialog.defence.defence.setCurrentIndex(dialog.defence.defence.findData("parry"))
+    assert dialog.defence.value.value() == 12
+    document.apply(SetOption("parry_with", "parry"))  # the GM's table gives Parry a skill of its own
+    later = dialog_for(qtbot, document)
+    later.target.setCurrentIndex(later.target.findData(GANGER_1))
+    later.defence.defence.setCurrentIndex(later.defence.defence.findData("parry"))
+    assert later.defence.value.value() == 7

@@ -36,7 +36,7 @@ from rules.systems.base import (
 )
 from rules.systems.walka import actions, seating, weapons
 from rules.systems.walka.effect_meanings import MEANINGS
-from rules.systems.walka.skills import ATTACK_SKILLS, DEFENCE_SKILLS, Defences, load_defences
+from rules.systems.walka.skills import ATTACK_SKILLS, DEFENCE_SKILLS, MELEE, PARRY, Defences, load_defences
 from rules.text import N_, NP_, _, ngettext, pgettext
 from rules.turns import delayed_slots
 
@@ -50,6 +50,7 @@ DOWN_FORBIDS = "down_forbids"
 AIM_DOUBLES, AFTER_ARMOR, BEFORE_ARMOR = "aim_doubles", "after_armor", "before_armor"
 SUCCESS, AT_OR_UNDER, UNDER = "test_success", "at_or_under", "under"
 MOVE_EXACTLY = "move_exactly"
+PARRY_WITH, PARRY_WITH_MELEE, PARRY_WITH_OWN = "parry_with", "melee", "parry"
 D100_TENS = "100_tens"
 CHANCES = "chances"
 
@@ -84,6 +85,11 @@ _OPTIONS: Final[tuple[OptionSpec, ...]] = (
                choices=tuple((kind, actions.ACTION_LABELS[kind]) for kind in actions.DOWN_FORBIDDABLE),
                help=N_("The seed only says standing up is needed to return to the fight: by default a knocked-down "
                        "character may not attack or aim.")),
+    # walka.md Decision: "Parry (rolled with the defender's Melee weapons skill)": "(Broń biała)" names that skill.
+    OptionSpec(PARRY_WITH, N_("Parry is rolled with"), OptionKind.CHOICE, PARRY_WITH_MELEE,
+               choices=((PARRY_WITH_MELEE, N_("the defender's Melee weapons skill")),
+                        (PARRY_WITH_OWN, N_("a Parry skill of its own"))),
+               help=N_("The seed writes “Parowaniem (Broń biała)”: parrying with the melee weapons skill.")),
     OptionSpec(DEFENCES, N_("Defences against each attack skill"), OptionKind.TABLE, {},
                help=N_('E.g. {"brawling": ["dodge", "parry"]}; skills not named keep the bundled defences.'),
                labels=(*ATTACK_SKILLS.items(), *DEFENCE_SKILLS.items())),
@@ -196,6 +202,14 @@ class WalkaSystem(RuleSystem):
     def players_first_by_default(self, encounter: Encounter) -> bool:
         """How a tie with the GM is settled until the GM decides (option)."""
         return self.option(encounter, TIE_DEFAULT) != seating.GM
+
+    def defence_skill(self, defender: Combatant, defence: str, encounter: Encounter) -> int:
+        """The skill ``defender`` rolls ``defence`` with: Parry with the Melee weapons skill unless the GM's
+        option gives it a skill of its own."""
+        parry_with = self.option(encounter, PARRY_WITH)
+        if defence == PARRY and parry_with != PARRY_WITH_OWN:
+            return defender.attribute(MELEE)
+        return defender.attribute(defence)
 
     def defences(self, encounter: Encounter) -> Defences:
         """Attack skill → defence skills, with the GM's overrides (a bad override falls back to the bundle)."""

@@ -21,7 +21,7 @@ from rules.systems.base import RuleSystem
 #: with the options' defaults (``test_release_files`` checks that); the rest of what they show is compared as ever.
 OPTIONS_ADDED_SINCE: dict[str, frozenset[str]] = {"souboj": frozenset({"reload_costs_action"}),
                                                    "walka": frozenset({"reload_action", "down_forbids", "aim_doubles",
-                                                                       "test_success", "move_exactly"}),
+                                                                       "test_success", "move_exactly", "parry_with"}),
                                                    "clovek": frozenset({"reload_cost", "banks_refill",
                                                                         "off_hand_burns", "turn_order"}),
                                                    "institut": frozenset({"die"}),

@@ -214,7 +214,7 @@ class WalkaAttackDialog(AttackDialog):
     def _prefill_defence_value(self) -> None:
         target, key = self._target(), self.defence.defence_key()
         if target is not None and key:
-            self.defence.value.setValue(target.attribute(key))
+            self.defence.value.setValue(self.walka.defence_skill(target, key, self._document.state))
         self.defence.value.setEnabled(bool(key))
 
     # --- reacting to the GM ---------------------------------------------------------------------
