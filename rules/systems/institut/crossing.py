@@ -83,7 +83,8 @@ class CrossSuppression(Operation):
         return Applied(state, tuple(log))
 
     def _opening(self, name: str, area: rounds.SuppressedArea) -> LogLine:
-        args: dict[str, LogArg] = {"name": name, "area": area.name, "difficulty": area.difficulty, "squares": self.squares}
+        args: dict[str, LogArg] = {"name": name, "area": area.name, "difficulty": area.difficulty,
+                                   "squares": self.squares}
         if not self.squares:
             return LogLine("{name} stands in the suppression fire on {area}: one dodge against {difficulty}.", args)
         return LogLine("{name} crosses {squares} square under suppression fire on {area}: a dodge against "
