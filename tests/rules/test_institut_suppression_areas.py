@@ -75,7 +75,7 @@ def test_crossing_three_squares_is_three_dodges_each_failure_a_bullet() -> None:
     assert "Bandit 1 takes 2 bullets in the corridor." in text
     assert history.state.combatant(bandit).boxes("medium") == 2  # each bullet 10 points: Medium
     for count in (2, 4):
-        with pytest.raises(OperationError, match="dodges 3 times here"):
+        with pytest.raises(OperationError, match="makes 3 dodges here"):
             history.do(CrossSuppression(bandit, "the corridor", 3, (made,) * count))
 
 
@@ -85,7 +85,7 @@ def test_standing_in_the_area_is_one_dodge() -> None:
     entry = history.do(CrossSuppression(bandit, "the corridor", 0, (SuppressionRoll((6, 6)),)))
     assert "stands in the suppression fire on the corridor: one dodge against 12." in entry.text()
     assert "Bandit 2 gets through the corridor unhurt." in entry.text() and _wounds(history, bandit) == 0
-    with pytest.raises(OperationError, match="dodges 1 times here, not 2"):
+    with pytest.raises(OperationError, match="makes 1 dodge here, not 2"):
         history.do(CrossSuppression(bandit, "the corridor", 0, (SuppressionRoll((6, 6)),) * 2))
 
 

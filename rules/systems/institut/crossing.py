@@ -20,7 +20,7 @@ from rules.systems.base import RuleSystem
 from rules.systems.institut import rounds
 from rules.systems.institut.ops import Faces, _check_faces, _check_text, _points, _wound
 from rules.systems.institut.system import pool_die, tables
-from rules.text import _
+from rules.text import _, ngettext
 
 MAX_SQUARES: Final[int] = 100
 
@@ -60,7 +60,8 @@ class CrossSuppression(Operation):
             raise OperationError(_("Cross 0 to {limit} squares (0: standing in the area).").format(limit=MAX_SQUARES))
         needed = dodges_needed(self.squares)
         if len(self.rolls) != needed:
-            raise OperationError(_("{name} dodges {count} times here, not {given}.").format(
+            raise OperationError(ngettext("{name} makes {count} dodge here, not {given}.",
+                                          "{name} makes {count} dodges here, not {given}.", needed).format(
                 name=target.name, count=needed, given=len(self.rolls)))
         sides = pool_die(encounter)
         state, log, bullets = encounter, [self._opening(target.name, area)], 0

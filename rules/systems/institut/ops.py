@@ -559,7 +559,11 @@ def _rename_area_effects(state: Encounter, area: rounds.SuppressedArea) -> Encou
 
 @dataclass(frozen=True)
 class SuppressionDodge(Operation):
-    """Someone crosses (or stands in) a suppressed square: a dodge against its difficulty, or one bullet."""
+    """Someone crosses (or stands in) a suppressed square: a dodge against one shooter's difficulty, or one bullet.
+
+    Kept so fights recorded with it replay as they were; the dialog now records
+    :class:`~rules.systems.institut.crossing.CrossSuppression`, against every shooter's bullets together.
+    """
 
     kind = "institut_suppression_dodge"
     target: str
