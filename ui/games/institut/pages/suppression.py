@@ -131,8 +131,9 @@ class SuppressionPage(Page):
         result = QGroupBox(_("Result"))
         QVBoxLayout(result).addWidget(self.result)
         self.chart_box = self.boxed_chart()
-        side_by_side(self, _column(top, self.fire_box, self.cross_box), _column(sheet, result, self.chart_box),
-                     _column(self.dice_box))
+        dice = QVBoxLayout()
+        dice.addWidget(self.dice_box, 1)  # a long crossing's dodges fill the column's height before they scroll
+        side_by_side(self, _column(top, self.fire_box, self.cross_box), _column(sheet, result, self.chart_box), dice)
 
     def _ensure_entries(self, count: int) -> None:
         """Dice entries for ``count`` dodges and their bullets (made as they are first needed, then kept)."""

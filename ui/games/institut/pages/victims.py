@@ -76,7 +76,7 @@ class VictimRow(QWidget):
         layout.addWidget(self.caught, 2)
         for widget in (self.distance, self.cover, self.dice):
             layout.addWidget(widget)
-        layout.addWidget(self.faces, 2)
+        layout.addWidget(self.faces, 3)  # the widest input: a roll of eight dice and more
         layout.addWidget(self.roll_button)
         layout.addWidget(self.total)
         self.total.setMinimumWidth(self.fontMetrics().horizontalAdvance("888") + 4)
