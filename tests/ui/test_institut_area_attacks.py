@@ -8,15 +8,19 @@ changed by distance per the grenade's table".
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 
 import pytest
+from pytestqt.qtbot import QtBot
 
 from rules.systems.institut import CrossSuppression, SuppressionFire, ThrowGrenade
 from rules.systems.institut.ops import Blast
 from rules.turns import NextTurn
 from tests.ui.test_institut_attack import DialogFactory, dialog_for, fight, wounds
 from tests.ui.test_institut_weapons import armed_fight
+from ui.dialogs.encounter_settings import EncounterSettingsDialog
+from ui.widgets.table_option import TableOptionEditor
 
 __all__ = ["dialog_for"]  # the fixture, used by name
 
@@ -151,3 +155,30 @@ def test_a_timed_grenade_s_explosion_takes_its_profile_from_the_weapon_list(dial
     dialog.resolve()
     assert isinstance(document.history.entries[-1].operation, Blast)
     assert wounds(document, ids["Vera"]) == [0, 1, 0, 0, 0]  # 12 points: Medium
+
+
+def test_the_gm_edits_a_grenade_profile_in_the_weapons_grid_and_the_grenade_page_takes_it(
+        qtbot: QtBot, dialog_for: DialogFactory) -> None:
+    document, ids = fight()
+    settings = EncounterSettingsDialog(document)
+    qtbot.addWidget(settings)
+    weapons = settings.editors["weapons"]
+    assert isinstance(weapons, TableOptionEditor)
+    grid = weapons.grid
+    headers = [grid.horizontalHeaderItem(index).text() for index in range(grid.columnCount())]  # type: ignore[union-attr]
+    row = next(r for r in range(grid.rowCount()) if grid.item(r, 0).text() == "F-1")  # type: ignore[union-attr]
+    grid.item(row, headers.index("Blast radius (m)")).setText("20")  # type: ignore[union-attr]
+    grid.item(row, headers.index("Dice by distance")).setText("5:0, 20:-3")  # type: ignore[union-attr]
+    settings.apply()
+    stored = document.state.options["weapons"]
+    assert isinstance(stored, Mapping) and isinstance(stored["F-1"], Mapping)
+    assert (stored["F-1"]["radius"], stored["F-1"]["falloff"]) == (20, "5:0, 20:-3")
+    dialog = dialog_for(document)
+    dialog.tabs.setCurrentWidget(dialog.grenade)
+    dialog.grenade.preset.select("F-1")
+    assert (dialog.grenade.blast.radius.value(), dialog.grenade.blast.falloff.text()) == (20, "5:0, 20:-3")
+    dialog.grenade.timed.select(False)
+    row_widget = dialog.grenade.victims.rows[ids["Vera"]]
+    row_widget.caught.setChecked(True)
+    row_widget.distance.setValue(18)
+    assert row_widget.dice.value() == 5  # 8 − 3
