@@ -14,9 +14,11 @@ from fractions import Fraction
 import pytest
 from pytestqt.qtbot import QtBot
 
+from rules.encounter import Weapon, frozen_map
 from rules.systems.institut import CrossSuppression, SuppressionFire, ThrowGrenade
 from rules.systems.institut.ops import Blast
 from rules.turns import NextTurn
+from rules.weapons import SetWeapons
 from tests.ui.test_institut_attack import DialogFactory, dialog_for, fight, wounds
 from tests.ui.test_institut_weapons import armed_fight
 from ui.dialogs.encounter_settings import EncounterSettingsDialog
@@ -182,3 +184,13 @@ def test_the_gm_edits_a_grenade_profile_in_the_weapons_grid_and_the_grenade_page
     row_widget.caught.setChecked(True)
     row_widget.distance.setValue(18)
     assert row_widget.dice.value() == 5  # 8 − 3
+
+
+def test_a_grenade_carried_without_a_profile_takes_the_weapon_list_s(dialog_for: DialogFactory) -> None:
+    document, ids = fight()
+    bestiary_f1 = Weapon("F-1", frozen_map({"kind": "grenade", "damage": 7, "timed": True}))  # as the bestiary has it
+    document.apply(SetWeapons(ids["Sokolov"], (bestiary_f1,)))
+    dialog = dialog_for(document)
+    dialog.weapon_picker.setCurrentIndex(dialog.weapon_picker.findData("F-1"))
+    page = dialog.grenade
+    assert (page.damage.value(), page.blast.radius.value(), page.blast.falloff.text()) == (7, 15, "3:0, 7:-2, 15:-4")

@@ -68,11 +68,15 @@ class ProfileInputs:
         form.addRow(_("Blast radius"), self.radius)
         form.addRow(_("Dice by distance"), self.falloff)
 
-    def fill(self, weapon: Weapon) -> None:
-        """Take a grenade's dice, radius and distance table."""
+    def fill(self, weapon: Weapon, data: InstitutTables) -> None:
+        """Take a grenade's dice, radius and distance table; a grenade carried without a radius or a table (saved
+        before grenades had them) takes those of the GM's weapon list entry of its name."""
+        listed = data.weapons.get(weapon.name)
+        own = weapon.number(RADIUS) or weapon_falloff(weapon).steps
+        profile = weapon if own or listed is None else Weapon(listed.key, frozen_map(table_values(listed)))
         self.damage.setValue(weapon.number(DAMAGE))
-        self.radius.setValue(weapon.number(RADIUS))
-        self.falloff.setText(weapon_falloff(weapon).text())
+        self.radius.setValue(profile.number(RADIUS))
+        self.falloff.setText(weapon_falloff(profile).text())
 
     def problem(self) -> str:
         """Why the distance table cannot be read ("" when it can)."""
@@ -152,7 +156,7 @@ class GrenadePage(Page):
         with self.edits.quietly():
             self.grenade.setText(weapon.name)
             self.timed.select(weapon.value(TIMED) is True)
-            self.blast.fill(weapon)
+            self.blast.fill(weapon, self._data)
 
     def _build_layout(self) -> None:
         throw = QGroupBox(_("Grenade"))
@@ -309,7 +313,7 @@ class BlastPage(Page):
             grenade = Weapon(listed.key, frozen_map(table_values(listed)))
         if grenade is not None and weapon_kind(grenade) is WeaponKind.GRENADE:
             with self.edits.quietly():
-                self.blast.fill(grenade)
+                self.blast.fill(grenade, context.data)
 
     def refresh(self, context: Context) -> None:
         with self.edits.quietly():
