@@ -32,6 +32,7 @@ from rules.serialize import (
 from rules.systems.institut import (
     Blast,
     BlastRoll,
+    CrossSuppression,
     DeclareActions,
     HoldAction,
     InstitutAttack,
@@ -41,6 +42,7 @@ from rules.systems.institut import (
     SkipRound,
     SuppressionDodge,
     SuppressionFire,
+    SuppressionRoll,
     ThrowGrenade,
 )
 from rules.systems.institut.pyramid import CLASSES
@@ -103,6 +105,14 @@ def _crossing(data: st.DataObject, state: Encounter) -> Operation:
     return SuppressionDodge(_someone(data, state), shooter, data.draw(faces), data.draw(faces))
 
 
+def _area_crossing(data: st.DataObject, state: Encounter) -> Operation:
+    squares = data.draw(st.integers(0, 3))
+    rolls = tuple(SuppressionRoll(data.draw(faces), data.draw(st.sampled_from([(), (6, 6), (1,)])))
+                  for _ in range(data.draw(st.sampled_from([max(1, squares), squares + 1]))))
+    return CrossSuppression(_someone(data, state), data.draw(st.sampled_from(["the hall", "The Door", "the yard"])),
+                            squares, rolls)
+
+
 def _delayed(data: st.DataObject, state: Encounter) -> str:
     return data.draw(st.sampled_from(sorted(state.delays))) if state.delays else _someone(data, state)
 
@@ -155,6 +165,8 @@ FACTORIES: list[OpFactory] = [
     lambda d, s: SuppressionFire(_actor(d, s), "the door", 1, 2, "PKM", 8),
     _crossing,
     _crossing,
+    _area_crossing,
+    _area_crossing,
 ]
 
 

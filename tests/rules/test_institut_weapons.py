@@ -71,7 +71,8 @@ def rounds_left(history: History, combatant_id: str, name: str) -> int:
 
 def test_the_fields_are_the_ones_the_attack_form_needs_magazine_and_rounds_included() -> None:
     assert [spec.key for spec in INSTITUT.weapon_fields()] == [
-        "kind", "damage", "hit", "burst", "mode", "one_handed", "skill", "timed", MAGAZINE, ROUNDS]
+        "kind", "damage", "hit", "burst", "mode", "one_handed", "skill", "timed", "radius", "falloff",
+        MAGAZINE, ROUNDS]
     assert INSTITUT.weapon_fields() is FIELDS
 
 

@@ -17,7 +17,8 @@ from rules.dice import Roller
 from rules.encounter import SlotKind
 from rules.systems.institut import DeclareActions, HoldAction, SuppressionFire, attack_outcome_distribution, rounds
 from rules.systems.institut.combat import Defence, FireMode
-from rules.systems.institut.ops import Blast, InstitutAttack, SuppressionDodge, ThrowGrenade
+from rules.systems.institut.crossing import CrossSuppression
+from rules.systems.institut.ops import Blast, InstitutAttack, ThrowGrenade
 from rules.systems.institut.pyramid import CLASSES
 from rules.systems.institut.sample import sample
 from rules.systems.institut.tables import WeaponKind
@@ -281,12 +282,12 @@ def test_suppression_fire_and_someone_crossing_it(dialog_for: DialogFactory) -> 
     assert fire is not None and fire["difficulty"] == 8
     page.opening.select(False)
     dialog.target.setCurrentIndex(dialog.target.findData(ids["Bandit 1"]))
-    assert page.shooter.value() == ids["Sokolov"] and page.damage.value() == 6
+    assert page.under_fire.value() == "the corridor" and page.damage.value() == 6
     assert page.dodge_entry.dice_count() == 2
     page.dodge_entry.set_faces_text("3, 2")
     page.damage_entry.set_faces_text("2, 2, 2, 2, 2, 2")
     dialog.resolve()
-    assert isinstance(document.history.entries[-1].operation, SuppressionDodge)
+    assert isinstance(document.history.entries[-1].operation, CrossSuppression)
     assert wounds(document, ids["Bandit 1"]) == [0, 1, 0, 0, 0]
 
 

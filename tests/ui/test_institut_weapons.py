@@ -92,8 +92,8 @@ def test_the_current_actor_opens_with_its_first_weapon_in_every_input_and_the_ro
     dialog = dialog_for(document)
     page = dialog.attack
     assert dialog.attacker.currentData() == ids["Sokolov"] and dialog.target.currentData() == ids["Bandit 1"]
-    assert picker_items(dialog) == ["AK-74 (7 dice, burst 3/2)", "Knife (Strength +1)", "F-1 (grenade, 8 dice)",
-                                    "Typed in the form"]
+    assert picker_items(dialog) == ["AK-74 (7 dice, burst 3/2)", "Knife (Strength +1)",
+                                    "F-1 (grenade, 8 dice, radius 15 m)", "Typed in the form"]
     assert dialog.weapon_picker.isVisibleTo(dialog) and dialog.ammunition.text() == "30/30 rounds"
     assert (page.name.text(), page.kind.value(), page.damage.value(), page.burst.text(), page.mode.value()) == (
         "AK-74", WeaponKind.FIREARM, 7, "3/2", FireMode.BURST)

@@ -1,6 +1,7 @@
 """Institute (system id ``institut``): the public functions tests and charts rely on."""
 
 from rules.systems.institut.combat import FireMode, Shot, attack_pool, damage_pool, grenade_throw, hits
+from rules.systems.institut.crossing import CrossSuppression, SuppressionRoll, dodges_needed
 from rules.systems.institut.odds import (
     attack_outcome_distribution,
     hit_probability,
@@ -41,6 +42,7 @@ __all__ = [
     "SYSTEM",
     "Blast",
     "BlastRoll",
+    "CrossSuppression",
     "DeclareActions",
     "FireMode",
     "HoldAction",
@@ -53,10 +55,12 @@ __all__ = [
     "SkipRound",
     "SuppressionDodge",
     "SuppressionFire",
+    "SuppressionRoll",
     "ThrowGrenade",
     "attack_outcome_distribution",
     "attack_pool",
     "damage_pool",
+    "dodges_needed",
     "grenade_throw",
     "hit_probability",
     "hits",

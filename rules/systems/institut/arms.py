@@ -26,14 +26,17 @@ from rules.systems.institut.tables import (
     KIND_SKILLS,
     MAX_DICE,
     MAX_MAGAZINE,
+    MAX_RADIUS,
     USUAL_SKILL,
     WEAPON_SKILLS,
     Burst,
+    Falloff,
     InstitutTables,
     Modifiers,
     WeaponKind,
     load_tables,
     parse_burst,
+    parse_falloff,
 )
 from rules.systems.institut.tables import Weapon as TableWeapon
 from rules.text import N_, _, ngettext
@@ -47,6 +50,11 @@ MODE: Final[str] = "mode"
 ONE_HANDED: Final[str] = "one_handed"
 SKILL: Final[str] = "skill"
 TIMED: Final[str] = "timed"
+RADIUS: Final[str] = "radius"
+FALLOFF: Final[str] = "falloff"
+#: Fields left out of a weapon's stored values at their default, so weapons saved before the fields existed (fights,
+#: the roster, the weapons table) read back and replay exactly as they were saved.
+_ADDED_FIELDS: Final[Mapping[str, JsonValue]] = MappingProxyType({HIT: 0, RADIUS: 0, FALLOFF: ""})
 
 KIND_LABELS: Final[Mapping[WeaponKind, str]] = MappingProxyType({
     WeaponKind.FIREARM: N_("Firearm"),
@@ -78,6 +86,11 @@ FIELDS: Final[tuple[OptionSpec, ...]] = (
                choices=(("", N_("Usual for its kind")), *SKILL_LABELS.items())),
     OptionSpec(TIMED, N_("Timed fuse"), OptionKind.BOOL, False,
                help=N_("A grenade that explodes at the end of the round (otherwise on impact).")),
+    OptionSpec(RADIUS, N_("Blast radius (m)"), OptionKind.INT, 0, minimum=0, maximum=MAX_RADIUS,
+               help=N_("A grenade's blast radius in metres (0: not given, you judge who is caught).")),
+    text_field(FALLOFF, N_("Dice by distance"), "", help=N_(
+        "A grenade's distance table: up to each distance in metres, the dice its blast gains or loses there, "
+        "nearest first, e.g. 3:0, 7:-2, 15:-4 (empty: the same dice all through the radius).")),
     *ammunition_fields(MAX_MAGAZINE, N_("Magazine"), N_("Rounds a full magazine holds (0: not loaded with rounds).")),
 )
 
@@ -108,6 +121,15 @@ def weapon_mode(weapon: Weapon) -> FireMode:
         return FireMode(str(weapon.value(MODE, FireMode.SINGLE.value)))
     except ValueError:
         return FireMode.SINGLE
+
+
+def weapon_falloff(weapon: Weapon) -> Falloff:
+    """A grenade's distance table (none when it has none, or one :func:`check_weapon` would refuse)."""
+    text = weapon.value(FALLOFF)
+    try:
+        return parse_falloff(text) if isinstance(text, str) else Falloff()
+    except RulesError:
+        return Falloff()
 
 
 def weapon_skill(weapon: Weapon) -> str:
@@ -148,20 +170,41 @@ def check_weapon(weapon: Weapon) -> Weapon:
                            "submachine guns).").format(weapon=name))
     if weapon.value(TIMED) is True and kind is not WeaponKind.GRENADE:
         raise RulesError(_("{weapon}: only a grenade has a timed fuse.").format(weapon=name))
+    falloff = _checked_falloff(weapon, kind)
     skill = weapon.value(SKILL)
     if isinstance(skill, str) and skill and skill not in KIND_SKILLS[kind]:
         raise RulesError(_("{weapon}: {skill} is not a skill for this kind of weapon ({kind}).").format(
             weapon=name, skill=_(SKILL_LABELS[skill]), kind=_(KIND_LABELS[kind])))
+    if falloff is not None:
+        weapon = weapon.with_value(FALLOFF, falloff.text())
     return _without_plain_hit(weapon.with_value(BURST, burst.text() if burst is not None else ""))
 
 
+def _checked_falloff(weapon: Weapon, kind: WeaponKind) -> Falloff | None:
+    """The grenade's distance table, written the usual way (None: the weapon has none)."""
+    text = weapon.value(FALLOFF)
+    if not isinstance(text, str) or not text.strip():
+        falloff = None
+    else:
+        try:
+            falloff = parse_falloff(text)
+        except RulesError as problem:
+            raise RulesError(_("{weapon}: {problem}").format(weapon=weapon.name, problem=problem)) from None
+    if (falloff is not None or weapon.number(RADIUS)) and kind is not WeaponKind.GRENADE:
+        raise RulesError(_("{weapon}: only a grenade has a blast radius or a distance table.").format(
+            weapon=weapon.name))
+    return falloff
+
+
 def without_plain_hit(values: Mapping[str, JsonValue]) -> Mapping[str, JsonValue]:
-    """A weapon's values as stored: no dice to hit written when there are none, so weapons saved before the field
-    existed (fights, the roster, the weapons table) read back and replay exactly as they were saved."""
-    hit = values.get(HIT)
-    if hit != 0 or isinstance(hit, bool):
+    """A weapon's values as stored: no dice to hit, blast radius or distance table written when there are none, so
+    weapons saved before those fields existed (fights, the roster, the weapons table) read back and replay exactly
+    as they were saved."""
+    plain = [key for key, default in _ADDED_FIELDS.items()
+             if key in values and values[key] == default and not isinstance(values[key], bool)]
+    if not plain:
         return values
-    return frozen_map({key: value for key, value in values.items() if key != HIT})
+    return frozen_map({key: value for key, value in values.items() if key not in plain})
 
 
 def _without_plain_hit(weapon: Weapon) -> Weapon:
@@ -200,7 +243,10 @@ def describe_weapon(weapon: Weapon) -> str:
     else:
         dice = ngettext("{count} die", "{count} dice", damage).format(count=damage)
         burst = weapon_burst(weapon)
-        if kind is WeaponKind.GRENADE:
+        radius = weapon.number(RADIUS)
+        if kind is WeaponKind.GRENADE and radius:
+            details = _("grenade, {dice}, radius {radius} m").format(dice=dice, radius=radius)
+        elif kind is WeaponKind.GRENADE:
             details = _("grenade, {dice}").format(dice=dice)
         elif burst is not None:
             details = _("{dice}, burst {burst}").format(dice=dice, burst=burst.text())
@@ -221,7 +267,7 @@ def table_values(entry: TableWeapon) -> dict[str, JsonValue]:
     return {KIND: entry.kind.value, DAMAGE: entry.damage, HIT: entry.hit,
             BURST: entry.burst.text() if entry.burst else "", MODE: FireMode.SINGLE.value,
             ONE_HANDED: entry.one_handed, SKILL: entry.skill, TIMED: entry.timed,
-            MAGAZINE: entry.magazine, ROUNDS: entry.magazine}
+            MAGAZINE: entry.magazine, ROUNDS: entry.magazine, RADIUS: entry.radius, FALLOFF: entry.falloff.text()}
 
 
 def ready_made(key: str, name: str = "", data: InstitutTables | None = None, **changes: JsonValue) -> Weapon:

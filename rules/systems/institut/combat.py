@@ -14,7 +14,7 @@ from enum import StrEnum
 from typing import Final
 
 from rules.errors import RulesError
-from rules.systems.institut.tables import Burst, CalledShot, Modifiers, WeaponKind
+from rules.systems.institut.tables import Burst, CalledShot, Falloff, Modifiers, WeaponKind
 from rules.text import N_, _
 
 #: The die every pool rolls unless the GM chose another (institut.md Decision: "d6, summed … the die size is an
@@ -248,3 +248,16 @@ def grenade_throw(distance: int, total: int) -> Throw:
     if total >= distance:
         return Throw(True, 0)
     return Throw(False, distance - total)
+
+
+def in_blast(radius: int, distance: int) -> bool:
+    """Whether a creature ``distance`` metres from the explosion is caught (a radius of 0: not given, the GM says)."""
+    return not radius or 0 <= distance <= radius
+
+
+def blast_pool(damage: int, falloff: Falloff, distance: int, cover: int) -> Pool:
+    """One creature's damage dice from a blast: the grenade's dice, changed by its distance table at ``distance``
+    metres, less the creature's own cover (in dice): "rolled separately for each creature in the blast radius,
+    with its own cover modifiers, changed by distance per the grenade's table"."""
+    return pool((N_("Grenade"), damage), (N_("Distance"), falloff.change(distance)), (N_("Cover"), -cover),
+                keep_zero=(N_("Grenade"),))

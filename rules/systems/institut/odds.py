@@ -9,6 +9,7 @@ Everything is exact (``exact=True`` gives Fractions) and built on :mod:`rules.od
 from __future__ import annotations
 
 from fractions import Fraction
+from math import comb
 from typing import Final, Literal, overload
 
 from rules import odds
@@ -147,6 +148,15 @@ def _outcomes(p_hit: odds.P, damage: int | None, pyramid: Pyramid | None, *, exa
     for key in CLASSES:
         result[key] = p_hit * classes[key]
     return result
+
+
+def bullets_distribution(dice: int, difficulty: int, dodges: int, *,
+                         sides: int = DEFAULT_SIDES) -> dict[int, float]:
+    """P(taking ``k`` bullets) for each ``k`` of ``dodges`` dodges of ``dice`` dice against ``difficulty`` (a bullet
+    for each dodge short of it)."""
+    miss = 1 - success_probability(dice, difficulty, sides=sides)
+    return {taken: comb(dodges, taken) * miss ** taken * (1 - miss) ** (dodges - taken)
+            for taken in range(dodges + 1)}
 
 
 @overload

@@ -509,31 +509,61 @@ class SuppressionFire(Operation):
         if actions.taken or actions.held or actions.declared > 1:
             raise OperationError(_("Suppression fire must be {name}'s only action this round.").format(
                 name=shooter.name))
-        difficulty = self.bullets_per_square * tables(encounter).modifiers.suppression_per_bullet
+        modifiers = tables(encounter).modifiers
+        difficulty = self.bullets_per_square * modifiers.suppression_per_bullet
         ammunition: list[LogLine] = []
         state = _fire(encounter, shooter.id, self.saved_weapon, self.squares * self.bullets_per_square, ammunition)
+        state, effect_id = state.new_id("suppression")
         marked = rounds.with_actions(state.combatant(shooter.id), rounds.RoundActions(declared=1, taken=1))
         marked = rounds.set_extra(marked, rounds.SUPPRESSION, frozen_map({
             "area": area, "difficulty": difficulty, "round": encounter.clock.round, "weapon": self.weapon,
-            "damage": self.damage}))
-        state, effect_id = state.new_id("suppression")
+            "damage": self.damage, "bullets": self.bullets_per_square, "squares": self.squares,
+            "effect": effect_id}))
+        state = state.with_combatant(marked)
+        joined = rounds.suppressed_area(state, area, modifiers)
+        assert joined is not None  # this shooter's fire is on it
         # State must not depend on the GM's language (a saved fight is replayed and compared on load): the name is
         # kept in English.
-        effect = Effect(effect_id, N_("Suppression fire: {area} (difficulty {difficulty})").format(
-            area=area, difficulty=difficulty), source=shooter.id, expires=Timing(Hook.ROUND_END.value),
-            remaining=1)
-        state = replace(state.with_combatant(marked), effects=with_item(state.effects, effect_id, effect))
+        effect = Effect(effect_id, _suppression_effect_name(joined), source=shooter.id,
+                        expires=Timing(Hook.ROUND_END.value), remaining=1)
+        state = replace(state, effects=with_item(state.effects, effect_id, effect))
         line = LogLine("{name} lays suppression fire on {area}: {squares} squares, {bullets} bullets each; "
                        "dodge difficulty {difficulty}.", {"name": shooter.name, "area": area,
                                                           "squares": self.squares,
                                                           "bullets": self.bullets_per_square,
                                                           "difficulty": difficulty})
-        return Applied(state, (line, *ammunition))
+        if len(joined.shooters) == 1:
+            return Applied(state, (line, *ammunition))
+        together = LogLine("{area} is under fire from {count} shooters: {bullets} bullets per square metre in all, "
+                           "dodge difficulty {difficulty}.", {"area": joined.name, "count": len(joined.shooters),
+                                                             "bullets": joined.bullets,
+                                                             "difficulty": joined.difficulty})
+        return Applied(_rename_area_effects(state, joined), (line, together, *ammunition))
+
+
+def _suppression_effect_name(area: rounds.SuppressedArea) -> str:
+    return N_("Suppression fire: {area} (difficulty {difficulty})").format(area=area.name,
+                                                                          difficulty=area.difficulty)
+
+
+def _rename_area_effects(state: Encounter, area: rounds.SuppressedArea) -> Encounter:
+    """Every shooter's effect on ``area`` names the difficulty of all their fire together."""
+    effects = state.effects
+    for shooter in area.shooters:
+        fire = rounds.suppression(state.combatant(shooter), state)
+        effect_id = fire.get("effect") if fire is not None else None
+        if isinstance(effect_id, str) and effect_id in effects:
+            effects = with_item(effects, effect_id, replace(effects[effect_id], name=_suppression_effect_name(area)))
+    return replace(state, effects=effects)
 
 
 @dataclass(frozen=True)
 class SuppressionDodge(Operation):
-    """Someone crosses (or stands in) a suppressed square: a dodge against its difficulty, or one bullet."""
+    """Someone crosses (or stands in) a suppressed square: a dodge against one shooter's difficulty, or one bullet.
+
+    Kept so fights recorded with it replay as they were; the dialog now records
+    :class:`~rules.systems.institut.crossing.CrossSuppression`, against every shooter's bullets together.
+    """
 
     kind = "institut_suppression_dodge"
     target: str
@@ -572,10 +602,14 @@ class SuppressionDodge(Operation):
 
 @dataclass(frozen=True)
 class BlastRoll:
-    """One creature's damage roll from an explosion (its own cover and distance already in the dice)."""
+    """One creature's damage roll from an explosion (its own cover and distance already in the dice: the grenade's
+    distance table, :func:`rules.systems.institut.combat.blast_pool`); ``distance`` and ``cover`` say which, for
+    the log (None: not given, as in rolls recorded before they were kept)."""
 
     target: str
     faces: Faces
+    distance: int | None = field(default=None, metadata=ADDED_LATER)
+    cover: int = field(default=0, metadata=ADDED_LATER)
 
 
 def _blast(state: Encounter, system: RuleSystem, rolls: Sequence[BlastRoll], log: list[LogLine]) -> Encounter:
@@ -587,9 +621,23 @@ def _blast(state: Encounter, system: RuleSystem, rolls: Sequence[BlastRoll], log
                 name=state.combatant(roll.target).name))
         seen.add(roll.target)
         _check_faces(roll.faces, pool_die(state))
-        log.append(LogLine("The blast catches {name}.", {"name": state.combatant(roll.target).name}))
+        log.append(_caught_line(state.combatant(roll.target).name, roll))
         state = _wound(state, system, roll.target, sum(roll.faces), 1, log)
     return state
+
+
+def _caught_line(name: str, roll: BlastRoll) -> LogLine:
+    if roll.distance is None:
+        return LogLine("The blast catches {name}.", {"name": name})
+    if not 0 <= roll.distance <= 999 or not -MAX_POOL <= roll.cover <= MAX_POOL:
+        raise OperationError(_("A blast reaches 0 to 999 metres, and cover is at most {limit} dice.").format(
+            limit=MAX_POOL))
+    args: dict[str, LogArg] = {"name": name, "distance": roll.distance, "cover": roll.cover}
+    if roll.cover:
+        return LogLine("The blast catches {name} {distance} m away, behind cover of {cover} die.", args,
+                       plural="The blast catches {name} {distance} m away, behind cover of {cover} dice.",
+                       count=roll.cover)
+    return LogLine("The blast catches {name} {distance} m away.", args)
 
 
 @dataclass(frozen=True)

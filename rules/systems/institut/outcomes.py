@@ -3,6 +3,7 @@
 * An attack: miss, a hit that wounds nobody, then the first damage roll's wound class, lightest first (a hit
   with no damage roll: miss or hit), from :func:`attack_outcome_distribution` with the dice counts stored.
 * A dodge through suppression fire: failed or made, from the dodge pool against the difficulty.
+* Crossing suppression fire: how many bullets the creature took, of its dodges (a binomial count).
 * A grenade throw: how many metres off target it landed, from :func:`throw_distribution`.
 """
 
@@ -14,16 +15,18 @@ from rules.odds import extreme_tail
 from rules.systems.base import RuleSystem
 from rules.systems.institut import rounds
 from rules.systems.institut.combat import Defence, DodgeTie, hits
+from rules.systems.institut.crossing import CrossSuppression
 from rules.systems.institut.odds import (
     HIT,
     MISS,
     NO_WOUND,
     attack_outcome_distribution,
+    bullets_distribution,
     pool_total,
     throw_distribution,
 )
 from rules.systems.institut.ops import InstitutAttack, SuppressionDodge, ThrowGrenade
-from rules.systems.institut.system import dodge_tie, pool_die, pyramid_for
+from rules.systems.institut.system import dodge_tie, pool_die, pyramid_for, tables
 
 
 def _tie(system: RuleSystem, encounter: Encounter) -> DodgeTie:
@@ -69,6 +72,17 @@ def suppression_probability(dodge: SuppressionDodge, encounter: Encounter) -> fl
     return made if sum(dodge.dodge_faces) >= difficulty else 1 - made
 
 
+def crossing_probability(crossing: CrossSuppression, encounter: Encounter) -> float | None:
+    """P(as few or as many bullets as this crossing took), each dodge the first one's dice against the area."""
+    area = rounds.suppressed_area(encounter, crossing.area, tables(encounter).modifiers)
+    if area is None or not crossing.rolls:
+        return None
+    dice = len(crossing.rolls[0].dodge_faces)
+    scale = bullets_distribution(dice, area.difficulty, len(crossing.rolls), sides=pool_die(encounter))
+    taken = sum(1 for roll in crossing.rolls if sum(roll.dodge_faces) < area.difficulty)
+    return extreme_tail(list(scale.values()), taken)
+
+
 def throw_probability(throw: ThrowGrenade, encounter: Encounter) -> float:
     """P(a landing at least as far from (or as close to) the target as this one)."""
     scale = throw_distribution(len(throw.throw_faces), throw.distance, sides=pool_die(encounter))
@@ -82,6 +96,8 @@ def outcome_probability(operation: Operation, before: Encounter, system: RuleSys
         return attack_probability(operation, before, system)
     if isinstance(operation, SuppressionDodge):
         return suppression_probability(operation, before)
+    if isinstance(operation, CrossSuppression):
+        return crossing_probability(operation, before)
     if isinstance(operation, ThrowGrenade):
         return throw_probability(operation, before)
     return None

@@ -158,6 +158,58 @@ def suppression(combatant: Combatant, encounter: Encounter) -> Mapping[str, Json
     return None
 
 
+@dataclass(frozen=True)
+class SuppressedArea:
+    """An area under suppression fire this round, from every shooter who fired at it: institut.md's "общему числу
+    выпущенных по квадратному метру пуль" (the total number of bullets fired at that square metre)."""
+
+    name: str
+    shooters: tuple[str, ...]  # combatant ids, in the roster's order
+    bullets: int  # per square metre, every shooter's burst added up
+    damage: int  # the heaviest of the shooters' damage dice (a bullet's roll, the GM may change it)
+    difficulty: int  # bullets × the modifier (4)
+
+
+def area_key(name: str) -> str:
+    """How two shooters' areas are matched: the same name, whatever its case and surrounding spaces."""
+    return " ".join(name.split()).casefold()
+
+
+def _bullets(fire: Mapping[str, JsonValue], modifiers: Modifiers) -> int:
+    """A shooter's bullets per square (fire recorded before they were kept: its own difficulty ÷ the modifier)."""
+    bullets = fire.get("bullets")
+    if isinstance(bullets, int) and not isinstance(bullets, bool):
+        return bullets
+    difficulty = fire.get("difficulty")
+    return difficulty // modifiers.suppression_per_bullet if isinstance(difficulty, int) else 0
+
+
+def suppressed_areas(encounter: Encounter, modifiers: Modifiers) -> dict[str, SuppressedArea]:
+    """Every area under suppression fire this round, by :func:`area_key`, each shooter's bullets added up."""
+    areas: dict[str, SuppressedArea] = {}
+    for combatant in encounter.combatants.values():
+        fire = suppression(combatant, encounter)
+        if fire is None:
+            continue
+        name = str(fire.get("area", ""))
+        damage = fire.get("damage")
+        dice = damage if isinstance(damage, int) and not isinstance(damage, bool) else 0
+        bullets = _bullets(fire, modifiers)
+        known = areas.get(area_key(name))
+        if known is not None:
+            name, bullets = known.name, known.bullets + bullets
+            dice = max(dice, known.damage)
+        shooters = (*known.shooters, combatant.id) if known is not None else (combatant.id,)
+        areas[area_key(name)] = SuppressedArea(name, shooters, bullets, dice,
+                                               bullets * modifiers.suppression_per_bullet)
+    return areas
+
+
+def suppressed_area(encounter: Encounter, name: str, modifiers: Modifiers) -> SuppressedArea | None:
+    """The area called ``name`` if anyone lays suppression fire on it this round."""
+    return suppressed_areas(encounter, modifiers).get(area_key(name))
+
+
 def set_extra(combatant: Combatant, key: str, value: JsonValue) -> Combatant:
     """A copy with one extra entry set (None removes it)."""
     extra = dict(combatant.extra)

@@ -72,9 +72,10 @@ _TABLE_HELP: Final[dict[str, str]] = {
     "modifiers": N_("Dice modifiers of the rules (−1 is one die fewer)."),
     "weapons": N_("Your weapons, e.g. {\"AK-74\": {\"damage\": 7, \"burst\": \"3/2\", \"magazine\": 30}, "
                   "\"Knife\": {\"kind\": \"melee\", \"damage\": 1, \"one_handed\": true}, "
-                  "\"F-1\": {\"kind\": \"grenade\", \"damage\": 8, \"timed\": true}}. A melee weapon may "
-                  "name its skill (\"skill\": \"fencing\"); the attack dialog offers them under “From the "
-                  "list”."),
+                  "\"F-1\": {\"kind\": \"grenade\", \"damage\": 8, \"timed\": true, \"radius\": 15, "
+                  "\"falloff\": \"3:0, 7:-2, 15:-4\"}}. A melee weapon may name its skill (\"skill\": "
+                  "\"fencing\"); a grenade its blast radius in metres and its dice by distance (up to metres: dice "
+                  "change, nearest first). The attack dialog offers them under “From the list”."),
 }
 
 #: The tables' fields as the settings form names them (the data keeps its keys).
@@ -96,7 +97,7 @@ _TABLE_LABELS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
                   ("suppression_per_bullet", N_("Suppression: difficulty per bullet"))),
     "weapons": (("kind", N_("Kind")), ("damage", N_("Damage dice")), ("hit", N_("Dice to hit")), ("burst", N_("Burst")),
                 ("magazine", N_("Magazine")), ("one_handed", N_("One-handed")), ("skill", N_("Skill")),
-                ("timed", N_("Timed"))),
+                ("timed", N_("Timed")), ("radius", N_("Blast radius (m)")), ("falloff", N_("Dice by distance"))),
 }
 
 DIE: Final[str] = "die"

@@ -7,7 +7,10 @@ bundled one holds the weapons the sample fight and the option's help name, with 
 the weapons the seed names or implies, with placeholder values of the same scale: the AK-47 its two-gun rule
 names, a submachine gun (two guns: "самое большее — пистолетами-пулеметами"), the mounted machine gun its
 suppression fire is "best done with", the sword, chair leg and stick of its melee rules, and hand grenades
-(timed and impact fuses). Magazines are the real guns' (the seed counts rounds: a burst fires its burst).
+(timed and impact fuses). Magazines are the real guns' (the seed counts rounds: a burst fires its burst). The seed
+omits the grenades' damage-by-distance tables (a **Decision**: "grenade profiles (damage dice, radius, distance
+table) are data"): each grenade's ``radius`` and ``falloff`` (up to metres: dice change) are placeholders of the
+same scale, full dice near it, fewer further out, editable like every other weapon value.
 These entries are the ready-made weapons of the bestiary and the sample (:mod:`rules.systems.institut.arms`).
 An override is merged key by key (``null`` removes a called-shot part or a weapon) and the result is checked
 as a whole, so a mistake is reported with the dotted path of the offending entry.
@@ -115,6 +118,26 @@ class Burst:
 
 
 @dataclass(frozen=True)
+class Falloff:
+    """A grenade's distance table (institut.md: damage "changed by distance per the grenade's table"): up to each
+    distance in metres, the dice the blast gains or loses there; past the last distance its change still holds
+    (the radius says where the blast ends)."""
+
+    steps: tuple[tuple[int, int], ...] = ()
+
+    def change(self, distance: int) -> int:
+        """The dice change at ``distance`` metres (0 with no table)."""
+        for metres, dice in self.steps:
+            if distance <= metres:
+                return dice
+        return self.steps[-1][1] if self.steps else 0
+
+    def text(self) -> str:
+        """``3:0, 7:-2, 15:-4``."""
+        return ", ".join(f"{metres}:{dice}" for metres, dice in self.steps)
+
+
+@dataclass(frozen=True)
 class Weapon:
     """A weapon from the GM's list: damage dice (a firearm, a grenade) or the modifier to Strength (a melee
     weapon); ``skill`` "" is the kind's usual one; ``magazine`` 0: not loaded with rounds."""
@@ -130,6 +153,8 @@ class Weapon:
     #: "к проверке навыка применяются модификаторы, описанные для соответствующего стрелкового оружия": the
     #: weapon's own dice to hit (signed), added to the attack roll.
     hit: int = 0
+    radius: int = 0  # a grenade's blast radius in metres (0: not given, the GM judges who is caught)
+    falloff: Falloff = Falloff()
 
 
 @dataclass(frozen=True)
@@ -151,6 +176,23 @@ def parse_burst(text: str) -> Burst:
             return Burst(fired, hits)
     raise RulesError(_("A burst is written as rounds fired / rounds that hit, e.g. 3/2 (not {text!r}).").format(
         text=text))
+
+
+def parse_falloff(text: str) -> Falloff:
+    """Read ``"3:0, 7:-2, 15:-4"`` (up to metres: dice change, nearest first; empty: no table); RulesError with
+    an example otherwise."""
+    steps: list[tuple[int, int]] = []
+    for part in (piece.strip() for piece in text.replace(";", ",").split(",")):
+        if not part:
+            continue
+        metres, _colon, dice = (item.strip() for item in part.partition(":"))
+        number = dice.lstrip("+-")
+        if not (_colon and metres.isascii() and metres.isdigit() and number.isascii() and number.isdigit()
+                and len(metres) <= 3 and len(number) <= 2) or (steps and int(metres) <= steps[-1][0]):
+            raise RulesError(_("A distance table is written as metres: dice change, nearest first, e.g. "
+                               "3:0, 7:-2, 15:-4 (not {text!r}).").format(text=text))
+        steps.append((int(metres), -int(number) if dice.startswith("-") else int(number)))
+    return Falloff(tuple(steps))
 
 
 # --- checked reading --------------------------------------------------------------------------------------
@@ -234,7 +276,8 @@ def _modifiers(node: object) -> Modifiers:
 
 
 _WEAPON_FIELDS: Final[tuple[str, ...]] = ("kind", "damage", "hit", "burst", "one_handed", "magazine", "timed",
-                                          "skill")
+                                          "skill", "radius", "falloff")
+MAX_RADIUS: Final[int] = 999
 _TABLE_KINDS: Final[tuple[str, ...]] = (WeaponKind.FIREARM.value, WeaponKind.MELEE.value, WeaponKind.GRENADE.value)
 
 
@@ -263,9 +306,26 @@ def _weapon(key: str, node: object) -> Weapon:
     timed = _flag(group.get("timed", False), f"{path}.timed")
     if timed and kind is not WeaponKind.GRENADE:
         raise RulesError(_("Institute data: {path}: only a grenade has a timed fuse.").format(path=path))
+    radius, falloff = _blast_profile(group, path, kind)
     return Weapon(key, kind, _integer(_entry(group, "damage", path), f"{path}.damage", -MAX_DICE, MAX_DICE),
                   parsed, _flag(group.get("one_handed", False), f"{path}.one_handed"), magazine, timed, skill,
-                  _integer(group.get("hit", 0), f"{path}.hit", -MAX_DICE, MAX_DICE))
+                  _integer(group.get("hit", 0), f"{path}.hit", -MAX_DICE, MAX_DICE), radius, falloff)
+
+
+def _blast_profile(group: Mapping[str, Any], path: str, kind: WeaponKind) -> tuple[int, Falloff]:
+    """A grenade's radius and distance table (nothing for any other weapon)."""
+    radius = _integer(group.get("radius", 0), f"{path}.radius", 0, MAX_RADIUS)
+    text = group.get("falloff", "")
+    if not isinstance(text, str):
+        raise _fail(f"{path}.falloff", _("text such as “3:0, 7:-2, 15:-4”"), text)
+    try:
+        falloff = parse_falloff(text)
+    except RulesError as problem:
+        raise RulesError(f"{path}.falloff: {problem}") from None
+    if (radius or falloff.steps) and kind is not WeaponKind.GRENADE:
+        raise RulesError(_("Institute data: {path}: only a grenade has a blast radius or a distance table.").format(
+            path=path))
+    return radius, falloff
 
 
 def _build(data: Mapping[str, Any]) -> InstitutTables:

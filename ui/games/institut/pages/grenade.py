@@ -9,29 +9,18 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Signal
-from PySide6.QtWidgets import (
-    QCheckBox,
-    QFormLayout,
-    QGroupBox,
-    QHBoxLayout,
-    QLabel,
-    QLineEdit,
-    QToolButton,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QFormLayout, QGroupBox, QLineEdit, QSpinBox, QVBoxLayout
 
 from app.i18n import _
 from rules.dice import Roller
 from rules.encounter import Combatant, SlotKind, Status, Weapon, frozen_map
 from rules.errors import RulesError
 from rules.history import Operation
-from rules.systems.institut.arms import DAMAGE, TIMED, table_values, weapon_kind
-from rules.systems.institut.combat import DEFAULT_SIDES, Pool, pool
+from rules.systems.institut.arms import DAMAGE, RADIUS, TIMED, table_values, weapon_falloff, weapon_kind
+from rules.systems.institut.combat import Pool, pool
 from rules.systems.institut.odds import throw_distribution, wound_class_distribution
-from rules.systems.institut.ops import Blast, BlastRoll, ThrowGrenade, attack_penalties
-from rules.systems.institut.tables import InstitutTables, WeaponKind
+from rules.systems.institut.ops import Blast, ThrowGrenade, attack_penalties
+from rules.systems.institut.tables import MAX_RADIUS, Falloff, InstitutTables, WeaponKind, parse_falloff
 from ui.games.institut.odds import blast_chart, throw_chart
 from ui.games.institut.pages.page import (
     NO_DICE,
@@ -44,166 +33,66 @@ from ui.games.institut.pages.page import (
     side_by_side,
     wound_rows,
 )
+from ui.games.institut.pages.victims import Profile, VictimList
 from ui.widgets.dice_entry import DiceEntry
 from ui.widgets.inputs import Choice, spin_box
 from ui.widgets.layout import column as _column
 from ui.widgets.messages import text_label
 
-# --- victims of an explosion -------------------------------------------------------------------------------
-
-
-class VictimRow(QWidget):
-    """One creature in a blast: caught or not, its damage dice (own cover and distance), the faces."""
-
-    changed = Signal()
-
-    def __init__(self, combatant: Combatant, roller: Roller) -> None:
-        super().__init__()
-        self.combatant_id = combatant.id
-        self._roller = roller
-        self.sides = DEFAULT_SIDES  # the encounter's die, set by the list
-        self.caught = QCheckBox(combatant.name)
-        self.dice = spin_box(0, 60)
-        self.dice.setAccessibleName(_("{name}: damage dice").format(name=combatant.name))
-        self.dice.setToolTip(_("The grenade's dice for this distance, less this creature's cover."))
-        self.faces = QLineEdit(placeholderText=_("faces"))
-        self.faces.setAccessibleName(_("{name}: faces rolled").format(name=combatant.name))
-        self.roll_button = QToolButton()
-        self.roll_button.setText(_("Roll"))
-        self.total = QLabel()
-        layout = QHBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.caught, 2)
-        layout.addWidget(self.dice)
-        layout.addWidget(self.faces, 2)
-        layout.addWidget(self.roll_button)
-        layout.addWidget(self.total)
-        self.total.setMinimumWidth(self.fontMetrics().horizontalAdvance("888") + 4)
-        for signal in (self.caught.toggled, self.dice.valueChanged, self.faces.textChanged):
-            signal.connect(self._update)
-        self.roll_button.clicked.connect(self.roll)
-        self._update()
-
-    def roll(self) -> None:
-        """Roll this creature's damage dice."""
-        expression = dice_expression(self.dice.value(), self.sides)
-        self.faces.setText(expression.roll(self._roller).faces_text() if expression is not None else "")
-
-    def faces_rolled(self) -> tuple[int, ...] | None:
-        """The faces (() for no dice), or None while they are missing or wrong."""
-        expression = dice_expression(self.dice.value(), self.sides)
-        if expression is None:
-            return ()
-        try:
-            result = expression.from_faces(self.faces.text())
-        except RulesError:
-            return None
-        return tuple(face for chain in result.faces for face in chain)
-
-    def error(self) -> str:
-        """Why the typed faces cannot be used ("" when they can or nothing is typed)."""
-        expression = dice_expression(self.dice.value(), self.sides)
-        if expression is None or not self.faces.text().strip():
-            return ""
-        try:
-            expression.from_faces(self.faces.text())
-        except RulesError as problem:
-            return str(problem)
-        return ""
-
-    def _update(self) -> None:
-        caught = self.caught.isChecked()
-        for widget in (self.dice, self.faces, self.roll_button):
-            widget.setEnabled(caught)
-        faces = self.faces_rolled()
-        self.total.setText(str(sum(faces)) if caught and faces is not None else "")
-        self.changed.emit()
-
-
-class VictimList(QGroupBox):
-    """Everyone the explosion may catch; tick those in the radius and give each its own dice."""
-
-    changed = Signal()
-
-    def __init__(self, roller: Roller, default_dice: int) -> None:
-        super().__init__(_("Caught in the blast"))
-        self._roller = roller
-        self._default_dice = default_dice
-        self._layout = QVBoxLayout(self)
-        self.rows: dict[str, VictimRow] = {}
-
-    def show_combatants(self, combatants: list[Combatant], default_dice: int, sides: int = DEFAULT_SIDES) -> None:
-        """One row per combatant (kept as they are when the roster did not change) with the grenade's dice, each a
-        die of ``sides`` (the encounter's option).
-
-        When the grenade's dice change, the rows still at its former dice follow; the others keep what the GM
-        set for their distance and cover.
-        """
-        if [c.id for c in combatants] != list(self.rows):
-            self._rebuild(combatants, default_dice)
-        if default_dice != self._default_dice:
-            self._follow_default_dice(default_dice)
-        for row in self.rows.values():
-            row.sides = sides
-
-    def _rebuild(self, combatants: list[Combatant], default_dice: int) -> None:
-        while (item := self._layout.takeAt(0)) is not None:
-            widget = item.widget()
-            if widget is not None:
-                widget.setParent(None)
-                widget.deleteLater()
-        self.rows = {}
-        for combatant in combatants:
-            row = VictimRow(combatant, self._roller)
-            row.dice.setValue(default_dice)
-            row.changed.connect(self.changed)
-            self.rows[combatant.id] = row
-            self._layout.addWidget(row)
-
-    def _follow_default_dice(self, new: int) -> None:
-        """The grenade's dice changed: rows still at the old default follow."""
-        for row in self.rows.values():
-            if row.dice.value() == self._default_dice:
-                row.dice.setValue(new)
-        self._default_dice = new
-
-    def caught(self) -> list[VictimRow]:
-        """Rows ticked as caught."""
-        return [row for row in self.rows.values() if row.caught.isChecked()]
-
-    def problem(self) -> tuple[str, bool]:
-        """A wrong face, or dice still missing."""
-        for row in self.caught():
-            if row.error():
-                return f"{row.caught.text()}: {row.error()}", True
-        if any(row.faces_rolled() is None for row in self.caught()):
-            return _("Roll or type the blast damage of everyone caught."), False
-        return "", False
-
-    def rolls(self) -> tuple[BlastRoll, ...]:
-        """The damage rolls of everyone caught."""
-        return tuple(BlastRoll(row.combatant_id, row.faces_rolled() or ()) for row in self.caught())
-
-    def missing(self) -> bool:
-        """Someone caught still has no faces."""
-        return any(not row.faces.text().strip() and row.dice.value() > 0 for row in self.caught())
-
-    def roll_missing(self) -> None:
-        """Roll for everyone caught without faces yet."""
-        for row in self.caught():
-            if not row.faces.text().strip():
-                row.roll()
-
-    def clear(self) -> None:
-        """Untick everyone and forget the faces."""
-        for row in self.rows.values():
-            row.faces.clear()
-            row.caught.setChecked(False)
-
 
 def _blast_targets(context: Context) -> list[Combatant]:
     return [c for c in context.state.combatants.values()
             if context.system.status(c, context.state) is not Status.DEAD]
+
+
+class ProfileInputs:
+    """A grenade's profile in a form: dice at the point of impact, blast radius and distance table (institut.md
+    Decision: "grenade profiles (damage dice, radius, distance table) are data"), filled from a weapon."""
+
+    def __init__(self, damage: int) -> None:
+        self.damage = spin_box(0, 60, damage)
+        self.damage.setToolTip(_("The grenade's damage dice at the point of impact."))
+        self.radius: QSpinBox = spin_box(0, MAX_RADIUS, special=_("not given"), suffix=_(" m"))
+        self.radius.setToolTip(_("Creatures further away are not caught (not given: you judge who is)."))
+        self.falloff = QLineEdit(placeholderText=_("e.g. 3:0, 7:-2, 15:-4"))
+        self.falloff.setToolTip(_("Up to each distance in metres, the dice the blast gains or loses there, "
+                                  "nearest first; empty: the same dice all through the radius."))
+
+    def widgets(self) -> tuple[QSpinBox, QSpinBox, QLineEdit]:
+        """The inputs, for the page to watch."""
+        return self.damage, self.radius, self.falloff
+
+    def add_rows(self, form: QFormLayout) -> None:
+        """The inputs as rows of ``form``."""
+        form.addRow(_("Damage dice"), self.damage)
+        form.addRow(_("Blast radius"), self.radius)
+        form.addRow(_("Dice by distance"), self.falloff)
+
+    def fill(self, weapon: Weapon, data: InstitutTables) -> None:
+        """Take a grenade's dice, radius and distance table; a grenade carried without a radius or a table (saved
+        before grenades had them) takes those of the GM's weapon list entry of its name."""
+        listed = data.weapons.get(weapon.name)
+        own = weapon.number(RADIUS) or weapon_falloff(weapon).steps
+        profile = weapon if own or listed is None else Weapon(listed.key, frozen_map(table_values(listed)))
+        self.damage.setValue(weapon.number(DAMAGE))
+        self.radius.setValue(profile.number(RADIUS))
+        self.falloff.setText(weapon_falloff(profile).text())
+
+    def problem(self) -> str:
+        """Why the distance table cannot be read ("" when it can)."""
+        try:
+            parse_falloff(self.falloff.text())
+        except RulesError as problem:
+            return str(problem)
+        return ""
+
+    def profile(self) -> Profile:
+        """The profile typed (a table that cannot be read counts as none: :meth:`problem` says why)."""
+        try:
+            falloff = parse_falloff(self.falloff.text())
+        except RulesError:
+            falloff = Falloff()
+        return Profile(self.damage.value(), self.radius.value(), falloff)
 
 
 # --- grenades ----------------------------------------------------------------------------------------------
@@ -226,15 +115,15 @@ class GrenadePage(Page):
         self.athletics = spin_box(0, 40)
         self.visibility = spin_box(-20, 20)
         self.held = Choice[str]()
-        self.damage = spin_box(0, 60, 8)
-        self.damage.setToolTip(_("The grenade's damage dice at the point of impact."))
+        self.blast = ProfileInputs(8)
+        self.damage = self.blast.damage
         self.sheet_label = text_label(rich=True)
         self.throw_entry = DiceEntry(_("Throw"), roller)
         self.victims = VictimList(roller, self.damage.value())
         self.set_tables(data)
         self._build_layout()
         self.edits.watch(self.grenade, self.timed, self.distance, self.athletics, self.visibility, self.held,
-                         self.damage, self.throw_entry)
+                         *self.blast.widgets(), self.throw_entry)
         self.victims.changed.connect(self.edits.edited)
         self.preset.currentIndexChanged.connect(self._on_preset)
 
@@ -267,7 +156,7 @@ class GrenadePage(Page):
         with self.edits.quietly():
             self.grenade.setText(weapon.name)
             self.timed.select(weapon.value(TIMED) is True)
-            self.damage.setValue(weapon.number(DAMAGE))
+            self.blast.fill(weapon, self._data)
 
     def _build_layout(self) -> None:
         throw = QGroupBox(_("Grenade"))
@@ -279,7 +168,7 @@ class GrenadePage(Page):
         form.addRow(_("Athletics dice"), self.athletics)
         form.addRow(_("Sight, obstacles"), self.visibility)
         form.addRow(_("This action"), self.held)
-        form.addRow(_("Damage dice"), self.damage)
+        self.blast.add_rows(form)
         sheet = QGroupBox(_("Dice pools"))
         QVBoxLayout(sheet).addWidget(self.sheet_label)
         dice = QGroupBox(_("Odds and dice"))
@@ -307,10 +196,9 @@ class GrenadePage(Page):
     def refresh(self, context: Context) -> None:
         with self.edits.quietly():
             self.held.set_items(held_items(context.attacker))
-            self.victims.show_combatants(_blast_targets(context), self.damage.value(), context.sides())
+            self.victims.show_combatants(_blast_targets(context), self.blast.profile(), context.sides())
         self.victims.setVisible(not self.timed.value())
         self.timed_note.setVisible(self.timed.value())
-        self.damage.setEnabled(not self.timed.value())
         self._pool, self._problem = None, ""
         if context.attacker is None:
             self._problem = _("Choose who throws.")
@@ -348,6 +236,8 @@ class GrenadePage(Page):
         problem = self.dice_problem()
         if problem[0] or self.timed.value():
             return problem
+        if self.blast.problem():
+            return self.blast.problem(), True
         return self.victims.problem()
 
     def can_roll(self) -> bool:
@@ -389,42 +279,51 @@ class BlastPage(Page):
         super().__init__(roller)
         self.source = QLineEdit()
         self.source.setPlaceholderText(_("e.g. F-1"))
-        self.damage = spin_box(0, 60, 8)
+        self.blast = ProfileInputs(8)
+        self.damage = self.blast.damage
         self.victims = VictimList(roller, self.damage.value())
         explosion = QGroupBox(_("Explosion"))
         form = QFormLayout(explosion)
         form.addRow(_("What explodes"), self.source)
-        form.addRow(_("Damage dice"), self.damage)
+        self.blast.add_rows(form)
         note = text_label()
         note.setText(_("Each creature in the radius rolls its own damage: the grenade's dice for its distance, "
-                       "less its own cover."))
+                       "less its own cover. Give each its metres and cover."))
         form.addRow(note)
         odds = QGroupBox(_("Wound at these dice"))
         QVBoxLayout(odds).addWidget(self.odds)
         result = QGroupBox(_("Result"))
         QVBoxLayout(result).addWidget(self.result)
         side_by_side(self, _column(explosion, odds, result), _column(self.victims, self.boxed_chart()))
-        self.edits.watch(self.source, self.damage)
+        self.edits.watch(self.source, *self.blast.widgets())
         self.victims.changed.connect(self.edits.edited)
 
     def prefill(self, context: Context) -> None:
-        """A timed grenade going off now: its name, and its dice if the thrower carries it as a weapon."""
+        """A timed grenade going off now: its name, and its profile if the thrower carries it as a weapon or the
+        GM's weapon list has it."""
         slot = context.state.clock.current
-        if slot is not None and slot.kind is SlotKind.TIMER and slot.ids[0] in context.state.effects:
-            effect = context.state.effects[slot.ids[0]]
-            self.source.setText(effect.name)
-            thrower = context.state.combatants.get(effect.source or "")
-            grenade = thrower.weapon(effect.name) if thrower is not None else None
-            if grenade is not None and weapon_kind(grenade) is WeaponKind.GRENADE:
-                self.damage.setValue(grenade.number(DAMAGE))
+        if slot is None or slot.kind is not SlotKind.TIMER or slot.ids[0] not in context.state.effects:
+            return
+        effect = context.state.effects[slot.ids[0]]
+        self.source.setText(effect.name)
+        thrower = context.state.combatants.get(effect.source or "")
+        grenade = thrower.weapon(effect.name) if thrower is not None else None
+        listed = context.data.weapons.get(effect.name)
+        if grenade is None and listed is not None:
+            grenade = Weapon(listed.key, frozen_map(table_values(listed)))
+        if grenade is not None and weapon_kind(grenade) is WeaponKind.GRENADE:
+            with self.edits.quietly():
+                self.blast.fill(grenade, context.data)
 
     def refresh(self, context: Context) -> None:
         with self.edits.quietly():
-            self.victims.show_combatants(_blast_targets(context), self.damage.value(), context.sides())
+            self.victims.show_combatants(_blast_targets(context), self.blast.profile(), context.sides())
         rows = wound_rows(wound_class_distribution(self.damage.value(), context.data.pyramid, sides=context.sides()))
         self.show_odds(rows, blast_chart(rows, self.damage.value(), context.sides()))
 
     def problem(self, context: Context) -> tuple[str, bool]:
+        if self.blast.problem():
+            return self.blast.problem(), True
         if not self.victims.caught():
             return _("Tick everyone caught in the blast."), False
         return self.victims.problem()
