@@ -18,7 +18,7 @@ from rules.encounter import SlotKind
 from rules.systems.institut import DeclareActions, HoldAction, SuppressionFire, attack_outcome_distribution, rounds
 from rules.systems.institut.combat import Defence, FireMode
 from rules.systems.institut.crossing import CrossSuppression
-from rules.systems.institut.ops import Blast, InstitutAttack, ThrowGrenade
+from rules.systems.institut.ops import Blast, InstitutAttack, SetInstitutFlag, ThrowGrenade
 from rules.systems.institut.pyramid import CLASSES
 from rules.systems.institut.sample import sample
 from rules.systems.institut.tables import WeaponKind
@@ -234,6 +234,20 @@ def test_grenades_timed_and_on_impact(dialog_for: DialogFactory) -> None:
     dialog.resolve()
     assert isinstance(document.history.entries[-1].operation, ThrowGrenade)
     assert wounds(document, ids["Bandit 1"])[3] == 1  # 23 points: Critical
+
+
+def test_an_ambusher_throws_a_grenade_with_the_ambush_dice_in_the_first_round(dialog_for: DialogFactory) -> None:
+    # institut.md: ambush "+3 to its hit rolls ... in the first round"; Decision: "grenade throws included (a throw
+    # is a roll to hit a spot)".
+    document, ids = fight()
+    document.apply(SetInstitutFlag(ids["Sokolov"], "ambush", True))
+    dialog = dialog_for(document)
+    dialog.tabs.setCurrentWidget(dialog.grenade)
+    page = dialog.grenade
+    assert page.ambush.isChecked()
+    assert page.throw_entry.dice_count() == 2 + 3  # Sokolov's Athletics and the ambush
+    page.ambush.setChecked(False)  # the GM's call: the throw was not from the ambush
+    assert page.throw_entry.dice_count() == 2
 
 
 def test_the_timed_grenade_goes_off_on_the_explosion_page(dialog_for: DialogFactory) -> None:

@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtWidgets import QFormLayout, QGroupBox, QLineEdit, QSpinBox, QVBoxLayout
+from PySide6.QtWidgets import QCheckBox, QFormLayout, QGroupBox, QLineEdit, QSpinBox, QVBoxLayout
 
 from app.i18n import _
 from rules.dice import Roller
 from rules.encounter import Combatant, SlotKind, Status, Weapon, frozen_map
 from rules.errors import RulesError
 from rules.history import Operation
+from rules.systems.institut import rounds
 from rules.systems.institut.arms import DAMAGE, RADIUS, TIMED, table_values, weapon_falloff, weapon_kind
 from rules.systems.institut.combat import Pool, pool
 from rules.systems.institut.odds import throw_distribution, wound_class_distribution
@@ -114,6 +115,9 @@ class GrenadePage(Page):
         self.distance = spin_box(0, 999, 10, suffix=_(" m"))
         self.athletics = spin_box(0, 40)
         self.visibility = spin_box(-20, 20)
+        # institut.md Decision: the ambush's +3 to hit counts for "grenade throws included (a throw is a roll to
+        # hit a spot)".
+        self.ambush = QCheckBox()
         self.held = Choice[str]()
         self.blast = ProfileInputs(8)
         self.damage = self.blast.damage
@@ -122,7 +126,8 @@ class GrenadePage(Page):
         self.victims = VictimList(roller, self.damage.value())
         self.set_tables(data)
         self._build_layout()
-        self.edits.watch(self.grenade, self.timed, self.distance, self.athletics, self.visibility, self.held,
+        self.edits.watch(self.grenade, self.timed, self.distance, self.athletics, self.visibility, self.ambush,
+                         self.held,
                          *self.blast.widgets(), self.throw_entry)
         self.victims.changed.connect(self.edits.edited)
         self.preset.currentIndexChanged.connect(self._on_preset)
@@ -133,6 +138,7 @@ class GrenadePage(Page):
         grenades = sorted((key for key, weapon in data.weapons.items() if weapon.kind is WeaponKind.GRENADE),
                           key=str.casefold)
         self.preset.set_items([(_("Type the grenade in"), None), *((key, key) for key in grenades)])
+        self.ambush.setText(_("Ambush, first round (+{count} dice to hit)").format(count=data.modifiers.ambush_hit))
 
     def _on_preset(self) -> None:
         key = self.preset.value()
@@ -167,6 +173,7 @@ class GrenadePage(Page):
         form.addRow(_("Distance"), self.distance)
         form.addRow(_("Athletics dice"), self.athletics)
         form.addRow(_("Sight, obstacles"), self.visibility)
+        form.addRow(self.ambush)
         form.addRow(_("This action"), self.held)
         self.blast.add_rows(form)
         sheet = QGroupBox(_("Dice pools"))
@@ -192,6 +199,7 @@ class GrenadePage(Page):
         if context.attacker is not None:
             with self.edits.quietly():
                 self.athletics.setValue(context.attacker.attribute("athletics"))
+                self.ambush.setChecked(rounds.flag(context.attacker, rounds.AMBUSH) and context.state.clock.round <= 1)
 
     def refresh(self, context: Context) -> None:
         with self.edits.quietly():
@@ -207,7 +215,9 @@ class GrenadePage(Page):
                 wounds, actions = attack_penalties(context.attacker, context.state, self.held.value())
                 self._pool = pool((_("Athletics"), self.athletics.value()), (_("Wounds"), -wounds),
                                   (_("Additional actions this round"), -actions),
-                                  (_("Sight, obstacles"), self.visibility.value()), keep_zero=(_("Athletics"),))
+                                  (_("Sight, obstacles"), self.visibility.value()),
+                                  (_("Ambush (first round)"), self._data.modifiers.ambush_hit if self.ambush.isChecked()
+                                   else 0), keep_zero=(_("Athletics"),))
             except RulesError as problem:
                 self._problem = str(problem)
         self._show(context.sides())
