@@ -34,14 +34,24 @@ from tests.rules.test_clovek_scenes import left, roll, seed_fight
 
 
 def beatrice_first() -> History:
-    """The GM puts Beatrice first (12, all her dice kept), then Cesare (3 + 1) and Adriana (4): the tie-break
-    dice put Cesare first."""
+    """The GM puts Beatrice first (12, all her dice kept), then Cesare (3 + 2) and Adriana (4)."""
+    history = seed_fight()
+    history.do(SetInitiativeDice("c", 1))
+    history.do(SetInitiative("b", 12))
+    roll(history, {"c": (2,), "a": ()}, {"c": (1,), "a": (6,)})
+    assert history.state.clock.current is not None and history.state.clock.current.ids == ("b",)
+    return history
+
+
+def test_a_tie_goes_to_the_higher_composure_before_the_roll_off() -> None:
+    # clovek.md Decision: "ties (the seed is silent) go to the higher Composure, then a d10 roll-off". Cesare
+    # (Composure 3) rolls 1: 4; Adriana risks no dice: her Composure, 4. The roll-off favours Cesare, Composure her.
     history = seed_fight()
     history.do(SetInitiativeDice("c", 1))
     history.do(SetInitiative("b", 12))
     roll(history, {"c": (1,), "a": ()}, {"c": (6,), "a": (1,)})
-    assert history.state.clock.current is not None and history.state.clock.current.ids == ("b",)
-    return history
+    history.do(NextTurn())
+    assert history.state.clock.current is not None and history.state.clock.current.ids == ("a",)
 
 
 def test_banks_are_twice_the_dexterity_attributes() -> None:

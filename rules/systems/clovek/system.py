@@ -416,10 +416,12 @@ def alternation(combatants: Sequence[Combatant]) -> dict[str, int]:
 
 
 def _tie_key(combatant: Combatant, yielded: frozenset[str]) -> tuple[int, ...]:
-    """Highest score first; one who yielded goes after its ties; then the tie-break dice rolled with it."""
+    """Highest score first; one who yielded goes after its ties; then the higher Composure; then the tie-break
+    dice rolled with it (clovek.md Decision: "ties (the seed is silent) go to the higher Composure, then a d10
+    roll-off": the dice rolled up front are that roll-off, the same for every tie of the round)."""
     initiative = combatant.initiative
     tiebreak = initiative.tiebreak if initiative is not None else ()
-    return (_score(combatant), 0 if combatant.id in yielded else 1, *tiebreak)
+    return (_score(combatant), 0 if combatant.id in yielded else 1, combatant.attribute(COMPOSURE), *tiebreak)
 
 
 def _charge_initiative_dice(encounter: Encounter, system: ClovekSystem) -> Encounter:
