@@ -16,7 +16,18 @@ from __future__ import annotations
 from typing import ClassVar, Final
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QCheckBox, QComboBox, QGroupBox, QHBoxLayout, QLineEdit, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QGroupBox,
+    QHBoxLayout,
+    QLineEdit,
+    QPushButton,
+    QScrollArea,
+    QScrollBar,
+    QVBoxLayout,
+    QWidget,
+)
 
 from app.document import Change
 from app.i18n import N_, _
@@ -116,6 +127,7 @@ class SoubojAttackDialog(AttackDialog):
         self._dead_on_spot: str | None = None
         self._refusal = ""  # why the rules refuse the attacker now ("": they do not)
         self._override = False  # the GM's override is being resolved
+        self._follow_prompt = False  # a prompt is shown: the scrolled dialog keeps its bottom in view
         self._build_layout()
 
     def _load_tables(self) -> SoubojTables:
@@ -159,13 +171,12 @@ class SoubojAttackDialog(AttackDialog):
         result.addWidget(self.prompt)
         right.addWidget(result_box)
         right.addStretch(1)
-        columns = QHBoxLayout()
+        content = QWidget()
+        columns = QHBoxLayout(content)
         columns.addLayout(left, 1)
         columns.addLayout(right, 1)
-        layout = QVBoxLayout(self)
-        layout.addLayout(columns, 1)
-        layout.addWidget(self.status_label)
-        layout.addWidget(self.buttons)
+        # Scrolled on a small screen: a critical hit's prompts make the result taller than a laptop's height.
+        self._lay_out(content)
 
     def _connect(self) -> None:
         super()._connect()
@@ -178,6 +189,9 @@ class SoubojAttackDialog(AttackDialog):
         self.prompt.bleeding.clicked.connect(self.add_bleeding)
         self.prompt.lost_limb.clicked.connect(self.add_lost_limb)
         self.prompt.not_dead.clicked.connect(self.take_back_death)
+        bar = self._scroll_bar()
+        if bar is not None:
+            bar.rangeChanged.connect(self._on_scroll_range)
 
     def _inputs(self) -> list[QWidget]:
         # The parts' spin boxes are watched where they are made (_on_kind_changed): watching them here too
@@ -451,16 +465,37 @@ class SoubojAttackDialog(AttackDialog):
             self.prompt.offer_taking_back(_("“If the last wound was critical … it dies on the spot”: {name} is dead. "
                                             "A special circumstance may say otherwise.").format(
                 name=state.combatant(operation.target).name))
+            self._reveal_prompt()
         elif operation.flat and self._document.system.status(state.combatant(operation.target), state) \
                 is not Status.ACTIVE:
             self.prompt.tell(_("A critical flat blow does not kill on the spot: shadow damage is not lethal."))
+            self._reveal_prompt()
 
     def _offer_after_effects(self, note: str, combatant_id: str) -> None:
         self._after_effect_on = combatant_id
         self.prompt.offer_after_effects(note, self._document.state.combatant(combatant_id).name)
+        self._reveal_prompt()
+
+    def _reveal_prompt(self) -> None:
+        """Keep the prompt in view: on a laptop the result ends below the dialog's visible part, and grows as the
+        prompt adds its lines (the scroll range follows only once Qt has laid the content out again)."""
+        self._follow_prompt = True
+        bar = self._scroll_bar()
+        if bar is not None:
+            bar.setValue(bar.maximum())
+
+    def _scroll_bar(self) -> QScrollBar | None:
+        scroll = self.findChild(QScrollArea)
+        return scroll.verticalScrollBar() if scroll is not None else None
+
+    def _on_scroll_range(self, _minimum: int, maximum: int) -> None:
+        bar = self._scroll_bar()
+        if self._follow_prompt and bar is not None:
+            bar.setValue(maximum)  # the result and its prompt end the right-hand column: the bottom shows them
 
     def _clear_for_next(self) -> None:
         super()._clear_for_next()
+        self._follow_prompt = False
         self._after_effect_on = self._dead_on_spot = None
         self.prompt.clear()
 
@@ -508,6 +543,7 @@ class SoubojAttackDialog(AttackDialog):
             show_message(self.status_label, str(problem))
             return False
         self._show_result(f"{self.result_label.text()}\n{change.entry.text()}")
+        self._reveal_prompt()
         return True
 
     def _set_editable(self, editable: bool) -> None:

@@ -258,13 +258,14 @@ class CriticalPrompt(QWidget):
         row.setContentsMargins(0, 0, 0, 0)
         for widget in (self.bleeding, self.lost_limb, QLabel(_("for")), self.duration):
             row.addWidget(widget)
+        row.addSpacing(12)
+        row.addWidget(self.other)  # on the same row: a laptop screen has no height to spare under the result
         row.addStretch(1)
         layout.addWidget(self.effects_row)
-        for button in (self.other, self.not_dead):
-            line = QHBoxLayout()
-            line.addWidget(button)
-            line.addStretch(1)
-            layout.addLayout(line)
+        line = QHBoxLayout()
+        line.addWidget(self.not_dead)
+        line.addStretch(1)
+        layout.addLayout(line)
         for button in (self.bleeding, self.lost_limb, self.other, self.not_dead):
             button.setAutoDefault(False)  # Enter keeps setting up the next attack
         self.clear()
@@ -272,7 +273,7 @@ class CriticalPrompt(QWidget):
     def clear(self) -> None:
         """Nothing to ask (no critical hit, or the next attack)."""
         self.note.clear()
-        for widget in (self.note, self.effects_row, self.other, self.not_dead):
+        for widget in (self.note, self.effects_row, self.not_dead):
             widget.setVisible(False)
 
     def offer_after_effects(self, note: str, name: str) -> None:
@@ -281,7 +282,7 @@ class CriticalPrompt(QWidget):
         self.other.setText(_("Add an after-effect to {name}…").format(name=name))
         for button in (self.bleeding, self.lost_limb):
             button.setEnabled(True)
-        for widget in (self.note, self.effects_row, self.other):
+        for widget in (self.note, self.effects_row):
             widget.setVisible(True)
 
     def offer_taking_back(self, note: str) -> None:
