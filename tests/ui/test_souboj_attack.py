@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from app.document import EncounterDocument
+from app.i18n import install_language
 from app.library import Library
 from app.workspace import Workspace
 from rules.combatants import ApplyHarm
@@ -249,3 +250,125 @@ def test_a_firearm_without_a_number_gets_the_shooters_suggested_one(qtbot: QtBot
     assert dialog.attack_box.bonus() == 9
     _select_kind(dialog, Kind.MELEE)
     assert "weapon_strength" not in dialog.attack_box.spins or not dialog.attack_box.spins["weapon_strength"].toolTip()
+
+
+# --- a dying attacker: refused, and the GM's override -----------------------------------------------------------
+
+
+def test_a_dying_attacker_is_refused_before_the_dice_and_the_gm_may_override(qtbot: QtBot,
+                                                                           document: EncounterDocument) -> None:
+    # souboj.md, "Dying": "It can do nothing; but if it is dying at the start of its turn it may roll Endurance for one
+    # last action." Bandit 2 falls while the group at 4 acts; its own turn is not now.
+    document.apply(ApplyHarm(BANDIT_2, "wounds", 17))
+    dialog = _dialog(qtbot, document, attacker=BANDIT_2, target=ALES)
+    refusal = ("Bandit 2 is dying: “It can do nothing; but if it is dying at the start of its turn it may roll "
+               "Endurance for one last action.” Judge that roll first (Dying and death).")
+    assert dialog.status_label.text().startswith(refusal)
+    assert not dialog.resolve_button.isEnabled()
+    assert dialog.override_button.isVisibleTo(dialog) and not dialog.override_button.isEnabled()
+    assert dialog.override_button.text() == "Resolve anyway (GM's override)"
+    dialog.attack_entry.set_faces_text("6")
+    dialog.defence_entry.set_faces_text("1")
+    assert not dialog.resolve_button.isEnabled() and dialog.override_button.isEnabled()
+    steps = document.undo_stack.count()
+    qtbot.mouseClick(dialog.override_button, Qt.MouseButton.LeftButton)
+    assert document.undo_stack.count() == steps + 1
+    assert document.history.entries[-1].text().splitlines()[0] == (
+        "Bandit 2 is dying and can do nothing, but the GM lets it act all the same.")
+    assert document.state.combatant(ALES).boxes("wounds") > 0
+    assert not dialog.override_button.isVisibleTo(dialog)
+    dialog.next_attack()  # still dying: the next attack is refused again
+    assert dialog.status_label.text().startswith(refusal) and not dialog.resolve_button.isEnabled()
+
+
+def test_a_creature_felled_in_the_group_acting_now_still_strikes_from_the_dialog(qtbot: QtBot,
+                                                                               document: EncounterDocument) -> None:
+    # "Everyone with the same score acts at the same time": Bandit 1 (score 4, 9 hit points) falls to Aleš's blow.
+    dialog = _dialog(qtbot, document)
+    dialog.attack_entry.set_faces_text("2")
+    dialog.defence_entry.set_faces_text("5")
+    dialog.resolve()
+    assert document.system.status(document.state.combatant(BANDIT_1), document.state) is Status.DYING
+    answer = _dialog(qtbot, document, attacker=BANDIT_1, target=ALES)
+    answer.attack_entry.set_faces_text("6")
+    answer.defence_entry.set_faces_text("1")
+    assert answer.resolve_button.isEnabled() and not answer.override_button.isVisibleTo(answer)
+    answer.resolve()
+    assert document.history.entries[-1].text().splitlines()[0] == (
+        "Bandit 1 attacks Aleš with Short sword (Melee (face to face)).")
+
+
+# --- a critical hit's prompts -------------------------------------------------------------------------------------
+
+
+def _critical(qtbot: QtBot, document: EncounterDocument, target: str, flat: bool = False) -> SoubojAttackDialog:
+    """Aleš's blow from behind at level 1, dice 2 and 5."""
+    dialog = _dialog(qtbot, document, target=target)
+    dialog.critical.causes[Cause.BEHIND].setChecked(True)
+    dialog.critical.level.setValue(1)
+    dialog.damage.flat.setChecked(flat)
+    dialog.attack_entry.set_faces_text("2")
+    dialog.defence_entry.set_faces_text("5")
+    dialog.resolve()
+    return dialog
+
+
+def test_a_critical_wound_offers_bleeding_and_a_lost_limb_in_one_click_each(qtbot: QtBot,
+                                                                           document: EncounterDocument) -> None:
+    # souboj.md, "Critical hits": "The GM may add effects (bleeding, amputation…) by the size of the wound."
+    dialog = _critical(qtbot, document, CHIEF)  # 16 against 11: base 5, + 8 − 3 = 10 on the Chief's 22
+    prompt = dialog.prompt
+    assert prompt.note.text().startswith("A critical wound of 10 on Chief Radim")
+    assert prompt.bleeding.isVisibleTo(dialog) and prompt.not_dead.isHidden()
+    steps = document.undo_stack.count()
+    prompt.duration.setValue(3)
+    qtbot.mouseClick(prompt.bleeding, Qt.MouseButton.LeftButton)
+    bleeding = list(document.state.effects.values())[-1]
+    assert (bleeding.name, bleeding.target, bleeding.remaining) == ("Bleeding", CHIEF, 3)
+    assert bleeding.reminds is not None and bleeding.reminds.hook == "round_start"
+    assert document.undo_stack.count() == steps + 1 and not prompt.bleeding.isEnabled()
+    assert dialog.result_label.text().splitlines()[-1] == "Bleeding begins on Chief Radim."
+    prompt.duration.setValue(0)  # until removed
+    qtbot.mouseClick(prompt.lost_limb, Qt.MouseButton.LeftButton)
+    limb = list(document.state.effects.values())[-1]
+    assert (limb.name, limb.target, limb.remaining, limb.expires) == ("Lost limb", CHIEF, None, None)
+    document.undo_stack.undo()
+    assert limb.id not in document.state.effects and bleeding.id in document.state.effects
+    dialog.next_attack()
+    assert prompt.note.isHidden() and not prompt.bleeding.isVisibleTo(dialog)
+
+
+def test_a_critical_wound_that_leaves_it_dying_kills_on_the_spot_and_the_gm_may_take_it_back(
+        qtbot: QtBot, document: EncounterDocument) -> None:
+    # "If the last wound was critical, or a special circumstance applies, it dies on the spot."
+    dialog = _critical(qtbot, document, BANDIT_1)  # 11 on Bandit 1's 9 hit points: −2
+    assert document.system.status(document.state.combatant(BANDIT_1), document.state) is Status.DEAD
+    assert "The critical wound kills Bandit 1 on the spot." in dialog.result_label.text()
+    prompt = dialog.prompt
+    assert prompt.not_dead.isVisibleTo(dialog) and not prompt.bleeding.isVisibleTo(dialog)
+    steps = document.undo_stack.count()
+    qtbot.mouseClick(prompt.not_dead, Qt.MouseButton.LeftButton)
+    assert document.undo_stack.count() == steps + 1
+    assert document.system.status(document.state.combatant(BANDIT_1), document.state) is Status.DYING
+    assert dialog.result_label.text().splitlines()[-1] == "The GM takes back Bandit 1's death."
+    assert prompt.not_dead.isHidden() and prompt.bleeding.isVisibleTo(dialog)  # it lives on, with its wound
+
+
+def test_a_critical_flat_blow_does_not_kill_on_the_spot(qtbot: QtBot, document: EncounterDocument) -> None:
+    dialog = _critical(qtbot, document, BANDIT_1, flat=True)  # 11 shadow damage on 9 hit points: out cold
+    assert document.system.status(document.state.combatant(BANDIT_1), document.state) is Status.UNCONSCIOUS
+    assert dialog.prompt.note.text() == "A critical flat blow does not kill on the spot: shadow damage is not lethal."
+    assert dialog.prompt.not_dead.isHidden() and not dialog.prompt.bleeding.isVisibleTo(dialog)
+
+
+def test_an_after_effect_is_named_and_logged_in_the_gms_language(qtbot: QtBot, document: EncounterDocument) -> None:
+    install_language("cs")
+    try:
+        dialog = _critical(qtbot, document, CHIEF)
+        qtbot.mouseClick(dialog.prompt.bleeding, Qt.MouseButton.LeftButton)
+        added = list(document.state.effects.values())[-1]
+        assert added.name != "Bleeding" and added.name in document.history.entries[-1].text()
+        assert dialog.result_label.text().splitlines()[-1] == document.history.entries[-1].text()
+        assert "begins" not in document.history.entries[-1].text()
+    finally:
+        install_language("en")

@@ -14,8 +14,8 @@ from rules.combatants import AddCombatant, ApplyHarm
 from rules.encounter import Side, Status, frozen_map
 from rules.errors import RulesError
 from rules.history import new_history
-from rules.systems.souboj import Declare, HoldReaction, JudgeLastAction, TimePasses
-from rules.systems.souboj.model import Action, Placement, reaction, reactions
+from rules.systems.souboj import Declare, HoldReaction, JudgeLastAction, SoubojAttack, TimePasses
+from rules.systems.souboj.model import Action, Kind, Placement, reaction, reactions
 from rules.systems.souboj.sample import sample
 from rules.turns import NextTurn, SetInitiative
 from ui.games.souboj.panel import DyingSection, FightSection, RoundSection
@@ -181,6 +181,18 @@ def test_the_gm_judges_the_endurance_roll_for_one_last_action_once(qtbot: QtBot,
         document.apply(JudgeLastAction(BANDIT_2, False))
     document.apply(ApplyHarm(BANDIT_2, "wounds", -17))  # healed: saved, that dying is over
     assert "last_action" not in document.state.combatant(BANDIT_2).extra
+
+
+def test_the_section_says_when_the_one_last_action_is_taken(qtbot: QtBot, host: QWidget) -> None:
+    # Decision: "the last action is allowed once (it is the *last*)".
+    document, section = _bandit_2_dying_section(qtbot, host)
+    document.apply(ApplyHarm(BANDIT_2, "wounds", 17))
+    section.last_granted.click()
+    document.apply(SoubojAttack(BANDIT_2, "c1", Kind.MELEE, attack_roll=6, defence_roll=1))
+    assert document.history.entries[-1].text().splitlines()[0] == "Bandit 2 takes its one last action."
+    assert section.detail_label.text().endswith("Its one last action is taken: it can do nothing more.")
+    with pytest.raises(RulesError, match="has taken its one last action"):
+        document.apply(SoubojAttack(BANDIT_2, "c1", Kind.MELEE, attack_roll=6, defence_roll=1))
 
 
 def test_surprise_is_chosen_before_the_fight_and_time_passes_after_it(qtbot: QtBot, host: QWidget) -> None:

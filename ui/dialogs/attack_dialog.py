@@ -117,6 +117,10 @@ class AttackDialog(QDialog):
     no_target: ClassVar[str] = ""
     #: What a resolved attack locks until the next attack (see :class:`ResolvedForm`).
     resolved_form: ClassVar[ResolvedForm] = ResolvedForm.LOCKED
+    #: The GM's override of a refusal (:meth:`resolve_anyway`): its button's text and tooltip (translated when shown).
+    override_text: ClassVar[str] = N_("Resolve anyway, taking no action")
+    override_tip: ClassVar[str] = N_("The rules refused this attack (the reason is shown above the buttons). As the "
+                                     "GM you may allow it: it is resolved without spending an action.")
 
     def __init__(self, document: EncounterDocument, roller: Roller, attacker_id: str | None = None,
                  target_id: str | None = None, parent: QWidget | None = None) -> None:
@@ -137,10 +141,8 @@ class AttackDialog(QDialog):
         self.buttons = QDialogButtonBox()
         self._build(roller)  # first: a game's own buttons (Roll the rest) come before Resolve
         # The GM's one click past a limit the rules refused (a third shot in a phase): resolved taking no action.
-        self.override_button = self.buttons.addButton(_("Resolve anyway, taking no action"),
-                                                      QDialogButtonBox.ButtonRole.ActionRole)
-        self.override_button.setToolTip(_("The rules refused this attack (the reason is shown above the buttons). "
-                                          "As the GM you may allow it: it is resolved without spending an action."))
+        self.override_button = self.buttons.addButton(_(self.override_text), QDialogButtonBox.ButtonRole.ActionRole)
+        self.override_button.setToolTip(_(self.override_tip))
         self.override_button.setVisible(False)
         self.resolve_button = self.buttons.addButton(_("Resolve"), QDialogButtonBox.ButtonRole.ActionRole)
         self.next_button = self.buttons.addButton(_(self.next_text), QDialogButtonBox.ButtonRole.ActionRole)

@@ -7,15 +7,15 @@ attacker's level) and the two faces, so a replay gives the same result and the l
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
 from rules.combatants import harm_lines
-from rules.encounter import Combatant, Encounter, Status
+from rules.encounter import ADDED_LATER, Combatant, Encounter, Status
 from rules.errors import OperationError
 from rules.history import Applied, AttackRecord, LogArg, LogLine, Operation, require_combatant
 from rules.systems.base import Reminder, RuleSystem
-from rules.systems.souboj import condition
+from rules.systems.souboj import acting, condition
 from rules.systems.souboj.combat import base_damage, critical_multiplier, damage_from_base
 from rules.systems.souboj.model import CAUSE_LABELS, KIND_LABELS, SHADOW, WOUNDS, Cause, Kind, marked_dead
 from rules.systems.souboj.system import tables
@@ -32,12 +32,44 @@ _CRITICAL_LINES: Final = (
 )
 
 
-def _require_able(encounter: Encounter, system: RuleSystem, attacker: Combatant) -> None:
+#: The log line of a critical wound that kills on the spot (the attack dialog offers to take that death back).
+KILLED_ON_THE_SPOT: Final = N_("The critical wound kills {name} on the spot.")
+
+
+def _able(encounter: Encounter, system: RuleSystem, attacker: Combatant,
+          override: bool) -> tuple[Combatant, tuple[LogLine, ...]]:
+    """The attacker as it strikes (a dying one's last action taken) and what the log says of it; OperationError
+    when it cannot act now, unless the GM ``override``s the rules (logged)."""
+    status = system.status(attacker, encounter)
     current = encounter.clock.current
-    if current is not None and attacker.id in current.ids:
-        return  # its group acts simultaneously: a blow struck at the same time still lands
-    if system.status(attacker, encounter) not in (Status.ACTIVE, Status.DYING):
-        raise OperationError(_("{name} cannot attack now.").format(name=attacker.name))
+    in_group = current is not None and attacker.id in current.ids  # its group acts simultaneously
+    problem = None
+    if not in_group and status not in (Status.ACTIVE, Status.DYING):
+        problem = _("{name} cannot attack now.").format(name=attacker.name)
+    else:
+        judged = acting.verdict(attacker, encounter, status)
+        if judged is acting.Verdict.LAST_ACTION:
+            return acting.take_last_action(attacker), (
+                LogLine("{name} takes its one last action.", {"name": attacker.name}),)
+        if judged is acting.Verdict.REFUSED:
+            problem = acting.refusal(attacker, status)
+    if problem is None:
+        return attacker, ()
+    if not override:
+        raise OperationError(problem)
+    text = (N_("{name} is dying and can do nothing, but the GM lets it act all the same.")
+            if status is Status.DYING else N_("{name} cannot act now, but the GM lets it act all the same."))
+    return attacker, (LogLine(text, {"name": attacker.name}),)
+
+
+def attack_refusal(encounter: Encounter, system: RuleSystem, attacker: Combatant) -> str:
+    """Why the rules refuse ``attacker``'s attack now, whoever the target ("" when they do not): what the GM's
+    override (``gm_override``) would set aside."""
+    try:
+        _able(encounter, system, attacker, override=False)
+    except OperationError as problem:
+        return str(problem)
+    return ""
 
 
 def _require_alive(encounter: Encounter, system: RuleSystem, target: Combatant) -> None:
@@ -70,6 +102,8 @@ class SoubojAttack(Operation):
     causes: tuple[Cause, ...] = ()
     flat: bool = False
     spell_damage: int = 0
+    #: The GM lets the attacker act although the rules refuse it (a dying creature with no last action): logged.
+    gm_override: bool = field(default=False, metadata=ADDED_LATER)
 
     def attacker_id(self) -> str | None:
         return self.attacker
@@ -85,10 +119,12 @@ class SoubojAttack(Operation):
         attacker = require_combatant(encounter, self.attacker)
         target = require_combatant(encounter, self.target)
         self._validate(encounter)
-        _require_able(encounter, system, attacker)
+        acting_now, acting_lines = _able(encounter, system, attacker, self.gm_override)
         _require_alive(encounter, system, target)
+        if acting_now is not attacker:
+            encounter = encounter.with_combatant(acting_now)
         encounter = fire(encounter, self.attacker, self.weapon, self.rounds_fired())
-        log = [self._opening(attacker, target)]
+        log = [*acting_lines, self._opening(attacker, target)]
         dealt = self._damage(encounter, log)
         if dealt is None:
             return Applied(encounter, (*log, LogLine("The attack misses.")))
@@ -186,7 +222,7 @@ def _land(encounter: Encounter, system: RuleSystem, target: Combatant, dealt: in
     hurt = system.apply_harm(target, track, dealt, encounter)
     if critical and not flat and system.status(hurt, encounter) is Status.DYING:
         hurt = condition.mark_dead(hurt)
-        log.append(LogLine("The critical wound kills {name} on the spot.", {"name": target.name}))
+        log.append(LogLine(KILLED_ON_THE_SPOT, {"name": target.name}))
     state = encounter.with_combatant(hurt)
     label = "Shadow damage" if flat else "Wounds"
     lines = harm_lines(system, target, hurt, label, dealt, state)
@@ -218,6 +254,8 @@ class FinishOff(Operation):
     kind = "souboj_finish_off"
     attacker: str
     target: str
+    #: As :attr:`SoubojAttack.gm_override`.
+    gm_override: bool = field(default=False, metadata=ADDED_LATER)
 
     def attacker_id(self) -> str | None:
         return self.attacker
@@ -227,11 +265,13 @@ class FinishOff(Operation):
         target = require_combatant(encounter, self.target)
         if attacker.id == target.id:
             raise OperationError(_("A combatant cannot attack itself."))
-        _require_able(encounter, system, attacker)
+        acting_now, acting_lines = _able(encounter, system, attacker, self.gm_override)
         if system.status(target, encounter) is not Status.DYING:
             raise OperationError(_("Only a dying creature can be finished off ({name} is not dying).").format(
                 name=target.name))
         state = encounter.with_combatant(condition.mark_dead(target))
-        return Applied(state, (LogLine("{attacker} finishes off {target}.", {"attacker": attacker.name,
-                                                                             "target": target.name}),))
+        if acting_now is not attacker:
+            state = state.with_combatant(acting_now)
+        return Applied(state, (*acting_lines, LogLine("{attacker} finishes off {target}.", {
+            "attacker": attacker.name, "target": target.name})))
 

@@ -9,15 +9,18 @@ quarters of its shadow damage faded. Those deaths are kept as a mark, so healing
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from rules.encounter import Combatant, Status
+from rules.encounter import Combatant, JsonValue, Status
 from rules.systems.souboj.combat import Rounding, shadow_removed
 from rules.systems.souboj.model import (
     DEAD,
     DYING_ROUNDS,
+    DYING_SINCE,
     HIT_POINTS,
     LAST_ACTION,
+    LAST_ACTION_TAKEN,
     SHADOW,
     SHADOW_TIMER,
     WOUNDS,
@@ -61,8 +64,10 @@ def mark_dead(combatant: Combatant) -> Combatant:
     return with_extra(with_extra(combatant, DEAD, True), DYING_ROUNDS, None)
 
 
-def settle(before: Combatant, after: Combatant, tables: SoubojTables, shadow_counts_for_death: bool) -> Combatant:
-    """Bookkeeping after the tracks changed: start or stop the shadow timer, keep a death, drop a stale countdown."""
+def settle(before: Combatant, after: Combatant, tables: SoubojTables, shadow_counts_for_death: bool,
+           since: Mapping[str, JsonValue] | None = None) -> Combatant:
+    """Bookkeeping after the tracks changed: start or stop the shadow timer, keep a death, drop a stale countdown;
+    a dying that begins now is dated ``since`` (None: the fight does not keep that)."""
     updated = after
     if updated.boxes(SHADOW) <= 0:
         updated = with_extra(updated, SHADOW_TIMER, None)
@@ -72,8 +77,30 @@ def settle(before: Combatant, after: Combatant, tables: SoubojTables, shadow_cou
     if new is Status.DEAD and status(before, shadow_counts_for_death) is not Status.DEAD:
         return mark_dead(updated)
     if new is not Status.DYING:  # saved (or dead): the countdown and the last action belong to that dying
-        updated = with_extra(with_extra(updated, DYING_ROUNDS, None), LAST_ACTION, None)
-    return updated
+        return _dying_over(with_extra(with_extra(updated, DYING_ROUNDS, None), LAST_ACTION, None))
+    return _dated(before, updated, since, shadow_counts_for_death)
+
+
+def note_dying(before: Combatant, after: Combatant, since: Mapping[str, JsonValue],
+               shadow_counts_for_death: bool) -> Combatant:
+    """A track set by hand: a dying that begins now is dated ``since``; one that ended takes its last action along."""
+    new = status(after, shadow_counts_for_death)
+    if new is Status.DYING:
+        return _dated(before, after, since, shadow_counts_for_death)
+    if new is Status.DEAD:
+        return after
+    return _dying_over(with_extra(after, LAST_ACTION, None))
+
+
+def _dated(before: Combatant, after: Combatant, since: Mapping[str, JsonValue] | None,
+           shadow_counts_for_death: bool) -> Combatant:
+    if since is None or status(before, shadow_counts_for_death) is Status.DYING:
+        return after
+    return with_extra(with_extra(after, DYING_SINCE, since), LAST_ACTION_TAKEN, None)
+
+
+def _dying_over(combatant: Combatant) -> Combatant:
+    return with_extra(with_extra(combatant, DYING_SINCE, None), LAST_ACTION_TAKEN, None)
 
 
 @dataclass(frozen=True)

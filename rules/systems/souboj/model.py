@@ -42,9 +42,20 @@ DYING_ROUNDS: Final = "dying_rounds"
 #: souboj.md Decision: "the last action is allowed once (it is the last), its Endurance roll judged by the GM":
 #: True once granted, False once the roll failed (absent: not judged yet in this dying).
 LAST_ACTION: Final = "last_action"
+#: True once the granted last action has been taken (absent: not yet, or none granted).
+LAST_ACTION_TAKEN: Final = "last_action_taken"
+#: When this dying began: the round, and the score of the simultaneous group acting then (absent between groups).
+#: A blow struck in the group it fell in still lands; one dying since before may do nothing but its last action.
+#: Kept only in fights that keep it (:data:`DYING_LAST_ACTION` stored): a fight saved before replays unchanged.
+DYING_SINCE: Final = "dying_since"
 DEAD: Final = "dead"
 SHADOW_TIMER: Final = "shadow_timer"
 INITIATIVE_EFFECTS: Final = "initiative_effects"
+
+# --- options read here ---------------------------------------------------------------------------------------
+#: souboj.md, "Dying": "It can do nothing; but if it is dying at the start of its turn it may roll Endurance for
+#: one last action": a dying creature's actions are refused but for that one (True, the default of a new fight).
+DYING_LAST_ACTION: Final = "dying_last_action"
 
 
 class Action(StrEnum):
@@ -250,6 +261,31 @@ def last_action(combatant: Combatant) -> bool | None:
     """The GM's word on a dying creature's Endurance roll for one last action (None: not judged)."""
     judged = combatant.extra.get(LAST_ACTION)
     return judged if isinstance(judged, bool) else None
+
+
+def last_action_taken(combatant: Combatant) -> bool:
+    """Whether the dying creature has taken the last action granted to it."""
+    return combatant.extra.get(LAST_ACTION_TAKEN) is True
+
+
+def has_last_action(combatant: Combatant) -> bool:
+    """Granted one last action (its Endurance roll made) and not taken it yet."""
+    return last_action(combatant) is True and not last_action_taken(combatant)
+
+
+def dying_since(combatant: Combatant) -> Mapping[str, JsonValue] | None:
+    """When the combatant's dying began (:func:`moment`), if the fight kept it."""
+    record = combatant.extra.get(DYING_SINCE)
+    return record if isinstance(record, Mapping) else None
+
+
+def moment(encounter: Encounter) -> Mapping[str, JsonValue]:
+    """Where the fight stands, as :data:`DYING_SINCE` keeps it: the round, and the score of the group acting now."""
+    clock = encounter.clock
+    current = clock.current
+    if current is None or current.phase is None:
+        return frozen_map({"round": clock.round})
+    return frozen_map({"round": clock.round, "phase": current.phase})
 
 
 def actions_per_round(combatant: Combatant) -> int:

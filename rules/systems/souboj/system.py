@@ -27,13 +27,14 @@ from rules.systems.base import (
     RuleSystem,
     TrackSpec,
 )
-from rules.systems.souboj import condition, order, weapons
+from rules.systems.souboj import acting, condition, order, weapons
 from rules.systems.souboj.combat import ROUNDING_LABELS, Rounding
 from rules.systems.souboj.model import (
     ACTION_SHORT_LABELS,
     ACTIONS_PER_ROUND,
     ARMOR,
     DEXTERITY,
+    DYING_LAST_ACTION,
     ENDURANCE,
     GAVE_UP,
     HIT_POINTS,
@@ -50,6 +51,7 @@ from rules.systems.souboj.model import (
     dying_rounds,
     gave_up_now,
     last_action,
+    moment,
     reactions,
     shadow_timer,
     with_extra,
@@ -95,6 +97,11 @@ _OPTIONS: Final[tuple[OptionSpec, ...]] = (
     OptionSpec(weapons.RELOAD_COSTS_ACTION, N_("Reloading costs the round's action"), OptionKind.BOOL, True,
                help=N_("The rules do not say; by default a creature that reloads has used its action for the "
                        "round.")),
+    OptionSpec(DYING_LAST_ACTION, N_("A dying creature can do nothing but its one last action"), OptionKind.BOOL,
+               True, help=N_("“It can do nothing; but if it is dying at the start of its turn it may roll Endurance "
+                             "for one last action.” Its actions are refused unless you granted that last action, "
+                             "once; a blow struck in the simultaneous group it fell in still lands. Off: nothing "
+                             "is refused, as in fights saved before this option.")),
     OptionSpec("tables", N_("Attack, damage and recovery tables"), OptionKind.TABLE, {}),
 )
 
@@ -146,7 +153,14 @@ class SoubojSystem(RuleSystem):
         if track not in (WOUNDS, SHADOW):
             raise OperationError(_("Damage goes on the wounds or the shadow damage track."))
         hurt = combatant.with_damage(track, max(0, combatant.boxes(track) + amount))
-        return condition.settle(combatant, hurt, tables(encounter), shadow_counts_for_death(encounter))
+        since = moment(encounter) if acting.dates_dying(encounter) else None
+        return condition.settle(combatant, hurt, tables(encounter), shadow_counts_for_death(encounter), since)
+
+    def set_damage(self, combatant: Combatant, track: str, value: int, encounter: Encounter) -> Combatant:
+        updated = combatant.with_damage(track, value)
+        if not acting.dates_dying(encounter):
+            return updated  # as fights saved before dyings were dated: they replay unchanged
+        return condition.note_dying(combatant, updated, moment(encounter), shadow_counts_for_death(encounter))
 
     def harm_notation(self) -> str:
         return _("Hit points, e.g. 3; name the track to choose it: 3 shadow")
@@ -276,7 +290,13 @@ class SoubojSystem(RuleSystem):
         current = encounter.clock.current
         if current is None or combatant.id not in current.ids:
             raise OperationError(_("{name} can only act at their own initiative.").format(name=combatant.name))
-        if self.action_budget(combatant, encounter)[0].left < 1:
+        status = self.status(combatant, encounter)
+        judged = acting.verdict(combatant, encounter, status)
+        if judged is acting.Verdict.REFUSED:
+            raise OperationError(acting.refusal(combatant, status))
+        if judged is acting.Verdict.LAST_ACTION:  # "regardless of how many actions it should have had"
+            combatant = acting.take_last_action(combatant)
+        elif self.action_budget(combatant, encounter)[0].left < 1:
             raise OperationError(_("{name} has already acted this round.").format(name=combatant.name))
         used = combatant.actions_used.get(ACTION, 0) + 1
         return replace(combatant, actions_used=frozen_map({**combatant.actions_used, ACTION: used}))

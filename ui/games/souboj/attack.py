@@ -13,18 +13,32 @@ target's weapon defence is read from the weapon it used last (else its first), w
 
 from __future__ import annotations
 
-from typing import Final
+from typing import ClassVar, Final
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QCheckBox, QComboBox, QGroupBox, QHBoxLayout, QLineEdit, QPushButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QGroupBox,
+    QHBoxLayout,
+    QLineEdit,
+    QPushButton,
+    QScrollArea,
+    QScrollBar,
+    QVBoxLayout,
+    QWidget,
+)
 
 from app.document import Change
-from app.i18n import _
+from app.i18n import N_, _
 from rules.dice import Roller
+from rules.effects import AddEffect
 from rules.encounter import Combatant, Status, Weapon
 from rules.errors import RulesError
 from rules.history import Operation
-from rules.systems.souboj import FinishOff, SoubojAttack
+from rules.systems.base import Hook
+from rules.systems.souboj import FinishOff, MarkDead, SoubojAttack
+from rules.systems.souboj.attack import KILLED_ON_THE_SPOT, attack_refusal
 from rules.systems.souboj.model import (
     ARMOR,
     DEXTERITY,
@@ -48,6 +62,7 @@ from ui.dialogs.attack_dialog import AttackDialog, Marked
 from ui.games.souboj.attack_parts import (
     AttackInputs,
     CriticalBox,
+    CriticalPrompt,
     DamageBox,
     Outcome,
     PartsBox,
@@ -57,6 +72,8 @@ from ui.games.souboj.attack_parts import (
 )
 from ui.games.souboj.odds import attack_chart
 from ui.widgets.dice_entry import DiceEntry
+from ui.widgets.effects_list import DurationKind, build_effect
+from ui.widgets.messages import show_message
 from ui.widgets.odds_table import OddsTable
 
 #: The kind an attacker's declared action suggests.
@@ -77,6 +94,10 @@ def armed(combatant: Combatant, weapon: Weapon | None) -> Combatant:
 
 class SoubojAttackDialog(AttackDialog):
     """Resolve Souboj attacks one after another, with the odds shown before the dice."""
+
+    override_text: ClassVar[str] = N_("Resolve anyway (GM's override)")
+    override_tip: ClassVar[str] = N_("The rules refuse this attacker now (the reason is shown above the buttons). As "
+                                     "the GM you may let it act all the same: the log notes your override.")
 
     # --- construction ---------------------------------------------------------------------------
     def _build(self, roller: Roller) -> None:
@@ -100,10 +121,13 @@ class SoubojAttackDialog(AttackDialog):
         self.defence_entry = DiceEntry(_("Defender's 1d6"), roller)
         self.roll_all = QPushButton(_("Roll both"))
         self.roll_all.setAutoDefault(False)
-        self.after_effect_button = QPushButton()  # shown when a critical wound may call for bleeding, a lost limb…
-        self.after_effect_button.setAutoDefault(False)
-        self.after_effect_button.setVisible(False)
+        self.prompt = CriticalPrompt()  # shown when a critical hit asks the GM for more: bleeding, a lost limb…
+        self.after_effect_button = self.prompt.other
         self._after_effect_on: str | None = None
+        self._dead_on_spot: str | None = None
+        self._refusal = ""  # why the rules refuse the attacker now ("": they do not)
+        self._override = False  # the GM's override is being resolved
+        self._follow_prompt = False  # a prompt is shown: the scrolled dialog keeps its bottom in view
         self._build_layout()
 
     def _load_tables(self) -> SoubojTables:
@@ -144,16 +168,15 @@ class SoubojAttackDialog(AttackDialog):
         result_box = QGroupBox(_("Result"))
         result = QVBoxLayout(result_box)
         result.addWidget(self.result_label)
-        result.addWidget(self.after_effect_button, 0, Qt.AlignmentFlag.AlignLeft)
+        result.addWidget(self.prompt)
         right.addWidget(result_box)
         right.addStretch(1)
-        columns = QHBoxLayout()
+        content = QWidget()
+        columns = QHBoxLayout(content)
         columns.addLayout(left, 1)
         columns.addLayout(right, 1)
-        layout = QVBoxLayout(self)
-        layout.addLayout(columns, 1)
-        layout.addWidget(self.status_label)
-        layout.addWidget(self.buttons)
+        # Scrolled on a small screen: a critical hit's prompts make the result taller than a laptop's height.
+        self._lay_out(content)
 
     def _connect(self) -> None:
         super()._connect()
@@ -163,6 +186,12 @@ class SoubojAttackDialog(AttackDialog):
         self.kind.currentIndexChanged.connect(self._on_kind_index)
         self.roll_all.clicked.connect(self.roll_remaining)
         self.after_effect_button.clicked.connect(self.add_after_effect)
+        self.prompt.bleeding.clicked.connect(self.add_bleeding)
+        self.prompt.lost_limb.clicked.connect(self.add_lost_limb)
+        self.prompt.not_dead.clicked.connect(self.take_back_death)
+        bar = self._scroll_bar()
+        if bar is not None:
+            bar.rangeChanged.connect(self._on_scroll_range)
 
     def _inputs(self) -> list[QWidget]:
         # The parts' spin boxes are watched where they are made (_on_kind_changed): watching them here too
@@ -333,6 +362,8 @@ class SoubojAttackDialog(AttackDialog):
             box.show_total()
         inputs = self.inputs()
         self._outcomes, self._problem = [], ""
+        self._refusal = "" if inputs is None else attack_refusal(self._document.state, self._document.system,
+                                                                 inputs.attacker)
         if inputs is None:
             self._problem = _("Choose an attacker and a target.")
         elif self._finishing():
@@ -367,7 +398,29 @@ class SoubojAttackDialog(AttackDialog):
     def _resolve_problem(self) -> tuple[str, bool]:
         if self._problem:
             return self._problem, True
+        if self._refusal:  # before the dice: the GM sees at once that only an override resolves it
+            hint = _("As the GM you may resolve it anyway.") if not self._dice_problem() else _(
+                "As the GM you may roll or type the dice and resolve it anyway.")
+            return f"{self._refusal} {hint}", True
         return self._dice_problem(), False
+
+    def _update_resolve(self) -> None:
+        super()._update_resolve()
+        offered = bool(self._refusal) and not self._problem and not self._resolved
+        self.override_button.setVisible(offered)
+        self.override_button.setEnabled(offered and not self._dice_problem())
+
+    def _allowed_without_action(self) -> bool:
+        """A refusal answered by the GM's override: the attacker's (a dying creature with no last action)."""
+        return bool(self._refusal)
+
+    def resolve_anyway(self) -> None:
+        """The GM lets the refused attacker act all the same: resolved with the override, which the log notes."""
+        self._override = True
+        try:
+            self.resolve()
+        finally:
+            self._override = False
 
     def _dice_problem(self) -> str:
         if not all(entry.is_complete() for entry in (self.attack_entry, self.defence_entry)):
@@ -381,13 +434,13 @@ class SoubojAttackDialog(AttackDialog):
         if inputs is None or self._problem or self._dice_problem():
             return None
         if self._finishing():
-            return FinishOff(inputs.attacker.id, inputs.target.id)
+            return FinishOff(inputs.attacker.id, inputs.target.id, self._override)
         magic = inputs.kind is Kind.MAGIC
         return SoubojAttack(
             inputs.attacker.id, inputs.target.id, inputs.kind, self._weapon_label(), inputs.attack_bonus,
             inputs.defence_bonus, None if magic else self._face(self.attack_entry),
             None if magic else self._face(self.defence_entry), inputs.strength, inputs.armor, inputs.level,
-            inputs.causes, inputs.flat, inputs.spell_damage if magic else 0)
+            inputs.causes, inputs.flat, inputs.spell_damage if magic else 0, self._override)
 
     @staticmethod
     def _face(entry: DiceEntry) -> int | None:
@@ -398,24 +451,100 @@ class SoubojAttackDialog(AttackDialog):
         return outcome_label(self._outcomes, operation, self._tables) if isinstance(operation, SoubojAttack) else None
 
     def _after_resolve(self, operation: Operation, change: Change) -> None:
-        """A critical wound may call for an after-effect: offer to add it to the wounded one at once."""
-        wounded = next((reminder.combatant for reminder in change.reminders if reminder.offers_effect), None)
-        self._after_effect_on = wounded
-        if wounded is not None:
-            name = self._document.state.combatant(wounded).name
-            self.after_effect_button.setText(_("Add an after-effect to {name}…").format(name=name))
-        self.after_effect_button.setVisible(wounded is not None)
+        """A critical hit may ask the GM for more: an after-effect on the wounded one, or a death to take back."""
+        self._after_effect_on = self._dead_on_spot = None
+        self.prompt.clear()
+        if not isinstance(operation, SoubojAttack) or not operation.causes:
+            return
+        state = self._document.state
+        offered = next((reminder for reminder in change.reminders if reminder.offers_effect), None)
+        if offered is not None and offered.combatant is not None:
+            self._offer_after_effects(offered.text, offered.combatant)
+        elif any(line.text == KILLED_ON_THE_SPOT for line in change.entry.log):
+            self._dead_on_spot = operation.target
+            self.prompt.offer_taking_back(_("“If the last wound was critical … it dies on the spot”: {name} is dead. "
+                                            "A special circumstance may say otherwise.").format(
+                name=state.combatant(operation.target).name))
+            self._reveal_prompt()
+        elif operation.flat and self._document.system.status(state.combatant(operation.target), state) \
+                is not Status.ACTIVE:
+            self.prompt.tell(_("A critical flat blow does not kill on the spot: shadow damage is not lethal."))
+            self._reveal_prompt()
+
+    def _offer_after_effects(self, note: str, combatant_id: str) -> None:
+        self._after_effect_on = combatant_id
+        self.prompt.offer_after_effects(note, self._document.state.combatant(combatant_id).name)
+        self._reveal_prompt()
+
+    def _reveal_prompt(self) -> None:
+        """Keep the prompt in view: on a laptop the result ends below the dialog's visible part, and grows as the
+        prompt adds its lines (the scroll range follows only once Qt has laid the content out again)."""
+        self._follow_prompt = True
+        bar = self._scroll_bar()
+        if bar is not None:
+            bar.setValue(bar.maximum())
+
+    def _scroll_bar(self) -> QScrollBar | None:
+        scroll = self.findChild(QScrollArea)
+        return scroll.verticalScrollBar() if scroll is not None else None
+
+    def _on_scroll_range(self, _minimum: int, maximum: int) -> None:
+        bar = self._scroll_bar()
+        if self._follow_prompt and bar is not None:
+            bar.setValue(maximum)  # the result and its prompt end the right-hand column: the bottom shows them
 
     def _clear_for_next(self) -> None:
         super()._clear_for_next()
-        self._after_effect_on = None
-        self.after_effect_button.setVisible(False)
+        self._follow_prompt = False
+        self._after_effect_on = self._dead_on_spot = None
+        self.prompt.clear()
 
     def add_after_effect(self) -> None:
         """Close the dialog and add an effect (bleeding, a lost limb…) to the critically wounded one."""
         if self._after_effect_on is not None:
             self.effect_requested.emit(self._after_effect_on)
             self.accept()
+
+    def add_bleeding(self) -> None:
+        """Bleeding on the critically wounded one: a reminder at the start of every round, for as long as set."""
+        self._add_after_effect(_("Bleeding"), Hook.ROUND_START, self.prompt.bleeding)
+
+    def add_lost_limb(self) -> None:
+        """A lost limb on the critically wounded one, for as long as set (by default until removed)."""
+        self._add_after_effect(_("Lost limb"), None, self.prompt.lost_limb)
+
+    def _add_after_effect(self, name: str, reminder: Hook | None, button: QPushButton) -> None:
+        """One undoable operation: the effect, named in the GM's language, on the wounded one."""
+        if self._after_effect_on is None:
+            return
+        rounds = self.prompt.duration.value()
+        duration = DurationKind.ROUNDS if rounds else DurationKind.INDEFINITE
+        effect = build_effect(self._document.state, name, self._after_effect_on, duration, max(1, rounds), None,
+                              reminder)
+        if self._apply_prompted(AddEffect(effect)):
+            button.setEnabled(False)  # added once; the effects panel adds more
+
+    def take_back_death(self) -> None:
+        """The GM's call on the death on the spot: dying instead; then the wound's after-effects may follow."""
+        target = self._dead_on_spot
+        if target is None or not self._apply_prompted(MarkDead(target, dead=False)):
+            return
+        self._dead_on_spot = None
+        self.prompt.not_dead.setVisible(False)
+        name = self._document.state.combatant(target).name
+        self._offer_after_effects(_("{name} is dying instead. Its critical wound may call for an after-effect "
+                                    "(bleeding, a lost limb…, by the size of the wound).").format(name=name), target)
+
+    def _apply_prompted(self, operation: Operation) -> bool:
+        """Apply what a prompt asked for; its log lines join the result (a refusal is shown, nothing changes)."""
+        try:
+            change = self._document.apply(operation, initiator=self)
+        except RulesError as problem:
+            show_message(self.status_label, str(problem))
+            return False
+        self._show_result(f"{self.result_label.text()}\n{change.entry.text()}")
+        self._reveal_prompt()
+        return True
 
     def _set_editable(self, editable: bool) -> None:
         super()._set_editable(editable)

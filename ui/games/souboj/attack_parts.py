@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QGroupBox,
     QHBoxLayout,
     QLabel,
+    QPushButton,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -28,6 +29,7 @@ from rules.systems.souboj.combat import base_damage, damage_from_base, roll_bonu
 from rules.systems.souboj.model import CAUSE_LABELS, SHADOW, WOUNDS, Cause, Kind
 from rules.systems.souboj.tables import SoubojTables
 from ui.widgets.inputs import spin_box, term
+from ui.widgets.messages import text_label
 
 # --- the rules' view of the form ---------------------------------------------------------------------------
 
@@ -229,3 +231,68 @@ class CriticalBox(QGroupBox):
     def inputs(self) -> list[QWidget]:
         """Inputs whose every change recomputes the odds."""
         return [*self.causes.values(), self.level]
+
+
+class CriticalPrompt(QWidget):
+    """What a resolved critical hit asks of the GM, under its result, one click each (souboj.md, "Critical hits": "The
+    GM may add effects (bleeding, amputation…) by the size of the wound"; "Dying": "If the last wound was critical …
+    it dies on the spot", which the attack applied): an after-effect on the wounded, lasting ``duration`` rounds (0:
+    until removed), another one in the effects form, or the death on the spot taken back."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.note = text_label()
+        self.bleeding = QPushButton(_("Bleeding"))
+        self.bleeding.setToolTip(_("A reminder at the start of every round (every 10 seconds after the fight)."))
+        self.lost_limb = QPushButton(_("Lost limb"))
+        self.duration = spin_box(0, 999, 0, special=_("until removed"), suffix=_(" rd"), name=_("Lasts"))
+        self.duration.setToolTip(_("How many rounds the after-effect lasts (until removed: the GM removes it)."))
+        self.other = QPushButton()  # any other after-effect: the effects form, once the dialog has closed
+        self.not_dead = QPushButton(_("Not dead after all"))
+        self.not_dead.setToolTip(_("The GM's call: the creature is dying instead, as after an ordinary wound."))
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.note)
+        self.effects_row = QWidget()
+        row = QHBoxLayout(self.effects_row)
+        row.setContentsMargins(0, 0, 0, 0)
+        for widget in (self.bleeding, self.lost_limb, QLabel(_("for")), self.duration):
+            row.addWidget(widget)
+        row.addSpacing(12)
+        row.addWidget(self.other)  # on the same row: a laptop screen has no height to spare under the result
+        row.addStretch(1)
+        layout.addWidget(self.effects_row)
+        line = QHBoxLayout()
+        line.addWidget(self.not_dead)
+        line.addStretch(1)
+        layout.addLayout(line)
+        for button in (self.bleeding, self.lost_limb, self.other, self.not_dead):
+            button.setAutoDefault(False)  # Enter keeps setting up the next attack
+        self.clear()
+
+    def clear(self) -> None:
+        """Nothing to ask (no critical hit, or the next attack)."""
+        self.note.clear()
+        for widget in (self.note, self.effects_row, self.not_dead):
+            widget.setVisible(False)
+
+    def offer_after_effects(self, note: str, name: str) -> None:
+        """A critical wound on ``name``: its after-effects, one click each."""
+        self.note.setText(note)
+        self.other.setText(_("Add an after-effect to {name}…").format(name=name))
+        for button in (self.bleeding, self.lost_limb):
+            button.setEnabled(True)
+        for widget in (self.note, self.effects_row):
+            widget.setVisible(True)
+
+    def offer_taking_back(self, note: str) -> None:
+        """The critical wound killed on the spot: the GM may take that death back."""
+        self.note.setText(note)
+        self.not_dead.setEnabled(True)
+        self.note.setVisible(True)
+        self.not_dead.setVisible(True)
+
+    def tell(self, note: str) -> None:
+        """Only a note (a critical flat blow, which does not kill on the spot)."""
+        self.note.setText(note)
+        self.note.setVisible(True)

@@ -52,6 +52,7 @@ from rules.systems.souboj.model import (
     dying_rounds,
     gave_up_now,
     last_action,
+    last_action_taken,
     marked_dead,
     reaction,
     reactions,
@@ -367,6 +368,8 @@ class DyingSection(QGroupBox):
         judged = last_action(combatant)
         if judged is None:
             return ""
+        if judged and last_action_taken(combatant):
+            return _("Its one last action is taken: it can do nothing more.")
         return _("Its last action was granted.") if judged else _("No last action: the Endurance roll failed.")
 
 
