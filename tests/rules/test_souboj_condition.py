@@ -59,6 +59,22 @@ def test_three_quarters_of_the_shadow_damage_fade_after_sixty_rounds_and_the_cre
     assert "Bandit wakes up." in [r.text for r in history.entries[-1].reminders]
 
 
+def test_the_quarter_left_stays_until_healed_and_a_new_shadow_wound_starts_the_clock_again() -> None:
+    # souboj.md Decision: "the remaining quarter stays until healed (only ¾ is said to fade)".
+    history, ids = fight()
+    bandit = ids["Bandit"]
+    history.do(ApplyHarm(bandit, "shadow", 25))
+    history.do(TimePasses(600))  # 18 fade, 7 stay
+    assert history.state.combatant(bandit).boxes("shadow") == 7
+    assert not any("fades in" in note for note in _notes(history, bandit))
+    history.do(TimePasses(1200))  # 120 rounds more: nothing else fades
+    assert history.state.combatant(bandit).boxes("shadow") == 7
+    history.do(ApplyHarm(bandit, "shadow", 4))  # a new flat blow: 11, and a new clock
+    assert "3/4 of the shadow damage fades in 60 rounds" in _notes(history, bandit)
+    history.do(TimePasses(600))  # 11 × 3/4 = 8.25: 8 fade, 3 stay
+    assert history.state.combatant(bandit).boxes("shadow") == 3
+
+
 def test_rounding_the_fading_part_up_is_the_gms_option() -> None:
     history, ids = fight({"shadow_rounding": "up"})
     history.do(ApplyHarm(ids["Bandit"], "shadow", 25))

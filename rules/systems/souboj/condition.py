@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Final
 
 from rules.encounter import Combatant, JsonValue, Status
 from rules.systems.souboj.combat import Rounding, shadow_removed
@@ -71,7 +72,8 @@ def settle(before: Combatant, after: Combatant, tables: SoubojTables, shadow_cou
     updated = after
     if updated.boxes(SHADOW) <= 0:
         updated = with_extra(updated, SHADOW_TIMER, None)
-    elif shadow_timer(updated) is None:
+    elif shadow_timer(updated) is None or (shadow_timer(updated) == FADED
+                                          and updated.boxes(SHADOW) > before.boxes(SHADOW)):
         updated = with_extra(updated, SHADOW_TIMER, tables.shadow_recovery_rounds)
     new = status(updated, shadow_counts_for_death)
     if new is Status.DEAD and status(before, shadow_counts_for_death) is not Status.DEAD:
@@ -122,10 +124,16 @@ def _count_down_dying(combatant: Combatant, shadow_counts: bool) -> tuple[Combat
     return with_extra(combatant, DYING_ROUNDS, left - 1), False
 
 
+#: The shadow timer once the three quarters have faded: souboj.md Decision, "the remaining quarter stays until
+#: healed (only ¾ is said to fade)". A new shadow wound starts the clock again. (A cleared timer restarted it,
+#: and the quarter left faded by three quarters again every 60 rounds.)
+FADED: Final[int] = 0
+
+
 def _fade_shadow(combatant: Combatant, tables: SoubojTables, rounding: Rounding,
                  shadow_counts: bool) -> RoundPassed:
     timer = shadow_timer(combatant)
-    if combatant.boxes(SHADOW) <= 0 or marked_dead(combatant):
+    if combatant.boxes(SHADOW) <= 0 or marked_dead(combatant) or timer == FADED:
         return RoundPassed(combatant)
     if timer is None:  # shadow damage set by hand: the clock starts now
         timer = tables.shadow_recovery_rounds
@@ -133,7 +141,7 @@ def _fade_shadow(combatant: Combatant, tables: SoubojTables, rounding: Rounding,
         return RoundPassed(with_extra(combatant, SHADOW_TIMER, timer - 1))
     before = status(combatant, shadow_counts)
     faded = shadow_removed(combatant.boxes(SHADOW), tables.shadow_removed, rounding)
-    updated = with_extra(combatant.with_damage(SHADOW, combatant.boxes(SHADOW) - faded), SHADOW_TIMER, None)
+    updated = with_extra(combatant.with_damage(SHADOW, combatant.boxes(SHADOW) - faded), SHADOW_TIMER, FADED)
     if hit_points(updated) < 0:
         return RoundPassed(mark_dead(updated), died=True, faded=faded)
     woke = before is Status.UNCONSCIOUS and status(updated, shadow_counts) is Status.ACTIVE

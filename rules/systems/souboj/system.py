@@ -423,7 +423,7 @@ def _round_reminders(passed: condition.RoundPassed, dropped: Reminder | None) ->
 def _timer_notes(combatant: Combatant, encounter: Encounter) -> list[str]:
     notes = []
     timer = shadow_timer(combatant)
-    if timer is not None and combatant.boxes(SHADOW) > 0:
+    if timer and combatant.boxes(SHADOW) > 0:  # 0: the three quarters have faded, the rest stays until healed
         part = tables(encounter).shadow_removed
         notes.append(ngettext("{part} of the shadow damage fades in {count} round",
                               "{part} of the shadow damage fades in {count} rounds", timer).format(
