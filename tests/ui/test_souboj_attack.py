@@ -14,7 +14,7 @@ from app.document import EncounterDocument
 from app.i18n import install_language
 from app.library import Library
 from app.workspace import Workspace
-from rules.combatants import ApplyHarm
+from rules.combatants import ApplyHarm, SetAttribute
 from rules.dice import Roller
 from rules.encounter import Status
 from rules.serialize import to_data
@@ -66,6 +66,19 @@ def test_the_numbers_come_from_the_combatants_and_the_kind(qtbot: QtBot, documen
     assert (dialog.attack_box.bonus(), dialog.defence_box.bonus()) == (6, 5)
     assert not dialog.damage.armor.isEnabled() and not dialog.damage.strength.isEnabled()
     assert not dialog.critical.causes[Cause.GM].isHidden()
+
+
+def test_armor_counts_against_a_thrown_weapon_only_when_marked(qtbot: QtBot, document: EncounterDocument) -> None:
+    # souboj.md Decision: "which armors count against thrown weapons is a per-armor flag (default: not, unless
+    # marked, since only some do)". Bandit 1 wears armor quality 1.
+    dialog = _dialog(qtbot, document)
+    _select_kind(dialog, Kind.THROWN)
+    assert not dialog.damage.armor_counts.isChecked() and not dialog.damage.armor.isEnabled()
+    document.apply(SetAttribute(BANDIT_1, "armor_vs_thrown", 1))  # the GM marks the bandit's armor
+    marked = _dialog(qtbot, document)
+    _select_kind(marked, Kind.THROWN)
+    assert marked.damage.armor_counts.isChecked() and marked.damage.armor.value() == 1
+    assert marked.damage.armor.isEnabled()
 
 
 def test_odds_are_the_rules_odds_before_any_die_and_follow_every_edit(qtbot: QtBot,

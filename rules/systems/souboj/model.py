@@ -25,6 +25,9 @@ ENDURANCE: Final = "endurance"
 LEVEL: Final = "level"
 HIT_POINTS: Final = "hit_points"
 ARMOR: Final = "armor"
+#: 1 when the armor also protects against thrown weapons (souboj.md Decision: "which armors count against thrown
+#: weapons is a per-armor flag (default: not, unless marked, since only some do)").
+ARMOR_VS_THROWN: Final = "armor_vs_thrown"
 WEAPON_STRENGTH: Final = "weapon_strength"
 WEAPON_DEFENCE: Final = "weapon_defence"
 #: souboj.md Decision: "actions per round, major and minor, are per-creature data; default one major action".

@@ -41,6 +41,7 @@ from rules.systems.souboj import FinishOff, MarkDead, SoubojAttack
 from rules.systems.souboj.attack import KILLED_ON_THE_SPOT, attack_refusal
 from rules.systems.souboj.model import (
     ARMOR,
+    ARMOR_VS_THROWN,
     DEXTERITY,
     INTELLIGENCE,
     KIND_LABELS,
@@ -275,6 +276,7 @@ class SoubojAttackDialog(AttackDialog):
         state, system = self._document.state, self._document.system
         self.defence_box.prefill(self._armed_target() or target)
         self.damage.armor.setValue(target.attribute(ARMOR))
+        self.damage.armor_counts.setChecked(target.attribute(ARMOR_VS_THROWN) > 0)
         status = system.status(target, state)
         self.critical.causes[Cause.IMMOBILE].setChecked(status in (Status.UNCONSCIOUS, Status.DYING))
         declared = declaration(target)

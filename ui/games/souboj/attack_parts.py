@@ -159,8 +159,8 @@ class DamageBox(QGroupBox):
         super().__init__(_("Damage"))
         self.strength = spin_box(0, 199)
         self.armor = spin_box(0, 199)
+        # Prefilled from the target's armor (souboj.md Decision: only marked armors count against thrown weapons).
         self.armor_counts = QCheckBox(_("This armor protects against thrown weapons"))
-        self.armor_counts.setChecked(True)
         self.flat = QCheckBox(_("Flat blow: shadow damage"))
         self.spell = spin_box(0, 9999)
         self.rule_label = QLabel()
