@@ -34,6 +34,7 @@ from rules.systems.institut import (
     grenade_throw,
     hits,
     movement,
+    rounds,
     sprint,
     wound_class,
 )
@@ -286,6 +287,22 @@ def test_doing_more_than_declared_declares_one_more() -> None:
                INSTITUT.condition_notes(history.state.combatant(sokolov), history.state))
     with pytest.raises(OperationError, match="declare 2 to 10"):
         history.do(DeclareActions(sokolov, 1))
+
+
+def test_the_declared_count_cannot_be_lowered_after_a_roll_unless_the_gm_allows_it() -> None:
+    # institut.md Decision: the count "cannot be lowered after a roll (default)". Declare 3, roll once at −2, then
+    # declare 1: refused; before any roll, or with the GM's option, it may go down.
+    history, ids = started()
+    sokolov = ids["Sokolov"]
+    history.do(DeclareActions(sokolov, 3, after_roll_checked=True))
+    history.do(DeclareActions(sokolov, 2, after_roll_checked=True))  # nothing rolled yet: the GM corrects it
+    history.do(SpendAction(sokolov, "action"))  # the first roll, at −1
+    with pytest.raises(OperationError, match="cannot be lowered after a roll"):
+        history.do(DeclareActions(sokolov, 1, after_roll_checked=True))
+    history.do(DeclareActions(sokolov, 3, after_roll_checked=True))  # more is always possible
+    history.do(SetOption("declared_count_lowered_after_roll", True))
+    history.do(DeclareActions(sokolov, 1, after_roll_checked=True))
+    assert rounds.round_actions(history.state.combatant(sokolov)).declared == 1
 
 
 def test_declared_actions_reset_when_the_round_ends() -> None:
@@ -696,8 +713,10 @@ def test_a_timed_grenade_cannot_blast_at_once_and_a_blast_needs_victims() -> Non
 
 def test_every_option_has_a_default_and_the_weapon_list_is_editable() -> None:
     defaults = INSTITUT.default_options()
-    assert set(defaults) == {"pyramid", "called_shots", "modifiers", "weapons", "dodge_tie", "die"}
+    assert set(defaults) == {"pyramid", "called_shots", "modifiers", "weapons", "dodge_tie", "die",
+                             "declared_count_lowered_after_roll"}
     assert defaults["dodge_tie"] == "attacker" and defaults["die"] == "6"  # institut.md Decision: d6, summed
+    assert defaults["declared_count_lowered_after_roll"] is False  # "it cannot be lowered after a roll (default)"
     history, _ids = cast(("Vera",))
     history.do(SetOption("weapons", {"AK-74": {"damage": 7, "burst": "3/2"}, "Knife": {"kind": "melee",
                                                                                         "damage": 1}}))

@@ -11,8 +11,9 @@ from PySide6.QtWidgets import QApplication, QToolButton
 from pytestqt.qtbot import QtBot
 
 from app.document import EncounterDocument
-from rules.combatants import ApplyHarm
+from rules.combatants import ApplyHarm, SpendAction
 from rules.encounter import Status
+from rules.systems.institut import rounds
 from rules.systems.institut.pyramid import CLASSES
 from rules.systems.institut.sample import sample
 from tests.rules.test_institut_scenes import cast, roll
@@ -198,3 +199,19 @@ def test_screenshot_of_the_panel_mid_fight(qtbot: QtBot, tmp_path: Path, theme: 
         assert pixel.red() > pixel.green() + 40  # a filled Critical box is drawn in red
     finally:
         apply_theme(application, "light")
+
+
+def test_after_a_roll_the_round_section_refuses_a_lower_count_with_the_rule(qtbot: QtBot) -> None:
+    # institut.md Decision: the declared count "cannot be lowered after a roll (default)".
+    history, ids = cast(("Sokolov", "Vera"))
+    roll(history, {ids["Sokolov"]: (6,) * 6, ids["Vera"]: (1,) * 5})
+    document = EncounterDocument(history)
+    panel = details(qtbot, document, ids["Sokolov"])
+    part = round_of(panel)
+    part.declared.setValue(3)
+    part.declare.click()
+    document.apply(SpendAction(ids["Sokolov"], "action"))  # the first roll, at −2
+    part.declared.setValue(1)
+    part.declare.click()
+    assert "cannot be lowered after a roll" in panel.message_text()
+    assert rounds.round_actions(document.state.combatant(ids["Sokolov"])).declared == 3

@@ -27,7 +27,15 @@ from rules.systems.base import Hook, Reminder, RuleSystem
 from rules.systems.institut import rounds
 from rules.systems.institut.combat import Defence, grenade_throw, hits
 from rules.systems.institut.pyramid import CLASS_LABELS, CLASSES, pyramid_from_rows
-from rules.systems.institut.system import check_may_act, dodge_tie, pool_die, pyramid_for, tables, wound_penalty
+from rules.systems.institut.system import (
+    check_may_act,
+    count_may_be_lowered_after_roll,
+    dodge_tie,
+    pool_die,
+    pyramid_for,
+    tables,
+    wound_penalty,
+)
 from rules.text import N_, NN_, _
 from rules.turns import advance
 from rules.weapons import ROUNDS, fire, uses_rounds
@@ -210,6 +218,9 @@ class DeclareActions(Operation):
     kind = "institut_declare"
     combatant_id: str
     count: int
+    #: Checked against "cannot be lowered after a roll" (institut.md Decision); False for declarations recorded
+    #: before that check, which replay as they were made.
+    after_roll_checked: bool = field(default=False, metadata=ADDED_LATER)
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         combatant = require_combatant(encounter, self.combatant_id)
@@ -219,6 +230,11 @@ class DeclareActions(Operation):
         if not actions.taken <= self.count <= rounds.MAX_DECLARED:
             raise OperationError(_("{name} has already done {done}: declare {done} to {limit} actions.").format(
                 name=combatant.name, done=actions.taken, limit=rounds.MAX_DECLARED))
+        lowering_allowed = count_may_be_lowered_after_roll(encounter)
+        if self.after_roll_checked and self.count < actions.declared and actions.taken and not lowering_allowed:
+            raise OperationError(_("{name} has already rolled this round at the penalty of {declared} declared "
+                                   "actions: the count cannot be lowered after a roll.").format(
+                name=combatant.name, declared=actions.declared))
         updated = replace(actions, declared=self.count)
         penalty = rounds.action_penalty(updated, tables(encounter).modifiers)
         line = LogLine("{name} declares {count} action.",

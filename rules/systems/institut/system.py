@@ -101,6 +101,7 @@ _TABLE_LABELS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
 }
 
 DIE: Final[str] = "die"
+LOWERED_AFTER_ROLL: Final[str] = "declared_count_lowered_after_roll"
 
 _OPTIONS: Final[tuple[OptionSpec, ...]] = (
     OptionSpec("pyramid", N_("Life pyramid"), OptionKind.TABLE, default_table("pyramid"), help=_TABLE_HELP["pyramid"],
@@ -119,7 +120,16 @@ _OPTIONS: Final[tuple[OptionSpec, ...]] = (
                choices=tuple((str(sides), DIE_LABELS[sides]) for sides in DIE_CHOICES),
                help=N_("The rules text names no die type. Initiative, attacks, dodges, damage and throws all roll "
                        "this die, summed; the life pyramid's thresholds are for d6, so change them with the die.")),
+    # institut.md Decision: the declared count "cannot be lowered after a roll (default)".
+    OptionSpec(LOWERED_AFTER_ROLL, N_("The declared number of actions may be lowered after a roll"), OptionKind.BOOL,
+               False, help=N_("Off: once a combatant has rolled for an action this round, it can declare more "
+                              "actions but not fewer (the rolls already made were at the declared penalty).")),
 )
+
+
+def count_may_be_lowered_after_roll(encounter: Encounter) -> bool:
+    """Whether the GM's option lets a declared count go down once the combatant has rolled this round."""
+    return encounter.options.get(LOWERED_AFTER_ROLL) is True
 
 
 def _with_hit(record: JsonValue) -> JsonValue:

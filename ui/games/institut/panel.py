@@ -492,7 +492,8 @@ class RoundSection(QGroupBox):
         self.skip.setToolTip(_("Do nothing this round and act first in the next."))
         self.ambush = QCheckBox(_("In ambush (+3 dice to hit in the first round)"))
         self._build_layout()
-        self.declare.clicked.connect(lambda: self._apply(DeclareActions(self._id, self.declared.value())))
+        self.declare.clicked.connect(
+            lambda: self._apply(DeclareActions(self._id, self.declared.value(), after_roll_checked=True)))
         self.hold.clicked.connect(self._hold)
         self.condition.returnPressed.connect(self._hold)
         self.skip.clicked.connect(lambda: self._apply(SkipRound(self._id)))
