@@ -36,7 +36,7 @@ from rules.systems.institut.system import (
     tables,
     wound_penalty,
 )
-from rules.text import N_, NN_, _
+from rules.text import N_, NN_, _, ngettext
 from rules.turns import advance
 from rules.weapons import ROUNDS, fire, uses_rounds
 
@@ -232,9 +232,12 @@ class DeclareActions(Operation):
                 name=combatant.name, done=actions.taken, limit=rounds.MAX_DECLARED))
         lowering_allowed = count_may_be_lowered_after_roll(encounter)
         if self.after_roll_checked and self.count < actions.declared and actions.taken and not lowering_allowed:
-            raise OperationError(_("{name} has already rolled this round at the penalty of {declared} declared "
-                                   "actions: the count cannot be lowered after a roll.").format(
-                name=combatant.name, declared=actions.declared))
+            raise OperationError(ngettext(
+                "{name} has already rolled this round at the penalty of {declared} declared action: the count "
+                "cannot be lowered after a roll.",
+                "{name} has already rolled this round at the penalty of {declared} declared actions: the count "
+                "cannot be lowered after a roll.", actions.declared).format(name=combatant.name,
+                                                                           declared=actions.declared))
         updated = replace(actions, declared=self.count)
         penalty = rounds.action_penalty(updated, tables(encounter).modifiers)
         line = LogLine("{name} declares {count} action.",
