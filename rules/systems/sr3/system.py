@@ -52,7 +52,6 @@ from rules.systems.sr3.tables import MeleeStaging, ReachRule, Sr3Tables, TieRule
 from rules.systems.sr3.time_units import TIME_UNITS
 from rules.text import N_, NP_, _, pgettext
 from rules.time_units import TimeUnits
-from rules.turns import delayed_slots
 
 R = TypeVar("R", bound=StrEnum)
 
@@ -236,7 +235,8 @@ class Sr3System(RuleSystem):
         acted = encounter.clock.acted
         actors = [slot for slot in _pass_actors(encounter) if slot.ids[0] not in acted]
         timers = initiative.timer_slots(encounter)
-        return _merge_by_phase(actors, timers) + delayed_slots(encounter) + [t for t in timers if not t.phase]
+        held = delays.end_of_pass(encounter)  # in the order of tied initiative
+        return _merge_by_phase(actors, timers) + held + [t for t in timers if not t.phase]
 
     def has_next_pass(self, encounter: Encounter) -> bool:
         next_pass = encounter.clock.pass_no + 1
@@ -268,7 +268,7 @@ class Sr3System(RuleSystem):
         if hook is Hook.ROUND_START:
             return HookResult(_refresh_pools(encounter))
         if hook is Hook.TURN_START:
-            return HookResult(_reset_actions(encounter))
+            return HookResult(_reset_actions(delays.replacing_the_pass_action(encounter)))
         if hook is Hook.TURN_END and surprise_in_force(encounter):
             return HookResult(lifted_for(encounter, actors))
         if hook is Hook.PASS_END and encounter.clock.pass_no == 1 and surprise_in_force(encounter):
