@@ -38,6 +38,7 @@ from rules.systems.base import (
     TrackSpec,
 )
 from rules.systems.sr3 import delays, dice, initiative, monitor, typed_harm, weapons
+from rules.systems.sr3.aim import without_aim
 from rules.systems.sr3.effect_meanings import MEANINGS
 from rules.systems.sr3.levels import LEVEL_BOXES, LEVEL_LABELS, LEVELS
 from rules.systems.sr3.pools import combat_pool
@@ -312,7 +313,8 @@ class Sr3System(RuleSystem):
             raise OperationError(_("{name} has no {kind} action left in this phase.").format(
                 name=combatant.name, kind=_(ACTION_LABELS[kind])))
         used = combatant.actions_used.get(kind, 0) + 1
-        return replace(combatant, actions_used=frozen_map({**combatant.actions_used, kind: used}))
+        # Any other action, free ones included, loses an aim (Sr3Aim aims again after spending its simple one).
+        return replace(without_aim(combatant), actions_used=frozen_map({**combatant.actions_used, kind: used}))
 
     # --- weapons ------------------------------------------------------------------------------
     def weapon_fields(self) -> Sequence[OptionSpec]:
