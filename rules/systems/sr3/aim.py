@@ -164,3 +164,18 @@ def lost_to_pool(aim: Aim, name: str, pool_dice: int) -> tuple[LogLine, ...]:
         return ()
     return (LogLine("{name} uses combat pool dice after aiming over several phases: the aim is lost.",
                     {"name": name}),)
+
+
+class ShotAim(NamedTuple):
+    """What a shot makes of the aim: the actions its TN counts, and whether pool dice lost a tracked aim."""
+
+    counted: int
+    lost: bool
+
+
+def aim_for_shot(aim: Aim, typed: int, pool_dice: int) -> ShotAim:
+    """The aim a shot counts: what the GM set (``typed``, the tracked aim prefilled), none when the shot uses pool
+    dice after aiming over several phases ("using them loses the aim")."""
+    if pool_dice > 0 and aim.over_several_phases:
+        return ShotAim(0, typed > 0)
+    return ShotAim(max(0, typed), False)
