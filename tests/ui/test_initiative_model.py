@@ -126,8 +126,8 @@ def test_held_actions_at_the_end_of_a_pass_show_their_tie_order(qtmodeltester: A
     names = _names(model)
     assert names.index("Mike") < names.index("Camilla") and names[-2:] == ["Mike", "Camilla"]
     mike, camilla = model.row_of(ids["Mike"]), model.row_of(ids["Camilla"])
-    assert model.index(mike, Column.ACTIONS).data().endswith("at the end: 1 of 2")
-    assert model.index(camilla, Column.ACTIONS).data().endswith("at the end: 2 of 2")
+    assert model.index(mike, Column.ACTIONS).data().startswith("1 of 2 at the end · Delayed")
+    assert model.index(camilla, Column.ACTIONS).data().startswith("2 of 2 at the end · Delayed into pass 2")
 
 
 def _every_role(model: InitiativeModel, row: int) -> list[object]:

@@ -402,8 +402,9 @@ def _held_place(text: str, combatant_id: str, state: Encounter, system: RuleSyst
     held = [slot.ids[0] for slot in pass_slots(state, system) if slot.kind is SlotKind.DELAYED and slot.ids]
     if len(held) < 2 or combatant_id not in held:
         return text
-    return _("{text} · at the end: {place} of {count}").format(text=text, place=held.index(combatant_id) + 1,
-                                                               count=len(held))
+    # The place first: the cell elides the end of a long text.
+    return _("{place} of {count} at the end · {text}").format(text=text, place=held.index(combatant_id) + 1,
+                                                              count=len(held))
 
 
 def _parse_score(text: str) -> int | None:
