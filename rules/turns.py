@@ -418,7 +418,8 @@ class DelayAction(Operation):
             raise OperationError(_("There is no next pass in this round to delay into."))
         clock = encounter.clock
         delay = Delay(self.combatant_id, clock.round, clock.pass_no, self.into_next_pass)
-        state = replace(encounter, delays=with_item(encounter.delays, self.combatant_id, delay))
+        paid = system.pay_for_delay(encounter.combatant(self.combatant_id), encounter)
+        state = replace(encounter.with_combatant(paid), delays=with_item(encounter.delays, self.combatant_id, delay))
         state = state.with_clock(acted=clock.acted | {self.combatant_id})
         passes = system.time_units().passes
         text = passes.delays_into if self.into_next_pass and passes is not None else N_("{name} delays the action.")

@@ -10,8 +10,14 @@
 
 from __future__ import annotations
 
+import pytest
+
+from rules.combatants import SpendAction
 from rules.encounter import Combatant, Delay, Encounter, Initiative, SlotKind, frozen_map
+from rules.errors import OperationError
 from rules.history import History
+from rules.systems.sr3 import Sr3Aim
+from rules.systems.sr3.aim import aim_of
 from rules.systems.sr3.delays import end_of_pass
 from rules.turns import DelayAction, NextTurn, TakeDelayedAction
 from tests.rules.sr3_scenes import current_name, eight_characters, roll_ones
@@ -164,3 +170,27 @@ def test_equal_scores_at_the_end_go_by_reaction_then_natural_reaction_then_the_d
                           delays=frozen_map({f.id: Delay(f.id, 1, 1) for f in fighters}))
     encounter = encounter.with_clock(round=1, pass_no=1)
     assert [slot.ids[0] for slot in end_of_pass(encounter)] == ["c", "b", "a", "d"]
+
+
+# --- "Costs a free action" ---------------------------------------------------------------------------------------
+
+
+def test_delaying_costs_a_free_action_and_loses_an_aim() -> None:
+    """The seed's "Odložení akcí": the character holds its actions "tak, že obětuje volnou akci"; and an aim is
+    "lost on any other action, free ones included"."""
+    history, ids = eight_characters()
+    roll_ones(history, ids)
+    history.do(Sr3Aim(ids["Mike"]))
+    history.do(DelayAction(ids["Mike"]))
+    mike = history.state.combatant(ids["Mike"])
+    assert aim_of(mike).actions == 0
+
+
+def test_without_a_free_action_left_there_is_no_delay() -> None:
+    history, ids = eight_characters()
+    roll_ones(history, ids)
+    for kind in ("simple", "simple", "free"):  # two simple actions leave one free action, now spent
+        history.do(SpendAction(ids["Mike"], kind))
+    with pytest.raises(OperationError, match=r"no free action left.*Delaying costs a free action"):
+        history.do(DelayAction(ids["Mike"]))
+    assert not history.state.delays

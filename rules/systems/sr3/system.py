@@ -283,6 +283,14 @@ class Sr3System(RuleSystem):
         return _("{name} cannot delay: delaying actions is an optional rule, and “{rule}” is off in the "
                  "encounter settings.").format(name=combatant.name, rule=_(_SPECS[DELAYING].label))
 
+    def pay_for_delay(self, combatant: Combatant, encounter: Encounter) -> Combatant:
+        """The seed's "Odložení akcí": the character "si je může odložit tak, že obětuje volnou akci" (holds its
+        actions by giving up a free action): spent like any free action (an aim is lost with it)."""
+        try:
+            return self._spend_one(combatant, FREE, encounter)
+        except OperationError as refusal:
+            raise OperationError(" ".join((str(refusal), _("Delaying costs a free action.")))) from None
+
     def action_budget(self, combatant: Combatant, encounter: Encounter) -> Sequence[BudgetItem]:
         used = combatant.actions_used
         free, simple, complex_ = used.get(FREE, 0), used.get(SIMPLE, 0), used.get(COMPLEX, 0)
