@@ -124,6 +124,28 @@ def test_a_delay_is_drawn_where_it_was_taken(chart: InitiativeChart) -> None:
     assert series.delay_links == ((series.bands[0].left, series.bands[0].left + 11), (0.0, 0.0))
 
 
+def test_held_actions_taken_at_the_end_of_a_pass_are_numbered_in_tie_order(chart: InitiativeChart) -> None:
+    """sr3.md: "actors at the end of a pass or turn: ordered as for tied initiative". Camilla holds hers into pass
+    2 first, then Mike (27) and Ganger 3 (5) hold theirs to its end: all three are drawn at its end, numbered
+    Mike 1., Ganger 3 2., Camilla 3."""
+    document = _document(chart)
+    ids = {combatant.name: combatant.id for combatant in document.state.combatants.values()}
+    for _turn in range(7):
+        document.apply(NextTurn())
+    document.apply(DelayAction(ids["Camilla"], into_next_pass=True))
+    document.apply(DelayAction(ids["Mike"]))
+    while document.state.clock.current is not None and document.state.clock.current.ids != (ids["Ganger 3"],):
+        document.apply(NextTurn())
+    document.apply(DelayAction(ids["Ganger 3"]))
+    for _taken in range(3):
+        document.apply(NextTurn())
+    series = chart.canvas.series
+    assert {name: phases for name, phases in _phases(series, MarkKind.TAKEN).items() if phases} == {
+        "Mike": [(2, 0)], "Ganger 3": [(2, 0)], "Camilla": [(2, 0)]}
+    numbered = {series.lane_names[round(label.y)]: label.text for label in series.labels if label.text.endswith(".")}
+    assert numbered == {"Mike": "1.", "Ganger 3": "2.", "Camilla": "3."}
+
+
 # --- incremental updates ----------------------------------------------------------------------------------
 
 
