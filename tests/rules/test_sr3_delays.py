@@ -194,3 +194,42 @@ def test_without_a_free_action_left_there_is_no_delay() -> None:
     with pytest.raises(OperationError, match=r"no free action left.*Delaying costs a free action"):
         history.do(DelayAction(ids["Mike"]))
     assert not history.state.delays
+
+
+# --- held on into later passes: "Last actions of the turn may be held through later passes to the end of the turn" --
+
+
+def test_camillas_last_action_is_held_pass_by_pass_to_the_end_of_the_turn() -> None:
+    """Camilla (9) acts only in pass 1. She delays it, and each time it comes up at the end of a pass she moves it
+    on into the next ("Postavy si mohou přesunout odložené akce i do dalšího průběhu iniciativy"); in pass 4, the
+    last (Mike's 7 only), there is no next pass: she acts at its end, after Mike."""
+    history, ids = eight_characters()
+    roll_ones(history, ids)
+    _next_until(history, "Camilla")
+    history.do(DelayAction(ids["Camilla"]))
+    for pass_no in (1, 2, 3):
+        _next_until(history, "Camilla")
+        slot = history.state.clock.current
+        assert history.state.clock.pass_no == pass_no and slot is not None and slot.kind is SlotKind.DELAYED
+        assert slot.phase is None  # at the end of the pass
+        history.do(DelayAction(ids["Camilla"], into_next_pass=True))
+    assert history.state.clock.pass_no == 4 and current_name(history) == "Mike"
+    history.do(NextTurn())
+    assert current_name(history) == "Camilla" and history.state.clock.pass_no == 4
+    with pytest.raises(OperationError, match="no next pass"):
+        history.do(DelayAction(ids["Camilla"], into_next_pass=True))  # "phase 1 of the last pass" at the latest
+    assert _actions_in_pass(history, 4) == [("Camilla", SlotKind.DELAYED, None)]
+    assert history.state.clock.round == 1 and history.state.clock.pass_no == 0  # the turn is over
+
+
+def test_a_delayed_action_is_moved_on_only_into_the_next_pass_and_only_by_whoever_takes_it() -> None:
+    history, ids = eight_characters()
+    roll_ones(history, ids)
+    history.do(DelayAction(ids["Mike"]))
+    _next_until(history, "Camilla")
+    history.do(NextTurn())
+    assert current_name(history) == "Mike"  # his held action, at the end of pass 1
+    with pytest.raises(OperationError, match="own turn"):
+        history.do(DelayAction(ids["Mike"]))  # not again within the pass: it is taken now or moved on
+    with pytest.raises(OperationError, match="own turn"):
+        history.do(DelayAction(ids["Dave"], into_next_pass=True))

@@ -146,6 +146,26 @@ def test_held_actions_taken_at_the_end_of_a_pass_are_numbered_in_tie_order(chart
     assert numbered == {"Mike": "1.", "Ganger 3": "2.", "Camilla": "3."}
 
 
+def test_a_last_action_moved_on_pass_by_pass_is_held_there_and_taken_at_the_end_of_the_turn(
+        chart: InitiativeChart) -> None:
+    """Camilla (9) holds her only action and moves it on at the end of passes 1, 2 and 3 (sr3.md: "Last actions of
+    the turn may be held through later passes to the end of the turn"): held squares, one diamond at the end."""
+    document = _document(chart)
+    camilla = next(c.id for c in document.state.combatants.values() if c.name == "Camilla")
+    while document.state.clock.current is not None and document.state.clock.current.ids != (camilla,):
+        document.apply(NextTurn())
+    document.apply(DelayAction(camilla))
+    for _pass in range(3):
+        while document.state.clock.current is not None and document.state.clock.current.ids != (camilla,):
+            document.apply(NextTurn())
+        document.apply(DelayAction(camilla, into_next_pass=True))
+    while document.state.clock.current is not None:
+        document.apply(NextTurn())
+    series = chart.canvas.series
+    assert _phases(series, MarkKind.DELAYED)["Camilla"] == [(1, 9), (2, 0), (3, 0)]
+    assert _phases(series, MarkKind.TAKEN)["Camilla"] == [(4, 0)]
+
+
 # --- incremental updates ----------------------------------------------------------------------------------
 
 
