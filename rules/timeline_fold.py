@@ -200,11 +200,20 @@ class RoundFold:
         elif isinstance(event, Entered):
             self._enter(event)
         elif isinstance(event, Held):
-            turn = self.turns.get((event.pass_no, event.combatant))
-            if turn is not None:
-                turn.held = True
+            self._held(event)
         else:
             self.steps.append((event, self.next_seq.get(event.pass_no, 0) - 1))
+
+    def _held(self, event: Held) -> None:
+        """An action held in its turn; or a held action that came up and was moved on into the next pass (SR3):
+        held there, not taken."""
+        key = (event.pass_no, event.combatant)
+        moved_on = self.taken.pop(key, None)
+        if moved_on is not None and key not in self.turns:
+            self.turns[key] = _Turn(moved_on.seq, moved_on.phase, moved_on.caption)
+        turn = self.turns.get(key)
+        if turn is not None:
+            turn.held = True
 
     def _enter(self, event: Entered) -> None:
         # A later entry overwrites an earlier one: who yielded to a tie or was interrupted acts where it

@@ -410,7 +410,7 @@ class DelayAction(Operation):
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         require_combatant(encounter, self.combatant_id)
-        slot = _require_current_actor(encounter, self.combatant_id)
+        slot = self._holder_slot(encounter)
         refusal = system.delay_refusal(encounter.combatant(self.combatant_id), encounter, self.into_next_pass)
         if refusal is not None:
             raise OperationError(refusal)
@@ -418,12 +418,24 @@ class DelayAction(Operation):
             raise OperationError(_("There is no next pass in this round to delay into."))
         clock = encounter.clock
         delay = Delay(self.combatant_id, clock.round, clock.pass_no, self.into_next_pass)
-        state = replace(encounter, delays=with_item(encounter.delays, self.combatant_id, delay))
+        paid = system.pay_for_delay(encounter.combatant(self.combatant_id), encounter)
+        state = replace(encounter.with_combatant(paid), delays=with_item(encounter.delays, self.combatant_id, delay))
         state = state.with_clock(acted=clock.acted | {self.combatant_id})
         passes = system.time_units().passes
         text = passes.delays_into if self.into_next_pass and passes is not None else N_("{name} delays the action.")
         line = LogLine(text, {"name": encounter.combatant(self.combatant_id).name})
         return Applied(state, (line,)).then(_leave_slot(state, system, slot, self.combatant_id))
+
+    def _holder_slot(self, encounter: Encounter) -> Slot:
+        """The slot the action is held from: the actor's own turn, or (into the next pass only) the moment its
+        delayed action came up: a held action may be moved on into the next pass too (SR3's "Postavy si mohou
+        přesunout odložené akce i do dalšího průběhu iniciativy"; its last actions of a turn, pass by pass to the
+        turn's end)."""
+        slot = encounter.clock.current
+        if (self.into_next_pass and slot is not None and slot.kind is SlotKind.DELAYED
+                and self.combatant_id in slot.ids):
+            return slot
+        return _require_current_actor(encounter, self.combatant_id)
 
 
 @dataclass(frozen=True)

@@ -462,6 +462,11 @@ class RuleSystem(ABC):
         """
         return None
 
+    def pay_for_delay(self, combatant: Combatant, encounter: Encounter) -> Combatant:
+        """``combatant`` after paying what holding its action costs (SR3: a free action); raise OperationError
+        saying why it cannot pay. Asked after :meth:`delay_refusal`. Default: a delay costs nothing."""
+        return combatant
+
     def weapon_fields(self) -> Sequence[OptionSpec]:
         """The fields of this game's weapons and attacks, in the order a form shows them (none: the game keeps no
         weapons). The keys ``magazine`` and ``rounds`` mean the same in every game (:mod:`rules.weapons`)."""

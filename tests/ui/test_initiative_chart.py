@@ -124,6 +124,48 @@ def test_a_delay_is_drawn_where_it_was_taken(chart: InitiativeChart) -> None:
     assert series.delay_links == ((series.bands[0].left, series.bands[0].left + 11), (0.0, 0.0))
 
 
+def test_held_actions_taken_at_the_end_of_a_pass_are_numbered_in_tie_order(chart: InitiativeChart) -> None:
+    """sr3.md: "actors at the end of a pass or turn: ordered as for tied initiative". Camilla holds hers into pass
+    2 first, then Mike (27) and Ganger 3 (5) hold theirs to its end: all three are drawn at its end, numbered
+    Mike 1., Ganger 3 2., Camilla 3."""
+    document = _document(chart)
+    ids = {combatant.name: combatant.id for combatant in document.state.combatants.values()}
+    for _turn in range(7):
+        document.apply(NextTurn())
+    document.apply(DelayAction(ids["Camilla"], into_next_pass=True))
+    document.apply(DelayAction(ids["Mike"]))
+    while document.state.clock.current is not None and document.state.clock.current.ids != (ids["Ganger 3"],):
+        document.apply(NextTurn())
+    document.apply(DelayAction(ids["Ganger 3"]))
+    for _taken in range(3):
+        document.apply(NextTurn())
+    series = chart.canvas.series
+    assert {name: phases for name, phases in _phases(series, MarkKind.TAKEN).items() if phases} == {
+        "Mike": [(2, 0)], "Ganger 3": [(2, 0)], "Camilla": [(2, 0)]}
+    numbered = {series.lane_names[round(label.y)]: label.text for label in series.labels if label.text.endswith(".")}
+    assert numbered == {"Mike": "1.", "Ganger 3": "2.", "Camilla": "3."}
+
+
+def test_a_last_action_moved_on_pass_by_pass_is_held_there_and_taken_at_the_end_of_the_turn(
+        chart: InitiativeChart) -> None:
+    """Camilla (9) holds her only action and moves it on at the end of passes 1, 2 and 3 (sr3.md: "Last actions of
+    the turn may be held through later passes to the end of the turn"): held squares, one diamond at the end."""
+    document = _document(chart)
+    camilla = next(c.id for c in document.state.combatants.values() if c.name == "Camilla")
+    while document.state.clock.current is not None and document.state.clock.current.ids != (camilla,):
+        document.apply(NextTurn())
+    document.apply(DelayAction(camilla))
+    for _pass in range(3):
+        while document.state.clock.current is not None and document.state.clock.current.ids != (camilla,):
+            document.apply(NextTurn())
+        document.apply(DelayAction(camilla, into_next_pass=True))
+    while document.state.clock.current is not None:
+        document.apply(NextTurn())
+    series = chart.canvas.series
+    assert _phases(series, MarkKind.DELAYED)["Camilla"] == [(1, 9), (2, 0), (3, 0)]
+    assert _phases(series, MarkKind.TAKEN)["Camilla"] == [(4, 0)]
+
+
 # --- incremental updates ----------------------------------------------------------------------------------
 
 

@@ -110,6 +110,26 @@ def test_a_delayed_actor_shows_where_it_comes_back() -> None:
     assert model.index(row, Column.ACTIONS).data() == "Delayed into pass 2: act before your own phase there"
 
 
+def test_held_actions_at_the_end_of_a_pass_show_their_tie_order(qtmodeltester: Any) -> None:
+    """sr3.md: "actors at the end of a pass or turn: ordered as for tied initiative". Camilla (9) held her only
+    action into pass 2 before Mike (27) held his: the rows and their words put Mike first."""
+    from rules.turns import DelayAction
+
+    document, ids = _document()
+    roll_ones(document.history, ids)
+    model = InitiativeModel(document)
+    qtmodeltester.check(model, force_py=True)
+    for _turn in range(7):
+        document.apply(NextTurn())
+    document.apply(DelayAction(ids["Camilla"], into_next_pass=True))
+    document.apply(DelayAction(ids["Mike"]))  # pass 2, phase 27
+    names = _names(model)
+    assert names.index("Mike") < names.index("Camilla") and names[-2:] == ["Mike", "Camilla"]
+    mike, camilla = model.row_of(ids["Mike"]), model.row_of(ids["Camilla"])
+    assert model.index(mike, Column.ACTIONS).data().startswith("1 of 2 at the end · Delayed")
+    assert model.index(camilla, Column.ACTIONS).data().startswith("2 of 2 at the end · Delayed into pass 2")
+
+
 def _every_role(model: InitiativeModel, row: int) -> list[object]:
     roles = [*Role, Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.EditRole, Qt.ItemDataRole.FontRole,
              Qt.ItemDataRole.ForegroundRole, Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.DecorationRole,

@@ -240,3 +240,28 @@ def test_the_welcome_page_opens_a_sample_as_a_sample(open_window: WindowFactory)
     assert window.document.system.id == "sr3"
     assert window.document.path is None  # a copy: saving asks for a new file
     assert window.document.state.combatants
+
+
+def test_a_held_last_action_is_moved_on_from_its_slot_with_shift_l(window: MainWindow) -> None:
+    """sr3.md, Delaying: "Last actions of the turn may be held through later passes to the end of the turn"; the
+    seed: delayed actions may be moved into the next pass too. Camilla (9) holds hers in pass 1; when it comes up
+    at the pass's end, "Delay into the next pass" moves it on to the end of pass 2."""
+    from rules.encounter import frozen_map
+    from rules.turns import RollInitiative
+
+    for cid, name, reaction in (("m", "Mike", 36), ("c", "Camilla", 8)):
+        window.document.apply(AddCombatant(cid, name, Side.PLAYER, frozen_map({"reaction": reaction})))
+    window.document.apply(RollInitiative(frozen_map({"m": (1,), "c": (1,)}), frozen_map()))
+    _trigger(window, "next_turn")  # Mike 37 done: Camilla 9
+    assert window.session.current_actor() == "c"
+    _trigger(window, "delay")
+    slot = window.document.state.clock.current
+    assert slot is not None and slot.kind.value == "delayed" and slot.ids == ("c",)  # the end of pass 1
+    assert window.actions_by_name["delay_next_pass"].isEnabled()
+    _trigger(window, "delay_next_pass")
+    clock = window.document.state.clock
+    assert clock.pass_no == 2 and window.session.current_actor() == "m"  # Mike's 27
+    assert window.document.state.delays["c"].into_next_pass
+    _trigger(window, "next_turn")
+    slot = window.document.state.clock.current
+    assert slot is not None and slot.kind.value == "delayed" and slot.ids == ("c",)  # the end of pass 2

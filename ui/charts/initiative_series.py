@@ -24,6 +24,8 @@ BAND_GAP: Final[float] = 3.0
 ROUND_GAP: Final[float] = 1.5
 #: Above this many lanes the phase numbers beside the marks would only be clutter.
 LABEL_LANES: Final[int] = 40
+#: How far above its lane (in lanes) a held action's place at the end of a pass is written.
+END_LABEL_RISE: Final[float] = 0.3
 #: Score steps sit in the lower part of their lane, clear of the combatant's own marks.
 STEP_OFFSET: Final[float] = 0.3
 #: Marks that stand for a turn (as opposed to a ghost of one).
@@ -188,10 +190,27 @@ def pass_series(turn: TurnTimeline, words: PassWords) -> ChartSeries:
     _add_steps(drawing, turn, geometry)
     if len(turn.lanes) <= LABEL_LANES:
         drawing.labels += [Label(*at(m), str(m.phase)) for m in turn.marks if m.kind in TURN_KINDS and m.phase]
+        # Above the lane: the next pass's highest phase sits right beside the end of this one.
+        drawing.labels += [Label(at(m)[0], at(m)[1] - END_LABEL_RISE, text) for m, text in _at_the_end(turn.marks)]
     if turn.now is not None:
         drawing.now_at(geometry.x(turn.now.pass_no, turn.now.phase), turn.now.ids)
     title = _(words.chart_title).format(number=turn.round)
     return drawing.series(title, True, turn.names, geometry.bands())
+
+
+def _at_the_end(marks: Sequence[Mark]) -> list[tuple[Mark, str]]:
+    """Held actions taken at the end of a pass share its x: each is labelled with its place among them (the order
+    the game took them in: SR3's tied-initiative order), where the others show their phase."""
+    ends: dict[int, list[Mark]] = {}
+    for mark in marks:
+        if mark.kind is MarkKind.TAKEN and not mark.phase:
+            ends.setdefault(mark.pass_no, []).append(mark)
+    labelled = []
+    for taken in ends.values():
+        if len(taken) > 1:
+            taken.sort(key=lambda mark: mark.slot)
+            labelled += [(mark, _("{place}.").format(place=place)) for place, mark in enumerate(taken, 1)]
+    return labelled
 
 
 def _add_steps(drawing: _Drawing, turn: TurnTimeline, geometry: _PassGeometry) -> None:

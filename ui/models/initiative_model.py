@@ -194,7 +194,8 @@ class InitiativeModel(EnumTableModel):
     def _actions_text(self, combatant: Combatant, state: Encounter) -> str:
         delay = state.delays.get(combatant.id)
         if delay is not None:
-            return delay_text(self._document.system.time_units(), delay.into_next_pass, delay.pass_no)
+            text = delay_text(self._document.system.time_units(), delay.into_next_pass, delay.pass_no)
+            return _held_place(text, combatant.id, state, self._document.system)
         if combatant.id in state.clock.acted:  # a tick, not only a softer colour, says the turn is done
             return f"✓ {_('done')}"
         current = state.clock.current
@@ -393,6 +394,17 @@ def delay_text(units: TimeUnits, into_next_pass: bool, pass_no: int) -> str:
     if into_next_pass and units.passes is not None:
         return _(units.passes.delayed_into).format(number=pass_no + 1)
     return _(units.delayed)
+
+
+def _held_place(text: str, combatant_id: str, state: Encounter, system: RuleSystem) -> str:
+    """``text``, and where the held action comes among several taken at the end (the game's order of them: SR3
+    orders them as tied initiative, not as they were held)."""
+    held = [slot.ids[0] for slot in pass_slots(state, system) if slot.kind is SlotKind.DELAYED and slot.ids]
+    if len(held) < 2 or combatant_id not in held:
+        return text
+    # The place first: the cell elides the end of a long text.
+    return _("{place} of {count} at the end · {text}").format(text=text, place=held.index(combatant_id) + 1,
+                                                              count=len(held))
 
 
 def _parse_score(text: str) -> int | None:

@@ -1,5 +1,6 @@
 """Shadowrun, Third Edition (system id ``sr3``): the public functions tests and charts rely on."""
 
+from rules.systems.sr3.aim import Sr3Aim, Sr3LoseAim
 from rules.systems.sr3.damage import damage_code
 from rules.systems.sr3.initiative import initiative_passes
 from rules.systems.sr3.karma import BuyKarmaSuccesses, RefreshKarma
@@ -17,7 +18,9 @@ __all__ = [
     "SYSTEM",
     "BuyKarmaSuccesses",
     "RefreshKarma",
+    "Sr3Aim",
     "Sr3Attack",
+    "Sr3LoseAim",
     "Sr3Melee",
     "Sr3ResistHit",
     "SurpriseTest",

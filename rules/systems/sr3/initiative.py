@@ -84,17 +84,19 @@ def tie_key(combatant: Combatant, pass_no: int, yielded: frozenset[str]) -> tupl
     Chain: higher score before wounds lowered it, higher modified Reaction, higher natural Reaction,
     1d6 (rerolled while tied). A combatant who chose to act after its ties sorts after them.
     """
+    return (score(combatant, pass_no) or 0, 0 if combatant.id in yielded else 1, *tie_chain(combatant, pass_no))
+
+
+def tie_chain(combatant: Combatant, pass_no: int) -> tuple[int, ...]:
+    """How tied initiative orders ``combatant`` in ``pass_no``, highest first: the score before wounds lowered it
+    (the digest's Decision for "higher score in the previous pass"), modified Reaction, natural Reaction, then
+    the pre-rolled d6 tie-breaks. Also the order of held actions taken together (sr3.md, Delaying: "actors at the
+    end of a pass or turn: ordered as for tied initiative")."""
     initiative = combatant.initiative
     assert initiative is not None
     reaction = combatant.attribute("reaction")
-    return (
-        score(combatant, pass_no) or 0,
-        0 if combatant.id in yielded else 1,
-        unwounded_score(combatant, pass_no) or 0,
-        reaction,
-        combatant.attribute("reaction_natural", reaction),
-        *initiative.tiebreak,
-    )
+    return (unwounded_score(combatant, pass_no) or 0, reaction, combatant.attribute("reaction_natural", reaction),
+            *initiative.tiebreak)
 
 
 def pass_order(combatants: Iterable[Combatant], pass_no: int, yielded: frozenset[str] = frozenset()) -> list[

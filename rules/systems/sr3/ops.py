@@ -16,6 +16,7 @@ from rules.errors import OperationError
 from rules.history import Applied, AttackRecord, LogLine, Operation, require_combatant
 from rules.systems.base import RuleSystem
 from rules.systems.sr3 import initiative
+from rules.systems.sr3.aim import aim_of, check_pool_with_aim, lost_to_pool, without_aim
 from rules.systems.sr3.damage import DAMAGE_CODE_FORMAT, Ammo, explosive_misfire, resolve_hit
 from rules.systems.sr3.dice import count_sr3_successes, rule_of_one
 from rules.systems.sr3.levels import LEVEL_BOXES, check_level
@@ -114,6 +115,8 @@ class Sr3Attack(Operation):
     mode: str | None = None
     rounds: int = 1  # rounds fired (full auto counts them against the phase's limit)
     saved_weapon: str = field(default="", metadata=ADDED_LATER)
+    #: Simple actions of aiming the attack TN counts (an aim over several phases allows no pool dice).
+    aim_actions: int = field(default=0, metadata=ADDED_LATER)
 
     def attacker_id(self) -> str | None:
         return self.attacker
@@ -126,10 +129,13 @@ class Sr3Attack(Operation):
         require_combatant(encounter, self.target)
         self._validate()
         _check_surprise(encounter, self)
+        check_pool_with_aim(encounter, self.attacker, self.aim_actions, self.attack_pool)
         misfire = explosive_misfire(Ammo(self.ammo), [c[0] for c in self.attack_faces], self.misfire_roll or 0,
                                     self.power, self.level) if self._all_ones() else None
         fired = fire(encounter, self.attacker, self.saved_weapon, self.rounds)  # a burst fires its burst
-        state, log = _spend_pools(_take_action(fired, system, self), self)
+        state, log = _spend_pools(_end_aim(_take_action(fired, system, self), self.attacker), self)
+        log += lost_to_pool(aim_of(encounter.combatant(self.attacker)), encounter.combatant(self.attacker).name,
+                            self.attack_pool)
         if misfire is not None:
             return _resolve_misfire(state, system, self, log, misfire.attacker_successes)
         return _resolve(state, system, self, log)
@@ -150,6 +156,8 @@ class Sr3Attack(Operation):
             raise OperationError(_("More pool dice than dice rolled."))
         if self.mode is not None and self.mode not in {mode.value for mode in FiringMode}:
             raise OperationError(_("Unknown firing mode {mode!r}.").format(mode=self.mode))
+        if not 0 <= self.aim_actions <= MAX_ROUNDS:
+            raise OperationError(_("Aim actions and skill cannot be negative."))
         if not 1 <= self.rounds <= MAX_ROUNDS:
             raise OperationError(ngettext("A shot fires 1 to {count} round.", "A shot fires 1 to {count} rounds.",
                                           MAX_ROUNDS).format(count=MAX_ROUNDS))
@@ -193,6 +201,14 @@ def _take_action(encounter: Encounter, system: RuleSystem, attack: Sr3Attack) ->
     except OperationError as refusal:
         raise OperationError(_action_refused(str(refusal), mode, limit)) from None
     return encounter.with_combatant(_with_rounds(acted, attack.rounds) if mode is FiringMode.FA else acted)
+
+
+def _end_aim(encounter: Encounter, attacker_id: str) -> Encounter:
+    """The shot used the attacker's aim, and is another action anyway: the aim ends (also for a shot recorded as
+    taking no action)."""
+    attacker = encounter.combatant(attacker_id)
+    aimless = without_aim(attacker)
+    return encounter if aimless is attacker else encounter.with_combatant(aimless)
 
 
 def _with_rounds(combatant: Combatant, rounds: int) -> Combatant:

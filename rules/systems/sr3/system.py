@@ -38,6 +38,7 @@ from rules.systems.base import (
     TrackSpec,
 )
 from rules.systems.sr3 import delays, dice, initiative, monitor, typed_harm, weapons
+from rules.systems.sr3.aim import without_aim
 from rules.systems.sr3.effect_meanings import MEANINGS
 from rules.systems.sr3.levels import LEVEL_BOXES, LEVEL_LABELS, LEVELS
 from rules.systems.sr3.pools import combat_pool
@@ -52,7 +53,6 @@ from rules.systems.sr3.tables import MeleeStaging, ReachRule, Sr3Tables, TieRule
 from rules.systems.sr3.time_units import TIME_UNITS
 from rules.text import N_, NP_, _, pgettext
 from rules.time_units import TimeUnits
-from rules.turns import delayed_slots
 
 R = TypeVar("R", bound=StrEnum)
 
@@ -236,7 +236,8 @@ class Sr3System(RuleSystem):
         acted = encounter.clock.acted
         actors = [slot for slot in _pass_actors(encounter) if slot.ids[0] not in acted]
         timers = initiative.timer_slots(encounter)
-        return _merge_by_phase(actors, timers) + delayed_slots(encounter) + [t for t in timers if not t.phase]
+        held = delays.end_of_pass(encounter)  # in the order of tied initiative
+        return _merge_by_phase(actors, timers) + held + [t for t in timers if not t.phase]
 
     def has_next_pass(self, encounter: Encounter) -> bool:
         next_pass = encounter.clock.pass_no + 1
@@ -268,7 +269,7 @@ class Sr3System(RuleSystem):
         if hook is Hook.ROUND_START:
             return HookResult(_refresh_pools(encounter))
         if hook is Hook.TURN_START:
-            return HookResult(_reset_actions(encounter))
+            return HookResult(_reset_actions(delays.replacing_the_pass_action(encounter)))
         if hook is Hook.TURN_END and surprise_in_force(encounter):
             return HookResult(lifted_for(encounter, actors))
         if hook is Hook.PASS_END and encounter.clock.pass_no == 1 and surprise_in_force(encounter):
@@ -281,6 +282,14 @@ class Sr3System(RuleSystem):
             return None
         return _("{name} cannot delay: delaying actions is an optional rule, and “{rule}” is off in the "
                  "encounter settings.").format(name=combatant.name, rule=_(_SPECS[DELAYING].label))
+
+    def pay_for_delay(self, combatant: Combatant, encounter: Encounter) -> Combatant:
+        """The seed's "Odložení akcí": the character "si je může odložit tak, že obětuje volnou akci" (holds its
+        actions by giving up a free action): spent like any free action (an aim is lost with it)."""
+        try:
+            return self._spend_one(combatant, FREE, encounter)
+        except OperationError as refusal:
+            raise OperationError(" ".join((str(refusal), _("Delaying costs a free action.")))) from None
 
     def action_budget(self, combatant: Combatant, encounter: Encounter) -> Sequence[BudgetItem]:
         used = combatant.actions_used
@@ -312,7 +321,8 @@ class Sr3System(RuleSystem):
             raise OperationError(_("{name} has no {kind} action left in this phase.").format(
                 name=combatant.name, kind=_(ACTION_LABELS[kind])))
         used = combatant.actions_used.get(kind, 0) + 1
-        return replace(combatant, actions_used=frozen_map({**combatant.actions_used, kind: used}))
+        # Any other action, free ones included, loses an aim (Sr3Aim aims again after spending its simple one).
+        return replace(without_aim(combatant), actions_used=frozen_map({**combatant.actions_used, kind: used}))
 
     # --- weapons ------------------------------------------------------------------------------
     def weapon_fields(self) -> Sequence[OptionSpec]:

@@ -48,6 +48,7 @@ from rules.systems.sr3.weapons import DAMAGE, LASER, SKILL, Smart, is_melee, sma
 from rules.weapons import fire
 from ui.charts.odds_chart import OddsChart
 from ui.dialogs.attack_dialog import AttackDialog, Marked, ResolvedForm
+from ui.games.sr3.aim import AimField
 from ui.games.sr3.attack_form import (
     COMBO_LENGTH,
     DefenceBox,
@@ -102,6 +103,9 @@ class Sr3AttackDialog(AttackDialog):
         self.tn_label = QLabel()
         self.effects_note = text_label()  # why the visibility is preset (an effect's game meaning)
         self.effects_note.hide()
+        self.aim_note = text_label()  # what the attacker's tracked aim does to this shot
+        self.aim_note.hide()
+        self.aim = AimField(self.situation.aim, self.aim_note)
         self.tn_lines = text_label(rich=True)
         self.damage_label = text_label(rich=True)
         self.counts = QCheckBox()
@@ -140,7 +144,7 @@ class Sr3AttackDialog(AttackDialog):
         self.pickers.setLayout(pickers)
         self._ranged_first = _column(self.pickers, self.weapon, self.defence, damage_box)
         for column in (self._ranged_first, _column(self.situation, self.sheet_tabs),
-                       _column(self.dice, self.effects_note, result_box)):
+                       _column(self.dice, self.aim_note, self.effects_note, result_box)):
             columns.addLayout(column)  # natural widths: equal stretch would widen every column to the widest
         self._ranged_page = content
         self.pages.addWidget(content)
@@ -282,6 +286,7 @@ class Sr3AttackDialog(AttackDialog):
         attacker = self._attacker()
         if attacker is not None:
             self.situation.wounds.setValue(wound_modifier(attacker))
+        self.aim.attacker(attacker)
         self._prefill_effects()
 
     def _prefill_target(self) -> None:
@@ -398,7 +403,7 @@ class Sr3AttackDialog(AttackDialog):
     def _apply_limits(self) -> None:
         attacker, target, dice = self._attacker(), self._target(), self.dice
         dice.attack_pool.setMaximum(pool_left(attacker) if attacker else 0)
-        self.situation.aim.setMaximum(dice.skill.value() // 2)
+        self.aim.limit(dice.skill.value())
         self.weapon.limit_rounds(self._tables)
         left = pool_left(target) if target else 0
         barred = self._pool_barred()
@@ -446,7 +451,8 @@ class Sr3AttackDialog(AttackDialog):
             melee_opponents=place.melee.value(), target_index=place.target_index.value(),
             smartgun=weapon.smartgun.isChecked(), smartlink=place.smartlink.isChecked(),
             smartgoggles=place.goggles.isChecked(), laser_sight=place.laser.isChecked(),
-            aim_actions=place.aim.value(), skill=self.dice.skill.value(), called_shot=place.called.isChecked(),
+            aim_actions=self.aim.for_shot(self.dice.attack_pool.value()).counted, skill=self.dice.skill.value(),
+            called_shot=place.called.isChecked(),
             second_firearm=place.second.isChecked(), other_firearm_recoil=place.other_recoil.value(),
             wound_modifier=place.wounds.value(), mode=weapon.firing_mode(), rounds=weapon.rounds.value(),
             rounds_fired_before=weapon.fired.value(), recoil_compensation=weapon.compensation.value(),
@@ -478,6 +484,7 @@ class Sr3AttackDialog(AttackDialog):
                 self._sheet = work_out(inputs, self._tables)
             except RulesError as problem:
                 self._problem = str(problem)
+        self.aim.show(self.dice.attack_pool.value())
         self._show_sheet(inputs)
 
     def _show_sheet(self, inputs: ShotInputs | None) -> None:
@@ -591,7 +598,8 @@ class Sr3AttackDialog(AttackDialog):
             attack_pool=dice.attack_pool.value(), track=sheet.track, ammo=self.weapon.ammo.value().value,
             resist_pool=dice.resist_pool.value() if dice.resist_entry.expression() is not None else 0,
             mode=self.weapon.firing_mode().value if self.counts.isChecked() else None,
-            rounds=self.weapon.rounds.value(), saved_weapon=self.weapon_name())
+            rounds=self.weapon.rounds.value(), saved_weapon=self.weapon_name(),
+            aim_actions=self.aim.for_shot(dice.attack_pool.value()).counted)
         if not self._misfired():
             return attack
         # The round detonated: the shooter resists the weapon's standard code, without combat pool.

@@ -1,4 +1,5 @@
-"""Shadowrun 3's section of the combatant details panel: the karma pool, refreshed when the GM says.
+"""Shadowrun 3's sections of the combatant details panel: the aim (:mod:`ui.games.sr3.aim`), and the karma pool,
+refreshed when the GM says.
 
 sr3.md, Pools: the karma pool "refreshes every 24 h or when the GM decides, never per turn"; "bought successes cost
 1 point each, permanently, and need at least one rolled success". Points spent on rerolls go through the actor
@@ -16,6 +17,7 @@ from rules.systems.sr3 import BuyKarmaSuccesses, RefreshKarma
 from rules.systems.sr3.karma import karma_text
 from rules.systems.sr3.system import KARMA_POOL
 from ui.games.base import Apply, SectionFactory
+from ui.games.sr3.aim import AimSection
 
 
 class KarmaSection(QGroupBox):
@@ -62,4 +64,4 @@ class KarmaSection(QGroupBox):
                                         for c in state.combatants.values()))
 
 
-SECTIONS: tuple[SectionFactory, ...] = (KarmaSection,)
+SECTIONS: tuple[SectionFactory, ...] = (AimSection, KarmaSection)
