@@ -160,6 +160,16 @@ def test_pool_size_curves_are_the_engines_chances(chart: OddsChart) -> None:
     assert ys == pytest.approx([100 * p for p in expected[1]], abs=1e-9)
 
 
+def test_the_curve_plot_is_built_only_when_its_view_is_first_shown(chart: OddsChart) -> None:
+    # Building a plot costs about 30 ms, and every attack dialog opens with a chart (issue 14).
+    chart.set_data(successes_chart(6, 5))
+    assert chart.stack.count() == 1 and chart.stack.currentWidget() is chart.bars
+    chart.set_view(View.BY_POOL)
+    assert chart.stack.count() == 2 and chart.stack.currentWidget() is chart.curve
+    chart.set_view(View.EXACTLY)
+    assert chart.stack.currentWidget() is chart.bars and chart.stack.count() == 2  # kept once made
+
+
 def test_curves_follow_a_change_and_bars_come_back(chart: OddsChart) -> None:
     chart.set_data(successes_chart(6, 5))
     chart.set_view(View.BY_POOL)

@@ -103,10 +103,9 @@ class OddsChart(QWidget):
         self.export_button.setText(_("Export…"))
         self.export_button.setToolTip(_("Save this chart as a PNG image or an SVG drawing."))
         self.bars = BarPlot()
-        self.curve = CurvePlot()
+        self._curve: CurvePlot | None = None
         self.stack = QStackedWidget()
         self.stack.addWidget(self.bars)
-        self.stack.addWidget(self.curve)
         self.stack.setMinimumHeight(PLOT_MIN_HEIGHT)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.setAccessibleName(_("Odds chart"))
@@ -195,6 +194,16 @@ class OddsChart(QWidget):
     def _has_sweep(self) -> bool:
         return self._data is not None and self._data.sweep is not None
 
+    @property
+    def curve(self) -> CurvePlot:
+        """The odds over pool sizes, made the first time that view is shown: a plot costs about 30 ms to build, and
+        every attack dialog opens with a chart whose curve view most fights never show."""
+        if self._curve is None:
+            self._curve = CurvePlot()
+            self._curve.restyle(self.palette())
+            self.stack.addWidget(self._curve)
+        return self._curve
+
     def _on_view(self) -> None:
         self._redraw()
         self.view_changed.emit()
@@ -248,7 +257,8 @@ class OddsChart(QWidget):
         if event.type() in (QEvent.Type.PaletteChange, QEvent.Type.FontChange):
             # The children's palettes catch up after this event: hand them the chart's own.
             self.bars.restyle(self.palette())
-            self.curve.restyle(self.palette())
+            if self._curve is not None:
+                self._curve.restyle(self.palette())
             self._redraw()
 
     # --- export --------------------------------------------------------------------------------
