@@ -769,3 +769,14 @@ def test_an_interception_from_the_melee_page(dialog_for: DialogFactory) -> None:
     operation = document.history.entries[-1].operation
     assert isinstance(operation, Sr3Melee) and operation.interception and not operation.counts_as_action
     assert "Mike is stopped." in melee.result.text()
+
+
+def test_the_melee_chart_is_built_when_the_melee_page_is_first_shown(dialog_for: DialogFactory) -> None:
+    # Every SR3 dialog builds the melee page; most attacks are ranged (issue 14: the plot cost its opening time).
+    document, ids = fight()
+    dialog = dialog_for(document, target_id=ids["Ganger 1"])
+    dialog.show()
+    assert not dialog.is_melee() and dialog.melee._chart is None
+    dialog.kind.setCurrentIndex(dialog.kind.findData("melee"))
+    assert dialog.is_melee() and dialog.melee._chart is not None
+    assert dialog.melee.chart.bars.tick_texts()  # the odds worked out before the chart existed are on it

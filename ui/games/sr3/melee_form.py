@@ -10,6 +10,7 @@ from __future__ import annotations
 import html
 from typing import Final
 
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QFormLayout,
@@ -175,7 +176,12 @@ class MeleeForm(QWidget):
         self.resist_entry = DiceEntry(_("Resistance"), roller)
         self.roll_all = QPushButton(_("Roll the rest"))
         self.roll_all.setAutoDefault(False)
-        self.chart = OddsChart(export_name=_("melee-odds"), compact=True)
+        # The odds chart is made when the melee page is first shown: every SR3 attack dialog builds this page, and
+        # most of its attacks are ranged (the chart's plot cost ~35 ms of each dialog's opening).
+        self._chart: OddsChart | None = None
+        self._chart_data: OddsData | None = None
+        self._chart_slot = QWidget()
+        QVBoxLayout(self._chart_slot).setContentsMargins(0, 0, 0, 0)
         self.sheet_tabs = QTabWidget()
         self.result = text_label()
         self.pickers_slot = QVBoxLayout()
@@ -200,7 +206,7 @@ class MeleeForm(QWidget):
         tn_layout.addStretch(1)
         # As on the ranged page, the chart and the target numbers' lines share one place (the TNs themselves are
         # in the dice's headings), and the result goes under them: a laptop screen is 700 pixels high.
-        self.sheet_tabs.addTab(self.chart, _("Odds chart"))
+        self.sheet_tabs.addTab(self._chart_slot, _("Odds chart"))
         self.sheet_tabs.addTab(tns, _("Target numbers"))
         first = _column(self.attack, self.defence)
         first.insertLayout(0, self.pickers_slot)
@@ -208,6 +214,27 @@ class MeleeForm(QWidget):
         columns.setContentsMargins(0, 0, 0, 0)
         for column in (first, _column(self.situation, self.sheet_tabs, result), _column(pools)):
             columns.addLayout(column)
+
+    @property
+    def chart(self) -> OddsChart:
+        """The melee odds chart, made the first time it is needed."""
+        if self._chart is None:
+            self._chart = OddsChart(export_name=_("melee-odds"), compact=True)
+            layout = self._chart_slot.layout()
+            assert layout is not None
+            layout.addWidget(self._chart)
+            self._chart.set_data(self._chart_data)
+        return self._chart
+
+    def showEvent(self, event: QShowEvent) -> None:
+        """Shown: the chart is needed now."""
+        super().showEvent(event)
+        self.chart.setVisible(True)
+
+    def _set_chart_data(self, data: OddsData | None) -> None:
+        self._chart_data = data
+        if self._chart is not None:
+            self._chart.set_data(data)
 
     def entries(self) -> tuple[DiceEntry, ...]:
         """The tests in the order they are made."""
@@ -270,7 +297,7 @@ class MeleeForm(QWidget):
         if sheet is None:
             self.tn_label.setText(html.escape(self.problem))
             self.odds.set_unknown([outcome_label(NOBODY, *self._names)])
-            self.chart.set_data(None)
+            self._set_chart_data(None)
             return
         attacker, defender = self._names
         self.tn_label.setText("<b>{}</b>{}<b>{}</b>{}".format(
@@ -281,7 +308,7 @@ class MeleeForm(QWidget):
         # The attacker's rows only where a counterblow can land: on full defence they would all read 0 %.
         keys = [key for key in ORDER if sheet.odds[key] or not key.startswith(Role.ATTACKER.value)]
         self.odds.set_outcomes([(outcome_label(key, attacker, defender), sheet.odds[key]) for key in keys])
-        self.chart.set_data(chart_data(keys, sheet.odds, self._names))
+        self._set_chart_data(chart_data(keys, sheet.odds, self._names))
 
     # --- dice -------------------------------------------------------------------------------
     def follow_dice(self, attacker: Combatant | None, defender: Combatant | None) -> None:
