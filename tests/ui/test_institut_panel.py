@@ -140,7 +140,8 @@ def test_a_characters_own_pyramid_and_the_gms_ruling_on_death(qtbot: QtBot) -> N
     assert document.system.status(document.state.combatant(sokolov), document.state) is Status.DEAD
 
 
-def test_the_round_section_declares_holds_and_skips(qtbot: QtBot) -> None:
+def _sokolov_declares_three(qtbot: QtBot) -> tuple[EncounterDocument, dict[str, str], CombatantDetails, RoundSection]:
+    """Round 1, Sokolov first: his round section, three actions declared."""
     history, ids = cast(("Sokolov", "Vera"))
     roll(history, {ids["Sokolov"]: (6,) * 6, ids["Vera"]: (1,) * 5})
     document = EncounterDocument(history)
@@ -148,6 +149,11 @@ def test_the_round_section_declares_holds_and_skips(qtbot: QtBot) -> None:
     part = round_of(panel)
     part.declared.setValue(3)
     part.declare.click()
+    return document, ids, panel, part
+
+
+def test_the_round_section_declares_holds_and_skips(qtbot: QtBot) -> None:
+    document, ids, panel, part = _sokolov_declares_three(qtbot)
     assert "every roll −2 dice" in part.cost.text()
     assert "Movement: 3 m" in part.movement.text()
     part.condition.setText("if Vera shoots, I dodge")
@@ -203,13 +209,7 @@ def test_screenshot_of_the_panel_mid_fight(qtbot: QtBot, tmp_path: Path, theme: 
 
 def test_after_a_roll_the_round_section_refuses_a_lower_count_with_the_rule(qtbot: QtBot) -> None:
     # institut.md Decision: the declared count "cannot be lowered after a roll (default)".
-    history, ids = cast(("Sokolov", "Vera"))
-    roll(history, {ids["Sokolov"]: (6,) * 6, ids["Vera"]: (1,) * 5})
-    document = EncounterDocument(history)
-    panel = details(qtbot, document, ids["Sokolov"])
-    part = round_of(panel)
-    part.declared.setValue(3)
-    part.declare.click()
+    document, ids, panel, part = _sokolov_declares_three(qtbot)
     document.apply(SpendAction(ids["Sokolov"], "action"))  # the first roll, at −2
     part.declared.setValue(1)
     part.declare.click()

@@ -81,7 +81,8 @@ def test_the_panel_aims_over_two_phases_caps_at_half_the_skill_and_undoes(qtbot:
     assert document.history.entries[-1].text() == "Mike's aim is lost."
 
 
-def test_the_dialog_drops_an_aim_over_several_phases_once_pool_dice_are_entered(qtbot: QtBot) -> None:
+def _mike_aimed_over_two_phases(qtbot: QtBot) -> tuple[EncounterDocument, dict[str, str], Sr3AttackDialog]:
+    """Mike aimed in pass 1 and again in pass 2; his attack dialog with his Ares Predator."""
     history, ids = _fight()
     history.do(Sr3Aim(ids["Mike"]))
     _to_mike_in_pass_2(history)
@@ -90,6 +91,11 @@ def test_the_dialog_drops_an_aim_over_several_phases_once_pool_dice_are_entered(
     dialog = Sr3AttackDialog(document, Roller.seeded(1))
     qtbot.addWidget(dialog)
     dialog.weapon_picker.setCurrentIndex(dialog.weapon_picker.findData("Ares Predator"))
+    return document, ids, dialog
+
+
+def test_the_dialog_drops_an_aim_over_several_phases_once_pool_dice_are_entered(qtbot: QtBot) -> None:
+    document, ids, dialog = _mike_aimed_over_two_phases(qtbot)
     assert dialog.dice.skill.value() == 4 and dialog.situation.aim.value() == 2
     assert dialog.sheet is not None
     aimed_tn, aimed_odds = dialog.sheet.attack_tn.value, dialog.sheet.odds
@@ -112,14 +118,7 @@ def test_the_dialog_drops_an_aim_over_several_phases_once_pool_dice_are_entered(
 
 
 def test_the_dialog_keeps_the_aim_without_pool_dice(qtbot: QtBot) -> None:
-    history, ids = _fight()
-    history.do(Sr3Aim(ids["Mike"]))
-    _to_mike_in_pass_2(history)
-    history.do(Sr3Aim(ids["Mike"]))
-    document = EncounterDocument(history)
-    dialog = Sr3AttackDialog(document, Roller.seeded(1))
-    qtbot.addWidget(dialog)
-    dialog.weapon_picker.setCurrentIndex(dialog.weapon_picker.findData("Ares Predator"))
+    _document, _ids, dialog = _mike_aimed_over_two_phases(qtbot)
     assert dialog.sheet is not None and {line.key: line.value for line in dialog.sheet.attack_tn.lines}["aim"] == -2
     dialog.dice.attack_entry.set_faces_text("6,6,5,2")
     dialog.dice.resist_entry.set_faces_text("1,1,1,1")
