@@ -343,3 +343,19 @@ def test_the_weapons_table_form_shows_a_dice_to_hit_column_for_every_weapon() ->
     assert all(isinstance(record, Mapping) and "hit" in record for record in shown.values())
     rifle = shown["AK-74"]
     assert isinstance(rifle, Mapping) and list(rifle)[:3] == ["kind", "damage", "hit"]
+
+
+def test_the_tables_are_built_once_per_set_of_overrides_and_again_when_the_gm_edits_one() -> None:
+    """Every table cell asks for the tables: they are remembered, but an edited option is never served stale."""
+    from rules.combatants import SetOption
+    from rules.systems.institut.system import tables
+
+    history = History(Encounter("institut", "tables"))
+    first = tables(history.state)
+    assert tables(history.state) is first
+    history.do(SetOption("weapons", frozen_map({"Sawn-off": frozen_map({"hit": 1})})))
+    edited = tables(history.state)
+    assert edited is not first and edited.weapons["Sawn-off"].hit == 1
+    assert tables(history.state) is edited
+    history.undo()
+    assert tables(history.state).weapons["Sawn-off"].hit == first.weapons["Sawn-off"].hit

@@ -20,6 +20,7 @@ from rules.encounter import (
 from rules.errors import OperationError, RulesError
 from rules.harm import Harm
 from rules.history import History, Operation
+from rules.recent import Recent
 from rules.systems.base import (
     AttributeSpec,
     BudgetItem,
@@ -351,9 +352,16 @@ def dodge_tie(encounter: Encounter) -> DodgeTie:
                                                                         value=value))
 
 
+#: The tables built for the last few sets of overrides: every cell of the initiative table and every attack asks
+#: for them, and merging and checking the GM's tables again each time was most of a table's repaint.
+_RECENT_TABLES: Recent[InstitutTables] = Recent()
+
+
 def tables(encounter: Encounter) -> InstitutTables:
     """The data tables with this encounter's GM overrides merged in."""
-    return load_tables({key: encounter.options[key] for key in TABLE_KEYS if key in encounter.options})
+    overrides = tuple(encounter.options.get(key) for key in TABLE_KEYS)  # option values are immutable
+    return _RECENT_TABLES.get(overrides, lambda: load_tables(
+        {key: encounter.options[key] for key in TABLE_KEYS if key in encounter.options}))
 
 
 def pyramid_for(combatant: Combatant, encounter: Encounter) -> Pyramid:
