@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from rules.combatants import SetAttribute, SetOption, SetPool, SpendAction, SpendPool
+from rules.combatants import ApplyHarm, SetAttribute, SetOption, SetPool, SpendAction, SpendPool
 from rules.errors import OperationError, RulesError
 from rules.history import History
 from rules.systems import get_system
 from rules.systems.sr3 import Sr3Attack
 from rules.turns import NextTurn
-from tests.rules.sr3_scenes import eight_characters, roll_ones
+from tests.rules.sr3_scenes import add, eight_characters, roll_ones
 from tests.rules.test_sr3_scripted_fight import chains
 
 SR3 = get_system("sr3")
@@ -54,6 +54,44 @@ def test_free_actions_in_other_phases_only_after_acting() -> None:
     history.do(SpendAction(ids["Mike"], "free"))
     with pytest.raises(OperationError, match="only in their own phase"):
         history.do(SpendAction(ids["Mike"], "simple"))
+
+
+def test_each_simple_action_not_taken_may_be_a_free_one_in_the_own_phase() -> None:
+    """"Místo jednoduché akce je možné také provést volnou akci": no limit of one swap, so three free actions."""
+    history, ids = eight_characters()
+    roll_ones(history, ids)
+    mike = ids["Mike"]
+    assert _budget(history, mike) == {"free": (0, 3), "simple": (0, 2), "complex": (0, 1)}
+    for _swap in range(3):
+        history.do(SpendAction(mike, "free"))
+    assert _budget(history, mike) == {"free": (3, 3), "simple": (0, 0), "complex": (0, 0)}
+    with pytest.raises(OperationError, match="no free action left"):
+        history.do(SpendAction(mike, "free"))
+    with pytest.raises(OperationError, match="no simple action left"):
+        history.do(SpendAction(mike, "simple"))
+
+
+def test_one_free_action_in_another_characters_phase() -> None:
+    history, ids = eight_characters()
+    roll_ones(history, ids)
+    history.do(NextTurn())  # Ganger 1's phase: Mike has acted
+    assert _budget(history, ids["Mike"])["free"] == (0, 1)
+    history.do(SpendAction(ids["Mike"], "free"))
+    with pytest.raises(OperationError, match="no free action left"):
+        history.do(SpendAction(ids["Mike"], "free"))
+
+
+def test_no_phase_this_turn_means_no_free_actions_in_any_pass() -> None:
+    """The digest's Decision: an initiative of 0 or less this turn gives no phase, so no free action either."""
+    history, ids = eight_characters()
+    slow = add(history, "Slow", reaction=1, reaction_natural=1, initiative_dice=1, body=4)
+    history.do(ApplyHarm(slow, "physical", 3))  # a Moderate wound: initiative −2, so 1 + 1 − 2 = 0
+    roll_ones(history, {**ids, "Slow": slow})
+    while history.state.clock.pass_no == 1:
+        history.do(NextTurn())
+    with pytest.raises(OperationError, match="no phase this turn"):
+        history.do(SpendAction(slow, "free"))
+    history.do(SpendAction(ids["Camilla"], "free"))  # she had her phase in the first pass
 
 
 def test_budget_resets_each_phase() -> None:

@@ -27,7 +27,7 @@ GAMES = system_ids()
 #: Whoever acts first in each game's sample, and what the strip shows of it (its actions and pools left of how
 #: many), as the sample's rules have it.
 SAMPLE_ACTORS = {
-    "sr3": ("Wedge", ["free 2/2", "simple 2/2", "complex 1/1", "combat 6/6"]),
+    "sr3": ("Wedge", ["free 3/3", "simple 2/2", "complex 1/1", "combat 6/6"]),
     "walka": ("Kira", ["actions 1/2", "attacks with a penalty die 1/2", "Chances 2/2"]),
     "souboj": ("Bora", ["action 1/1", "magic"]),
     "institut": ("Arkhipov", ["actions 1/1"]),
@@ -128,6 +128,7 @@ def test_sr3_spends_from_the_combat_pool_and_uses_an_action(qtbot: QtBot, open_w
     assert window.document.state.combatants[strip.actor_id() or ""].pools["combat"].remaining == 5
     qtbot.mouseClick(simple, Qt.MouseButton.LeftButton)
     assert strip.reading("simple") == "simple 1/2"
+    assert strip.reading("free") == "free 2/2"  # the simple action left may still be a free one
     assert strip.reading("complex") == "complex 0/0"  # a simple action used: no complex one this phase
     complex_action = strip.control("complex")
     assert complex_action is not None and not complex_action.isEnabled()

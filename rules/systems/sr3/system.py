@@ -294,7 +294,8 @@ class Sr3System(RuleSystem):
     def action_budget(self, combatant: Combatant, encounter: Encounter) -> Sequence[BudgetItem]:
         used = combatant.actions_used
         free, simple, complex_ = used.get(FREE, 0), used.get(SIMPLE, 0), used.get(COMPLEX, 0)
-        free_allowed = 0 if _free_actions_barred(combatant, encounter) else _free_allowed(simple, complex_)
+        free_allowed = 0 if _free_actions_barred(combatant, encounter) else _free_allowed(
+            simple, complex_, _in_own_phase(combatant, encounter))
         return (BudgetItem(FREE, ACTION_LABELS[FREE], free, free_allowed, SPENT_TEXTS[FREE]),
                 BudgetItem(SIMPLE, ACTION_LABELS[SIMPLE], simple, _simple_allowed(free, complex_), SPENT_TEXTS[SIMPLE]),
                 BudgetItem(COMPLEX, ACTION_LABELS[COMPLEX], complex_, 0 if simple or free > 1 else 1,
@@ -393,9 +394,13 @@ def _melee_rule(encounter: Encounter, key: str, rule: type[R], from_tables: R) -
     return from_tables if chosen is None or chosen.value == _SPECS[key].default else chosen
 
 
-def _free_allowed(simple: int, complex_: int) -> int:
-    # One of the two simple actions may be swapped for a second free action.
-    return 1 if complex_ or simple >= 2 else 2
+def _free_allowed(simple: int, complex_: int, own_phase: bool) -> int:
+    """"Free: one per phase, also in others' phases"; in the own phase "Místo jednoduché akce je možné také
+    provést volnou akci" (instead of a simple action a free one may be taken): each simple action not taken may
+    be one more free action, up to three with no simple one."""
+    if not own_phase or complex_:
+        return 1
+    return 1 + max(0, 2 - simple)
 
 
 def _simple_allowed(free: int, complex_: int) -> int:
@@ -426,6 +431,11 @@ def _check_may_act_now(combatant: Combatant, kind: str, encounter: Encounter) ->
     if clock.pass_no <= 1 and combatant.id not in clock.acted:
         raise OperationError(_("{name} cannot take free actions before their first phase.").format(
             name=combatant.name))
+    first_pass_score = initiative.score(combatant, 1)
+    if combatant.id not in clock.acted and (first_pass_score is None or first_pass_score <= 0):
+        # The digest's Decision: no phase this turn (an initiative of 0 or less) means no free actions either.
+        raise OperationError(_("{name} has no phase this turn (an initiative of 0 or less), so no free actions "
+                               "either.").format(name=combatant.name))
 
 
 #: The last few passes' actors (:func:`_pass_actors`).
