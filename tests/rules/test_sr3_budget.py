@@ -92,6 +92,10 @@ def test_no_phase_this_turn_means_no_free_actions_in_any_pass() -> None:
     with pytest.raises(OperationError, match="no phase this turn"):
         history.do(SpendAction(slow, "free"))
     history.do(SpendAction(ids["Camilla"], "free"))  # she had her phase in the first pass
+    assert _budget(history, slow)["free"] == (0, 0)
+    history.do(SetOption("free_actions_need_a_phase", False))  # the GM's choice
+    assert _budget(history, slow)["free"] == (0, 1)
+    history.do(SpendAction(slow, "free"))
 
 
 def test_budget_resets_each_phase() -> None:

@@ -106,10 +106,14 @@ _ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
 DELAYING, FREE_ELSEWHERE, MELEE_TIE, REACH_MODE, TABLES = (
     "delaying", "free_actions_in_other_phases", "melee_tie", "reach_mode", "tables")
 MELEE_STAGING = "melee_staging"
+FREE_NEEDS_PHASE = "free_actions_need_a_phase"
 
 _OPTIONS: Final[tuple[OptionSpec, ...]] = (
     OptionSpec(DELAYING, N_("Allow delaying actions (optional rule)"), OptionKind.BOOL, True),
     OptionSpec(FREE_ELSEWHERE, N_("Free actions in other characters' phases"), OptionKind.BOOL, True),
+    # sr3.md Decision: "no phase this turn (score ≤ 0, completely surprised) = no free actions".
+    OptionSpec(FREE_NEEDS_PHASE, N_("No free actions without a phase this turn (an initiative of 0 or less)"),
+               OptionKind.BOOL, True),
     # The melee choices are the melee rules' own values (tables.TieRule, tables.ReachRule): the option is their
     # only source, read in one place, tables() below.
     OptionSpec(MELEE_TIE, N_("Melee tie"), OptionKind.CHOICE, TieRule.NOBODY.value,
@@ -413,8 +417,20 @@ def _in_own_phase(combatant: Combatant, encounter: Encounter) -> bool:
 
 
 def _free_actions_barred(combatant: Combatant, encounter: Encounter) -> bool:
-    """Another character's phase, and the GM has turned off free actions there."""
-    return not _in_own_phase(combatant, encounter) and not _option(encounter, FREE_ELSEWHERE)
+    """Another character's phase, and the GM has turned off free actions there, or the character has no phase
+    this turn."""
+    if _in_own_phase(combatant, encounter):
+        return False
+    return not _option(encounter, FREE_ELSEWHERE) or _without_a_phase(combatant, encounter)
+
+
+def _without_a_phase(combatant: Combatant, encounter: Encounter) -> bool:
+    """The digest's Decision, an option: a character whose initiative is 0 or less has no phase this turn, so no
+    free actions either (one who acted this pass had a phase, whatever wounds came after)."""
+    if not _option(encounter, FREE_NEEDS_PHASE) or combatant.id in encounter.clock.acted:
+        return False
+    first_pass_score = initiative.score(combatant, 1)
+    return first_pass_score is None or first_pass_score <= 0
 
 
 def _check_may_act_now(combatant: Combatant, kind: str, encounter: Encounter) -> None:
@@ -423,7 +439,7 @@ def _check_may_act_now(combatant: Combatant, kind: str, encounter: Encounter) ->
     if kind != FREE:
         raise OperationError(_("{name} can take simple and complex actions only in their own phase.").format(
             name=combatant.name))
-    if _free_actions_barred(combatant, encounter):
+    if not _option(encounter, FREE_ELSEWHERE):
         raise OperationError(_("{name} cannot take a free action in another character's phase: “{rule}” is off "
                                "in the encounter settings.").format(name=combatant.name,
                                                                      rule=_(_SPECS[FREE_ELSEWHERE].label)))
@@ -431,9 +447,7 @@ def _check_may_act_now(combatant: Combatant, kind: str, encounter: Encounter) ->
     if clock.pass_no <= 1 and combatant.id not in clock.acted:
         raise OperationError(_("{name} cannot take free actions before their first phase.").format(
             name=combatant.name))
-    first_pass_score = initiative.score(combatant, 1)
-    if combatant.id not in clock.acted and (first_pass_score is None or first_pass_score <= 0):
-        # The digest's Decision: no phase this turn (an initiative of 0 or less) means no free actions either.
+    if _without_a_phase(combatant, encounter):
         raise OperationError(_("{name} has no phase this turn (an initiative of 0 or less), so no free actions "
                                "either.").format(name=combatant.name))
 

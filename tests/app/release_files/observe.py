@@ -25,7 +25,7 @@ OPTIONS_ADDED_SINCE: dict[str, frozenset[str]] = {"souboj": frozenset({"reload_c
                                                    "clovek": frozenset({"reload_cost", "banks_refill",
                                                                         "off_hand_burns", "turn_order"}),
                                                    "institut": frozenset({"die", "declared_count_lowered_after_roll"}),
-                                                   "sr3": frozenset({"melee_staging"})}
+                                                   "sr3": frozenset({"melee_staging", "free_actions_need_a_phase"})}
 
 
 def _slot(slot: Slot | None) -> Any:
