@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from rules.combatants import ApplyHarm, SetAttribute, SetOption, SetPool, SpendAction, SpendPool
@@ -135,6 +137,21 @@ def test_a_semi_automatic_shot_takes_a_simple_action_and_a_third_is_refused_with
     history.undo()
     history.undo()  # undoing a shot gives its action back
     assert _budget(history, mike)["simple"] == (1, 2)
+
+
+def test_a_single_shot_weapon_fires_once_a_phase_and_a_gun_in_the_other_hand_once_too() -> None:
+    """"SS: simple, once per phase" (a gun in each hand: both once); the GM may record more as no action."""
+    history, ids = eight_characters()
+    roll_ones(history, ids)
+    history.do(_shot(ids, "Ganger 1", "SS"))
+    with pytest.raises(OperationError, match=r"already fired AK-97 in this phase.*once a phase"):
+        history.do(_shot(ids, "Ganger 1", "SS"))
+    history.do(replace(_shot(ids, "Ganger 1", "SS"), weapon="Taser"))  # the gun in the other hand
+    history.do(_shot(ids, "Ganger 1", None))  # the GM's call
+    history.do(NextTurn())
+    while history.state.clock.current is not None and history.state.clock.current.ids != (ids["Mike"],):
+        history.do(NextTurn())
+    history.do(_shot(ids, "Ganger 1", "SS"))  # Mike's next phase: the weapon fires again
 
 
 def test_a_burst_is_a_simple_action_and_never_goes_with_a_complex_one() -> None:

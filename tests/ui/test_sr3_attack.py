@@ -161,6 +161,8 @@ def test_a_bad_entry_is_explained_and_blocks_resolve(dialog_for: DialogFactory) 
     assert not dialog.resolve_button.isEnabled()
     dialog.weapon.code.setText("9M")
     assert dialog.weapon.code_error.isHidden()
+    assert dialog.weapon.mode.value() is FiringMode.SA  # a weapon typed in starts semi-automatic
+    dialog.weapon.mode.select(FiringMode.SS)
     dialog.situation.called.setChecked(True)  # a called shot needs SA, SB, BF or FA
     assert "called shot needs" in dialog.problem()
     assert dialog.status_label.text() == dialog.problem()

@@ -196,11 +196,23 @@ def _take_action(encounter: Encounter, system: RuleSystem, attack: Sr3Attack) ->
                                   "{name} has fired {count} rounds full auto in this phase.", fired)
             raise OperationError(_action_refused(fired_text.format(name=attacker.name, count=fired), mode, limit))
         return encounter.with_combatant(_with_rounds(attacker, fired + attack.rounds))
+    single_shot = f"{SINGLE_SHOT_PREFIX}{attack.saved_weapon or attack.weapon}"
+    if mode is FiringMode.SS and attacker.actions_used.get(single_shot, 0):
+        # "SS: simple, once per phase" (a gun in each hand: each once).
+        fired_text = _("{name} has already fired {weapon} in this phase, and a single-shot weapon fires once a "
+                       "phase.").format(name=attacker.name, weapon=attack.weapon)
+        raise OperationError(" ".join((fired_text, _("The GM may still record the attack as taking no action."))))
     try:
         acted = system.spend_action(attacker, ACTION_OF_MODE[mode], encounter)
     except OperationError as refusal:
         raise OperationError(_action_refused(str(refusal), mode, limit)) from None
+    if mode is FiringMode.SS:
+        acted = replace(acted, actions_used=frozen_map({**acted.actions_used, single_shot: 1}))
     return encounter.with_combatant(_with_rounds(acted, attack.rounds) if mode is FiringMode.FA else acted)
+
+
+#: The per-phase counter of a single-shot weapon fired, by the weapon's name (reset with every phase's actions).
+SINGLE_SHOT_PREFIX = "single_shot:"
 
 
 def _end_aim(encounter: Encounter, attacker_id: str) -> Encounter:

@@ -234,7 +234,10 @@ class WeaponBox(QGroupBox):
         chosen = self.mode.value() if self.mode.count() else None
         self.mode.set_items((f"{_(FIRING_MODE_LABELS[mode])} ({mode.value})", mode)
                             for mode in FiringMode if mode in allowed)
-        self.mode.select(chosen if chosen in allowed else listed[0])  # a short burst only when the GM picks it
+        # A short burst only when the GM picks it; a weapon typed in starts semi-automatic, the mode that fires twice
+        # a phase (a single shot fires once: the second shot would be refused).
+        first = FiringMode.SA if modes is None else listed[0]
+        self.mode.select(chosen if chosen in allowed else first)
 
     def fill(self, weapon: Weapon) -> None:
         """Every input from a saved ranged weapon (the GM may still change them); its modes are the ones offered."""
