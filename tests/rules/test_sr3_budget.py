@@ -154,6 +154,22 @@ def test_a_single_shot_weapon_fires_once_a_phase_and_a_gun_in_the_other_hand_onc
     history.do(_shot(ids, "Ganger 1", "SS"))  # Mike's next phase: the weapon fires again
 
 
+def test_a_called_shot_takes_a_free_action_besides_the_shots_own() -> None:
+    """"Called shot: free action, +4"."""
+    history, ids = eight_characters()
+    roll_ones(history, ids)
+    mike = ids["Mike"]
+    history.do(replace(_shot(ids, "Ganger 1", "SA"), called_shot=True))
+    assert _budget(history, mike) == {"free": (1, 2), "simple": (1, 2), "complex": (0, 0)}
+    # A second called shot would take a second free action, swapped for the simple action the shot needs.
+    with pytest.raises(OperationError, match="no simple action left"):
+        history.do(replace(_shot(ids, "Ganger 1", "SA"), called_shot=True))
+    history.do(_shot(ids, "Ganger 1", "SA"))
+    with pytest.raises(OperationError, match="A called shot takes a free action"):
+        history.do(replace(_shot(ids, "Ganger 1", "SA"), called_shot=True))
+    history.do(replace(_shot(ids, "Ganger 1", None), called_shot=True))  # the GM's call: no action taken
+
+
 def test_a_burst_is_a_simple_action_and_never_goes_with_a_complex_one() -> None:
     history, ids = eight_characters()
     roll_ones(history, ids)

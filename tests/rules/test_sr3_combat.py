@@ -458,6 +458,21 @@ def test_called_shot_needs_an_automatic_mode() -> None:
         assert keys(ranged_tn(replace(BASE, called_shot=True, mode=mode)))["called_shot"] == 4
 
 
+def test_a_bow_and_by_default_a_throw_may_be_called_whatever_their_mode() -> None:
+    """"firearms only in SA, BF or FA": a bow is no firearm; throws may be called too (the digest's Decision)."""
+    for kind in (WeaponKind.PROJECTILE, WeaponKind.THROWN, WeaponKind.BLAST):
+        assert keys(ranged_tn(replace(BASE, called_shot=True, weapon_kind=kind)))["called_shot"] == 4
+
+
+def test_the_tables_may_keep_called_shots_to_firearms_and_bows() -> None:
+    """The Decision's other choice, as data the GM edits: throws may not be called."""
+    strict = load_tables({"called_shot": {"throws_and_melee": False}})
+    with pytest.raises(RulesError, match="not with throws"):
+        ranged_tn(replace(BASE, called_shot=True, weapon_kind=WeaponKind.THROWN), strict)
+    assert keys(ranged_tn(replace(BASE, called_shot=True, weapon_kind=WeaponKind.PROJECTILE), strict))[
+        "called_shot"] == 4
+
+
 def test_labels_are_translated() -> None:
     class Marked(gettext.NullTranslations):
         def gettext(self, message: str) -> str:

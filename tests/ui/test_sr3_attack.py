@@ -23,7 +23,7 @@ from rules.systems.sr3 import SurpriseTest, initiative, shot
 from rules.systems.sr3.damage import Ammo
 from rules.systems.sr3.odds import OUTCOME_LABELS, OUTCOMES, attack_outcome_distribution
 from rules.systems.sr3.ops import Sr3Attack
-from rules.systems.sr3.tables import FiringMode, RangeCategory
+from rules.systems.sr3.tables import FiringMode, RangeCategory, WeaponKind
 from rules.turns import NextTurn
 from rules.weapons import SetWeapons
 from tests.rules.sr3_scenes import eight_characters, roll_ones
@@ -782,3 +782,22 @@ def test_the_melee_chart_is_built_when_the_melee_page_is_first_shown(dialog_for:
     dialog.kind.setCurrentIndex(dialog.kind.findData("melee"))
     assert dialog.is_melee() and dialog.melee._chart is not None
     assert dialog.melee.chart.bars.tick_texts()  # the odds worked out before the chart existed are on it
+
+
+def test_a_called_shot_from_the_dialog_takes_the_free_action_and_a_thrown_knife_may_be_called(
+        dialog_for: DialogFactory) -> None:
+    document, ids = fight()
+    dialog = dialog_for(document)
+    dialog.weapon.name.setText("Ares Predator")
+    dialog.dice.skill.setValue(6)
+    dialog.situation.called.setChecked(True)
+    assert tn_lines(dialog)["called_shot"] == 4
+    type_dice(dialog, "1,1,1,1,1,1")  # a miss: only what the shot costs matters
+    dialog.resolve()
+    operation = document.history.entries[-1].operation
+    assert isinstance(operation, Sr3Attack) and operation.called_shot
+    assert dict(document.state.combatant(ids["Mike"]).actions_used) == {"free": 1, "simple": 1}
+    dialog.next_button.click()
+    dialog.weapon.kind.select(WeaponKind.THROWN)
+    dialog.weapon.mode.select(FiringMode.SS)
+    assert tn_lines(dialog)["called_shot"] == 4  # the digest's Decision: throws may be called

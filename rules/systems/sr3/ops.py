@@ -23,7 +23,7 @@ from rules.systems.sr3.levels import LEVEL_BOXES, check_level
 from rules.systems.sr3.monitor import PHYSICAL, STUN
 from rules.systems.sr3.shot import ACTION_OF_MODE
 from rules.systems.sr3.surprise import may_act_against_now, surprise_matrix, with_surprise
-from rules.systems.sr3.system import COMBAT_POOL, FULL_AUTO_ROUNDS, tables
+from rules.systems.sr3.system import COMBAT_POOL, FREE, FULL_AUTO_ROUNDS, tables
 from rules.systems.sr3.tables import FiringMode
 from rules.text import N_, _, ngettext
 from rules.weapons import fire
@@ -117,6 +117,8 @@ class Sr3Attack(Operation):
     saved_weapon: str = field(default="", metadata=ADDED_LATER)
     #: Simple actions of aiming the attack TN counts (an aim over several phases allows no pool dice).
     aim_actions: int = field(default=0, metadata=ADDED_LATER)
+    #: A called shot: "free action, +4" (the TN holds the +4); it takes the attacker's free action too.
+    called_shot: bool = field(default=False, metadata=ADDED_LATER)
 
     def attacker_id(self) -> str | None:
         return self.attacker
@@ -202,6 +204,8 @@ def _take_action(encounter: Encounter, system: RuleSystem, attack: Sr3Attack) ->
         fired_text = _("{name} has already fired {weapon} in this phase, and a single-shot weapon fires once a "
                        "phase.").format(name=attacker.name, weapon=attack.weapon)
         raise OperationError(" ".join((fired_text, _("The GM may still record the attack as taking no action."))))
+    if attack.called_shot:
+        attacker = _call_the_shot(system, attacker, encounter)
     try:
         acted = system.spend_action(attacker, ACTION_OF_MODE[mode], encounter)
     except OperationError as refusal:
@@ -213,6 +217,16 @@ def _take_action(encounter: Encounter, system: RuleSystem, attack: Sr3Attack) ->
 
 #: The per-phase counter of a single-shot weapon fired, by the weapon's name (reset with every phase's actions).
 SINGLE_SHOT_PREFIX = "single_shot:"
+
+
+def _call_the_shot(system: RuleSystem, attacker: Combatant, encounter: Encounter) -> Combatant:
+    """"Called shot: free action": spent before the shot's own action (the aim it may follow still counts in
+    the TN the form worked out)."""
+    try:
+        return system.spend_action(attacker, FREE, encounter)
+    except OperationError as refusal:
+        raise OperationError(" ".join((str(refusal), _("A called shot takes a free action."),
+                                       _("The GM may still record the attack as taking no action.")))) from None
 
 
 def _end_aim(encounter: Encounter, attacker_id: str) -> Encounter:

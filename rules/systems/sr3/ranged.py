@@ -20,6 +20,7 @@ from rules.systems.sr3.tables import (
     RangeScale,
     Sr3Tables,
     Vision,
+    WeaponKind,
     WeaponRange,
     label_for,
     load_tables,
@@ -168,6 +169,7 @@ class RangedAttack:
     aim_actions: int = 0
     skill: int | None = None
     called_shot: bool = False
+    weapon_kind: WeaponKind = WeaponKind.FIREARM
     second_firearm: bool = False
     other_firearm_recoil: int = 0
     wound_modifier: int = 0
@@ -465,13 +467,24 @@ def _add_aim_and_called_shot(attack: RangedAttack, tables: Sr3Tables, sheet: _Sh
             sheet.notes.append(_("Aiming counts at most {cap} actions (half the skill).").format(cap=skill // 2))
         sheet.add("aim", aim_bonus(tables, attack.aim_actions, skill))
     if attack.called_shot:
+        _check_called_shot(attack, tables)
+        sheet.add("called_shot", tables.ranged.called_shot)
+
+
+def _check_called_shot(attack: RangedAttack, tables: Sr3Tables) -> None:
+    """"firearms only in SA, BF or FA"; a bow is no firearm; a throw (a grenade too) only as the tables say (the
+    digest's Decision: the free-action list names throws and melee among what a called shot precedes)."""
+    if attack.weapon_kind is WeaponKind.FIREARM:
         require(
             attack.mode in tables.called_shot_modes,
             _("A called shot needs one of these firing modes: {modes}.").format(
                 modes=", ".join(sorted(mode.value for mode in tables.called_shot_modes))
             ),
         )
-        sheet.add("called_shot", tables.ranged.called_shot)
+    elif attack.weapon_kind in (WeaponKind.THROWN, WeaponKind.BLAST):
+        require(tables.called_shot_throws_and_melee,
+                _("This encounter's tables allow called shots with firearms and bows only, not with throws "
+                  "(called_shot.throws_and_melee)."))
 
 
 def _add_other(attack: RangedAttack, sheet: _Sheet) -> None:

@@ -288,6 +288,8 @@ class Sr3Tables:
     firing_modes: Mapping[FiringMode, FiringModeRule]
     called_shot_modes: frozenset[FiringMode]
     called_shot_levels: int
+    #: sr3.md Decision: throws and melee may be called too (the free-action list), or not.
+    called_shot_throws_and_melee: bool
     ammo: AmmoRules
     armor_vs: Mapping[WeaponKind, ArmorType]
     dodge: DodgeRules
@@ -501,6 +503,7 @@ def _build(root: _Node) -> Sr3Tables:
         firing_modes=_firing_modes(root["firing_modes"]),
         called_shot_modes=root["called_shot"]["modes"].choices(FiringMode),
         called_shot_levels=root["called_shot"]["extra_levels"].integer(minimum=0),
+        called_shot_throws_and_melee=root["called_shot"]["throws_and_melee"].flag(),
         ammo=_dataclass_ints(
             AmmoRules,
             root["ammunition"],

@@ -452,7 +452,7 @@ class Sr3AttackDialog(AttackDialog):
             smartgun=weapon.smartgun.isChecked(), smartlink=place.smartlink.isChecked(),
             smartgoggles=place.goggles.isChecked(), laser_sight=place.laser.isChecked(),
             aim_actions=self.aim.for_shot(self.dice.attack_pool.value()).counted, skill=self.dice.skill.value(),
-            called_shot=place.called.isChecked(),
+            called_shot=place.called.isChecked(), weapon_kind=weapon.kind.value(),
             second_firearm=place.second.isChecked(), other_firearm_recoil=place.other_recoil.value(),
             wound_modifier=place.wounds.value(), mode=weapon.firing_mode(), rounds=weapon.rounds.value(),
             rounds_fired_before=weapon.fired.value(), recoil_compensation=weapon.compensation.value(),
@@ -599,7 +599,8 @@ class Sr3AttackDialog(AttackDialog):
             resist_pool=dice.resist_pool.value() if dice.resist_entry.expression() is not None else 0,
             mode=self.weapon.firing_mode().value if self.counts.isChecked() else None,
             rounds=self.weapon.rounds.value(), saved_weapon=self.weapon_name(),
-            aim_actions=self.aim.for_shot(dice.attack_pool.value()).counted)
+            aim_actions=self.aim.for_shot(dice.attack_pool.value()).counted,
+            called_shot=self.situation.called.isChecked())
         if not self._misfired():
             return attack
         # The round detonated: the shooter resists the weapon's standard code, without combat pool.
