@@ -3,13 +3,16 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from rules.combatants import SetAttribute, SpendPool
 from rules.encounter import Side
 from rules.errors import OperationError
 from rules.history import History
-from rules.systems.sr3 import BuyKarmaSuccesses, RefreshKarma
+from rules.systems.sr3 import BuyKarmaSuccesses, RefreshKarma, Sr3Attack
+from rules.systems.sr3.karma import failed_dice, reroll_cost, rerolls_cost, with_failures_rerolled
 from rules.systems.sr3.system import COMBAT_POOL, KARMA_POOL
 from rules.turns import NextTurn
 from tests.rules.sr3_scenes import add, eight_characters, roll_ones
@@ -64,3 +67,34 @@ def test_bought_successes_burn_karma_for_good() -> None:
     assert _pool(history, ids["Twitch"], KARMA_POOL) == (2, 0)  # a refresh does not bring them back
     with pytest.raises(OperationError, match="only 2 karma points left"):
         history.do(BuyKarmaSuccesses(ids["Twitch"], 3))
+
+
+def test_a_reroll_costs_a_point_and_each_further_reroll_of_the_test_one_more() -> None:
+    """"1 point rerolls a test's failed dice (each further reroll of it +1 point)"."""
+    assert [reroll_cost(done) for done in range(4)] == [1, 2, 3, 4]
+    assert [rerolls_cost(count) for count in range(5)] == [0, 1, 3, 6, 10]
+
+
+def test_only_the_failed_dice_are_rolled_again() -> None:
+    chains = ((5,), (2,), (6, 3), (1,), (6, 1))  # TN 9: 6+3 succeeds, 6+1 fails
+    assert failed_dice(chains, 9) == [0, 1, 3, 4]
+    assert with_failures_rerolled(chains, 5, ((6,), (1,))) == ((5,), (6,), (6, 3), (1,), (6, 1))
+    with pytest.raises(OperationError, match="each failed die"):
+        with_failures_rerolled(chains, 5, ((6,),))
+
+
+def test_an_attack_rerolled_with_karma_spends_the_attackers_points_and_undo_gives_them_back() -> None:
+    history, ids = _fight()
+    while history.state.clock.current is not None and ids["Twitch"] not in history.state.clock.current.ids:
+        history.do(NextTurn())
+    shot = Sr3Attack(ids["Twitch"], ids["Ganger 1"], "Ares Predator", 9, "M", 4, ((5,), (4,), (1,)), 4, (),
+                     attack_karma_rerolls=2)
+    history.do(shot)
+    assert _pool(history, ids["Twitch"], KARMA_POOL) == (4, 3)  # 1 + 2 points
+    assert "Twitch spends 3 karma points rerolling the failed attack dice (2×)." in history.entries[-1].text()
+    history.undo()
+    assert _pool(history, ids["Twitch"], KARMA_POOL) == (4, 0)
+    with pytest.raises(OperationError, match="only 4 karma points left"):
+        history.do(replace(shot, attack_karma_rerolls=3))  # 1 + 2 + 3 = 6 points
+    with pytest.raises(OperationError, match="only 0 karma points left"):
+        history.do(replace(shot, attacker=ids["Mike"], attack_karma_rerolls=1))  # Mike has no karma pool

@@ -801,3 +801,32 @@ def test_a_called_shot_from_the_dialog_takes_the_free_action_and_a_thrown_knife_
     dialog.weapon.kind.select(WeaponKind.THROWN)
     dialog.weapon.mode.select(FiringMode.SS)
     assert tn_lines(dialog)["called_shot"] == 4  # the digest's Decision: throws may be called
+
+
+def test_the_attackers_karma_rerolls_the_failed_attack_dice_and_the_shot_pays_for_it(
+        dialog_for: DialogFactory) -> None:
+    """"1 point rerolls a test's failed dice (each further reroll of it +1 point)": 1, then 2 more, of 4."""
+    document, ids = fight(lambda ids: SetAttribute(ids["Mike"], "karma_pool", 4))
+    dialog = dialog_for(document)
+    dialog.weapon.name.setText("Ares Predator")
+    dialog.dice.skill.setValue(4)
+    reroll = dialog.dice.karma_reroll
+    assert not reroll.isHidden() and not reroll.isEnabled()  # no dice yet
+    type_dice(dialog, "5,1,2,6")
+    assert reroll.isEnabled() and reroll.text() == "Reroll failures (karma 1)"
+    for expected_text, so_far in (("Reroll again (karma 2)", "1 reroll so far, karma spent: 1."),
+                                  ("Reroll again (karma 3)", "2 rerolls so far, karma spent: 3.")):
+        type_dice(dialog, "5,1,2,6")  # the dice failed again (as the GM may type the new faces over)
+        reroll.click()
+        faces = dialog.dice.attack_entry.faces()
+        assert faces[0] == (5,) and faces[3] == (6,) and len(faces) == 4  # the successes stay
+        assert reroll.text() == expected_text and reroll.toolTip().endswith(so_far)
+    type_dice(dialog, "5,1,2,6")
+    assert not reroll.isEnabled()  # a third reroll would cost 3 more points: 6 of 4
+    dialog.roll_remaining()
+    dialog.resolve()
+    operation = document.history.entries[-1].operation
+    assert isinstance(operation, Sr3Attack) and operation.attack_karma_rerolls == 2
+    assert document.state.combatant(ids["Mike"]).pools["karma"].spent == 3
+    dialog.next_button.click()
+    assert dialog.dice.karma_reroll.text() == "Reroll failures (karma 1)"  # the next test

@@ -9,12 +9,15 @@ button, the purpose in the log); the combat turn's refresh leaves it alone (:mod
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from rules.encounter import Encounter, Pool
+from rules.dice_faces import Chains
+from rules.encounter import Combatant, Encounter, Pool
 from rules.errors import OperationError
 from rules.history import Applied, LogLine, Operation, require_combatant
 from rules.systems.base import RuleSystem
+from rules.systems.sr3.dice import sr3_die_total, sr3_target_number
 from rules.systems.sr3.system import KARMA_ATTRIBUTE, KARMA_POOL
 from rules.text import _, ngettext
 
@@ -69,6 +72,42 @@ class BuyKarmaSuccesses(Operation):
                        plural="{name} buys {count} successes with karma: the pool is {size} for good.",
                        count=self.count)
         return Applied(encounter.with_combatant(updated), (line,))
+
+
+def reroll_cost(done: int) -> int:
+    """The karma points the next reroll of one test costs after ``done`` rerolls of it: "1 point rerolls a test's
+    failed dice (each further reroll of it +1 point)"."""
+    return done + 1
+
+
+def rerolls_cost(count: int) -> int:
+    """The karma points ``count`` rerolls of one test cost together (1, then 1 + 2, then 1 + 2 + 3)."""
+    return sum(reroll_cost(done) for done in range(count))
+
+
+def failed_dice(chains: Sequence[Sequence[int]], tn: int) -> list[int]:
+    """The positions of the dice that did not reach the TN (what a karma reroll rolls again)."""
+    target = sr3_target_number(tn)
+    return [index for index, chain in enumerate(chains) if sr3_die_total(chain) < target]
+
+
+def with_failures_rerolled(chains: Chains, tn: int, fresh: Chains) -> Chains:
+    """``chains`` with its failed dice replaced, in order, by the ``fresh`` ones (one for each)."""
+    failed = failed_dice(chains, tn)
+    if len(fresh) != len(failed):
+        raise OperationError(_("A karma reroll rolls each failed die once again."))
+    replaced = dict(zip(failed, fresh, strict=True))
+    return tuple(replaced.get(index, chain) for index, chain in enumerate(chains))
+
+
+def spend_karma(encounter: Encounter, combatant: Combatant, points: int) -> Encounter:
+    """``points`` of the combatant's karma pool spent (refreshed only when the GM says), or a refusal naming what
+    is left."""
+    pool = combatant.pools.get(KARMA_POOL)
+    if pool is None or points > pool.remaining:
+        raise OperationError(_("{name} has only {left} karma points left.").format(
+            name=combatant.name, left=pool.remaining if pool is not None else 0))
+    return encounter.with_combatant(combatant.with_pool(KARMA_POOL, replace(pool, spent=pool.spent + points)))
 
 
 def karma_text(left: int, size: int) -> str:

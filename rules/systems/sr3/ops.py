@@ -19,6 +19,7 @@ from rules.systems.sr3 import initiative
 from rules.systems.sr3.aim import aim_of, check_pool_with_aim, lost_to_pool, without_aim
 from rules.systems.sr3.damage import DAMAGE_CODE_FORMAT, Ammo, explosive_misfire, resolve_hit
 from rules.systems.sr3.dice import count_sr3_successes, rule_of_one
+from rules.systems.sr3.karma import rerolls_cost, spend_karma
 from rules.systems.sr3.levels import LEVEL_BOXES, check_level
 from rules.systems.sr3.monitor import PHYSICAL, STUN
 from rules.systems.sr3.shot import ACTION_OF_MODE
@@ -31,6 +32,7 @@ from rules.weapons import fire
 Chains = tuple[tuple[int, ...], ...]
 LEVEL_NAMES = {"L": N_("Light"), "M": N_("Moderate"), "S": N_("Serious"), "D": N_("Deadly")}
 MAX_ROUNDS = 100  # a sanity limit on a shot's rounds (the tables say what a mode fires)
+MAX_KARMA_REROLLS = 20  # a sanity limit: each reroll costs one point more than the last
 
 
 # --- surprise -----------------------------------------------------------------------------------
@@ -119,6 +121,9 @@ class Sr3Attack(Operation):
     aim_actions: int = field(default=0, metadata=ADDED_LATER)
     #: A called shot: "free action, +4" (the TN holds the +4); it takes the attacker's free action too.
     called_shot: bool = field(default=False, metadata=ADDED_LATER)
+    #: Times the attacker's karma pool rerolled the attack's failed dice (``attack_faces`` are the final dice):
+    #: 1 point, each further reroll of the test 1 more.
+    attack_karma_rerolls: int = field(default=0, metadata=ADDED_LATER)
 
     def attacker_id(self) -> str | None:
         return self.attacker
@@ -163,6 +168,9 @@ class Sr3Attack(Operation):
         if not 1 <= self.rounds <= MAX_ROUNDS:
             raise OperationError(ngettext("A shot fires 1 to {count} round.", "A shot fires 1 to {count} rounds.",
                                           MAX_ROUNDS).format(count=MAX_ROUNDS))
+        if not 0 <= self.attack_karma_rerolls <= MAX_KARMA_REROLLS:
+            raise OperationError(_("A test is rerolled with karma 0 to {count} times.").format(
+                count=MAX_KARMA_REROLLS))
 
     def _all_ones(self) -> bool:
         return Ammo(self.ammo) in (Ammo.EX, Ammo.HE) and rule_of_one(self.attack_faces)
@@ -272,11 +280,25 @@ def take_from_pool(encounter: Encounter, combatant: Combatant, dice: int) -> Enc
     return encounter.with_combatant(combatant.with_pool(COMBAT_POOL, replace(pool, spent=pool.spent + dice)))
 
 
+def _spend_karma_rerolls(encounter: Encounter, attack: Sr3Attack) -> tuple[Encounter, list[LogLine]]:
+    rerolls = attack.attack_karma_rerolls
+    if not rerolls:
+        return encounter, []
+    attacker = encounter.combatant(attack.attacker)
+    points = rerolls_cost(rerolls)
+    line = LogLine("{name} spends {count} karma point rerolling the failed attack dice ({rerolls}×).",
+                   {"name": attacker.name, "count": points, "rerolls": rerolls},
+                   plural="{name} spends {count} karma points rerolling the failed attack dice ({rerolls}×).",
+                   count=points)
+    return spend_karma(encounter, attacker, points), [line]
+
+
 def _spend_pools(encounter: Encounter, attack: Sr3Attack) -> tuple[Encounter, list[LogLine]]:
+    encounter, karma_lines = _spend_karma_rerolls(encounter, attack)
     state = take_from_pool(encounter, encounter.combatant(attack.attacker), attack.attack_pool)
     defence = len(attack.dodge_faces) + attack.resist_pool
     state = take_from_pool(state, state.combatant(attack.target), defence)
-    log = []
+    log = karma_lines
     for who, dice in ((attack.attacker, attack.attack_pool), (attack.target, defence)):
         if dice:
             log.append(LogLine("{name} uses {count} combat pool die.", {"name": state.combatant(who).name,

@@ -56,6 +56,7 @@ from ui.games.sr3.attack_form import (
     SituationBox,
     WeaponBox,
     damage_html,
+    karma_left,
     pool_left,
     tn_lines_html,
     wound_modifier,
@@ -88,6 +89,8 @@ class Sr3AttackDialog(AttackDialog):
 
     # --- construction ---------------------------------------------------------------------------
     def _build(self, roller: Roller) -> None:
+        self._roller = roller
+        self._karma_rerolls = 0  # the attack test's rerolls with the attacker's karma, paid when resolved
         self._sheet: ShotSheet | None = None
         self._problem = ""
         self._changed_ids: set[str] = set()
@@ -190,6 +193,7 @@ class Sr3AttackDialog(AttackDialog):
         self.weapon.mode.currentIndexChanged.connect(self._on_class_or_mode)
         self.weapon.weapon_class.currentIndexChanged.connect(self._on_class_or_mode)
         self.dice.roll_all.clicked.connect(self.roll_remaining)
+        self.dice.karma_reroll.clicked.connect(self.reroll_with_karma)
         self._edits.watch(*self.melee.inputs())
         for entry in self.melee.entries():
             entry.changed.connect(self._on_dice)
@@ -395,6 +399,7 @@ class Sr3AttackDialog(AttackDialog):
         self._changed_ids.clear()
 
     def _clear_for_next(self) -> None:
+        self._karma_rerolls = 0
         for entry in self.entries():
             entry.clear()
         self._mark(None)  # the last shot's log lines stay in sight while the next one is set up
@@ -566,8 +571,15 @@ class Sr3AttackDialog(AttackDialog):
             return _("Enter the attacker's skill dice (and combat pool dice, if any)."), False
         return super()._resolve_problem()
 
+    def reroll_with_karma(self) -> None:
+        """The attacker's karma rerolls the attack's failed dice; the shot records it and pays when resolved."""
+        if self.dice.karma_reroll.isEnabled() and self.dice.reroll_failures(self._roller):
+            self._karma_rerolls += 1
+            self._update_resolve()
+
     def _update_resolve(self) -> None:
         super()._update_resolve()
+        self.dice.offer_karma_reroll(self._karma_rerolls, karma_left(self._attacker()), not self._dice_locked())
         if self._resolved and self.is_melee():
             show_message(self.status_label, _("Enter sets up the next attack, and so does any change to the form; "
                                               "Esc closes."), error=False)
@@ -600,7 +612,7 @@ class Sr3AttackDialog(AttackDialog):
             mode=self.weapon.firing_mode().value if self.counts.isChecked() else None,
             rounds=self.weapon.rounds.value(), saved_weapon=self.weapon_name(),
             aim_actions=self.aim.for_shot(dice.attack_pool.value()).counted,
-            called_shot=self.situation.called.isChecked())
+            called_shot=self.situation.called.isChecked(), attack_karma_rerolls=self._karma_rerolls)
         if not self._misfired():
             return attack
         # The round detonated: the shooter resists the weapon's standard code, without combat pool.

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from app.i18n import N_, _, ngettext
 from rules.dice import DiceExpression, Roller, parse
+from rules.dice_faces import format_faces
 from rules.encounter import Combatant, Weapon
 from rules.systems.sr3.damage import (
     AMMO_LABELS,
@@ -36,6 +37,7 @@ from rules.systems.sr3.damage import (
     describe_damage_code,
 )
 from rules.systems.sr3.dice import TargetNumberTest, rule_of_one
+from rules.systems.sr3.karma import failed_dice, reroll_cost, rerolls_cost, with_failures_rerolled
 from rules.systems.sr3.levels import LEVEL_LABELS
 from rules.systems.sr3.monitor import PHYSICAL, STUN, wound_modifiers
 from rules.systems.sr3.ranged import (
@@ -47,7 +49,7 @@ from rules.systems.sr3.ranged import (
     TargetNumber,
 )
 from rules.systems.sr3.shot import Defence, ShotInputs, ShotSheet
-from rules.systems.sr3.system import COMBAT_POOL
+from rules.systems.sr3.system import COMBAT_POOL, KARMA_POOL
 from rules.systems.sr3.tables import (
     VISIBILITY_LABELS,
     WEAPON_CLASS_LABELS,
@@ -107,6 +109,12 @@ def _two_pairs_a_row(grid: QGridLayout, fields: Iterable[tuple[str, QWidget]]) -
 def tn_test(dice: int, tn: int) -> DiceExpression | None:
     """``dice``d6 against ``tn`` (None for no dice: the test is skipped)."""
     return TargetNumberTest(dice, tn) if dice > 0 else None
+
+
+def karma_left(combatant: Combatant | None) -> int | None:
+    """Karma points the fighter has left (None: no karma pool)."""
+    pool = combatant.pools.get(KARMA_POOL) if combatant is not None else None
+    return pool.remaining if pool is not None else None
 
 
 def pool_left(combatant: Combatant | None) -> int:
@@ -391,6 +399,8 @@ class DiceBox(QGroupBox):
         self.roll_all = QPushButton(_("Roll the rest"))
         self.roll_all.setAutoDefault(False)
         self.roll_all.setToolTip(_("Roll every test still missing, in order: attack, dodge, resistance."))
+        self.karma_reroll = QPushButton()
+        self.karma_reroll.setAutoDefault(False)
         self._build_layout()
 
     def entries(self) -> tuple[DiceEntry, ...]:
@@ -450,5 +460,38 @@ class DiceBox(QGroupBox):
         layout.addWidget(self.odds)
         for entry in self.entries():
             layout.addWidget(entry)
+            if entry is self.attack_entry:
+                layout.addWidget(self.karma_reroll, 0, Qt.AlignmentFlag.AlignRight)
         layout.addWidget(self.roll_all, 0, Qt.AlignmentFlag.AlignRight)
+
+    def offer_karma_reroll(self, rerolls: int, karma_left: int | None, editable: bool) -> None:
+        """Show the karma reroll of the attack's failed dice when the attacker has a karma pool, enabled while the
+        dice are entered, some failed and the next reroll is affordable; its text says what it costs."""
+        self.karma_reroll.setVisible(karma_left is not None)
+        cost = reroll_cost(rerolls)
+        result, expression = self.attack_entry.result(), self.attack_entry.expression()
+        failures = (failed_dice(result.faces, expression.tn)
+                    if result is not None and isinstance(expression, TargetNumberTest) else [])
+        # Short: the dice column is narrow, and a longer button would widen the whole dialog past a laptop's.
+        text = _("Reroll again (karma {count})") if rerolls else _("Reroll failures (karma {count})")
+        self.karma_reroll.setText(text.format(count=cost))
+        self.karma_reroll.setToolTip("\n".join((
+            _("The attacker's karma pool rolls the failed attack dice again: 1 point, each further reroll of the "
+              "test 1 more."),
+            ngettext("{count} reroll so far, karma spent: {points}.", "{count} rerolls so far, karma spent: {points}.",
+                     rerolls).format(count=rerolls, points=rerolls_cost(rerolls)))))
+        self.karma_reroll.setEnabled(editable and bool(failures) and karma_left is not None
+                                     and rerolls_cost(rerolls + 1) <= karma_left)
+
+    def reroll_failures(self, roller: Roller) -> bool:
+        """Roll the attack's failed dice again (as if typed); False when there is nothing to reroll."""
+        result, expression = self.attack_entry.result(), self.attack_entry.expression()
+        if result is None or not isinstance(expression, TargetNumberTest):
+            return False
+        failures = failed_dice(result.faces, expression.tn)
+        if not failures:
+            return False
+        fresh = TargetNumberTest(len(failures), expression.tn).roll(roller).faces
+        self.attack_entry.set_faces_text(format_faces(with_failures_rerolled(result.faces, expression.tn, fresh)))
+        return True
 
