@@ -110,8 +110,8 @@ class GrenadePage(Page):
         self._problem = ""
         self.preset = Choice[str | None]()
         self.grenade = QLineEdit(_("F-1"))
-        self.timed = Choice([(_("Timed: explodes at the end of the round"), True),
-                             (_("Impact: explodes at once"), False)])
+        # Short: the form's column is narrow in every language (the note beside it tells the rest).
+        self.timed = Choice([(_("Timed (end of the round)"), True), (_("Impact (at once)"), False)])
         self.distance = spin_box(0, 999, 10, suffix=_(" m"))
         self.athletics = spin_box(0, 40)
         self.visibility = spin_box(-20, 20)

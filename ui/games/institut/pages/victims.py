@@ -73,10 +73,12 @@ class VictimRow(QWidget):
     def _build_layout(self) -> None:
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        layout.addWidget(self.caught, 2)
+        layout.addWidget(self.caught)
         for widget in (self.distance, self.cover, self.dice):
             layout.addWidget(widget)
-        layout.addWidget(self.faces, 3)  # the widest input: a roll of eight dice and more
+        # The widest input, a roll of eight dice and more: all the room the row has, and at least five dice in sight.
+        layout.addWidget(self.faces, 1)
+        self.faces.setMinimumWidth(self.fontMetrics().horizontalAdvance("6, 6, 6, 6, 6") + 12)
         layout.addWidget(self.roll_button)
         layout.addWidget(self.total)
         self.total.setMinimumWidth(self.fontMetrics().horizontalAdvance("888") + 4)
