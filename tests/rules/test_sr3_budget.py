@@ -161,6 +161,7 @@ def test_a_called_shot_takes_a_free_action_besides_the_shots_own() -> None:
     mike = ids["Mike"]
     history.do(replace(_shot(ids, "Ganger 1", "SA"), called_shot=True))
     assert _budget(history, mike) == {"free": (1, 2), "simple": (1, 2), "complex": (0, 0)}
+    assert "A called shot (+4 TN, a free action)." in history.entries[-1].text()
     # A second called shot would take a second free action, swapped for the simple action the shot needs.
     with pytest.raises(OperationError, match="no simple action left"):
         history.do(replace(_shot(ids, "Ganger 1", "SA"), called_shot=True))

@@ -321,6 +321,8 @@ def _resolve(state: Encounter, system: RuleSystem, attack: Sr3Attack, log: list[
     log.insert(0, LogLine("{attacker} attacks {target} with {weapon} ({code}).", {
         "attacker": attacker.name, "target": target.name, "weapon": attack.weapon,
         "code": f"{attack.power}{attack.level}"}, shown_as={"code": DAMAGE_CODE_FORMAT}))
+    if attack.called_shot:
+        log.insert(1, LogLine("A called shot (+4 TN, a free action)."))
     log.append(successes_line("{name}: {count} success at TN {tn}.", "{name}: {count} successes at TN {tn}.",
                                attacker.name, hits, attack.attack_tn))
     outcome = resolve_hit(attack.level, hits, dodge, resist)
