@@ -367,12 +367,30 @@ def _resolve_misfire(state: Encounter, system: RuleSystem, attack: Sr3Attack, lo
 # --- timed explosives ---------------------------------------------------------------------------
 
 
-def grenade_timer(encounter: Encounter, thrower: str, name: str, effect_id: str) -> AddEffect:
+def grenade_timer(encounter: Encounter, thrower: str, name: str, effect_id: str,
+                  moment: tuple[int, int] | None = None) -> AddEffect:
     """A grenade set off now explodes in the next pass at the thrower's phase, or at the end of the next
-    pass if the thrower has no action left this turn."""
+    pass if the thrower has no action left this turn; with a timer (``moment``: pass and phase of this turn, phase
+    0 for the pass's end) "the moment is chosen when arming", and must be still to come."""
     require_combatant(encounter, thrower)
     clock = encounter.clock
-    next_pass = clock.pass_no + 1
-    phase = initiative.score(encounter.combatant(thrower), next_pass) or 0
-    effect = Effect(effect_id, name, source=thrower, due=(clock.round, next_pass, max(0, phase)))
+    if clock.pass_no < 1:
+        raise OperationError(_("Roll initiative first: a timed explosive goes off at a pass and phase of the turn."))
+    if moment is None:
+        next_pass = clock.pass_no + 1
+        phase = initiative.score(encounter.combatant(thrower), next_pass) or 0
+        moment = (next_pass, max(0, phase))
+    elif not _still_to_come(encounter, *moment):
+        raise OperationError(_("Pass {pass_no}, phase {phase} has already come in this turn: set a later moment.")
+                             .format(pass_no=moment[0], phase=moment[1]))
+    effect = Effect(effect_id, name.strip() or _("Explosive"), source=thrower, due=(clock.round, *moment))
     return AddEffect(effect)
+
+
+def _still_to_come(encounter: Encounter, pass_no: int, phase: int) -> bool:
+    """Whether the moment (phase 0: the pass's end) lies after now in this turn (phases count down)."""
+    clock = encounter.clock
+    if pass_no != clock.pass_no:
+        return pass_no > clock.pass_no
+    now = clock.current.phase if clock.current is not None and clock.current.phase is not None else None
+    return now is None or phase < now

@@ -18,6 +18,7 @@ from rules.systems.sr3.karma import karma_text
 from rules.systems.sr3.system import KARMA_POOL
 from ui.games.base import Apply, SectionFactory
 from ui.games.sr3.aim import AimSection
+from ui.games.sr3.explosives import ExplosiveSection
 
 
 class KarmaSection(QGroupBox):
@@ -64,4 +65,4 @@ class KarmaSection(QGroupBox):
                                         for c in state.combatants.values()))
 
 
-SECTIONS: tuple[SectionFactory, ...] = (AimSection, KarmaSection)
+SECTIONS: tuple[SectionFactory, ...] = (AimSection, KarmaSection, ExplosiveSection)
