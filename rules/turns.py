@@ -469,6 +469,9 @@ class YieldTurn(Operation):
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         require_combatant(encounter, self.combatant_id)
         _require_current_actor(encounter, self.combatant_id)
+        refusal = system.yield_refusal(encounter.combatant(self.combatant_id), encounter)
+        if refusal is not None:
+            raise OperationError(refusal)
         state = encounter.with_clock(yielded=encounter.clock.yielded | {self.combatant_id}, current=None)
         line = LogLine("{name} lets the others with the same score go first.",
                        {"name": encounter.combatant(self.combatant_id).name})

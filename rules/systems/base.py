@@ -462,6 +462,11 @@ class RuleSystem(ABC):
         """
         return None
 
+    def yield_refusal(self, combatant: Combatant, encounter: Encounter) -> str | None:
+        """Why ``combatant`` may not let the others with its score go first now (translated), or None: it may.
+        Asked before every yield. Default: anyone may."""
+        return None
+
     def pay_for_delay(self, combatant: Combatant, encounter: Encounter) -> Combatant:
         """``combatant`` after paying what holding its action costs (SR3: a free action); raise OperationError
         saying why it cannot pay. Asked after :meth:`delay_refusal`. Default: a delay costs nothing."""

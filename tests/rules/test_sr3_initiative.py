@@ -129,6 +129,19 @@ def test_yield_lets_the_tied_one_go_first() -> None:
     assert current_name(history) == "Ganger 3"
 
 
+def test_of_several_who_try_to_act_after_their_ties_only_the_first_may() -> None:
+    """"One may choose to act after those one ties with; of several who try, only the one who would go first may"."""
+    history, ids = eight_characters()
+    roll_ones(history, ids)
+    history.do(ApplyHarm(ids["Richie"], "physical", 3))  # 17 − 2 = 15, tied with Ganger 3
+    _next_until(history, "Richie")
+    history.do(YieldTurn(ids["Richie"]))
+    with pytest.raises(OperationError, match="Richie, with the same score, already did"):
+        history.do(YieldTurn(ids["Ganger 3"]))
+    history.do(NextTurn())
+    assert current_name(history) == "Richie"
+
+
 def test_wounds_at_roll_time_can_remove_a_combatant_from_the_turn() -> None:
     history, ids = eight_characters()
     history.do(ApplyHarm(ids["Camilla"], "physical", 6))

@@ -287,6 +287,19 @@ class Sr3System(RuleSystem):
         return _("{name} cannot delay: delaying actions is an optional rule, and “{rule}” is off in the "
                  "encounter settings.").format(name=combatant.name, rule=_(_SPECS[DELAYING].label))
 
+    def yield_refusal(self, combatant: Combatant, encounter: Encounter) -> str | None:
+        """"of several who try, only the one who would go first may": once one of a tied score has let the others
+        go first, no other of that score may."""
+        pass_no = encounter.clock.pass_no
+        own = initiative.score(combatant, pass_no)
+        first = next((other for other_id in sorted(encounter.clock.yielded)
+                      if other_id != combatant.id and (other := encounter.combatants.get(other_id)) is not None
+                      and initiative.score(other, pass_no) == own), None)
+        if first is None:
+            return None
+        return _("{name} cannot let the others go first: {first}, with the same score, already did, and of several "
+                 "who try only the one who would go first may.").format(name=combatant.name, first=first.name)
+
     def pay_for_delay(self, combatant: Combatant, encounter: Encounter) -> Combatant:
         """The seed's "Odložení akcí": the character "si je může odložit tak, že obětuje volnou akci" (holds its
         actions by giving up a free action): spent like any free action (an aim is lost with it)."""
