@@ -46,7 +46,6 @@ from app.library_merge import (
 )
 from app.paths import data_dir, resource
 from rules.combatants import (
-    ATTRIBUTE_LIMIT,
     HIDDEN,
     MAX_NAME,
     MAX_NOTES,
@@ -56,6 +55,7 @@ from rules.combatants import (
 )
 from rules.encounter import Combatant, Encounter, JsonValue, Side, Weapon, frozen_map
 from rules.errors import RulesError
+from rules.limits import ATTRIBUTE
 from rules.systems import get_system, system_ids, system_title
 from rules.systems.base import RuleSystem
 from rules.weapons import MAX_WEAPONS, checked_weapons, fully_loaded, weapon_from_data, weapon_to_data
@@ -140,9 +140,9 @@ def _attributes(value: object) -> Mapping[str, int]:
     checked: dict[str, int] = {}
     for key, number in value.items():
         _text(key, MAX_KEY, _("An attribute's name"))
-        if isinstance(number, bool) or not isinstance(number, int) or abs(number) > ATTRIBUTE_LIMIT:
+        if isinstance(number, bool) or not isinstance(number, int) or not ATTRIBUTE.allows(number):
             raise LibraryError(_("Attribute {key} must be a whole number between −{limit} and {limit}.")
-                               .format(key=key, limit=ATTRIBUTE_LIMIT))
+                               .format(key=key, limit=ATTRIBUTE.high))
         checked[key] = number
     return frozen_map(checked)
 

@@ -35,6 +35,7 @@ from rules.combatants import EditCombatant, SetAttribute, SetDamage, SetPool, Sp
 from rules.encounter import SIDE_LABELS, STATUS_LABELS, Combatant, Encounter, Pool, Side
 from rules.errors import RulesError
 from rules.history import Operation
+from rules.limits import POOL_SIZE
 from rules.report import pool_label
 from rules.systems.base import BudgetItem, RuleSystem
 from ui.games import game_ui
@@ -44,7 +45,6 @@ from ui.widgets.weapons_section import WeaponsSection
 
 Apply = Callable[[Operation], bool]
 
-POOL_LIMIT = 200  # SetPool's own limit
 
 
 def _clear(layout: QVBoxLayout | QGridLayout | QFormLayout) -> None:
@@ -125,7 +125,7 @@ class _PoolRow(QWidget):
         self.refund = QToolButton()
         self.refund.setText("+")
         self.size_spin = QSpinBox()
-        self.size_spin.setRange(0, POOL_LIMIT)
+        self.size_spin.setRange(POOL_SIZE.low, POOL_SIZE.high)
         self.size_spin.setKeyboardTracking(False)
         self.size_spin.setToolTip(_("Pool size"))
         name = pool_label(key)
