@@ -18,7 +18,7 @@ from rules.systems.clovek.long_actions import LongState, find_long_action
 from rules.systems.clovek.sample import sample
 from tests.rules.test_clovek_scenes import left, roll, seed_fight
 from ui.games import game_ui
-from ui.games.clovek.dice import BankView, DiceBanksWidget
+from ui.games.clovek.dice import MAX_DRAWN_DICE, BankView, DiceBanksWidget
 from ui.games.clovek.long_actions import LongActionsSection
 from ui.games.clovek.panel import CapacityNamesSection, DiceBanksSection
 from ui.theme import apply_theme
@@ -101,6 +101,27 @@ def test_dice_never_shrink_below_a_readable_size_and_wrap(qtbot: QtBot) -> None:
     first, last = widget.die_rect(0, 0), widget.die_rect(0, 29)
     assert first.width() >= 15 and last.top() > first.top()
     assert widget.heightForWidth(300) > widget.heightForWidth(2000)
+
+
+def test_a_bank_of_thousands_draws_a_hundred_dice_and_measures_its_labels_once(
+        qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bank is twice an attribute, and a roster entry may hold an attribute of 9,999: 20,000 dice per bank made a
+    single repaint of the panel take half a minute (every die measured every label again)."""
+    widget = DiceBanksWidget()
+    qtbot.addWidget(widget)
+    widget.set_banks([BankView(name, name.title(), 19_998, 0) for name in ("physical", "social", "mental")])
+    widget.resize(340, widget.heightForWidth(340))
+    painted, measured = [], []
+    real_paint, real_metrics = DiceBanksWidget._paint_die, DiceBanksWidget.fontMetrics
+    monkeypatch.setattr(DiceBanksWidget, "_paint_die", lambda self, *args: painted.append(real_paint(self, *args)))
+    monkeypatch.setattr(DiceBanksWidget, "fontMetrics", lambda self: measured.append(1) or real_metrics(self))
+    widget.grab()
+    assert len(painted) == 3 * MAX_DRAWN_DICE and len(measured) <= 1
+    assert widget.heightForWidth(340) < 2000
+    assert "19998 of 19998 dice left" in widget.text()  # the label still gives the whole bank
+    with qtbot.waitSignal(widget.spend_requested) as blocker:
+        qtbot.mouseClick(widget, Qt.MouseButton.LeftButton, pos=widget.die_rect(2, 4).center().toPoint())
+    assert blocker.args == ["mental", 5]
 
 
 def test_clicking_dice_spends_them_as_an_action_or_a_reaction(qtbot: QtBot) -> None:
