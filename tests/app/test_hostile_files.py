@@ -35,8 +35,8 @@ from rules.combatants import AddCombatant
 from rules.encounter import Encounter, Side, frozen_map
 from rules.history import History, HistoryDamaged, Operation
 from rules.serialize import FORMAT, SCHEMA_VERSION, history_to_document, to_data, type_hints
-from rules.turns import RollInitiative
 from rules.systems import all_systems
+from rules.turns import RollInitiative
 from tests.rules.test_documents import long_fight
 
 FILES = 1000
@@ -346,7 +346,8 @@ HOSTILE_NUMBERS: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
      "initial.clock.round: the round number must be between 0 and 99999, not 1000000000."),
     ("pass 10^9", lambda state: state["clock"].__setitem__("pass_no", 10**9),
      "initial.clock.pass_no: the pass number must be between 0 and 10000, not 1000000000."),
-    ("initiative dice 10^9", lambda state: state["combatants"]["c1"]["attributes"].__setitem__("initiative_dice", 10**9),
+    ("initiative dice 10^9",
+     lambda state: state["combatants"]["c1"]["attributes"].__setitem__("initiative_dice", 10**9),
      "initial.combatants.c1.attributes.initiative_dice: an attribute must be between -9999 and 9999, not 1000000000."),
     ("100,000 faces", lambda state: state["combatants"]["c1"]["initiative"].__setitem__("dice", [3] * 100_000),
      "initial.combatants.c1.initiative.dice: initiative dice: at most 999, not 100000."),

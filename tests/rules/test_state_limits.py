@@ -16,9 +16,9 @@ import pytest
 
 from rules import limits
 from rules.combatants import AddCombatant, SetAttribute, SetDamage, SetPool
+from rules.dice import Roller
 from rules.effects import AddEffect
 from rules.encounter import Effect, Encounter, Side, frozen_map
-from rules.dice import Roller
 from rules.errors import OperationError
 from rules.history import History, HistoryDamaged
 from rules.serialize import (
@@ -137,14 +137,14 @@ def test_too_many_initiative_faces_are_refused(pattern: str) -> None:
 def test_a_rolled_total_past_the_score_limit_is_refused() -> None:
     state = full_state()
     state["combatants"]["c2"]["initiative"] = {"base": limits.SCORE.high, "dice": [6]}
-    with pytest.raises(SchemaError, match="initial.combatants.c2.initiative: .*not 100005"):
+    with pytest.raises(SchemaError, match=r"^initial\.combatants\.c2\.initiative: .*not 100005"):
         history_from_document(document_of(state))
 
 
 def test_the_saved_state_is_checked_too() -> None:
     document = json.loads(json.dumps(history_to_document(sample())))
     document["state"]["clock"]["pass_no"] = 10**9
-    with pytest.raises(SchemaError, match="^state.clock.pass_no: "):
+    with pytest.raises(SchemaError, match=r"^state\.clock\.pass_no: "):
         history_from_document(copy.deepcopy(document), trusted=True)
 
 

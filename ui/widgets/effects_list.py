@@ -40,7 +40,6 @@ from ui.models.effects_model import EffectsModel, ordered_hooks, timing_text
 from ui.widgets.row_table import RowTable
 
 
-
 class DurationKind(StrEnum):
     """How an effect added by hand lasts."""
 
