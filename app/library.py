@@ -45,6 +45,7 @@ from app.library_merge import (
     plan_seed,
 )
 from app.paths import data_dir, resource
+from app.storage import open_regular, os_reason
 from rules.combatants import (
     HIDDEN,
     MAX_NAME,
@@ -270,15 +271,20 @@ def _reject_constant(value: str) -> Any:
 def parse_library_file(path: Path) -> list[LibraryEntry]:
     """Entries of a library JSON file, fully validated; LibraryError names the file's problem or entry."""
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
+        with open_regular(path) as stream:  # a pipe or a device is refused, not waited on
+            if os.fstat(stream.fileno()).st_size > MAX_FILE_BYTES:
+                raise LibraryError(_("{file} is too large for a library file.").format(file=path.name))
+            data = stream.read(MAX_FILE_BYTES + 1)
+        if len(data) > MAX_FILE_BYTES:
             raise LibraryError(_("{file} is too large for a library file.").format(file=path.name))
-        text = path.read_text(encoding="utf-8")
+        text = data.decode("utf-8")
         document = json.loads(text, parse_constant=_reject_constant)
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:
         if isinstance(error, LibraryError):
             raise
+        reason = os_reason(error) if isinstance(error, OSError) else str(error)[:200]
         raise LibraryError(_("{file} is not a readable library file: {reason}").format(
-            file=path.name, reason=str(error)[:200])) from None
+            file=path.name, reason=reason)) from None
     return _entries_of(document, path.name)
 
 
