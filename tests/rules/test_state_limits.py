@@ -45,7 +45,7 @@ def whole_number_places(kind: Any, pattern: str = "") -> Iterator[str]:
         return
     if kind is int:
         yield pattern
-    elif dataclasses.is_dataclass(kind):
+    elif isinstance(kind, type) and dataclasses.is_dataclass(kind):
         for name, hint in type_hints(kind).items():
             yield from whole_number_places(hint, f"{pattern}.{name}".lstrip("."))
     elif origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):

@@ -6,9 +6,11 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QApplication, QScrollArea, QWidget
 from pytestqt.qtbot import QtBot
 
@@ -111,10 +113,20 @@ def test_a_bank_of_thousands_draws_a_hundred_dice_and_measures_its_labels_once(
     qtbot.addWidget(widget)
     widget.set_banks([BankView(name, name.title(), 19_998, 0) for name in ("physical", "social", "mental")])
     widget.resize(340, widget.heightForWidth(340))
-    painted, measured = [], []
+    painted: list[int] = []
+    measured: list[int] = []
     real_paint, real_metrics = DiceBanksWidget._paint_die, DiceBanksWidget.fontMetrics
-    monkeypatch.setattr(DiceBanksWidget, "_paint_die", lambda self, *args: painted.append(real_paint(self, *args)))
-    monkeypatch.setattr(DiceBanksWidget, "fontMetrics", lambda self: measured.append(1) or real_metrics(self))
+
+    def paint_die(self: DiceBanksWidget, *args: Any) -> None:
+        painted.append(1)
+        real_paint(self, *args)
+
+    def font_metrics(self: DiceBanksWidget) -> QFontMetrics:
+        measured.append(1)
+        return real_metrics(self)
+
+    monkeypatch.setattr(DiceBanksWidget, "_paint_die", paint_die)
+    monkeypatch.setattr(DiceBanksWidget, "fontMetrics", font_metrics)
     widget.grab()
     assert len(painted) == 3 * MAX_DRAWN_DICE and len(measured) <= 1
     assert widget.heightForWidth(340) < 2000

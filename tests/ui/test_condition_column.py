@@ -259,8 +259,12 @@ def test_a_track_of_thousands_is_a_bar_worked_out_without_laying_out_its_boxes(
     a third of a second per cell and seconds per Next (issue 19)."""
     laid_out: list[int] = []
     real = condition_track.box_rects
-    monkeypatch.setattr(condition_track, "box_rects",
-                        lambda *args, **kwargs: laid_out.append(args[1]) or real(*args, **kwargs))
+
+    def counted(*args: Any, **kwargs: Any) -> list[QRectF]:
+        laid_out.append(args[1])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(condition_track, "box_rects", counted)
     assert compact_boxes(QRectF(0, 0, 68, 10), 9_999, 10**9) is None
     assert laid_out == []
 

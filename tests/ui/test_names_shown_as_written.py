@@ -87,7 +87,8 @@ def shown_as_markup() -> list[str]:
 
 
 def _place(widget: QWidget) -> str:
-    names, current = [], widget
+    names: list[str] = []
+    current: QWidget | None = widget
     while current is not None and len(names) < 4:
         names.append(type(current).__name__)
         current = current.parentWidget()
