@@ -229,8 +229,9 @@ def start_round(encounter: Encounter, system: RuleSystem) -> Applied:
 def check_dice_count(count: int, name: str) -> None:
     """Refuse an initiative roll of more dice than :data:`~rules.limits.INITIATIVE_DICE` (OperationError)."""
     if count > INITIATIVE_DICE.high:
-        raise OperationError(_("{name} would roll {count} dice for initiative; Bojovka rolls at most {limit}.")
-                             .format(name=name, count=count, limit=INITIATIVE_DICE.high))
+        raise OperationError(ngettext("{name} would roll {count} die for initiative; Bojovka rolls at most {limit}.",
+                                      "{name} would roll {count} dice for initiative; Bojovka rolls at most {limit}.",
+                                      count).format(name=name, count=count, limit=INITIATIVE_DICE.high))
 
 
 def _check_tiebreak(faces: tuple[int, ...], name: str) -> None:
