@@ -43,7 +43,7 @@ from rules.serialize import (
     to_data,
     type_hints,
 )
-from rules.state_checks import check_state
+from rules.state_checks import check_options, check_state
 from rules.systems import get_system
 from rules.systems.base import Reminder, RuleSystem
 from rules.text import _
@@ -256,7 +256,7 @@ def decode_history(document: Any, trusted: bool = False) -> History:
         raise _fail("operations", _("expected a list"))
     initial = encounter_from_data(document.get("initial"), "initial")
     check_state(initial, "initial")
-    get_system(initial.system_id)  # the game registers its own operations when imported
+    check_options(initial, get_system(initial.system_id), "initial")  # importing the game registers its operations
     if trusted and operations and "log" in document:
         return _resume(document, initial, operations)
     return _replay_all(document, initial, operations)
@@ -353,6 +353,7 @@ def _resume(document: dict[str, Any], initial: Encounter, operations: list[Any])
     positions, patches = _positions(document, len(operations))
     state = encounter_from_data(document.get("state"), "state")
     check_state(state, "state")
+    check_options(state, get_system(initial.system_id), "state")
     archive = Archive(initial, state, operations, log, positions, patches)
     entries = _pending_entries(archive, operations, log)
     archive.attach(entries)
@@ -410,6 +411,7 @@ class Archive:
             at = self._positions[step]
             decoded = decode_patch(self._states[self._positions[step + 1]], self._patches[at], f"checkpoints[at={at}]")
             check_state(decoded, f"checkpoints[at={at}]")
+            check_options(decoded, self.system, f"checkpoints[at={at}]")
             self._states[at] = decoded
         return self._states[position]
 

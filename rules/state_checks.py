@@ -19,8 +19,10 @@ from typing import Any, Final
 
 from rules import limits
 from rules.encounter import Encounter, Slot, SlotKind
+from rules.errors import RulesError, clipped
 from rules.limits import Limit
 from rules.serialize import SchemaError, type_hints
+from rules.systems.base import RuleSystem
 from rules.text import _
 
 #: The limit of every whole number an encounter holds, by where it is: ``*`` stands for any key of a mapping or
@@ -70,6 +72,19 @@ def check_state(state: Encounter, place: str) -> None:
     _checker(Encounter, "")(state, place)
     _check_scores(state, place)
     check_references(state, place)
+
+
+def check_options(state: Encounter, system: RuleSystem, place: str) -> None:
+    """Every option the game knows holds a value its settings would accept (a weapons table with a burst of
+    "c-gone" in a file raised, unhandled, when the window first read it). Options the game no longer knows are left
+    alone: no rule reads them."""
+    specs = {spec.key: spec for spec in system.option_specs()}
+    for key, value in state.options.items():
+        if key in specs:
+            try:
+                system.validate_option(specs[key], value)
+            except RulesError as problem:
+                raise _fail(f"{place}.options.{key}", clipped(str(problem))) from None
 
 
 def _check_scores(state: Encounter, place: str) -> None:

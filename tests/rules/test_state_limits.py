@@ -31,6 +31,7 @@ from rules.serialize import (
     type_hints,
 )
 from rules.state_checks import COUNT_LIMITS, FIELD_LIMITS, GAME_DATA, check_state
+from rules.systems.institut.sample import sample as institut_sample
 from rules.systems.sr3.sample import sample
 from rules.turns import NextTurn, RollInitiative, SetInitiative, roll_initiative, start_round
 from tests.rules.test_documents import long_fight
@@ -265,3 +266,14 @@ def test_a_played_fight_stays_within_every_limit() -> None:
         except OperationError:
             history.do(roll_initiative(history.state, history.system, Roller.seeded(3)))
         check_state(history.state, "state")
+
+
+def test_an_option_its_settings_would_refuse_is_refused_naming_it() -> None:
+    """An Institute weapons table with a burst of "c-gone" opened, then raised unhandled when the window read it."""
+    state = json.loads(json.dumps(to_data(institut_sample().state)))
+    weapon = next(iter(state["options"]["weapons"]))
+    state["options"]["weapons"][weapon]["burst"] = "c-gone"
+    with pytest.raises(SchemaError, match=r"^initial\.options\.weapons: .*burst"):
+        history_from_document(document_of(state))
+    state["options"] = {"an option of an older Bojovka": 5}  # not the game's: no rule reads it, it is kept
+    assert history_from_document(document_of(state)).state.options == {"an option of an older Bojovka": 5}
