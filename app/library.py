@@ -45,8 +45,8 @@ from app.library_merge import (
     plan_seed,
 )
 from app.paths import data_dir, resource
+from app.storage import open_regular, os_reason
 from rules.combatants import (
-    ATTRIBUTE_LIMIT,
     HIDDEN,
     MAX_NAME,
     MAX_NOTES,
@@ -56,6 +56,7 @@ from rules.combatants import (
 )
 from rules.encounter import Combatant, Encounter, JsonValue, Side, Weapon, frozen_map
 from rules.errors import RulesError
+from rules.limits import ATTRIBUTE
 from rules.systems import get_system, system_ids, system_title
 from rules.systems.base import RuleSystem
 from rules.weapons import MAX_WEAPONS, checked_weapons, fully_loaded, weapon_from_data, weapon_to_data
@@ -140,9 +141,9 @@ def _attributes(value: object) -> Mapping[str, int]:
     checked: dict[str, int] = {}
     for key, number in value.items():
         _text(key, MAX_KEY, _("An attribute's name"))
-        if isinstance(number, bool) or not isinstance(number, int) or abs(number) > ATTRIBUTE_LIMIT:
+        if isinstance(number, bool) or not isinstance(number, int) or not ATTRIBUTE.allows(number):
             raise LibraryError(_("Attribute {key} must be a whole number between −{limit} and {limit}.")
-                               .format(key=key, limit=ATTRIBUTE_LIMIT))
+                               .format(key=key, limit=ATTRIBUTE.high))
         checked[key] = number
     return frozen_map(checked)
 
@@ -270,15 +271,20 @@ def _reject_constant(value: str) -> Any:
 def parse_library_file(path: Path) -> list[LibraryEntry]:
     """Entries of a library JSON file, fully validated; LibraryError names the file's problem or entry."""
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
+        with open_regular(path) as stream:  # a pipe or a device is refused, not waited on
+            if os.fstat(stream.fileno()).st_size > MAX_FILE_BYTES:
+                raise LibraryError(_("{file} is too large for a library file.").format(file=path.name))
+            data = stream.read(MAX_FILE_BYTES + 1)
+        if len(data) > MAX_FILE_BYTES:
             raise LibraryError(_("{file} is too large for a library file.").format(file=path.name))
-        text = path.read_text(encoding="utf-8")
+        text = data.decode("utf-8")
         document = json.loads(text, parse_constant=_reject_constant)
     except (OSError, UnicodeDecodeError, ValueError, RecursionError) as error:
         if isinstance(error, LibraryError):
             raise
+        reason = os_reason(error) if isinstance(error, OSError) else str(error)[:200]
         raise LibraryError(_("{file} is not a readable library file: {reason}").format(
-            file=path.name, reason=str(error)[:200])) from None
+            file=path.name, reason=reason)) from None
     return _entries_of(document, path.name)
 
 

@@ -11,12 +11,12 @@ from enum import StrEnum
 from pathlib import Path
 
 from PySide6.QtCore import QDate, QFileInfo
-from PySide6.QtGui import QImage, QTextDocument
+from PySide6.QtGui import QImage
 
 from app.prep_sheet import prep_sheet_document
-from app.printing import Paper, write_pdf
+from app.printing import Paper, Printable, write_pdf
 from app.storage import load_encounter
-from app.summary import encounter_title, summary_document
+from app.summary import encounter_title, summary_documents
 from rules.history import History
 
 Chart = Callable[[History], QImage | None]
@@ -37,11 +37,11 @@ def saved_date(path: Path | None) -> QDate | None:
 
 
 def printout_document(what: Printout, history: History, date: QDate | None, chart: Chart | None = None
-                      ) -> QTextDocument:
-    """The document to print: the summary of the fight or the prep sheet of who is in it now."""
+                      ) -> Printable:
+    """What to print: the summary of the fight (in parts, for a long fight) or the prep sheet of who is in it now."""
     if what is Printout.PREP_SHEET:
         return prep_sheet_document(history.state, date=date)
-    return summary_document(history, date=date, chart_image=chart(history) if chart is not None else None)
+    return summary_documents(history, date=date, chart_image=chart(history) if chart is not None else None)
 
 
 def export_pdf(what: Printout, history: History, target: Path, paper: Paper, *, date: QDate | None = None,

@@ -6,13 +6,16 @@ once without pages and cut only where a cut is safe: between two lines of a para
 table, or between two table rows; never right after a heading (it stays with what follows), never between a
 table's header row and its first row. A page that breaks inside a table starts with the table's header row
 again. Only a single row taller than a whole page is cut where the page ends.
+
+A long printout comes in parts (:mod:`app.print_parts`: Qt lays no document out past 8,388,607 device pixels):
+the parts are laid out one after the other and paged through as one flow, every step linear in its length.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final, Literal
 
@@ -28,7 +31,6 @@ from PySide6.QtGui import (
     QPalette,
     QPdfWriter,
     QTextBlock,
-    QTextCursor,
     QTextDocument,
     QTextFrame,
     QTextTable,
@@ -48,6 +50,13 @@ BODY_POINT_SIZE: Final[float] = 9.0
 FONT_FAMILIES: Final[list[str]] = ["DejaVu Sans", "Noto Sans", "Liberation Sans", "Arial", "Helvetica"]
 HEADER_POINT_SIZE: Final[float] = 7.5
 HEADER_GREY: Final[QColor] = QColor("#555555")
+#: How far into a slice a line must reach to be drawn in it, in device pixels (see draw_slice).
+EDGE: Final[float] = 0.5
+#: The tallest part laid out, in device pixels: half of what Qt's text layout can hold (``QFIXED_MAX``).
+SAFE_HEIGHT: Final[float] = 8_388_607 / 2
+
+#: One document, or the parts of a long printout in order.
+Printable = QTextDocument | Sequence[QTextDocument]
 
 
 def default_paper(locale: QLocale | None = None) -> Paper:
@@ -118,14 +127,23 @@ def _tables(frame: QTextFrame) -> Iterator[QTextTable]:
             yield child
 
 
+def _outside_tables(document: QTextDocument) -> Iterator[QTextBlock]:
+    """The blocks that are in no table, in order (one walk beside the tables' spans, however many tables)."""
+    spans = iter([(table.firstPosition(), table.lastPosition()) for table in _tables(document.rootFrame())])
+    span = next(spans, None)
+    for block in _blocks(document):
+        while span is not None and span[1] < block.position():
+            span = next(spans, None)
+        if span is None or block.position() < span[0]:
+            yield block
+
+
 def _block_cuts(document: QTextDocument) -> tuple[list[Cut], list[tuple[float, float]]]:
     """Cuts before each block outside tables and between its lines; and the headings' (top, bottom)."""
     layout = document.documentLayout()
     cuts: list[Cut] = []
     headings: list[tuple[float, float]] = []
-    for block in _blocks(document):
-        if QTextCursor(block).currentTable() is not None:  # rows are cut between, in _table_cuts
-            continue
+    for block in _outside_tables(document):  # rows are cut between, in _table_cuts
         rect = layout.blockBoundingRect(block)
         cuts.append(Cut(rect.top(), rect.top()))
         lines = block.layout()
@@ -185,19 +203,51 @@ def safe_cuts(document: QTextDocument) -> list[Cut]:
     return [cut for cut in cuts if cut.end not in barred]
 
 
-def paginate(document: QTextDocument, page_height: float) -> list[Page]:
-    """Split the laid-out ``document`` into pages of at most ``page_height``, cutting only at safe cuts."""
-    total = document.documentLayout().documentSize().height()
-    cuts = safe_cuts(document)
+@dataclass(frozen=True)
+class Placed:
+    """A laid-out part of a printout and where its flow starts (``top``, the parts before it stacked above)."""
+
+    document: QTextDocument
+    top: float
+    height: float
+
+
+def _parts(printable: Printable) -> list[QTextDocument]:
+    return [printable] if isinstance(printable, QTextDocument) else list(printable)
+
+
+def stacked(printable: Printable) -> list[Placed]:
+    """The laid-out parts one after the other (StorageError if one is too tall for Qt to lay out)."""
+    placed, top = [], 0.0
+    for document in _parts(printable):
+        height = document.documentLayout().documentSize().height()
+        if height >= SAFE_HEIGHT:  # past Qt's layout the tables have no place: asking for it crashed
+            raise StorageError(_("The printout is too long to lay out for this printer."))
+        placed.append(Placed(document, top, height))
+        top += height
+    return placed
+
+
+def _shifted(cut: Cut, by: float) -> Cut:
+    header = (cut.header[0] + by, cut.header[1] + by) if cut.header else None
+    return replace(cut, end=cut.end + by, start=cut.start + by, header=header)
+
+
+def paginate(printable: Printable, page_height: float) -> list[Page]:
+    """Split the laid-out printable into pages of at most ``page_height``, cutting only at safe cuts."""
+    parts = stacked(printable)
+    total = parts[-1].top + parts[-1].height if parts else 0.0
+    cuts = [_shifted(cut, part.top) for part in parts for cut in safe_cuts(part.document)]
+    ends = [cut.end for cut in cuts]  # in order: each part's cuts are sorted, and the parts follow each other
     pages: list[Page] = []
     top, header = 0.0, None
     while top < total - 1:
         room = page_height - (header[1] - header[0] if header else 0.0)
-        fitting = [cut for cut in cuts if top + 1 < cut.end <= top + room]
         if top + room >= total:
             pages.append(Page(top, total, header))
             break
-        cut = fitting[-1] if fitting else Cut(top + room, top + room)  # a row taller than a page
+        last = bisect_right(ends, top + room) - 1  # the last cut that fits, if it is past the page's top
+        cut = cuts[last] if last >= 0 and ends[last] > top + 1 else Cut(top + room, top + room)  # a row taller
         pages.append(Page(top, cut.end, header))
         top, header = (cut.end, cut.header) if cut.header else (cut.start, None)
     return pages or [Page(0.0, total)]
@@ -221,13 +271,24 @@ def paper_palette() -> QPalette:
     return palette
 
 
+def _draw_flow(painter: QPainter, parts: Sequence[Placed], top: float, bottom: float, y: float,
+               width: float) -> None:
+    """Paint the flow from ``top`` to ``bottom`` at height ``y`` of the page: each part's share of it."""
+    for part in parts:
+        start, end = max(top, part.top), min(bottom, part.top + part.height)
+        if start < end:
+            draw_slice(painter, part.document, start - part.top, end - part.top, y + start - top, width)
+
+
 def draw_slice(painter: QPainter, document: QTextDocument, top: float, bottom: float, y: float,
                width: float) -> None:
     """Paint the document from ``top`` to ``bottom`` at height ``y`` of the page, black on white."""
     clip = QRectF(0, top, width, bottom - top)
     context = QAbstractTextDocumentLayout.PaintContext()
     context.palette = paper_palette()
-    context.clip = clip
+    # Lines that only touch the slice's edges are not drawn at all: clipped away, their text still went into the
+    # PDF, where copying or searching the page met it (the row under a repeated header touches the header's slice).
+    context.clip = clip.adjusted(0, EDGE, 0, -EDGE)
     painter.save()
     painter.translate(0, y - top)
     painter.setClipRect(clip)
@@ -252,14 +313,29 @@ def _draw_header(painter: QPainter, device: QPagedPaintDevice, title: str, numbe
     painter.restore()
 
 
-def print_document(document: QTextDocument, device: QPagedPaintDevice, title: str) -> int:
-    """Lay ``document`` out for ``device``'s pages, paint every page with its header; return the page count."""
+def _butt(document: QTextDocument, after: bool, before: bool) -> None:
+    """No margin of its own where a part meets the next one: the flow goes on as if it were one document. (Qt lays
+    a document's first block out at its top, without the block's own top margin: the frame keeps it instead.)"""
+    frame = document.rootFrame().frameFormat()
+    if after:
+        frame.setTopMargin(document.begin().blockFormat().topMargin())
+    if before:
+        frame.setBottomMargin(0)
+    document.rootFrame().setFrameFormat(frame)
+
+
+def print_document(printable: Printable, device: QPagedPaintDevice, title: str) -> int:
+    """Lay ``printable`` out for ``device``'s pages, paint every page with its header; return the page count."""
     area = device.pageLayout().paintRectPixels(device.logicalDpiY())
     width, header = float(area.width()), _header_height(device)
-    document.documentLayout().setPaintDevice(device)
-    document.setPageSize(QSizeF(width, -1))
-    document.setTextWidth(width)
-    pages = paginate(document, area.height() - header)
+    documents = _parts(printable)
+    for index, document in enumerate(documents):
+        _butt(document, index > 0, index < len(documents) - 1)
+        document.documentLayout().setPaintDevice(device)
+        document.setPageSize(QSizeF(width, -1))
+        document.setTextWidth(width)
+    parts = stacked(printable)
+    pages = paginate(printable, area.height() - header)
     painter = QPainter()
     if not painter.begin(device):
         raise StorageError(_("Could not start printing (the printer or file refused)."))
@@ -271,15 +347,15 @@ def print_document(document: QTextDocument, device: QPagedPaintDevice, title: st
         _draw_header(painter, device, title, number, len(pages), width)
         y = header
         if page.header is not None:
-            draw_slice(painter, document, page.header[0], page.header[1], y, width)
+            _draw_flow(painter, parts, page.header[0], page.header[1], y, width)
             y += page.header[1] - page.header[0]
-        draw_slice(painter, document, page.top, page.bottom, y, width)
+        _draw_flow(painter, parts, page.top, page.bottom, y, width)
     painter.end()
     return len(pages)
 
 
-def pdf_bytes(document: QTextDocument, title: str, paper: Paper) -> tuple[bytes, int]:
-    """The document as a PDF on ``paper`` (its bytes and page count)."""
+def pdf_bytes(document: Printable, title: str, paper: Paper) -> tuple[bytes, int]:
+    """The document (or the parts of one) as a PDF on ``paper`` (its bytes and page count)."""
     data = QByteArray()
     buffer = QBuffer(data)
     buffer.open(QIODevice.OpenModeFlag.WriteOnly)
@@ -293,7 +369,7 @@ def pdf_bytes(document: QTextDocument, title: str, paper: Paper) -> tuple[bytes,
     return bytes(data.data()), count
 
 
-def write_pdf(document: QTextDocument, title: str, paper: Paper, path: Path) -> int:
+def write_pdf(document: Printable, title: str, paper: Paper, path: Path) -> int:
     """Write the document as a PDF file (atomically, like every file Bojovka writes); return the page count."""
     data, count = pdf_bytes(document, title, paper)
     atomic_write_bytes(path, data)

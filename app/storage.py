@@ -19,12 +19,13 @@ import hmac
 import json
 import os
 import re
+import stat
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, BinaryIO, Final
 
 from app import __version__
 from app.i18n import _
@@ -48,6 +49,13 @@ class StorageError(RulesError):
         self.path = path
 
 
+class NotARegularFile(OSError):
+    """The path names a named pipe, a device or a socket: nothing Bojovka reads (see :func:`open_regular`)."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(errno.ENXIO, "not a regular file", str(path))
+
+
 def app_version() -> str:
     """Bojovka's version, as recorded in saved files."""
     return __version__
@@ -69,6 +77,8 @@ def os_reason(error: OSError) -> str:
         errno.ENAMETOOLONG: _("the name is too long"),
         errno.EIO: _("the disk reported an input/output error"),
     }
+    if isinstance(error, NotARegularFile):
+        return _("it is not a file but a pipe, a device or a socket")
     if error.errno in reasons:
         return reasons[error.errno]
     return error.strerror or str(error) or type(error).__name__
@@ -269,15 +279,36 @@ def save_encounter(history: History, path: Path) -> SealedDocument | None:
 # --- reading ------------------------------------------------------------------------------------
 
 
+#: Opening never waits: a named pipe (FIFO) opened without it blocks until something writes into it.
+_READ_FLAGS: Final[int] = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+
+
+def open_regular(path: Path) -> BinaryIO:
+    """``path`` opened for reading, if it is a regular file: NotARegularFile for a named pipe (opening one waited
+    for a writer for ever: a FIFO named ``x.bojovka`` hung Open), a device (``/dev/zero`` never ends) or a socket;
+    IsADirectoryError for a folder. The opened file itself is checked, so nothing can be swapped in between."""
+    fd = os.open(path, _READ_FLAGS)
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+        if not stat.S_ISREG(mode):
+            raise NotARegularFile(path)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+
+
 def read_limited(path: Path, limit: int) -> bytes:
     """The bytes of ``path``, refusing files over ``limit`` before reading them; StorageError otherwise."""
     try:
-        size = path.stat().st_size
-        if size > limit:
-            raise _read_failed(path, _("the file is too large ({size} MB; the limit is {limit} MB).").format(
-                size=-(-size // 2**20), limit=limit // 2**20))  # rounded up: never "1 MB; the limit is 1 MB"
-        with path.open("rb") as stream:
-            data = stream.read(limit + 1)  # the file may have grown since stat(), or be a device
+        with open_regular(path) as stream:
+            size = os.fstat(stream.fileno()).st_size
+            if size > limit:
+                raise _read_failed(path, _("the file is too large ({size} MB; the limit is {limit} MB).").format(
+                    size=-(-size // 2**20), limit=limit // 2**20))  # rounded up: never "1 MB; the limit is 1 MB"
+            data = stream.read(limit + 1)  # the file may have grown since it was measured
     except OSError as error:
         raise _read_failed(path, os_reason(error) + ".") from error
     if len(data) > limit:
@@ -376,7 +407,7 @@ def peek_system_id(path: Path) -> str | None:
     """The game of an encounter file, read from its first bytes without opening (let alone replaying) the fight,
     for the lists of recent files; None when the file cannot be read or is no Bojovka encounter."""
     try:
-        with path.open("rb") as stream:
+        with open_regular(path) as stream:  # a pipe named in the recent files must not hang the start
             head = stream.read(PEEK_BYTES)
     except OSError:
         return None

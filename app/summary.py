@@ -1,12 +1,14 @@
-"""The printable encounter summary: a QTextDocument built from :func:`rules.report.summarize`.
+"""The printable encounter summary: QTextDocuments built from :func:`rules.report.summarize`.
 
 Everything is in the GM's language (``_``/``ngettext``), numbers and dates formatted by QLocale. Print it
-with :func:`app.printing.print_document` (printer, preview) or :func:`app.printing.write_pdf`.
+with :func:`app.printing.print_document` (printer, preview) or :func:`app.printing.write_pdf`: as the parts of
+:func:`summary_documents` (a long fight's log is longer than Qt lays out in one document, see
+:mod:`app.print_parts`), or as the one document of :func:`summary_document`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Final
 
@@ -14,6 +16,7 @@ from PySide6.QtCore import QDate, QLocale, QUrl
 from PySide6.QtGui import QFont, QImage, QTextDocument
 
 from app.i18n import _, ngettext
+from app.print_parts import Piece, Table, cell_rows, joined, parts
 from app.printing import document_font
 from app.track_drawing import install, summary_drawing
 from rules.encounter import STATUS_LABELS, Status
@@ -114,12 +117,27 @@ def condition_html(condition: Condition, *, drawn: bool = True, notes: bool = Tr
 
 def summary_document(history: History, *, date: QDate | None = None, chart_image: QImage | None = None,
                      font: QFont | None = None) -> QTextDocument:
-    """The whole summary of the fight ``history`` records, ready to print."""
+    """The whole summary of the fight ``history`` records in one document (to read; print the parts)."""
     summary = summarize(history)
     document = new_document(encounter_title(summary.name), font)
-    body = (_heading(summary, date) + _participants(summary) + _chart(chart_image) + _moments(summary)
-            + _log(summary.log) + _notes(summary.notes))
-    return fill(document, body, {CHART: chart_image} if chart_image is not None else None)
+    return fill(document, joined(_pieces(summary, date, chart_image)), _images(chart_image))
+
+
+def summary_documents(history: History, *, date: QDate | None = None, chart_image: QImage | None = None,
+                      font: QFont | None = None) -> list[QTextDocument]:
+    """The summary in parts Qt can lay out, ready to print one after the other (one part for most fights)."""
+    summary = summarize(history)
+    return [fill(new_document(encounter_title(summary.name), font), body, _images(chart_image))
+            for body in parts(_pieces(summary, date, chart_image))]
+
+
+def _pieces(summary: Summary, date: QDate | None, chart_image: QImage | None) -> list[Piece]:
+    return [_heading(summary, date), _participants(summary), _chart(chart_image), *_moments(summary),
+            *_log(summary.log), _notes(summary.notes)]
+
+
+def _images(chart_image: QImage | None) -> dict[str, QImage] | None:
+    return {CHART: chart_image} if chart_image is not None else None
 
 
 def fight_length(summary: Summary) -> str:
@@ -145,14 +163,14 @@ def _heading(summary: Summary, date: QDate | None) -> str:
             f'<p class="meta">{escape(_("Encounter summary"))} · {escape(meta)}</p>')
 
 
-def _participants(summary: Summary) -> str:
+def _participants(summary: Summary) -> Table:
     titles = (_("Combatant"), _("At the start"), _("At the end"), _("Damage dealt"), _("Damage taken"),
               _("Out of the fight"))
     head = "".join(f'<th width="{width}%">{escape(title)}</th>'
                    for title, width in zip(titles, PARTICIPANT_COLUMNS, strict=True))
-    rows = "".join(_participant_row(participant) for participant in summary.participants)
-    return (f"<h2>{escape(_('Who fought'))}</h2>"
-            f'<table width="100%"><thead><tr>{head}</tr></thead>{rows}</table>')
+    return Table(f'<table width="100%"><thead><tr>{head}</tr></thead>',
+                 [_participant_row(participant) for participant in summary.participants],
+                 before=f"<h2>{escape(_('Who fought'))}</h2>")
 
 
 def _participant_row(participant: Participant) -> str:
@@ -203,28 +221,34 @@ def chance_text(probability: float) -> str:
     return text
 
 
-def _moments(summary: Summary) -> str:
+def _moments(summary: Summary) -> list[Piece]:
     moments: tuple[Moment, ...] = summary.moments
     title = f"<h2>{escape(_('Notable moments'))}</h2>"
     if not moments:
         calm = _("Nothing unlikely happened: every roll's result had a chance of more than {chance}.")
-        return f"{title}<p>{escape(calm.format(chance=chance_text(NOTABLE_AT_MOST)))}</p>"
+        return [f"{title}<p>{escape(calm.format(chance=chance_text(NOTABLE_AT_MOST)))}</p>"]
     head = (f'<th width="22%">{escape(_("When"))}</th><th>{escape(_("What happened"))}</th>'
             f'<th width="15%">{escape(_("Chance of a result this extreme"))}</th>')
-    rows = "".join(f"<tr><td>{escape(heading_text(m.round, m.pass_no, summary.units))}</td><td>{_lines(m.log)}</td>"
-                   f'<td class="chance">{escape(chance_text(m.probability))}</td></tr>' for m in moments)
-    return f'{title}<table width="100%"><thead><tr>{head}</tr></thead>{rows}</table>'
+    rows = [f"<tr><td>{escape(heading_text(m.round, m.pass_no, summary.units))}</td><td>{_lines(m.log)}</td>"
+            f'<td class="chance">{escape(chance_text(m.probability))}</td></tr>' for m in moments]
+    return [Table(f'<table width="100%"><thead><tr>{head}</tr></thead>', rows, before=title)]
 
 
-def _lines(lines: tuple[LogLine, ...]) -> str:
+def _lines(lines: Sequence[LogLine]) -> str:
     return "<br>".join(escape(line.render()) for line in lines)
 
 
-def _log(groups: tuple[LogGroup, ...]) -> str:
-    tables = "".join(f'<table width="100%"><thead><tr><th>{escape(group.heading())}</th></tr></thead>'
-                     + "".join(f"<tr><td>{_lines(entry)}</td></tr>" for entry in group.entries)
-                     + "</table>" for group in groups)
-    return f"<h2>{escape(_('Round by round'))}</h2>{tables}"
+def _log(groups: tuple[LogGroup, ...]) -> list[Piece]:
+    title = f"<h2>{escape(_('Round by round'))}</h2>"
+    if not groups:
+        return [title]
+    return [Table(f'<table width="100%"><thead><tr><th>{escape(group.heading())}</th></tr></thead>',
+                  [row for entry in group.entries for row in _entry_rows(entry)], before="" if index else title)
+            for index, group in enumerate(groups)]
+
+
+def _entry_rows(entry: tuple[LogLine, ...]) -> list[str]:
+    return cell_rows([escape(line.render()) for line in entry])
 
 
 def _notes(notes: str) -> str:

@@ -21,6 +21,7 @@ from rules.encounter import (
 )
 from rules.errors import OperationError, RulesError
 from rules.history import Applied, LogArg, LogLine, Operation, require_combatant
+from rules.limits import ATTRIBUTE, HARM, POOL_SIZE
 from rules.log_formats import attribute_format, register_log_format
 from rules.systems.base import BudgetItem, RuleSystem
 from rules.text import N_, _
@@ -28,7 +29,6 @@ from rules.weapons import checked_weapons
 
 MAX_NAME = 200
 MAX_NOTES = 100_000
-ATTRIBUTE_LIMIT = 9_999
 
 
 def _check_text(value: str, limit: int, what: str) -> None:
@@ -39,9 +39,9 @@ def _check_text(value: str, limit: int, what: str) -> None:
 
 def _check_attributes(attributes: Mapping[str, int]) -> None:
     for key, value in attributes.items():
-        if isinstance(value, bool) or not isinstance(value, int) or abs(value) > ATTRIBUTE_LIMIT:
+        if isinstance(value, bool) or not isinstance(value, int) or not ATTRIBUTE.allows(value):
             raise OperationError(_("Attribute {key} must be a whole number between −{limit} and {limit}.")
-                                 .format(key=key, limit=ATTRIBUTE_LIMIT))
+                                 .format(key=key, limit=ATTRIBUTE.high))
 
 
 @dataclass(frozen=True)
@@ -244,7 +244,7 @@ class ApplyHarm(Operation):
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         combatant = require_combatant(encounter, self.combatant_id)
         label = track_label(system, combatant, encounter, self.track)
-        if abs(self.amount) > ATTRIBUTE_LIMIT:
+        if abs(self.amount) > HARM.high:
             raise OperationError(_("That is more damage than any track holds."))
         updated = system.apply_harm(combatant, self.track, self.amount, encounter)
         state = share_monitor(encounter.with_combatant(updated), updated)
@@ -293,8 +293,8 @@ class SetDamage(Operation):
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         combatant = require_combatant(encounter, self.combatant_id)
         track_label(system, combatant, encounter, self.track)
-        if not 0 <= self.value <= ATTRIBUTE_LIMIT:
-            raise OperationError(_("Damage must be between 0 and {limit}.").format(limit=ATTRIBUTE_LIMIT))
+        if not HARM.allows(self.value):
+            raise OperationError(_("Damage must be between 0 and {limit}.").format(limit=HARM.high))
         updated = system.set_damage(combatant, self.track, self.value, encounter)
         line = LogLine("{name}: {track} set to {value}.",
                        {"name": combatant.name, "track": self.track, "value": self.value})
@@ -338,8 +338,8 @@ class SetPool(Operation):
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         require_combatant(encounter, self.combatant_id)
-        if not 0 <= self.size <= 200:
-            raise OperationError(_("A pool holds between 0 and 200 dice."))
+        if not POOL_SIZE.allows(self.size):
+            raise OperationError(_("A pool holds between 0 and {limit} dice.").format(limit=POOL_SIZE.high))
         combatant = encounter.combatant(self.combatant_id)
         old = combatant.pools.get(self.pool, Pool(0))
         updated = combatant.with_pool(self.pool, Pool(self.size, min(old.spent, self.size)))

@@ -55,6 +55,7 @@ from rules.dice_faces import MAX_FACES_TEXT_LENGTH, Chains, format_faces, read_f
 from rules.dice_rules import FAILURE, MAX_REROLLS, PERCENTILE, SUCCESS, format_chain, roll_under_kept
 from rules.dice_words import DiceReader, DiceWord, UnknownDiceWord
 from rules.errors import DiceError
+from rules.limits import SIDES
 from rules.text import _, ngettext
 
 __all__ = [
@@ -96,7 +97,7 @@ __all__ = [
 MAX_TEXT_LENGTH: Final[int] = 200
 MAX_TERMS: Final[int] = 20
 MAX_DICE_PER_TERM: Final[int] = 200
-MAX_SIDES: Final[int] = 1000
+MAX_SIDES: Final[int] = SIDES.high
 #: Numbers longer than this are refused before int() sees them.
 MAX_NUMBER_DIGITS: Final[int] = 6
 

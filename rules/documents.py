@@ -43,6 +43,7 @@ from rules.serialize import (
     to_data,
     type_hints,
 )
+from rules.state_checks import check_options, check_state
 from rules.systems import get_system
 from rules.systems.base import Reminder, RuleSystem
 from rules.text import _
@@ -254,7 +255,8 @@ def decode_history(document: Any, trusted: bool = False) -> History:
     if not isinstance(operations, list) or len(operations) > MAX_OPERATIONS:
         raise _fail("operations", _("expected a list"))
     initial = encounter_from_data(document.get("initial"), "initial")
-    get_system(initial.system_id)  # the game registers its own operations when imported
+    check_state(initial, "initial")
+    check_options(initial, get_system(initial.system_id), "initial")  # importing the game registers its operations
     if trusted and operations and "log" in document:
         return _resume(document, initial, operations)
     return _replay_all(document, initial, operations)
@@ -267,6 +269,7 @@ def _replay_all(document: dict[str, Any], initial: Encounter, operations: list[A
     except RulesError as error:
         raise SchemaError(_("The fight's history cannot be replayed: {problem}").format(
             problem=clipped(str(error)))) from None
+    check_state(history.state, "state")
     if "state" in document and to_data(history.state) != document["state"]:
         raise SchemaError(_("The saved state does not match the fight's history; the file was changed "
                             "or damaged."))
@@ -349,6 +352,8 @@ def _resume(document: dict[str, Any], initial: Encounter, operations: list[Any])
     _check_kinds(operations)
     positions, patches = _positions(document, len(operations))
     state = encounter_from_data(document.get("state"), "state")
+    check_state(state, "state")
+    check_options(state, get_system(initial.system_id), "state")
     archive = Archive(initial, state, operations, log, positions, patches)
     entries = _pending_entries(archive, operations, log)
     archive.attach(entries)
@@ -404,8 +409,10 @@ class Archive:
             later += 1
         for step in range(later - 1, index - 1, -1):
             at = self._positions[step]
-            self._states[at] = decode_patch(self._states[self._positions[step + 1]], self._patches[at],
-                                            f"checkpoints[at={at}]")
+            decoded = decode_patch(self._states[self._positions[step + 1]], self._patches[at], f"checkpoints[at={at}]")
+            check_state(decoded, f"checkpoints[at={at}]")
+            check_options(decoded, self.system, f"checkpoints[at={at}]")
+            self._states[at] = decoded
         return self._states[position]
 
     def saved_patch(self, position: int, successor: int, successor_state: Encounter | None) -> Any:

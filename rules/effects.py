@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from rules.encounter import Effect, Encounter, Timing, with_item, without_item
 from rules.errors import OperationError
 from rules.history import Applied, LogLine, Operation, require_combatant
+from rules.limits import EFFECT_COUNT, PASS, ROUND, SCORE
 from rules.systems.base import EffectMeaning, Hook, Reminder, RuleSystem
 from rules.text import N_, _
 
@@ -130,10 +131,23 @@ class AddEffect(Operation):
             require_combatant(encounter, self.effect.target)
         if self.effect.remaining is not None and self.effect.remaining < 1:
             raise OperationError(_("An effect must last at least once."))
+        if self.effect.remaining is not None and self.effect.remaining > EFFECT_COUNT.high:
+            raise OperationError(_("An effect lasts at most {limit} times.").format(limit=EFFECT_COUNT.high))
+        _check_due(self.effect)
         _check_meaning(self.effect, system)
         updated = replace(encounter, effects=with_item(encounter.effects, self.effect.id, self.effect))
         lines = (N_("{effect} begins on {target}."), N_("{effect} begins."))
         return Applied(updated, (_effect_line(lines, self.effect, encounter),))
+
+
+def _check_due(effect: Effect) -> None:
+    """A timer's moment within the limits a file may hold (a state past them could never be opened again)."""
+    if effect.due is None:
+        return
+    round_no, pass_no, phase = effect.due
+    if not (ROUND.allows(round_no) and PASS.allows(pass_no) and SCORE.allows(phase)):
+        raise OperationError(_("{effect} cannot go off in round {round}, pass {pass_no} at {phase}.").format(
+            effect=effect.name, round=round_no, pass_no=pass_no, phase=phase))
 
 
 @dataclass(frozen=True)

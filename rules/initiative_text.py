@@ -14,13 +14,14 @@ from typing import Final
 
 from rules.dice import read_face, read_faces
 from rules.errors import RulesError
+from rules.limits import TYPED_SCORE
 from rules.systems.base import DiceSpec
 from rules.text import _
 
 #: Marks a typed number as the total the player announces.
 TOTAL_MARK: Final[str] = "="
 #: The largest total read (SetInitiative's bound).
-MAX_TOTAL: Final[int] = 999
+MAX_TOTAL: Final[int] = TYPED_SCORE.high
 
 
 @dataclass(frozen=True)

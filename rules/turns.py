@@ -28,6 +28,7 @@ from rules.encounter import (
 from rules.errors import OperationError, RulesError
 from rules.history import Applied, LogLine, Operation, require_combatant
 from rules.initiative_text import TypedInitiative
+from rules.limits import INITIATIVE_DICE, ROUND, SCORE, TIEBREAK_DICE, TYPED_SCORE
 from rules.recent import Recent
 from rules.systems.base import DiceSpec, Hook, Reminder, RuleSystem
 from rules.text import N_, _, ngettext
@@ -212,6 +213,9 @@ def _end_round(encounter: Encounter, system: RuleSystem) -> Applied:
 def start_round(encounter: Encounter, system: RuleSystem) -> Applied:
     """Begin the next round with the initiatives the combatants now have."""
     number = encounter.clock.round + 1
+    if number > ROUND.high:  # a state past it could never be opened again
+        raise OperationError(_("The fight has reached round {limit}, the last one Bojovka counts.").format(
+            limit=ROUND.high))
     state = encounter.with_clock(round=number, pass_no=1, acted=frozenset(), yielded=frozenset(), current=None)
     result = Applied(state, (LogLine("Round {number} begins.", {"number": number}),))
     result = result.then(fire_hook(result.encounter, system, Hook.ROUND_START))
@@ -222,7 +226,21 @@ def start_round(encounter: Encounter, system: RuleSystem) -> Applied:
 # --- operations ---------------------------------------------------------------------------------
 
 
+def check_dice_count(count: int, name: str) -> None:
+    """Refuse an initiative roll of more dice than :data:`~rules.limits.INITIATIVE_DICE` (OperationError)."""
+    if count > INITIATIVE_DICE.high:
+        raise OperationError(ngettext("{name} would roll {count} die for initiative; Bojovka rolls at most {limit}.",
+                                      "{name} would roll {count} dice for initiative; Bojovka rolls at most {limit}.",
+                                      count).format(name=name, count=count, limit=INITIATIVE_DICE.high))
+
+
+def _check_tiebreak(faces: tuple[int, ...], name: str) -> None:
+    if len(faces) > TIEBREAK_DICE.high or not all(1 <= face <= 6 for face in faces):
+        raise OperationError(_("{name}'s tie-break dice are not d6 faces.").format(name=name))
+
+
 def _check_faces(faces: tuple[int, ...], count: int, sides: int, name: str) -> None:
+    check_dice_count(count, name)
     if len(faces) != count:
         raise OperationError(ngettext("{name} rolls {count} die for initiative, not {typed}.",
                                       "{name} rolls {count} dice for initiative, not {typed}.", count).format(
@@ -261,7 +279,11 @@ class RollInitiative(Operation):
             combatant = state.combatant(combatant_id)
             spec = system.initiative_dice(combatant, state)
             _check_faces(faces, spec.count, spec.sides, combatant.name)
-            rolled = Initiative(spec.base, faces, self.tiebreaks.get(combatant_id, ()))
+            rolled = Initiative(spec.base, faces, self._tiebreak(combatant))
+            if not SCORE.allows(rolled.rolled):
+                raise OperationError(_("{name}'s initiative would be {score}; Bojovka counts scores from {low} to "
+                                       "{high}.").format(name=combatant.name, score=rolled.rolled, low=SCORE.low,
+                                                         high=SCORE.high))
             state = state.with_combatant(replace(combatant, initiative=rolled))
         for combatant_id, total in self.totals.items():
             state = state.with_combatant(self._announced(state, system, combatant_id, total))
@@ -279,7 +301,12 @@ class RollInitiative(Operation):
             announced = system.initiative_from_total(combatant, encounter, total)
         except RulesError as problem:
             raise OperationError(str(problem)) from None
-        return replace(combatant, initiative=replace(announced, tiebreak=self.tiebreaks.get(combatant_id, ())))
+        return replace(combatant, initiative=replace(announced, tiebreak=self._tiebreak(combatant)))
+
+    def _tiebreak(self, combatant: Combatant) -> tuple[int, ...]:
+        faces = self.tiebreaks.get(combatant.id, ())
+        _check_tiebreak(faces, combatant.name)
+        return faces
 
 
 def initiative_choices(encounter: Encounter, system: RuleSystem, typed: Mapping[str, tuple[int, ...]],
@@ -313,7 +340,9 @@ def roll_initiative(encounter: Encounter, system: RuleSystem, roller: Roller,
 
     def spec_of(combatant: Combatant) -> DiceSpec:
         made = system.with_initiative_inputs(combatant, choices.get(combatant.id, {}), encounter)
-        return system.initiative_dice(made, encounter.with_combatant(made))
+        spec = system.initiative_dice(made, encounter.with_combatant(made))
+        check_dice_count(spec.count, combatant.name)  # before rolling them: 10⁹ dice would never finish
+        return spec
 
     rolls: dict[str, tuple[int, ...]] = {}
     announced: dict[str, int] = {}
@@ -488,8 +517,9 @@ class SetInitiative(Operation):
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         combatant = require_combatant(encounter, self.combatant_id)
-        if self.score is not None and not -999 <= self.score <= 999:
-            raise OperationError(_("An initiative score must be between −999 and 999."))
+        if self.score is not None and not TYPED_SCORE.allows(self.score):
+            raise OperationError(_("An initiative score must be between −{limit} and {limit}.").format(
+                limit=TYPED_SCORE.high))
         base = combatant.initiative or Initiative(0)
         updated = replace(combatant, initiative=replace(base, override=self.score))
         state = encounter.with_combatant(updated)

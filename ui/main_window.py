@@ -44,7 +44,7 @@ from ui.widgets.initiative_table import InitiativeTable
 from ui.widgets.inputs import guard_the_wheel
 from ui.widgets.lazy import LazyWidget
 from ui.widgets.log_view import LogView
-from ui.widgets.messages import ReminderLine, mark_error
+from ui.widgets.messages import ReminderLine, as_written, mark_error, plain
 
 if TYPE_CHECKING:
     from ui.charts.initiative_chart import InitiativeChart
@@ -119,7 +119,7 @@ class MainWindow(QMainWindow):
         self.table = InitiativeTable(self.initiative_model)
         self.reminder = ReminderLine()  # keeps its line while hidden: the table never jumps
         mark_error(self.reminder, True)
-        self.round_label = QLabel()
+        self.round_label = plain(QLabel())  # names who acts
         make_heading(self.round_label)
         self.strip = ActorStrip(self.document)  # whoever acts now, always in sight, right over the table
         self.strip.refused.connect(self.show_error)
@@ -382,13 +382,14 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage(message, 10_000)
 
     def _warn_journal(self, problem: str) -> None:
-        QMessageBox.warning(self, _("Autosave failed"), _(
+        QMessageBox.warning(self, _("Autosave failed"), as_written(_(
             "{problem}\n\nThe fight is still here, but a crash now could lose the latest changes. "
-            "Save it to another disk with File → Save as.").format(problem=problem))
+            "Save it to another disk with File → Save as.").format(problem=problem)))
 
     def _warn_history(self, problem: str) -> None:
         # Raised from inside an undo step: show the box once the stack has finished its steps.
-        QTimer.singleShot(0, lambda: QMessageBox.warning(self, _("Cannot undo further"), problem))
+        QTimer.singleShot(0, lambda: QMessageBox.warning(self, _("Cannot undo further"),
+                                                          as_written(problem)))
 
     def show_fight(self) -> None:
         """Switch from the welcome page to the fight."""

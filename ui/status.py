@@ -12,7 +12,9 @@ def _who(state: Encounter, system: RuleSystem) -> str:
     if slot is None:
         return ""
     if slot.kind is SlotKind.TIMER:
-        return _("{event} goes off now").format(event=state.effects[slot.ids[0]].name)
+        # The GM may remove a timer's effect while it goes off: the order view then calls it "Timer" too.
+        effect = state.effects.get(slot.ids[0]) if slot.ids else None
+        return _("{event} goes off now").format(event=effect.name if effect is not None else _("Timer"))
     acting = [state.combatants[i].name for i in slot.ids if i in state.combatants]
     names, count = ", ".join(acting), len(acting)
     phases = system.time_units().phases

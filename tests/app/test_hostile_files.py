@@ -31,10 +31,12 @@ import pytest
 from app.library import Library, LibraryError
 from app.samples import samples
 from app.storage import StorageError, load_encounter, save_encounter, sealed_json
-from rules.encounter import Encounter
-from rules.history import HistoryDamaged, Operation
-from rules.serialize import history_to_document, to_data, type_hints
+from rules.combatants import AddCombatant
+from rules.encounter import Encounter, Side, frozen_map
+from rules.history import History, HistoryDamaged, Operation
+from rules.serialize import FORMAT, SCHEMA_VERSION, history_to_document, to_data, type_hints
 from rules.systems import all_systems
+from rules.turns import RollInitiative
 from tests.rules.test_documents import long_fight
 
 FILES = 1000
@@ -310,3 +312,58 @@ def test_1000_mutated_roster_exports_are_imported_whole_or_refused_clearly(part:
     assert library.integrity_ok()
     print(f"\nhostile roster exports, part {part + 1} of {PARTS}: {outcomes}")
     assert outcomes["refused"] > PART_FILES / 2 and outcomes["added"] > 0, outcomes
+
+
+# --- numbers past the window's limits (issue 19) ----------------------------------------------------------------
+
+
+def _small_fight_document() -> dict[str, Any]:
+    """A started SR3 fight of three, its state as a file holds it (a few kilobytes)."""
+    history = History(Encounter("sr3", "Small"))
+    for number, name in enumerate(("Twitch", "Wedge", "Ganger"), start=1):
+        history.do(AddCombatant(f"c{number}", name, Side.PLAYER, frozen_map({"reaction": 5, "initiative_dice": 1})))
+    history.do(RollInitiative(frozen_map({"c1": (4,), "c2": (2,), "c3": (6,)}),
+                              frozen_map({"c1": (1,), "c2": (2,), "c3": (3,)})))
+    document: dict[str, Any] = json.loads(json.dumps(history_to_document(history)))
+    return document
+
+
+def _with_state_change(change: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
+    """A file of no operations whose first (and last) state is the small fight's, changed by ``change``."""
+    state = _small_fight_document()["state"]
+    change(state)
+    return {"format": FORMAT, "schema_version": SCHEMA_VERSION, "initial": state, "operations": []}
+
+
+def _padded(document: dict[str, Any], size: int) -> dict[str, Any]:
+    """``document`` grown to about ``size`` bytes with notes (a hostile file looks like any other)."""
+    document["initial"]["notes"] = "x" * max(0, size - len(json.dumps(document)))
+    return document
+
+
+HOSTILE_NUMBERS: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
+    ("round 10^9", lambda state: state["clock"].__setitem__("round", 10**9),
+     "initial.clock.round: the round number must be between 0 and 99999, not 1000000000."),
+    ("pass 10^9", lambda state: state["clock"].__setitem__("pass_no", 10**9),
+     "initial.clock.pass_no: the pass number must be between 0 and 10000, not 1000000000."),
+    ("initiative dice 10^9",
+     lambda state: state["combatants"]["c1"]["attributes"].__setitem__("initiative_dice", 10**9),
+     "initial.combatants.c1.attributes.initiative_dice: an attribute must be between -9999 and 9999, not 1000000000."),
+    ("100,000 faces", lambda state: state["combatants"]["c1"]["initiative"].__setitem__("dice", [3] * 100_000),
+     "initial.combatants.c1.initiative.dice: initiative dice: at most 999, not 100000."),
+]
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("sealed", [False, True], ids=["edited", "sealed"])
+@pytest.mark.parametrize(("what", "change", "expected"), HOSTILE_NUMBERS, ids=[case[0] for case in HOSTILE_NUMBERS])
+def test_a_number_past_the_windows_limit_is_refused_at_once_naming_the_field_and_the_limit(
+        what: str, change: Callable[[dict[str, Any]], None], expected: str, sealed: bool, tmp_path: Path) -> None:
+    """A 10 KB file with a round of 10⁹ made the window grow to 24 GB; initiative dice of 10⁹ froze Roll initiative;
+    100,000 faces froze the first paint. The file is refused when opened, before anything is drawn."""
+    document = _padded(_with_state_change(change), 10_000)
+    path = tmp_path / "hostile.bojovka"
+    path.write_text(sealed_json(document) if sealed else json.dumps(document), encoding="utf-8")
+    with pytest.raises(StorageError) as refused:
+        load_encounter(path)
+    assert str(refused.value) == f"Cannot open “{path}”: {expected}", what

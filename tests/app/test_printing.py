@@ -18,16 +18,18 @@ from PySide6.QtCore import QLocale, QSizeF
 from PySide6.QtGui import QColor, QFontDatabase, QImage, QTextBlock, QTextDocument, QTextTable
 from PySide6.QtWidgets import QApplication
 
+from app import print_parts, printing
 from app.main import main
 from app.print_jobs import Printout, export_pdf, print_file
 from app.printing import Page, default_paper, document_font, paginate, paper_from_setting, pdf_bytes
-from app.storage import save_encounter
-from app.summary import chance_text, fight_length, summary_document
+from app.storage import StorageError, save_encounter
+from app.summary import chance_text, fight_length, summary_document, summary_documents
 from app.track_drawing import OBJECT_TYPE, PREP_BOX, SUMMARY_BOX, Drawing, blank_drawing, summary_drawing
 from rules.history import History
 from rules.report import TrackReading, summarize
 from rules.systems.sr3 import Sr3Attack
 from tests.rules.sr3_scenes import eight_characters, roll_ones
+from tests.rules.test_documents import long_fight
 from tests.rules.test_report import chance_spent, three_round_fight
 from tests.rules.test_sr3_scripted_fight import chains
 
@@ -305,3 +307,80 @@ def test_a_drawing_names_what_it_draws() -> None:
     assert blank_drawing(TrackReading("hp", "Wounds", 0, 200, "points")) is None  # a line to write on instead
     assert summary_drawing(TrackReading("hp", "Wounds", 5, 24, "points")).bar
     assert Drawing.parse("chart:initiative") is None
+
+
+# --- long fights (issue 19) ----------------------------------------------------------------------------------
+
+#: Prints a saved fight's summary on a PDF at ``argv[3]`` dots per inch; the page count on stdout.
+PRINT_AT = """
+import sys
+from pathlib import Path
+from PySide6.QtGui import QPdfWriter
+from PySide6.QtWidgets import QApplication
+application = QApplication([])
+from app.printing import page_layout, print_document
+from app.storage import load_encounter
+from app.summary import summary_documents
+writer = QPdfWriter(sys.argv[2])
+writer.setResolution(int(sys.argv[3]))
+writer.setPageLayout(page_layout("a4"))
+print(print_document(summary_documents(load_encounter(Path(sys.argv[1]))), writer, "long"))
+"""
+
+
+def _print_at(source: Path, target: Path, dpi: int, home: Path) -> subprocess.CompletedProcess[str]:
+    environment = {**os.environ, "BOJOVKA_HOME": str(home), "QT_QPA_PLATFORM": "offscreen"}
+    return subprocess.run([sys.executable, "-c", PRINT_AT, str(source), str(target), str(dpi)], cwd=ROOT,
+                          env=environment, capture_output=True, text=True, timeout=280, check=False)
+
+
+def test_a_summary_taller_than_qt_lays_out_is_printed_whole(tmp_path: Path, bojovka_home: Path,
+                                                             qapp: QApplication) -> None:
+    """Qt lays no document out past 8,388,607 device pixels: the summary of a 4,000-operation fight is taller than
+    that at 4,800 dpi (a 50,000-operation one at a PDF's 300), and printing it crashed the process in
+    app.printing._table_cuts. Printed in parts, it comes out whole, on as many pages as at 300 dpi."""
+    need_dejavu(qapp)
+    history = long_fight(4_000)
+    source, last = saved_fight(tmp_path, history), summarize(history).log[-1]
+    run = _print_at(source, tmp_path / "fine.pdf", 4_800, bojovka_home)
+    assert run.returncode == 0, run.stderr[-2000:]
+    pages = int(run.stdout.split()[-1])
+    assert pages > 200 and pdf_info(tmp_path / "fine.pdf")["Pages"] == str(pages)
+    text = pdf_text(tmp_path / "fine.pdf")
+    assert f"page {pages} of {pages}" in text and last.heading() in text  # the log to its last round
+    assert "".join(line.render() for line in last.entries[-1]).split(".")[0] in text.replace("\n", "")
+
+
+def test_the_parts_of_a_long_summary_print_as_one_document(tmp_path: Path, qapp: QApplication,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    need_dejavu(qapp)
+    history = long_fight(600)
+    whole, whole_pages = pdf_bytes(summary_document(history), "x", "a4")
+    monkeypatch.setattr(print_parts, "PART_LINES", 200)  # more than any one table: the parts end between tables
+    documents = summary_documents(history)
+    assert len(documents) > 5
+    split, split_pages = pdf_bytes(documents, "x", "a4")
+    (tmp_path / "whole.pdf").write_bytes(whole)
+    (tmp_path / "split.pdf").write_bytes(split)
+    assert split_pages == whole_pages
+    assert pdf_text(tmp_path / "split.pdf") == pdf_text(tmp_path / "whole.pdf")
+
+
+def test_a_part_too_tall_to_lay_out_is_refused_with_a_message(qapp: QApplication,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(printing, "SAFE_HEIGHT", 2_000.0)
+    with pytest.raises(StorageError, match="too long to lay out"):
+        pdf_bytes(summary_documents(three_round_fight()), "x", "a4")
+
+
+@pytest.mark.soak
+@pytest.mark.timeout(1200)
+def test_print_summary_of_a_50000_operation_fight(tmp_path: Path, bojovka_home: Path, qapp: QApplication) -> None:
+    """The issue's own case: ``--print-summary`` of a 50,000-operation fight segfaulted; it writes the PDF."""
+    source, target = saved_fight(tmp_path, long_fight(50_000)), tmp_path / "summary.pdf"
+    environment = {**os.environ, "BOJOVKA_HOME": str(bojovka_home), "QT_QPA_PLATFORM": "offscreen"}
+    run = subprocess.run([sys.executable, "-m", "app.main", "--print-summary", str(source), str(target)], cwd=ROOT,
+                         env=environment, capture_output=True, text=True, timeout=1100, check=False)
+    assert run.returncode == 0, run.stderr[-2000:]
+    pages = int(pdf_info(target)["Pages"])
+    assert pages > 2_000 and f"({pages} pages)" in run.stdout

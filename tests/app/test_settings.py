@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from app import storage
 from app.library import Library
 from app.paths import config_dir, documents_dir
 from app.settings import (
@@ -105,15 +106,15 @@ def test_a_huge_file_is_not_read(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_an_unreadable_file_is_not_called_corrupt(monkeypatch: pytest.MonkeyPatch) -> None:
     path = write({"version": 1, "language": "cs"})
-    real_open = Path.open
+    real_open = storage.open_regular
 
-    def denied(self: Path, *args: Any, **kwargs: Any) -> Any:
-        if self == path:
+    def denied(opened: Path) -> Any:
+        if opened == path:
             raise PermissionError(errno.EACCES, "Permission denied")
-        return real_open(self, *args, **kwargs)
+        return real_open(opened)
 
     with monkeypatch.context() as patch:
-        patch.setattr(Path, "open", denied)
+        patch.setattr(storage, "open_regular", denied)
         assert load_settings() == Settings()
     assert path.exists() and not path.with_name("settings.json.corrupt").exists()
     assert load_settings().language == "cs"

@@ -302,12 +302,55 @@ def test_100_megabytes_of_junk_is_refused_before_reading(tmp_path: Path, monkeyp
             stream.write(block)
     assert path.stat().st_size > MAX_FILE_BYTES
 
-    def no_reading(*_args: object, **_kwargs: object) -> None:
-        raise AssertionError("the file was opened")
+    real_open = storage.open_regular
 
-    monkeypatch.setattr(Path, "open", no_reading)  # refused from its size alone, before a byte is read
+    class Unread:
+        """The opened file, measured but never read: refused from its size alone, before a byte is read."""
+
+        def __init__(self, stream: Any) -> None:
+            self._stream = stream
+
+        def __enter__(self) -> Unread:
+            return self
+
+        def __exit__(self, *_details: object) -> None:
+            self._stream.close()
+
+        def fileno(self) -> int:
+            return int(self._stream.fileno())
+
+        def read(self, *_args: object) -> bytes:
+            raise AssertionError("the file was read")
+
+    monkeypatch.setattr(storage, "open_regular", lambda opened: Unread(real_open(opened)))
     with pytest.raises(StorageError, match=r"too large \(100 MB; the limit is 64 MB\)"):
         load_encounter(path)
+
+
+needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are a POSIX feature")
+
+
+@needs_fifo
+@pytest.mark.timeout(30)
+def test_a_named_pipe_is_refused_before_it_is_waited_on(tmp_path: Path) -> None:
+    """A FIFO named like an encounter hung Open: opening a pipe waits for something to write into it."""
+    pipe = tmp_path / "pipe.bojovka"
+    os.mkfifo(pipe)
+    with pytest.raises(StorageError) as refused:
+        load_encounter(pipe)
+    assert str(refused.value) == f"Cannot open “{pipe}”: it is not a file but a pipe, a device or a socket."
+    assert storage.peek_system_id(pipe) is None  # the recent files list at start-up reads a file's first bytes
+    from app.library import LibraryError, parse_library_file
+
+    with pytest.raises(LibraryError, match="not a file but a pipe"):  # File → Import roster/bestiary
+        parse_library_file(pipe)
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.skipif(not Path("/dev/zero").exists(), reason="no /dev/zero here")
+def test_a_device_that_never_ends_is_refused() -> None:
+    with pytest.raises(StorageError, match="not a file but a pipe, a device or a socket"):
+        load_encounter(Path("/dev/zero"))
 
 
 def test_a_file_that_grows_while_read_is_cut_off(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

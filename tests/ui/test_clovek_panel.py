@@ -6,9 +6,11 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QApplication, QScrollArea, QWidget
 from pytestqt.qtbot import QtBot
 
@@ -18,7 +20,7 @@ from rules.systems.clovek.long_actions import LongState, find_long_action
 from rules.systems.clovek.sample import sample
 from tests.rules.test_clovek_scenes import left, roll, seed_fight
 from ui.games import game_ui
-from ui.games.clovek.dice import BankView, DiceBanksWidget
+from ui.games.clovek.dice import MAX_DRAWN_DICE, BankView, DiceBanksWidget
 from ui.games.clovek.long_actions import LongActionsSection
 from ui.games.clovek.panel import CapacityNamesSection, DiceBanksSection
 from ui.theme import apply_theme
@@ -101,6 +103,37 @@ def test_dice_never_shrink_below_a_readable_size_and_wrap(qtbot: QtBot) -> None:
     first, last = widget.die_rect(0, 0), widget.die_rect(0, 29)
     assert first.width() >= 15 and last.top() > first.top()
     assert widget.heightForWidth(300) > widget.heightForWidth(2000)
+
+
+def test_a_bank_of_thousands_draws_a_hundred_dice_and_measures_its_labels_once(
+        qtbot: QtBot, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bank is twice an attribute, and a roster entry may hold an attribute of 9,999: 20,000 dice per bank made a
+    single repaint of the panel take half a minute (every die measured every label again)."""
+    widget = DiceBanksWidget()
+    qtbot.addWidget(widget)
+    widget.set_banks([BankView(name, name.title(), 19_998, 0) for name in ("physical", "social", "mental")])
+    widget.resize(340, widget.heightForWidth(340))
+    painted: list[int] = []
+    measured: list[int] = []
+    real_paint, real_metrics = DiceBanksWidget._paint_die, DiceBanksWidget.fontMetrics
+
+    def paint_die(self: DiceBanksWidget, *args: Any) -> None:
+        painted.append(1)
+        real_paint(self, *args)
+
+    def font_metrics(self: DiceBanksWidget) -> QFontMetrics:
+        measured.append(1)
+        return real_metrics(self)
+
+    monkeypatch.setattr(DiceBanksWidget, "_paint_die", paint_die)
+    monkeypatch.setattr(DiceBanksWidget, "fontMetrics", font_metrics)
+    widget.grab()
+    assert len(painted) == 3 * MAX_DRAWN_DICE and len(measured) <= 1
+    assert widget.heightForWidth(340) < 2000
+    assert "19998 of 19998 dice left" in widget.text()  # the label still gives the whole bank
+    with qtbot.waitSignal(widget.spend_requested) as blocker:
+        qtbot.mouseClick(widget, Qt.MouseButton.LeftButton, pos=widget.die_rect(2, 4).center().toPoint())
+    assert blocker.args == ["mental", 5]
 
 
 def test_clicking_dice_spends_them_as_an_action_or_a_reaction(qtbot: QtBot) -> None:

@@ -26,6 +26,7 @@ from rules.systems import all_systems
 from rules.systems.base import RuleSystem
 from ui.models.initiative_model import Column, InitiativeModel, Role
 from ui.models.order_model import order_rows
+from ui.widgets import condition_track
 from ui.widgets.condition_track import MIN_SEGMENT, compact_boxes
 from ui.widgets.initiative_table import InitiativeDelegate, InitiativeTable, condition_layout
 from ui.widgets.player_view import PlayerView, round_text
@@ -250,6 +251,22 @@ def test_long_tracks_draw_as_a_bar_not_as_slivers() -> None:
     with_overflow = compact_boxes(cell, 10, 5)  # SR3 overflow: only as many extra boxes as stay countable
     assert with_overflow is not None and 10 <= len(with_overflow) < 15
     assert min(box.width() for box in with_overflow) >= MIN_SEGMENT
+
+
+def test_a_track_of_thousands_is_a_bar_worked_out_without_laying_out_its_boxes(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Souboj's hit points go up to 9,999: each table cell laid out 9,999 boxes thirteen times before choosing a bar,
+    a third of a second per cell and seconds per Next (issue 19)."""
+    laid_out: list[int] = []
+    real = condition_track.box_rects
+
+    def counted(*args: Any, **kwargs: Any) -> list[QRectF]:
+        laid_out.append(args[1])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(condition_track, "box_rects", counted)
+    assert compact_boxes(QRectF(0, 0, 68, 10), 9_999, 10**9) is None
+    assert laid_out == []
 
 
 @pytest.fixture(params=["en", "cs", "pl", "ru"])

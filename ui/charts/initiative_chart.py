@@ -25,6 +25,7 @@ from rules.timeline import Timeline, TurnTimeline, has_passes
 from ui.charts.initiative_canvas import InitiativeCanvas, render_image
 from ui.charts.initiative_series import series_for
 from ui.charts.initiative_style import DARK, LIGHT, colors_for
+from ui.widgets.messages import as_written
 
 #: Rounds shown side by side in a round-based game (the scrubbed one is the last).
 ROUND_WINDOW: Final[int] = 4
@@ -162,7 +163,7 @@ class InitiativeChart(QWidget):
         try:
             return export_chart(self.canvas.chart_item(), path)
         except ChartExportError as problem:
-            QMessageBox.warning(self, _("Export chart"), str(problem))
+            QMessageBox.warning(self, _("Export chart"), as_written(str(problem)))
             return None
 
 

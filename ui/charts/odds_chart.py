@@ -30,6 +30,7 @@ from app.i18n import N_, _
 from ui.charts.bar_plot import BarPlot
 from ui.charts.curve_plot import CurvePlot
 from ui.charts.odds_data import Curve, OddsData, View
+from ui.widgets.messages import as_written
 
 #: View choices in the order the GM sees them.
 VIEW_TEXTS = ((View.EXACTLY, N_("Exactly")), (View.AT_LEAST, N_("At least")), (View.AT_MOST, N_("At most")),
@@ -295,4 +296,4 @@ class OddsChart(QWidget):
         try:
             self.export(path)
         except ChartExportError as problem:
-            QMessageBox.warning(self, _("Export chart"), str(problem))
+            QMessageBox.warning(self, _("Export chart"), as_written(str(problem)))

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QDialog, QMessageBox
 from app.i18n import _
 from rules.combatants import is_hidden
 from ui.games import game_ui
+from ui.widgets.messages import as_written
 
 if TYPE_CHECKING:
     from ui.main_window import MainWindow
@@ -168,8 +169,8 @@ class FightCommands:
         if chosen is None:
             return
         name = self._window.document.state.combatant(chosen).name
-        answer = QMessageBox.question(self._window, _("Remove combatant"), _("Remove {name} from the fight?").format(
-            name=name))
+        answer = QMessageBox.question(self._window, _("Remove combatant"), as_written(
+            _("Remove {name} from the fight?").format(name=name)))
         if answer == QMessageBox.StandardButton.Yes:
             self._window.session.remove(chosen)
 

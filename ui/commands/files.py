@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QDialog, QFileDialog, QMenu, QMessageBox
 from app.i18n import _, ngettext
 from app.paths import ENCOUNTER_SUFFIX
 from rules.errors import RulesError
+from ui.widgets.messages import as_written
 
 if TYPE_CHECKING:
     from app.library_merge import MergeReport
@@ -47,7 +48,7 @@ class FileCommands:
         try:
             load()
         except RulesError as problem:
-            QMessageBox.warning(self._window, _("Cannot open the encounter"), str(problem))
+            QMessageBox.warning(self._window, _("Cannot open the encounter"), as_written(str(problem)))
             return
         self._window.show_fight()
 
@@ -114,7 +115,7 @@ class FileCommands:
         try:
             saved = self._window.workspace.save(path)
         except RulesError as problem:
-            QMessageBox.warning(self._window, _("Cannot save the encounter"), str(problem))
+            QMessageBox.warning(self._window, _("Cannot save the encounter"), as_written(str(problem)))
             return False
         self._window.statusBar().showMessage(_("Saved {file}").format(file=saved.name), 5000)
         return True
@@ -124,8 +125,8 @@ class FileCommands:
         if not self._window.document.modified:
             return True
         answer = QMessageBox.question(
-            self._window, _("Unsaved changes"), _("Save the changes to “{name}” first?").format(
-                name=self._window.document.title().replace("[*]", "")),
+            self._window, _("Unsaved changes"), as_written(_("Save the changes to “{name}” first?").format(
+                name=self._window.document.title().replace("[*]", ""))),
             QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
             | QMessageBox.StandardButton.Cancel)
         if answer == QMessageBox.StandardButton.Save:
@@ -151,7 +152,7 @@ class FileCommands:
             entries = parse_library_file(path)
             plan = library.plan_merge(entries)
         except RulesError as problem:
-            QMessageBox.warning(self._window, _("Cannot import the roster/bestiary"), str(problem))
+            QMessageBox.warning(self._window, _("Cannot import the roster/bestiary"), as_written(str(problem)))
             return None
         if not plan.changes:
             self._window.statusBar().showMessage(nothing_to_import(plan, path.name), 8000)
@@ -161,7 +162,7 @@ class FileCommands:
         try:
             report = library.merge(entries)  # planned again: another window may have changed the library since
         except RulesError as problem:
-            QMessageBox.warning(self._window, _("Cannot import the roster/bestiary"), str(problem))
+            QMessageBox.warning(self._window, _("Cannot import the roster/bestiary"), as_written(str(problem)))
             return None
         self._window.statusBar().showMessage(import_summary(report, path.name), 8000)
         return report

@@ -30,7 +30,7 @@ from rules.encounter import Combatant, Encounter, Initiative, Side
 from rules.errors import RulesError
 from rules.initiative_text import TypedInitiative, example_faces, example_total, read_initiative
 from rules.systems.base import DiceSpec, InitiativeInput
-from ui.widgets.messages import show_message
+from ui.widgets.messages import plain, show_message
 
 
 def field_hint(spec: DiceSpec) -> str:
@@ -97,11 +97,11 @@ class RollInitiativeDialog(QDialog):
         grid.setColumnStretch(field_column, 1)
         reading_width = self.fontMetrics().horizontalAdvance(_("total: {score}").format(score="88 → 88 → 88"))
         for row, combatant in enumerate(acting, start=1):
-            grid.addWidget(QLabel(combatant.name), row, 0)
+            grid.addWidget(plain(QLabel(combatant.name)), row, 0)  # a name is never markup
             for spec in self._specs[combatant.id]:
                 grid.addWidget(self._input_box(combatant, spec), row, columns[spec.key])
             if combatant.side is Side.OPPONENT:
-                self._dice_labels[combatant.id] = QLabel()
+                self._dice_labels[combatant.id] = plain(QLabel())
                 grid.addWidget(self._dice_labels[combatant.id], row, field_column, 1, 2)
             else:
                 field = QLineEdit()

@@ -23,6 +23,7 @@ from rules.systems import get_system
 from rules.systems.base import Hook
 from rules.time_units import ROUNDS, TimeUnits
 from ui.models.base import EnumTableModel
+from ui.widgets.messages import as_written
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -191,7 +192,8 @@ class EffectsModel(EnumTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return self._text(effect, Column(index.column()), state)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return self._tooltip(effect)
+            tip = self._tooltip(effect)
+            return as_written(tip) if tip is not None else None
         if role == Role.EFFECT_ID:
             return effect.id
         if role == Role.TARGET_ID:

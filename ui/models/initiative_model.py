@@ -26,6 +26,7 @@ from rules.time_units import TimeUnits
 from rules.turns import SetInitiative, pass_slots, played_order
 from ui.models.base import EnumTableModel, _runs
 from ui.theme import soft_text
+from ui.widgets.messages import as_written
 from ui.widgets.status_icons import status_icon
 
 Index = QModelIndex | QPersistentModelIndex
@@ -263,7 +264,8 @@ class InitiativeModel(EnumTableModel):
         if role == Qt.ItemDataRole.ForegroundRole and self._dimmed(combatant, column, state):
             return QBrush(soft_text(QApplication.palette()))
         if role == Qt.ItemDataRole.ToolTipRole:
-            return self._tooltip(combatant, column, state)
+            tip = self._tooltip(combatant, column, state)
+            return as_written(tip) if isinstance(tip, str) else tip
         if role == Qt.ItemDataRole.TextAlignmentRole and column is Column.INITIATIVE:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None

@@ -12,6 +12,7 @@ from app.i18n import N_, _
 from app.library import KIND_LABELS, LibraryEntry
 from rules.systems.base import RuleSystem
 from ui.models.base import sync_rows
+from ui.widgets.messages import as_written
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -113,7 +114,8 @@ class LibraryModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return self._text(entry, LibraryColumn(index.column()))
         if role == Qt.ItemDataRole.ToolTipRole:
-            return self._tooltip(entry, LibraryColumn(index.column()))
+            tip = self._tooltip(entry, LibraryColumn(index.column()))
+            return as_written(tip) if isinstance(tip, str) else tip
         if role == LibraryRole.ENTRY:
             return entry
         if role == LibraryRole.ENTRY_ID:

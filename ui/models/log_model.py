@@ -18,6 +18,7 @@ from PySide6.QtGui import QFont
 from app.document import Change, EncounterDocument
 from rules.history import Entry
 from rules.report import heading_text, moment_key
+from ui.widgets.messages import as_written
 
 Index = QModelIndex | QPersistentModelIndex
 
@@ -58,8 +59,10 @@ class LogModel(QAbstractListModel):
         if not index.isValid() or not 0 <= index.row() < self._total:
             return None
         row = self._row(index.row())
-        if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):  # a long line is elided in the view
+        if role == Qt.ItemDataRole.DisplayRole:
             return self._text(row)
+        if role == Qt.ItemDataRole.ToolTipRole:  # a long line is elided in the view; its names are never markup
+            return as_written(self._text(row))
         if role == LogRole.IS_HEADING:
             return row.line < 0
         if role == LogRole.ENTRY_NUMBER:

@@ -22,6 +22,7 @@ from rules.encounter import STATUS_LABELS, Combatant, Encounter, Slot, SlotKind,
 from rules.systems.base import RuleSystem
 from rules.turns import pass_slots, played_order
 from ui.models.base import sync_rows
+from ui.widgets.messages import as_written
 
 Index = QModelIndex | QPersistentModelIndex
 RowKey = tuple[str, tuple[str, ...]]
@@ -61,6 +62,8 @@ class OrderRow:
         if attribute is None:
             return None
         value = getattr(self, attribute)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return as_written(value)  # names are never markup
         return list(value[1]) if attribute == "key" else value
 
 

@@ -22,6 +22,7 @@ from app.summary import encounter_title
 from app.workspace import Workspace
 from rules.errors import RulesError
 from ui.printing.summary_chart import summary_chart
+from ui.widgets.messages import as_written
 
 #: File-type entries of the PDF export, one per paper.
 PDF_FILTERS: Final[dict[Paper, str]] = {"a4": "PDF, A4 (*.pdf)", "letter": "PDF, Letter (*.pdf)"}
@@ -124,7 +125,7 @@ class Printing:
         try:
             run()
         except RulesError as problem:
-            QMessageBox.warning(self._window, _("Cannot print"), str(problem))
+            QMessageBox.warning(self._window, _("Cannot print"), as_written(str(problem)))
 
     def _report_printed(self, pages: int) -> None:
         self._status(ngettext("Sent {count} page to the printer.", "Sent {count} pages to the printer.", pages)

@@ -22,6 +22,7 @@ from rules.history import Operation
 from rules.turns import actor_for
 from ui.games import game_ui
 from ui.games.base import Essentials
+from ui.widgets.messages import as_written, plain
 
 #: The name's widest share, in average characters (a long name elides; its tooltip has it in full).
 NAME_CHARACTERS = 22
@@ -184,7 +185,7 @@ class ActorStrip(QFrame):
             self._show([])
             return
         self.name.set_text(self._name_text(combatant.name))
-        self.name.setToolTip(self._name_tip(combatant.name))
+        self.name.setToolTip(as_written(self._name_tip(combatant.name)))
         self._show(game_ui(system.id).essentials(combatant, state, system))
 
     def _name_text(self, name: str) -> str:
@@ -211,11 +212,11 @@ class ActorStrip(QFrame):
             for reading in group.readings:
                 label = self._labels[number, reading.key]
                 label.setText(reading.text)
-                label.setToolTip(reading.tip)
+                label.setToolTip(as_written(reading.tip))
                 for index, control in enumerate(reading.controls):
                     button = self._buttons[number, reading.key, index]
                     button.setText(control.symbol)
-                    button.setToolTip(control.tip)
+                    button.setToolTip(as_written(control.tip))
                     button.setAccessibleName(f"{control.tip} ({reading.text})")
                     button.setEnabled(control.operation is not None)
                     self._operations[number, reading.key, index] = control.operation
@@ -254,7 +255,7 @@ class ActorStrip(QFrame):
                 self._titles.append(heading)
                 parts.append(heading)
             for key, controls in readings:
-                label = QLabel()
+                label = plain(QLabel())  # a reading may name someone
                 self._labels[number, key] = label
                 parts.append(label)
                 for index in range(controls):

@@ -35,16 +35,17 @@ from rules.combatants import EditCombatant, SetAttribute, SetDamage, SetPool, Sp
 from rules.encounter import SIDE_LABELS, STATUS_LABELS, Combatant, Encounter, Pool, Side
 from rules.errors import RulesError
 from rules.history import Operation
+from rules.limits import POOL_SIZE
 from rules.report import pool_label
 from rules.systems.base import BudgetItem, RuleSystem
 from ui.games import game_ui
 from ui.models.effects_model import duration_text
 from ui.widgets.condition_track import ConditionTrack
+from ui.widgets.messages import as_written, plain
 from ui.widgets.weapons_section import WeaponsSection
 
 Apply = Callable[[Operation], bool]
 
-POOL_LIMIT = 200  # SetPool's own limit
 
 
 def _clear(layout: QVBoxLayout | QGridLayout | QFormLayout) -> None:
@@ -76,7 +77,7 @@ class _TracksSection(_Section):
         super().__init__(_("Condition"), apply)
         self._layout = QVBoxLayout(self)
         self._tracks: dict[str, ConditionTrack] = {}
-        self._notes = QLabel()
+        self._notes = plain(QLabel())  # the game's notes name who and what
         self._notes.setWordWrap(True)
         self._notes.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self._box = QVBoxLayout()
@@ -119,19 +120,19 @@ class _PoolRow(QWidget):
     def __init__(self, key: str, apply: Apply, combatant_id: Callable[[], str]) -> None:
         super().__init__()
         self._key, self._apply, self._combatant_id = key, apply, combatant_id
-        self.label = QLabel()
+        self.label = plain(QLabel())  # a pool's name may come from a file
         self.spend = QToolButton()
         self.spend.setText("−")
         self.refund = QToolButton()
         self.refund.setText("+")
         self.size_spin = QSpinBox()
-        self.size_spin.setRange(0, POOL_LIMIT)
+        self.size_spin.setRange(POOL_SIZE.low, POOL_SIZE.high)
         self.size_spin.setKeyboardTracking(False)
         self.size_spin.setToolTip(_("Pool size"))
         name = pool_label(key)
-        self.spend.setToolTip(_("Spend one die from {pool}").format(pool=name))
+        self.spend.setToolTip(as_written(_("Spend one die from {pool}").format(pool=name)))
         self.spend.setAccessibleName(self.spend.toolTip())
-        self.refund.setToolTip(_("Give one die back to {pool}").format(pool=name))
+        self.refund.setToolTip(as_written(_("Give one die back to {pool}").format(pool=name)))
         self.refund.setAccessibleName(self.refund.toolTip())
         self.size_spin.setAccessibleName(_("Size of {pool}").format(pool=name))
         layout = QGridLayout(self)
@@ -212,7 +213,7 @@ class _BudgetSection(_Section):
         _clear(self._layout)
         self._labels, self.buttons = {}, {}
         for row, item in enumerate(budget):
-            label, button = QLabel(), QPushButton(_("Use"))
+            label, button = plain(QLabel()), QPushButton(_("Use"))
             button.setAccessibleName(_("Use a {action} action").format(action=_(item.label)))
             button.setToolTip(button.accessibleName())
             button.clicked.connect(lambda _checked=False, key=item.key: self._apply(SpendAction(self._id, key)))
@@ -279,7 +280,7 @@ class _EffectsSection(_Section):
 
     def __init__(self, apply: Apply) -> None:
         super().__init__(_("Effects"), apply)
-        self._text = QLabel()
+        self._text = plain(QLabel())  # effects' names
         self._text.setWordWrap(True)
         QVBoxLayout(self).addWidget(self._text)
 
@@ -320,7 +321,7 @@ class _HeaderSection(QWidget):
         self.side.setAccessibleName(_("Side"))
         for side in Side:
             self.side.addItem(_(SIDE_LABELS[side]), side.value)
-        self.status = QLabel()
+        self.status = plain(QLabel())
         self.status.setWordWrap(True)
         layout = QFormLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -375,7 +376,7 @@ class CombatantDetails(QWidget):
     def _build(self) -> None:
         apply = self._apply
         self.header = _HeaderSection(apply)
-        self.message = QLabel()
+        self.message = plain(QLabel())  # refusals name who
         self.message.setObjectName("detailsMessage")
         self.message.setWordWrap(True)
         self.message.setFrameShape(QFrame.Shape.StyledPanel)

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QLineEdit, QPushButton, QWidg
 from app.i18n import _, ngettext
 from rules.dice import Chains, DiceExpression, Roller, RollResult
 from rules.errors import RulesError
-from ui.widgets.messages import show_message
+from ui.widgets.messages import plain, show_message
 
 #: Readable reds for error text on light and on dark window backgrounds.
 
@@ -35,12 +35,12 @@ class DiceEntry(QWidget):
         self._result: RollResult | None = None
         self._error = ""
         self._unused_reason = ""
-        self.title_label = QLabel(title)
+        self.title_label = plain(QLabel(title))  # the lines below name who rolls and why not
         bold = QFont(self.title_label.font())
         bold.setBold(True)
         self.title_label.setFont(bold)
-        self.count_label = QLabel()
-        self.result_label = QLabel()
+        self.count_label = plain(QLabel())
+        self.result_label = plain(QLabel())
         self.faces_edit = QLineEdit(placeholderText=_("Faces rolled, e.g. 5, 5, 6+3, 1"))
         self.faces_edit.setToolTip(
             _("Type the faces the players rolled, separated by commas or spaces; write a die rolled again as 6+3. "
@@ -48,7 +48,7 @@ class DiceEntry(QWidget):
         )
         self.roll_button = QPushButton(_("Roll"))
         self.roll_button.setAutoDefault(False)  # Enter belongs to the dialog's default button
-        self.error_label = QLabel()
+        self.error_label = plain(QLabel())
         self.error_label.setWordWrap(True)
         self._build_layout()
         self.faces_edit.textChanged.connect(self._validate)

@@ -34,11 +34,10 @@ from rules.effects import AddEffect, RemoveEffect, meaning_named
 from rules.encounter import Effect, Encounter, Timing
 from rules.errors import RulesError
 from rules.history import Operation
+from rules.limits import EFFECT_COUNT
 from rules.systems.base import Hook
 from ui.models.effects_model import EffectsModel, ordered_hooks, timing_text
 from ui.widgets.row_table import RowTable
-
-MAX_COUNT: Final[int] = 999
 
 
 class DurationKind(StrEnum):
@@ -105,7 +104,7 @@ class EffectForm(QFrame):
         self.target = QComboBox()
         self.duration = QComboBox()
         self.count = QSpinBox()
-        self.count.setRange(1, MAX_COUNT)
+        self.count.setRange(EFFECT_COUNT.low, EFFECT_COUNT.high)
         self.turn_of = QComboBox()
         self.reminder = QComboBox()
         self.meaning = QComboBox()

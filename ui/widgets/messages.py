@@ -1,5 +1,11 @@
 """One way to tell the GM something in a dialog: a label whose text turns red for problems; and the main window's
-line of reminders."""
+line of reminders.
+
+Names the GM typed, and anything a file brought, are shown as written, never as markup: Qt reads a label, a tooltip
+or a message box as rich text when its first line looks like HTML, and a combatant named ``<img src=…>`` made Qt
+draw (and load) an image. Labels say so with :func:`plain`; tooltips and message boxes, which have no such switch,
+get their text through :func:`as_written`.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +14,7 @@ from typing import Final
 
 from PySide6.QtCore import QEvent, QObject, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette
+from PySide6.QtGui import Qt as GuiQt
 from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 
 ERROR_ON_LIGHT = QColor("#c92a2a")
@@ -20,10 +27,22 @@ def error_color(palette: QPalette) -> QColor:
     return ERROR_ON_DARK if palette.color(QPalette.ColorRole.Window).lightness() < 128 else ERROR_ON_LIGHT
 
 
+def plain(label: QLabel) -> QLabel:
+    """``label``, set to show its text as written (never as markup)."""
+    label.setTextFormat(Qt.TextFormat.PlainText)
+    return label
+
+
+def as_written(text: str) -> str:
+    """``text`` for a tooltip or a message box, which Qt reads as rich text if it looks like markup: unchanged,
+    unless it does; then as the rich text that shows it as written."""
+    return GuiQt.convertFromPlainText(text) if GuiQt.mightBeRichText(text) else text
+
+
 def show_message(label: QLabel, text: str, error: bool = True) -> None:
-    """Put ``text`` on ``label``; a problem is drawn in red and bold (see :func:`mark_error`)."""
+    """Put ``text`` on ``label`` as written; a problem is drawn in red and bold (see :func:`mark_error`)."""
     mark_error(label, bool(error and text))
-    label.setText(text)
+    plain(label).setText(text)
 
 
 def mark_error(label: QLabel, error: bool) -> None:
@@ -88,6 +107,7 @@ class ReminderLine(QLabel):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        plain(self)  # reminders name combatants and effects
         self.setWordWrap(False)
         policy = QSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)  # never widens the window
         policy.setRetainSizeWhenHidden(True)
@@ -99,7 +119,7 @@ class ReminderLine(QLabel):
         """Show these reminders (none: hide the line, keeping its place)."""
         self._texts = tuple(texts)
         self.setText(SEPARATOR.join(texts))
-        self.setToolTip("\n".join(texts))
+        self.setToolTip(as_written("\n".join(texts)))
         self.setVisible(bool(texts))
 
     def sizeHint(self) -> QSize:

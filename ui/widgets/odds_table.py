@@ -14,6 +14,7 @@ from PySide6.QtGui import QColor, QFont, QFontMetrics, QPainter, QPaintEvent, QP
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from app.i18n import _
+from ui.widgets.messages import as_written
 
 #: Bars never get narrower than this, so a long label cannot squeeze them away.
 MIN_BAR_WIDTH = 60
@@ -114,7 +115,7 @@ class OddsTable(QWidget):
         return QSize(self._fixed_width() + MIN_BAR_WIDTH, max(1, len(self._rows)) * self._row_height())
 
     def _refresh(self, resized: bool) -> None:
-        self.setToolTip("\n".join(f"{label}: {percent}" for label, percent in self.displayed()))
+        self.setToolTip(as_written("\n".join(f"{label}: {percent}" for label, percent in self.displayed())))
         if resized:
             self.updateGeometry()
         self.update()

@@ -46,6 +46,7 @@ from app.i18n import N_, _
 from rules.encounter import Encounter, Side, Status
 from rules.systems.base import RuleSystem
 from ui.models.order_model import TurnOrderModel
+from ui.widgets.messages import plain
 from ui.widgets.party_panel import HEADING_LINES, FallenPanel, PartyPanel, fallen, party, wrapped_size
 from ui.widgets.status_icons import paint_status_icon
 
@@ -181,9 +182,9 @@ class PlayerView(QWidget):
         super().closeEvent(event)
 
     def _build(self) -> None:
-        self.round_label = QLabel()
+        self.round_label = plain(QLabel())
         self.now_caption = QLabel(_("Now acting"))
-        self.current_label = QLabel()
+        self.current_label = plain(QLabel())  # names who acts
         self.current_label.setWordWrap(True)
         self.order_caption = QLabel(_("Order"))
         self.party_caption = QLabel(_("Party"))

@@ -35,6 +35,9 @@ SPACING: Final[float] = 4.0
 ROW_GAP: Final[float] = 8.0
 MARGIN: Final[float] = 4.0
 LABEL_GAP: Final[float] = 10.0
+#: At most this many dice of a bank are drawn (its label gives the exact count): a bank is twice an attribute, and
+#: an attribute of thousands (a roster entry may have one) drew tens of thousands of dice on every repaint.
+MAX_DRAWN_DICE: Final[int] = 100
 
 #: Bank colours, contrast-checked against white (light theme) and #2b2d30 (dark theme) for graphics (≥ 3:1).
 LIGHT_COLOURS: Final[dict[str, QColor]] = {"physical": QColor("#c62828"), "social": QColor("#1565c0"),
@@ -57,6 +60,11 @@ class BankView:
     def left(self) -> int:
         """Dice still in the bank."""
         return max(0, self.size - self.spent)
+
+    @property
+    def drawn(self) -> int:
+        """Dice the row draws."""
+        return min(max(0, self.size), MAX_DRAWN_DICE)
 
 
 def d10_outline(box: QRectF) -> QPolygonF:
@@ -97,6 +105,7 @@ class DiceBanksWidget(QWidget):
         self._hovered: tuple[int, int] | None = None  # (row, dice) a click would spend
         self._cursor = (0, 1)  # keyboard: (row, dice)
         self._enabled_rows: set[str] = set()
+        self._label_room: float | None = None  # the labels' width, measured once per change of banks or font
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setMouseTracking(True)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
@@ -110,6 +119,7 @@ class DiceBanksWidget(QWidget):
         rows_changed = len(banks) != len(self._banks) or any(
             old.size != new.size for old, new in zip(self._banks, banks, strict=False))
         self._banks = list(banks)
+        self._label_room = None
         row, dice = self._cursor
         self._cursor = (min(row, max(0, len(banks) - 1)), dice)
         self._hovered = None
@@ -133,8 +143,16 @@ class DiceBanksWidget(QWidget):
 
     # --- geometry ------------------------------------------------------------------------------
     def _label_width(self) -> float:
-        metrics = self.fontMetrics()
-        return float(max((metrics.horizontalAdvance(self._label(view)) for view in self._banks), default=0))
+        if self._label_room is None:
+            metrics = self.fontMetrics()
+            self._label_room = float(max((metrics.horizontalAdvance(self._label(view)) for view in self._banks),
+                                         default=0))
+        return self._label_room
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.FontChange:
+            self._label_room = None
+        super().changeEvent(event)
 
     @staticmethod
     def _label(view: BankView) -> str:
@@ -147,14 +165,14 @@ class DiceBanksWidget(QWidget):
         wrap onto a second line.
         """
         area = width - 2 * MARGIN - self._label_width() - LABEL_GAP
-        widest = max((view.size for view in self._banks), default=1) or 1
+        widest = max((view.drawn for view in self._banks), default=1) or 1
         die = min(MAX_DIE, max(MIN_DIE, (area + SPACING) / widest - SPACING))
         per_line = max(1, int((area + SPACING) // (die + SPACING)))
         return die, die * DIE_HEIGHT / DIE_WIDTH, per_line
 
     def _row_top(self, row: int, width: float) -> float:
         _die, height, per_line = self._metrics(width)
-        return MARGIN + sum(max(1, -(-view.size // per_line)) * (height + SPACING) - SPACING + ROW_GAP
+        return MARGIN + sum(max(1, -(-view.drawn // per_line)) * (height + SPACING) - SPACING + ROW_GAP
                             for view in self._banks[:row])
 
     def die_rect(self, row: int, index: int) -> QRectF:
@@ -166,7 +184,7 @@ class DiceBanksWidget(QWidget):
                       width, height)
 
     def sizeHint(self) -> QSize:
-        widest = max((view.size for view in self._banks), default=0)
+        widest = max((view.drawn for view in self._banks), default=0)
         width = 2 * MARGIN + self._label_width() + LABEL_GAP + widest * (DIE_WIDTH + SPACING)
         return QSize(int(width), self.heightForWidth(int(width)))
 
@@ -179,14 +197,14 @@ class DiceBanksWidget(QWidget):
 
     def heightForWidth(self, width: int) -> int:
         _die, height, per_line = self._metrics(width)
-        lines = sum(max(1, -(-view.size // per_line)) for view in self._banks) or 1
+        lines = sum(max(1, -(-view.drawn // per_line)) for view in self._banks) or 1
         gaps = max(0, len(self._banks) - 1)
         return int(2 * MARGIN + lines * (height + SPACING) - SPACING + gaps * ROW_GAP + 1)
 
     def die_at(self, point: QPointF) -> tuple[int, int] | None:
         """(row, 0-based die) under ``point``, or None."""
         for row, view in enumerate(self._banks):
-            for index in range(view.size):
+            for index in range(view.drawn):
                 if self.die_rect(row, index).adjusted(-SPACING / 2, -SPACING / 2, SPACING / 2,
                                                       SPACING / 2).contains(point):
                     return row, index
@@ -199,7 +217,7 @@ class DiceBanksWidget(QWidget):
         for row, view in enumerate(self._banks):
             self._paint_label(painter, row, view)
             marked = self._marked(row)
-            for index in range(view.size):
+            for index in range(view.drawn):
                 self._paint_die(painter, self.die_rect(row, index), view.key, index < view.left, index < marked)
         painter.end()
 

@@ -48,6 +48,7 @@ from ui.games.base import Apply, SectionFactory
 from ui.games.clovek.dice import BankView, DiceBanksWidget
 from ui.games.clovek.extra_action import ExtraActionPicker
 from ui.games.clovek.long_actions import LongActionsSection
+from ui.widgets.messages import as_written
 
 
 def _is_acting(combatant: Combatant, state: Encounter) -> bool:
@@ -185,7 +186,7 @@ class DiceBanksSection(QGroupBox):
             name=combatant.name, count=most, bank=_(BANK_WORDS[name]))
         how = _("One die of the bank back for each wound (never mid-roll).") if for_dice else \
             _("The wounds pay for what is named; no dice come back.")
-        self.burn_button.setToolTip(f"{allowed} {how}")
+        self.burn_button.setToolTip(as_written(f"{allowed} {how}"))
 
     def burn_purpose(self) -> BurnFor:
         """What the Burn button pays for."""

@@ -30,6 +30,7 @@ from rules.systems.walka.odds import hit_points_lost, outcome_chances
 from rules.systems.walka.skills import ATTACK_SKILLS, DEFENCE_SKILLS
 from ui.widgets.dice_entry import DiceEntry
 from ui.widgets.inputs import spin_box, term
+from ui.widgets.messages import plain
 from ui.widgets.odds_table import OddsTable
 
 NO_DEFENCE: Final[str] = ""
@@ -200,7 +201,7 @@ class DefenceBox(QGroupBox):
         self.defence = QComboBox()
         self.value = spin_box(0, 999)
         self.armor = spin_box(0, 100)
-        self.hp = QLabel()
+        self.hp = plain(QLabel())  # names the defender
         self.hp.setWordWrap(True)
         form = QFormLayout(self)
         form.addRow(_("Defends with"), _pair(self.defence, self.value))

@@ -62,6 +62,7 @@ from ui.games.walka.seating import (
 )
 from ui.games.walka.table import TableDiagram
 from ui.widgets.inputs import spin_box
+from ui.widgets.messages import as_written
 
 #: The action buttons of the actions section, in the order they are laid out.
 ACTION_BUTTONS: Final[tuple[str, ...]] = (
@@ -185,7 +186,7 @@ class ActionsSection(QGroupBox):
             walka.check_action(combatant, kind, state)
         except OperationError as reason:
             button.setEnabled(False)
-            button.setToolTip(f"{tip}\n{reason}")
+            button.setToolTip(as_written(f"{tip}\n{reason}"))
             return
         button.setEnabled(True)
         button.setToolTip(tip)
@@ -196,8 +197,8 @@ class ActionsSection(QGroupBox):
                              .format(left=left, size=size))
         down = hit_points(combatant) == 0 and walka.status(combatant, state) in (Status.UNCONSCIOUS, Status.DYING)
         self.spend_chance.setEnabled(down and left > 0)
-        self.spend_chance.setToolTip(_("At 0 Hit Points {name} falls unconscious unless a Chance is spent.").format(
-            name=combatant.name))
+        self.spend_chance.setToolTip(as_written(_("At 0 Hit Points {name} falls unconscious unless a Chance is "
+                                                  "spent.").format(name=combatant.name)))
 
     def _set_dying(self, dying: bool) -> None:
         if not self._apply(SetDying(self._id, dying)):
@@ -369,7 +370,7 @@ class SeatingSection(QGroupBox):
         self.seat_combo.addItem(_("GM"), GM_SEAT)
         if combatant is not None:
             self.seat_combo.setCurrentIndex(max(0, self.seat_combo.findData(effective_seat(combatant))))
-            self.seat_combo.setToolTip(_("Who acts for {name}").format(name=combatant.name))
+            self.seat_combo.setToolTip(as_written(_("Who acts for {name}").format(name=combatant.name)))
         self.seat_combo.blockSignals(False)
 
     def _show_tie(self, state: Encounter, walka: WalkaSystem) -> None:

@@ -29,6 +29,7 @@ from rules.history import Operation
 from rules.systems.base import RuleSystem
 from rules.systems.walka import GM_SEAT, SetSeating, WalkaSystem
 from rules.systems.walka.seating import listed_seats, members, seat_label, table_seats
+from ui.widgets.messages import as_written
 
 Index = QModelIndex | QPersistentModelIndex
 Apply = Callable[[Operation], bool]
@@ -381,7 +382,7 @@ def _seat_data(seat: SeatRow, column: SeatColumn, role: int) -> Any:
         font.setBold(seat.current or column is SeatColumn.NAME)
         return font
     if role == Qt.ItemDataRole.ToolTipRole:
-        return seat_tooltip(seat)
+        return as_written(seat_tooltip(seat))
     if role == Qt.ItemDataRole.TextAlignmentRole and column is not SeatColumn.NAME:
         return int(Qt.AlignmentFlag.AlignCenter)
     return None
@@ -395,7 +396,8 @@ def _member_data(member: MemberRow, column: SeatColumn, role: int) -> Any:
         font.setItalic(member.side is Side.OPPONENT)
         return font
     if role == Qt.ItemDataRole.ToolTipRole:
-        return _("Drag onto another seat to give {name} to that player (or to the GM).").format(name=member.name)
+        return as_written(_("Drag onto another seat to give {name} to that player (or to the GM).").format(
+            name=member.name))
     return None
 
 
