@@ -234,8 +234,8 @@ class RoundFold:
         marks, links = self._played(places, passes)
         if live is not None:
             pass_no = live.clock.pass_no
-            marks += _not_yet_played(projection.marks(live, system, passes), self.turns, pass_no,
-                                     len(places.get(pass_no, {})))
+            marks += _not_yet_played(projection.marks(live, system, passes), self.turns, live.clock.acted,
+                                     pass_no, len(places.get(pass_no, {})))
         marks += self._planned(marks)
         start = self.start
         roster = dict.fromkeys(start.roster if start is not None else ())
@@ -358,13 +358,17 @@ def _still_to_come(state: Encounter, system: RuleSystem) -> list[Mark]:
     return marks
 
 
-def _not_yet_played(projected: list[Mark], turns: Mapping[tuple[int, str], _Turn], pass_no: int,
-                    first_place: int) -> list[Mark]:
-    """Projected marks of those whose turn has not come, the current pass's places following the played ones."""
+def _not_yet_played(projected: list[Mark], turns: Mapping[tuple[int, str], _Turn], acted: frozenset[str],
+                    pass_no: int, first_place: int) -> list[Mark]:
+    """Projected marks of those whose turn has not come, the current pass's places following the played ones.
+
+    Whoever has acted in this pass is left out even without a turn of their own in it: a delay carried into the
+    pass and taken there is that pass's action (SR3), and the remembered projection still holds their own slot.
+    """
     kept: list[Mark] = []
     place, last = first_place - 1, -1
     for mark in projected:
-        if (mark.pass_no, mark.combatant) in turns:
+        if (mark.pass_no, mark.combatant) in turns or (mark.pass_no == pass_no and mark.combatant in acted):
             continue
         if mark.pass_no != pass_no:
             kept.append(mark)
