@@ -47,6 +47,11 @@ def state_dir() -> Path:
     return _ensure(home / "state" if home else platformdirs.user_state_path(APP_NAME, appauthor=False))
 
 
+def journals_dir() -> Path:
+    """Journals of running fights and their lock files, and the locks of open encounter files."""
+    return _ensure(state_dir() / "journals")
+
+
 def log_dir() -> Path:
     """Error logs written by the exception hook."""
     home = _home()

@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING
 
 from app.document import EncounterDocument
 from app.i18n import _
+from app.locks import EncounterLock
 from app.paths import ENCOUNTER_SUFFIX, documents_dir
-from app.recovery import EncounterLock, Journal, RecoveryCandidate, discard, find_recoverable, recover
+from app.recovery import Journal, RecoveryCandidate, discard, find_recoverable, recover
 from app.samples import sample_path
 from app.session import FightSession
 from app.settings import Settings, load_settings, save_settings, with_recent_file

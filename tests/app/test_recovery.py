@@ -20,20 +20,18 @@ from typing import Any
 
 import pytest
 
-from app import recovery
+from app import locks, recovery
 from app.document import EncounterDocument
 from app.library import Library
+from app.locks import EncounterLock, FileLock, LockOwner
+from app.paths import journals_dir
 from app.recovery import (
     JOURNAL_VERSION,
-    EncounterLock,
-    FileLock,
     Journal,
-    LockOwner,
     RecoveryCandidate,
     _redo_operations,
     discard,
     find_recoverable,
-    journals_dir,
     recover,
 )
 from app.storage import SealedDocument, StorageError, is_sealed, load_encounter, open_encounter, save_encounter, seal
@@ -610,7 +608,7 @@ def test_encounter_lock_in_two_windows(tmp_path: Path) -> None:
 
 
 def _hold_lock_in_subprocess(lock_file: Path) -> subprocess.Popen[str]:
-    code = ("import sys; from pathlib import Path; from app.recovery import FileLock; "
+    code = ("import sys; from pathlib import Path; from app.locks import FileLock; "
             "lock = FileLock(Path(sys.argv[1])); print(lock.acquire(), flush=True); sys.stdin.read()")
     process = subprocess.Popen([sys.executable, "-c", code, str(lock_file)], cwd=ROOT, text=True,
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE)
@@ -643,7 +641,7 @@ def _write_owner(lock_file: Path, pid: int, host: str, since: datetime) -> None:
 
 def test_fallback_without_os_locks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """File systems without locks: pid liveness on this host, a day's age elsewhere."""
-    monkeypatch.setattr(recovery, "_os_lock", lambda _fd, shared: None)
+    monkeypatch.setattr(locks, "_os_lock", lambda _fd, shared: None)
     now = datetime.now().astimezone()
     lock_file = tmp_path / "x.lock"
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
@@ -664,10 +662,10 @@ def test_fallback_without_os_locks(tmp_path: Path, monkeypatch: pytest.MonkeyPat
 
 
 def test_owner_text_is_validated() -> None:
-    assert recovery._owner_from_text('{"pid": true, "host": "x"}') is None
-    assert recovery._owner_from_text('{"pid": 5, "host": 7}') is None
-    assert recovery._owner_from_text("[]") is None
-    owner = recovery._owner_from_text('{"pid": 5, "host": "x", "since": null}')
+    assert locks._owner_from_text('{"pid": true, "host": "x"}') is None
+    assert locks._owner_from_text('{"pid": 5, "host": 7}') is None
+    assert locks._owner_from_text("[]") is None
+    owner = locks._owner_from_text('{"pid": 5, "host": "x", "since": null}')
     assert owner == LockOwner(5, "x", None) and owner.describe() == "Bojovka (process 5) on x"
 
 
