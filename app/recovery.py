@@ -263,6 +263,9 @@ def _newer_than_file(header: dict[str, Any], file: Path | None, changes: int, ch
     if header.get("unsaved") is True:
         return True
     if file is None:
+        if "unsaved" in header:  # a fight never saved, as it was opened or started: a sample, a new fight
+            return changes > 0
+        # A journal of the release before "unsaved" was recorded: a recovered fight started a header like this.
         document = header.get("document")
         operations = document.get("operations") if isinstance(document, dict) else None
         return changes > 0 or bool(operations)

@@ -197,6 +197,40 @@ def test_saved_journal_without_changes_is_not_newer(tmp_path: Path) -> None:
     assert only_candidate().newer_than_file
 
 
+def _untouched_sample(workspace: Workspace) -> None:
+    workspace.open_sample("sr3")  # what a first start shows behind the welcome page
+
+
+def _untouched_new_fight(workspace: Workspace) -> None:
+    workspace.start_new("walka")
+
+
+def _placeholder(_workspace: Workspace) -> None:
+    """Killed before anything opened: only the placeholder fight the workspace starts with."""
+
+
+@pytest.mark.parametrize("start", [_untouched_sample, _untouched_new_fight, _placeholder])
+def test_a_start_killed_before_any_change_offers_nothing(tmp_path: Path, start: Any) -> None:
+    """Issue 19: a fresh start killed untouched offered to restore the sample "with unsaved changes"."""
+    workspace = _workspace(tmp_path)
+    start(workspace)
+    abandon(workspace.journal)
+    next_start = _workspace(tmp_path)
+    assert next_start.recoverable() == []
+    assert not workspace.journal.path.exists()  # nothing was in it: tidied away
+    next_start.close(keep_journal=False)
+
+
+def test_a_fight_never_saved_is_offered_after_its_first_change(tmp_path: Path) -> None:
+    workspace = _workspace(tmp_path)
+    workspace.open_sample("sr3")
+    workspace.document.apply(NextTurn())
+    abandon(workspace.journal)
+    (candidate,) = _workspace(tmp_path).recoverable()
+    assert candidate.file is None and candidate.operations == 1
+    assert same(recover(candidate), workspace.document.history)
+
+
 def test_close_deletes_the_journal_and_its_lock() -> None:
     document, journal, _ids = open_document()
     document.apply(NextTurn())
