@@ -74,6 +74,13 @@ def _with_document(header: str, history: History, sealed: SealedDocument | None)
     return header[:-1].encode("utf-8") + b',"document":' + document
 
 
+def _remove_temp_files(journal: Path) -> None:
+    """Temp files left by a writer of ``journal`` who died while restarting it (the caller holds its lock)."""
+    for temp in journal.parent.glob(f".{journal.name}.*.tmp"):
+        with contextlib.suppress(OSError):
+            temp.unlink()
+
+
 class Journal:
     """The write-ahead journal of one open document (implements ``app.document.Journal``).
 
@@ -186,6 +193,22 @@ class Journal:
         with contextlib.suppress(FileNotFoundError):
             self.path.unlink()
         self._lock.release()
+
+    def take_over(self, journal: Path) -> None:
+        """Carry on as ``journal``, one left behind whose fight is being restored (at start-up, while this
+        journal holds nothing the GM did): its lock becomes this journal's, and this journal's file goes.
+
+        Its records stay as they are until the next :meth:`restart` puts the restored fight in their place,
+        atomically (the document restarts its journal on restoring). A crash at any moment before, during or
+        after leaves exactly one journal of the fight: never none, never a second one to be offered again.
+        """
+        lock = FileLock(journal.with_suffix(LOCK_SUFFIX))
+        if not lock.acquire():
+            raise StorageError(_("The recovery journal “{file}” is in use by a running Bojovka.").format(
+                file=journal), journal)
+        self.close()
+        _remove_temp_files(journal)
+        self.directory, self.path, self._lock = journal.parent, journal, lock
 
 
 # --- recovery -----------------------------------------------------------------------------------
@@ -361,7 +384,7 @@ def recover(candidate: RecoveryCandidate) -> History:
 
 
 def discard(candidate: RecoveryCandidate) -> None:
-    """Delete a journal left behind (after it was recovered into a new one, or the GM declined it)."""
+    """Delete a journal left behind (the GM declined it, or it holds nothing unsaved)."""
     lock = FileLock(candidate.journal.with_suffix(LOCK_SUFFIX))
     if not lock.acquire():
         raise StorageError(_("The recovery journal “{file}” is in use by a running Bojovka.").format(
@@ -369,8 +392,6 @@ def discard(candidate: RecoveryCandidate) -> None:
     try:
         with contextlib.suppress(FileNotFoundError):
             candidate.journal.unlink()
-        for temp in candidate.journal.parent.glob(f".{candidate.journal.name}.*.tmp"):
-            with contextlib.suppress(OSError):
-                temp.unlink()
+        _remove_temp_files(candidate.journal)
     finally:
         lock.release()

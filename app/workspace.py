@@ -169,11 +169,16 @@ class Workspace:
         return offered
 
     def recover(self, candidate: RecoveryCandidate) -> None:
-        """Restore a fight from its journal (marked modified: it has unsaved changes)."""
+        """Restore a fight from its journal (marked modified: it has unsaved changes).
+
+        The journal carries on in the candidate's own file: restoring rewrites it whole, atomically, with the
+        fight restored (what Redo brings back and "unsaved" included), so it is offered again after another crash
+        even if the GM does nothing, and a crash at any moment leaves exactly one journal of it.
+        """
         history: History = recover(candidate)
+        self.journal.take_over(candidate.journal)
         self._release()
-        self.document.replace_history(history, candidate.file, clean=False)  # journals it anew first
-        discard(candidate)
+        self.document.replace_history(history, candidate.file, clean=False)
 
     def discard(self, candidate: RecoveryCandidate) -> None:
         """Throw a leftover journal away (the GM said no)."""

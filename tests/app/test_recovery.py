@@ -6,6 +6,7 @@ import errno
 import json
 import os
 import random
+import shutil
 import signal
 import socket
 import subprocess
@@ -807,12 +808,31 @@ def _check_recovery(home: Path, file: Path, report: KillReport, script: list[Ste
     return len(recovered), in_flight.kind if in_flight else "end"
 
 
+def _restore_and_kill(home: Path, die_at_write: int | None = None) -> str:
+    """The next start: the GM answers Yes to the fight offered and is killed (SIGKILL) right after the restore, or
+    inside it, just before its ``die_at_write``-th write to the disk; returns what it printed ("" if it died)."""
+    env = dict(os.environ, BOJOVKA_HOME=str(home), QT_QPA_PLATFORM="offscreen", PYTHONDONTWRITEBYTECODE="1")
+    command = [sys.executable, "-m", "tests.app.crash_worker", "--restore",
+               *(["--die-at-write", str(die_at_write)] if die_at_write else [])]
+    process = subprocess.Popen(command, cwd=ROOT, env=env, text=True, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL)
+    assert process.stdout is not None
+    said = process.stdout.readline().strip()
+    process.send_signal(signal.SIGKILL)  # nothing done after the restore (if it is not dead already)
+    process.communicate()
+    return said
+
+
+def _worth_offering(home: Path) -> list[RecoveryCandidate]:
+    return [candidate for candidate in find_recoverable(home / "state" / "journals") if candidate.worth_offering]
+
+
 def _crash_test(tmp_path: Path, kills: int, seed: int) -> None:
     script = build_script(SEED, STEPS)
     expected = expected_operations(script)
     duration = _timed_full_run(tmp_path / "calibration")
     rng = random.Random(seed)
-    made, attempt, counts, in_flight, opened_kills = 0, 0, [], Counter[str](), 0
+    made, attempt, counts, in_flight, opened_kills, restored_kills = 0, 0, [], Counter[str](), 0, 0
     while made < kills:
         attempt += 1
         assert attempt < kills * 3, "the worker finished before most kills: the script is too short"
@@ -825,11 +845,16 @@ def _crash_test(tmp_path: Path, kills: int, seed: int) -> None:
             continue
         made += 1
         opened_kills += opened
+        if made % 2 and _worth_offering(home):  # the next start restores it and is killed right away
+            assert _restore_and_kill(home).startswith("restored ")
+            restored_kills += 1
         count, kind = _check_recovery(home, file, report, script, expected)
         counts.append(count)
         in_flight[kind] += 1
     assert 0 < opened_kills < made, "both a new fight and a file opened must be killed"
-    print(f"\ncrash test: {made} SIGKILLs ({opened_kills} of a file opened) in {attempt} runs; script "
+    assert restored_kills > 0, "a restore must be killed too"
+    print(f"\ncrash test: {made} SIGKILLs ({opened_kills} of a file opened, {restored_kills} restored and killed "
+          f"again right after) in {attempt} runs; script "
           f"{duration * 1000:.0f} ms; recovered entries "
           f"min {min(counts)}, max {max(counts)}, distinct {len(set(counts))}; step in flight {dict(in_flight)}")
 
@@ -841,6 +866,70 @@ def test_crash_safety_20_kills(tmp_path: Path) -> None:
 @pytest.mark.soak
 def test_crash_safety_200_kills(tmp_path: Path) -> None:
     _crash_test(tmp_path, kills=200, seed=2)
+
+
+def _crash(workspace: Workspace) -> None:
+    """What a crash does to a workspace: its files stay, its process (and so every lock it held) is gone."""
+    abandon(workspace.journal)
+    workspace._release()
+
+
+def _played_and_crashed(tmp_path: Path) -> History:
+    """A saved fight opened, three actions, the last undone (Redo would bring it back), and a crash."""
+    workspace = _workspace(tmp_path)
+    workspace.open(_saved_fight(tmp_path))
+    document = workspace.document
+    for operation in (NextTurn(), ApplyHarm(_dave(document.history), "stun", 2, "club"), NextTurn()):
+        document.apply(operation)
+    document.undo_stack.undo()
+    _crash(workspace)
+    return document.history
+
+
+def test_a_restored_fight_survives_a_second_crash_with_nothing_done(tmp_path: Path) -> None:
+    """Issue 19: open a saved fight, act, crash; restart, restore, do nothing, crash again: the next start must
+    still offer it, with what Redo brings back."""
+    played = _played_and_crashed(tmp_path)
+    for _start in range(3):
+        workspace = _workspace(tmp_path)
+        (candidate,) = workspace.recoverable()
+        assert candidate.worth_offering
+        workspace.recover(candidate)
+        assert same(workspace.document.history, played) and workspace.document.undo_stack.canRedo()
+        assert sorted(journals_dir().glob("*.jsonl")) == [candidate.journal]  # carried on in its own journal
+        _crash(workspace)
+    workspace = _workspace(tmp_path)
+    (candidate,) = workspace.recoverable()
+    workspace.recover(candidate)
+    workspace.document.undo_stack.redo()
+    played.redo()
+    assert same(workspace.document.history, played)
+    workspace.close(keep_journal=False)
+
+
+def test_a_restore_killed_at_any_write_leaves_the_fight_offered_exactly_once(tmp_path: Path) -> None:
+    """A SIGKILL just before each write the restore makes to the disk, and one right after it: the next start
+    offers the fight once (never lost, never a second copy to be offered again later), as it was played."""
+    played = _played_and_crashed(tmp_path)
+    left_behind = journals_dir()
+
+    def home(name: str) -> Path:
+        shutil.copytree(left_behind, tmp_path / name / "state" / "journals")
+        return tmp_path / name
+
+    right_after = home("right-after")
+    said = _restore_and_kill(right_after).split()
+    assert said[:2] == ["restored", str(len(played.entries))]
+    writes = int(said[2])
+    (candidate,) = _worth_offering(right_after)
+    assert same(recover(candidate), played)
+    for number in range(1, writes + 1):
+        inside = home(f"write-{number}")
+        assert _restore_and_kill(inside, number) == ""  # it died inside the restore
+        offered = _worth_offering(inside)
+        assert len(offered) == 1, (number, offered)
+        assert same(recover(offered[0]), played), number
+    print(f"\nrestore killed at each of its {writes} writes and right after it")
 
 
 def test_the_script_mixes_every_kind_of_step() -> None:
