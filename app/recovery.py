@@ -74,6 +74,14 @@ def _with_document(header: str, history: History, sealed: SealedDocument | None)
     return header[:-1].encode("utf-8") + b',"document":' + document
 
 
+def _journals_folder() -> Path:
+    """The journals folder, made if the disk lets it be (a full disk: writing the journal will say so)."""
+    try:
+        return journals_dir()
+    except OSError:
+        return journals_dir(create=False)
+
+
 def _remove_temp_files(journal: Path) -> None:
     """Temp files left by a writer of ``journal`` who died while restarting it (the caller holds its lock)."""
     for temp in journal.parent.glob(f".{journal.name}.*.tmp"):
@@ -89,7 +97,7 @@ class Journal:
     """
 
     def __init__(self, directory: Path | None = None) -> None:
-        self.directory = directory or journals_dir()
+        self.directory = directory or _journals_folder()
         self.path = self.directory / f"{uuid.uuid4().hex}{JOURNAL_SUFFIX}"
         self._lock = FileLock(self.path.with_suffix(LOCK_SUFFIX))
         self._fd: int | None = None

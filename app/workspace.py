@@ -62,8 +62,9 @@ class Workspace:
                  library: Library | None = None) -> None:
         self.settings = settings or load_settings()
         history = new_history(_first_game(self.settings))
-        self.journal = Journal.start(history, None)
+        self.journal = Journal()
         self.document = EncounterDocument(history, None, self.journal)
+        self.document.start_journal()  # a full disk is no crash at start: the window tells the GM (journal_problem)
         self.session = FightSession(self.document, roller)
         self._library = library
         self._lock: EncounterLock | None = None
@@ -214,8 +215,13 @@ class Workspace:
             self.remember(last_directory=folder)
 
     def _remember(self, path: Path) -> None:
+        """The file opened or saved is the last and most recent one; a disk that refuses the settings does not
+        make the open or the save fail (it happened)."""
         self.settings = dataclasses.replace(with_recent_file(self.settings, path), last_encounter=str(path))
-        save_settings(self.settings)
+        try:
+            save_settings(self.settings)
+        except StorageError as problem:
+            log.warning("settings: could not remember %s: %s", path, problem)
 
     def _release(self) -> None:
         if self._lock is not None:
