@@ -162,13 +162,11 @@ class FileLock:
         if self._fd is not None:
             return True
         for _attempt in range(5):
-            try:
-                fd = os.open(self.lock_file, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o644)
-            except OSError as error:
-                raise StorageError(_("Cannot create the lock file “{file}”: {reason}.").format(
-                    file=self.lock_file, reason=os_reason(error)), self.lock_file) from error
+            created, fd = self._open()
             locked = _os_lock(fd, shared=False)
-            if locked is False or (locked is None and _presumed_alive(_read_owner(fd), self.lock_file)):
+            # Without OS locks, a lock file just created here is ours; one that was there is someone's, or stale.
+            if locked is False or (locked is None and not created
+                                   and _presumed_alive(_read_owner(fd), self.lock_file)):
                 os.close(fd)
                 return False
             if not self._still_linked(fd):  # the previous owner deleted it while we opened it: try again
@@ -183,6 +181,18 @@ class FileLock:
             self._fd = fd
             return True
         return False
+
+    def _open(self) -> tuple[bool, int]:
+        """The lock file, open for reading and writing, and whether it was created by this call."""
+        flags = os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0)
+        try:
+            try:
+                return True, os.open(self.lock_file, flags | os.O_EXCL, 0o644)
+            except FileExistsError:
+                return False, os.open(self.lock_file, flags, 0o644)
+        except OSError as error:
+            raise StorageError(_("Cannot create the lock file “{file}”: {reason}.").format(
+                file=self.lock_file, reason=os_reason(error)), self.lock_file) from error
 
     def _write_owner(self, fd: int) -> None:
         self._owner = _me()
@@ -237,13 +247,84 @@ class FileLock:
             os.close(fd)
 
 
-class EncounterLock(FileLock):
-    """Marks an encounter file as open in this Bojovka, so a second window opening it can be warned.
+def _same_file(one: Path, other: Path) -> bool:
+    """Whether two paths name one file (a hard link or a symbolic link to it included)."""
+    try:
+        return os.path.samefile(one, other)
+    except OSError:  # one of them does not exist (yet): compare the names
+        return os.path.normcase(os.path.abspath(one)) == os.path.normcase(os.path.abspath(other))
 
-    The lock file lives in the journals folder, named by a hash of the file's full path.
+
+class EncounterLock(FileLock):
+    """Marks an encounter file as open in this Bojovka, so that another window opening it is warned.
+
+    Two locks. The lock file in the journals folder, named by a hash of the file's full path, says who holds it
+    (for the warning). The OS lock on the encounter file itself is what a Bojovka with another data folder
+    (``BOJOVKA_HOME``) meets as well, and what a hard link or a symbolic link to the file leads to: it belongs to
+    the file, not to a name or a data folder. Saving puts a new file in place of the old one (see
+    app.storage), so :meth:`after_save` moves that lock to the new file.
     """
 
     def __init__(self, path: Path, directory: Path | None = None) -> None:
         key = hashlib.sha256(os.path.normcase(str(path.resolve())).encode("utf-8")).hexdigest()[:32]
         super().__init__((directory or journals_dir()) / f"encounter-{key}{LOCK_SUFFIX}")
         self.path = path
+        self._file: int | None = None  # the encounter file itself, open and locked
+
+    def acquire(self) -> bool:
+        """Take both locks (True), or neither when another Bojovka has the file open (False). Never waits."""
+        if self.held:
+            return True
+        if not super().acquire():
+            return False
+        if not self._lock_the_file():
+            super().release()
+            return False
+        return True
+
+    def _lock_the_file(self) -> bool:
+        """Lock the file now at :attr:`path`: False while another process holds it."""
+        try:
+            fd = os.open(self.path, os.O_RDONLY | getattr(os, "O_BINARY", 0))
+        except OSError:
+            return True  # not there yet (Save as a new name), or unreadable: saving or opening says why
+        locked = _os_lock(fd, shared=False)
+        if not locked:
+            os.close(fd)
+            return locked is None  # None: a file system without locks (the check before saving still guards)
+        self._file = fd
+        return True
+
+    def _let_go_of_the_file(self) -> None:
+        fd, self._file = self._file, None
+        if fd is not None:
+            _os_unlock(fd)
+            os.close(fd)
+
+    def guards(self, path: Path) -> bool:
+        """Whether this lock is for the file ``path`` names (under whatever name)."""
+        return _same_file(self.path, path)
+
+    def before_save(self) -> None:
+        """Windows cannot put a new file in place of one that is open: the file's own lock waits for the save."""
+        if os.name == "nt":
+            self._let_go_of_the_file()
+
+    def after_save(self) -> None:
+        """The file was saved (or the save failed): hold the lock of the file now at :attr:`path`."""
+        if self._file is not None:
+            try:
+                if os.path.samestat(os.fstat(self._file), os.stat(self.path)):
+                    return  # the very file still (the save failed before replacing it)
+            except OSError:
+                pass
+        old, self._file = self._file, None
+        self._lock_the_file()  # the instant after the rename another process may have taken it: saving checks too
+        if old is not None:
+            _os_unlock(old)
+            os.close(old)
+
+    def release(self) -> None:
+        """Give both locks up."""
+        self._let_go_of_the_file()
+        super().release()

@@ -139,10 +139,12 @@ def _offer_recovery(window: QWidget, workspace: object) -> bool:
             workspace.discard(candidate)
             continue
         try:
-            workspace.recover(candidate)
+            note = workspace.recover(candidate)
         except RulesError as problem:  # a journal damaged past its first line: kept, the GM may ask for help
             QMessageBox.warning(window, _("Cannot restore the fight"), str(problem))
             continue
+        if note is not None:
+            QMessageBox.information(window, _("Restored as a copy"), note)
         return True
     return False
 

@@ -696,6 +696,20 @@ def test_fallback_without_os_locks(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert FileLock(lock_file).owner() is None  # unreadable and old: stale
 
 
+def test_a_new_lock_is_taken_where_the_file_system_has_no_locks(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fallback took a lock file it had just created, still empty, for a live owner's: without OS locks no
+    journal could start and no encounter could be opened."""
+    monkeypatch.setattr(locks, "_os_lock", lambda _fd, shared: None)
+    lock = FileLock(tmp_path / "fresh.lock")
+    assert lock.acquire()
+    assert not FileLock(tmp_path / "fresh.lock").acquire()  # and now it is held
+    lock.release()
+    document, journal, _ids = open_document()
+    document.apply(NextTurn())
+    journal.close()
+
+
 def test_owner_text_is_validated() -> None:
     assert locks._owner_from_text('{"pid": true, "host": "x"}') is None
     assert locks._owner_from_text('{"pid": 5, "host": 7}') is None
