@@ -166,3 +166,32 @@ def test_a_journal_damaged_past_its_header_is_told_and_kept(tmp_path: Path, monk
     assert "damaged at line 3" in questions.told[0][1]
     assert journal.exists()  # kept: offered again, and the GM may still want it looked at
     window.close()
+
+
+def test_redo_survives_a_restore(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, qapp: QApplication) -> None:
+    """Issue 19: after a restore Edit → Redo was greyed (the window's undo stack was rebuilt from the entries in
+    effect only); it brings back what was undone before the crash, also after a second crash."""
+    Questions(monkeypatch, QMessageBox.StandardButton.Yes)
+    window = _start(tmp_path)
+    window.show_fight()
+    for _space in range(3):
+        window.actions_by_name["next_turn"].trigger()
+    window.actions_by_name["undo"].trigger()
+    window.actions_by_name["undo"].trigger()
+    undone = fight_data(window.document.history)
+    window.actions_by_name["redo"].trigger()
+    redone = fight_data(window.document.history)
+    window.actions_by_name["undo"].trigger()
+    _killed(window)
+    for _start_again in range(2):
+        window = _start(tmp_path)
+        assert fight_data(window.document.history) == undone
+        assert window.actions_by_name["redo"].isEnabled()
+        _killed(window)
+    window = _start(tmp_path)
+    window.actions_by_name["redo"].trigger()
+    assert fight_data(window.document.history) == redone
+    window.actions_by_name["redo"].trigger()
+    assert not window.actions_by_name["redo"].isEnabled()
+    window.document.undo_stack.setClean()  # closes without asking to save
+    window.close()
