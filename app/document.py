@@ -110,6 +110,7 @@ class EncounterDocument(QObject):
         self._path = path
         self._journal = journal
         self._journal_behind = False  # it missed a step: it must start over before it records the next one
+        self._journal_problem: str | None = None  # why it is behind, while it is
         self.undo_stack = HistoryStack(lambda: self._history, self._back, self._forward, self)
         self.undo_stack.cleanChanged.connect(self._on_clean_changed)
 
@@ -141,6 +142,11 @@ class EncounterDocument(QObject):
     def modified(self) -> bool:
         """Whether there are changes not saved to the file."""
         return not self.undo_stack.isClean()
+
+    @property
+    def journal_problem(self) -> str | None:
+        """Why the journal is not being written (a crash now would lose changes), None while it is."""
+        return self._journal_problem
 
     def title(self) -> str:
         """For the title bar: file name (or the encounter's name) with Qt's ``[*]`` modified placeholder."""
@@ -204,14 +210,41 @@ class EncounterDocument(QObject):
                 record(self._journal)
         except RulesError as problem:
             self._journal_behind = True
+            self._journal_problem = str(problem)
             self.journal_failed.emit(str(problem))
 
     def _restart_journal(self, unsaved: bool, sealed: SealedDocument | None = None) -> None:
         """A fresh journal header holding the fight as it is now (StorageError: still behind)."""
         if self._journal is not None:
             self._journal_behind = True
-            self._journal.restart(self._history, self._path, unsaved, sealed)
+            try:
+                self._journal.restart(self._history, self._path, unsaved, sealed)
+            except RulesError as problem:
+                self._journal_problem = str(problem)
+                raise
             self._journal_behind = False
+            self._journal_problem = None
+
+    def start_journal(self) -> None:
+        """Journal the fight as it is (a document built over a journal not yet started). A disk that refuses is
+        no error: :attr:`journal_problem` says why, for whoever shows the window."""
+        self._journal_anew(unsaved=False)
+
+    def _journal_anew(self, unsaved: bool, sealed: SealedDocument | None = None) -> str | None:
+        """Journal the fight anew after what already happened (a load, a restore, a save): a journal the disk
+        refuses does not undo that; it starts over before the next change (:attr:`journal_problem` says why
+        meanwhile). Returns the problem when the journal has just stopped working, for :meth:`_warn`."""
+        was_working = self._journal_problem is None
+        try:
+            self._restart_journal(unsaved, sealed)
+        except RulesError as problem:
+            return str(problem) if was_working else None
+        return None
+
+    def _warn(self, problem: str | None) -> None:
+        """Tell the GM the journal stopped working (once the fight shows what happened; once until it works)."""
+        if problem is not None:
+            self.journal_failed.emit(problem)
 
     def replace_history(self, history: History, path: Path | None, clean: bool = True,
                         sealed: SealedDocument | None = None) -> None:
@@ -222,17 +255,19 @@ class EncounterDocument(QObject):
         self._history = history
         self._path = path
         with collector_paused():  # the old fight goes and the new one is journaled: both big
-            self._restart_journal(unsaved=not clean, sealed=sealed)
+            problem = self._journal_anew(unsaved=not clean, sealed=sealed)
         # modified even when it holds no entry (a recovered new fight): no step leads back to clean
         self.undo_stack.reset(clean)
         self.replaced.emit()
         self.path_changed.emit()
         settle_heap()
+        self._warn(problem)
 
     def mark_saved(self, path: Path, sealed: SealedDocument | None = None) -> None:
         """The file now holds the current state (``sealed``: what saving it wrote, for the journal)."""
         self._path = path
         self.undo_stack.setClean()
-        self._restart_journal(unsaved=False, sealed=sealed)
+        problem = self._journal_anew(unsaved=False, sealed=sealed)  # saved, whether the journal can follow or not
         self.path_changed.emit()
+        self._warn(problem)
 

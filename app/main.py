@@ -14,8 +14,10 @@ import sys
 import tempfile
 import time
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
+from typing import TYPE_CHECKING
 
 os.environ.setdefault("PYQTGRAPH_QT_LIB", "PySide6")  # pyqtgraph must not pick another Qt binding
 
@@ -26,6 +28,10 @@ from app import __version__
 from app.i18n import _, install_language, ngettext
 from app.icon import install_identity
 from app.paths import HOME_VARIABLE, log_dir
+
+if TYPE_CHECKING:
+    from app.workspace import Workspace
+    from ui.shell import Shell
 
 VERSION = __version__  # --version, the About box and saved files say the same
 PROBE_MODULES_VARIABLE = "BOJOVKA_PROBE_MODULES"  # with --startup-probe: also list the games' modules loaded
@@ -59,15 +65,30 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def _setup_logging() -> Path:
     path = log_dir() / "bojovka.log"
-    handler = logging.FileHandler(path, encoding="utf-8")
+    handler: logging.Handler
+    try:
+        handler = logging.FileHandler(path, encoding="utf-8")
+    except OSError:  # a disk that refuses even an empty log (full, read-only): the console has it, Bojovka starts
+        handler = logging.StreamHandler()
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     LOG.addHandler(handler)
     LOG.setLevel(logging.INFO)
     return path
 
 
-def install_exception_hook(log_path: Path) -> None:
-    """Unexpected errors: write the traceback to the log, tell the GM briefly; the journal keeps the fight."""
+def _unexpected_problem(error: BaseException, log_path: Path, journaled: bool) -> str:
+    """What the GM is told of an unexpected error: that the fight is safe only while the journal is written."""
+    if journaled:
+        return _("Bojovka hit an unexpected problem: {problem}\n\nYour fight is safe: every completed action "
+                 "is journaled. Details are in {log}.").format(problem=error, log=log_path)
+    return _("Bojovka hit an unexpected problem: {problem}\n\nThe recovery journal is not being written, so a "
+             "crash now would lose changes: save the fight (File → Save as) if you can. Details are in {log}.")\
+        .format(problem=error, log=log_path)
+
+
+def install_exception_hook(log_path: Path, journaled: Callable[[], bool] = lambda: True) -> None:
+    """Unexpected errors: write the traceback to the log, tell the GM briefly; the journal keeps the fight
+    (``journaled`` says whether it does now)."""
 
     def hook(kind: type[BaseException], error: BaseException, trace: TracebackType | None) -> None:
         LOG.error("".join(traceback.format_exception(kind, error, trace)))
@@ -75,9 +96,7 @@ def install_exception_hook(log_path: Path) -> None:
             sys.__excepthook__(kind, error, trace)
             return
         if QApplication.instance() is not None and os.environ.get("QT_QPA_PLATFORM") != "offscreen":
-            QMessageBox.critical(None, _("Something went wrong"), _(
-                "Bojovka hit an unexpected problem: {problem}\n\nYour fight is safe: every completed action "
-                "is journaled. Details are in {log}.").format(problem=error, log=log_path))
+            QMessageBox.critical(None, _("Something went wrong"), _unexpected_problem(error, log_path, journaled()))
         else:
             print(_("Unexpected problem: {problem} (details in {log})").format(problem=error, log=log_path),
                   file=sys.stderr)
@@ -108,6 +127,7 @@ def _recovery_question(name: str, actions: int, when: str) -> str:
 def _offer_recovery(window: QWidget, workspace: object) -> bool:
     """Ask about fights a crash left unsaved; True if one was restored."""
     from app.workspace import Workspace
+    from rules.errors import RulesError
 
     assert isinstance(workspace, Workspace)
     for candidate in workspace.recoverable():
@@ -115,38 +135,57 @@ def _offer_recovery(window: QWidget, workspace: object) -> bool:
                                       _recovery_question(candidate.name, candidate.operations,
                                                          _local_time(candidate.changed.timestamp())),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
-        if answer == QMessageBox.StandardButton.Yes:
-            workspace.recover(candidate)
-            return True
-        workspace.discard(candidate)
+        if answer != QMessageBox.StandardButton.Yes:
+            workspace.discard(candidate)
+            continue
+        try:
+            note = workspace.recover(candidate)
+        except RulesError as problem:  # a journal damaged past its first line: kept, the GM may ask for help
+            QMessageBox.warning(window, _("Cannot restore the fight"), str(problem))
+            continue
+        if note is not None:
+            QMessageBox.information(window, _("Restored as a copy"), note)
+        return True
     return False
 
 
 def run(args: argparse.Namespace) -> int:
     """The interactive application."""
     from app.workspace import Workspace
-    from ui.shell import Shell
     from ui.theme import apply_theme
 
     application = _application()
-    install_exception_hook(_setup_logging())
+    log_path = _setup_logging()
+    install_exception_hook(log_path)
     workspace = Workspace()
+    install_exception_hook(log_path, lambda: workspace.document.journal_problem is None)
     install_language(args.language or workspace.settings.language)
     apply_theme(application, workspace.settings.theme)
+    shell = start_window(workspace, args.file)
+    if args.startup_probe:
+        _probe_first_paint(shell.window)
+    shell.window.show()
+    return application.exec()
+
+
+def start_window(workspace: Workspace, file: Path | None) -> Shell:
+    """The window as the GM first sees it: a fight a crash left offered back, else ``file``, the last encounter
+    or the welcome page; a journal the disk refuses is told, not a crash."""
+    from ui.shell import Shell
+
     first_run = not workspace.settings.recent_files and not workspace.settings.last_encounter
     shell = Shell(workspace)  # owns the window: a language switch rebuilds it
     window = shell.window
     restored = _offer_recovery(window, workspace)
     if not restored:
-        _open_start(window, workspace, args.file)
-    if first_run and not restored and args.file is None:
+        _open_start(window, workspace, file)
+    if first_run and not restored and file is None:
         window.on_welcome()
     else:
         window.show_fight()
-    if args.startup_probe:
-        _probe_first_paint(window)
-    window.show()
-    return application.exec()
+    if workspace.document.journal_problem is not None:
+        window.warn_journal(workspace.document.journal_problem)
+    return shell
 
 
 class _FirstPaint(QObject):

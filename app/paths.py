@@ -41,10 +41,21 @@ def config_dir() -> Path:
     return _ensure(home / "config" if home else platformdirs.user_config_path(APP_NAME, appauthor=False))
 
 
+def _state_path() -> Path:
+    home = _home()
+    return home / "state" if home else platformdirs.user_state_path(APP_NAME, appauthor=False)
+
+
 def state_dir() -> Path:
     """Journals of running fights (crash recovery) and lock files."""
-    home = _home()
-    return _ensure(home / "state" if home else platformdirs.user_state_path(APP_NAME, appauthor=False))
+    return _ensure(_state_path())
+
+
+def journals_dir(create: bool = True) -> Path:
+    """Journals of running fights and their lock files, and the locks of open encounter files (``create``: made
+    if missing; OSError if the disk refuses)."""
+    path = _state_path() / "journals"
+    return _ensure(path) if create else path
 
 
 def log_dir() -> Path:

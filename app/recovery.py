@@ -1,4 +1,4 @@
-"""The journal of the fight being run, crash recovery, and the lock that warns a second Bojovka.
+"""The journal of the fight being run, and crash recovery.
 
 Each open document has one journal, ``state_dir()/journals/<uuid>.jsonl``. Its first line (the header)
 holds the whole fight as it was when the file was last opened or saved (a copy of the file's own bytes then,
@@ -7,30 +7,24 @@ so the journal never depends on the file, which may change or go); every later l
 returns, so a crash or a power cut loses at most the change in flight. A normal close deletes the journal;
 a journal left behind belongs to a Bojovka that died, and :func:`find_recoverable` offers it on the next start.
 
-Who is alive is decided by operating-system locks, which the OS drops when a process dies, however it dies:
-``flock`` on POSIX, ``msvcrt.locking`` on Windows. Lock files also record the owner's pid, host and start time,
-for the GM's warning and as a fallback where a file system has no locks: then a POSIX owner is alive while
-``os.kill(pid, 0)`` finds its pid on this host, and on Windows (where ``os.kill`` would terminate the process)
-or another host a lock counts as alive until it is a day old.
+Who is alive is decided by operating-system locks (:mod:`app.locks`): each journal has a lock file beside it,
+held while its Bojovka runs.
 """
 
 from __future__ import annotations
 
 import contextlib
-import errno
-import hashlib
 import json
 import os
-import socket
-import sys
 import uuid
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Final
 
 from app.i18n import _
-from app.paths import state_dir
+from app.locks import LOCK_SUFFIX, FileLock, now
+from app.paths import journals_dir
 from app.storage import (
     SealedDocument,
     StorageError,
@@ -50,237 +44,8 @@ from rules.serialize import history_from_document, history_to_document, operatio
 JOURNAL_FORMAT: Final[str] = "bojovka-journal"
 JOURNAL_VERSION: Final[int] = 1
 JOURNAL_SUFFIX: Final[str] = ".jsonl"
-LOCK_SUFFIX: Final[str] = ".lock"
 #: A journal holds a whole fight plus every change since the last save; far above any real session.
 MAX_JOURNAL_BYTES: Final[int] = 256 * 1024 * 1024
-#: Where no OS lock can be checked, a lock this old is taken to be left behind.
-STALE_AFTER: Final[timedelta] = timedelta(days=1)
-
-
-def journals_dir() -> Path:
-    """The folder of journals and lock files (created on demand)."""
-    directory = state_dir() / "journals"
-    directory.mkdir(parents=True, exist_ok=True)
-    return directory
-
-
-def _now() -> datetime:
-    return datetime.now().astimezone()
-
-
-# --- operating-system locks ---------------------------------------------------------------------
-
-if sys.platform == "win32":
-    import msvcrt
-
-    # msvcrt locks are mandatory: lock one byte far beyond the owner text so others can still read it.
-    _WINDOWS_LOCK_OFFSET: Final[int] = 1 << 30
-
-    def _os_lock(fd: int, shared: bool) -> bool | None:
-        """Lock ``fd`` without waiting: True locked, False held by someone else, None not supported."""
-        del shared  # msvcrt has exclusive locks only; a probe takes and drops one
-        os.lseek(fd, _WINDOWS_LOCK_OFFSET, os.SEEK_SET)
-        try:
-            msvcrt.locking(fd, msvcrt.LK_NBLCK, 1)
-        except OSError as error:
-            if error.errno in (errno.EACCES, errno.EDEADLK):
-                return False
-            return None
-        return True
-
-    def _os_unlock(fd: int) -> None:
-        os.lseek(fd, _WINDOWS_LOCK_OFFSET, os.SEEK_SET)
-        with contextlib.suppress(OSError):
-            msvcrt.locking(fd, msvcrt.LK_UNLCK, 1)
-
-else:
-    import fcntl
-
-    def _os_lock(fd: int, shared: bool) -> bool | None:
-        """Lock ``fd`` without waiting: True locked, False held by someone else, None not supported."""
-        try:
-            fcntl.flock(fd, (fcntl.LOCK_SH if shared else fcntl.LOCK_EX) | fcntl.LOCK_NB)
-        except BlockingIOError:
-            return False
-        except OSError as error:
-            if error.errno in (errno.EAGAIN, errno.EACCES):
-                return False
-            return None  # ENOLCK, EOPNOTSUPP…: this file system keeps no locks
-        return True
-
-    def _os_unlock(fd: int) -> None:
-        with contextlib.suppress(OSError):
-            fcntl.flock(fd, fcntl.LOCK_UN)
-
-
-@dataclass(frozen=True)
-class LockOwner:
-    """Who holds a lock: for the GM's warning ("open in another Bojovka since 21:04")."""
-
-    pid: int
-    host: str
-    since: datetime | None
-
-    def describe(self) -> str:
-        """A sentence fragment naming the owner, in the GM's language."""
-        if self.since is None:
-            return _("Bojovka (process {pid}) on {host}").format(pid=self.pid, host=self.host or "?")
-        return _("Bojovka (process {pid}) on {host}, since {time}").format(
-            pid=self.pid, host=self.host or "?", time=self.since.strftime("%Y-%m-%d %H:%M"))
-
-
-def _me() -> LockOwner:
-    return LockOwner(os.getpid(), socket.gethostname(), _now())
-
-
-def _owner_to_text(owner: LockOwner) -> str:
-    since = owner.since.isoformat(timespec="seconds") if owner.since else None
-    return json.dumps({"pid": owner.pid, "host": owner.host, "since": since})
-
-
-def _owner_from_text(text: str) -> LockOwner | None:
-    try:
-        data = json.loads(text)
-        since = datetime.fromisoformat(data["since"]) if isinstance(data.get("since"), str) else None
-        pid, host = data["pid"], data["host"]
-    except (ValueError, TypeError, KeyError, AttributeError):
-        return None
-    if isinstance(pid, bool) or not isinstance(pid, int) or not isinstance(host, str):
-        return None
-    return LockOwner(pid, host, since)
-
-
-def _read_owner(fd: int) -> LockOwner | None:
-    os.lseek(fd, 0, os.SEEK_SET)
-    return _owner_from_text(os.read(fd, 4096).decode("utf-8", "replace"))
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)  # signal 0: only asks whether the process exists (POSIX)
-    except ProcessLookupError:
-        return False
-    except OSError:  # EPERM: it exists but belongs to someone else
-        return True
-    return True
-
-
-def _presumed_alive(owner: LockOwner | None, lock_file: Path) -> bool:
-    """The fallback when no OS lock can be checked (see the module docstring)."""
-    if owner is not None and os.name == "posix" and owner.host == socket.gethostname():
-        return _pid_alive(owner.pid)
-    since = owner.since if owner is not None and owner.since is not None else None
-    if since is None:
-        try:
-            since = datetime.fromtimestamp(lock_file.stat().st_mtime).astimezone()
-        except OSError:
-            return False
-    return _now() - since < STALE_AFTER
-
-
-class FileLock:
-    """A lock file held by one running process; a lock whose process died is stale and is taken over."""
-
-    def __init__(self, lock_file: Path) -> None:
-        self.lock_file = lock_file
-        self._fd: int | None = None
-        self._owner: LockOwner | None = None
-
-    @property
-    def held(self) -> bool:
-        """Whether this object holds the lock."""
-        return self._fd is not None
-
-    def acquire(self) -> bool:
-        """Take the lock (True), or leave it to the live process holding it (False). Never waits."""
-        if self._fd is not None:
-            return True
-        for _attempt in range(5):
-            try:
-                fd = os.open(self.lock_file, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o644)
-            except OSError as error:
-                raise StorageError(_("Cannot create the lock file “{file}”: {reason}.").format(
-                    file=self.lock_file, reason=os_reason(error)), self.lock_file) from error
-            locked = _os_lock(fd, shared=False)
-            if locked is False or (locked is None and _presumed_alive(_read_owner(fd), self.lock_file)):
-                os.close(fd)
-                return False
-            if not self._still_linked(fd):  # the previous owner deleted it while we opened it: try again
-                self._close(fd)
-                continue
-            try:
-                self._write_owner(fd)
-            except OSError as error:
-                self._close(fd)
-                raise StorageError(_("Cannot write the lock file “{file}”: {reason}.").format(
-                    file=self.lock_file, reason=os_reason(error)), self.lock_file) from error
-            self._fd = fd
-            return True
-        return False
-
-    def _write_owner(self, fd: int) -> None:
-        self._owner = _me()
-        os.ftruncate(fd, 0)
-        os.lseek(fd, 0, os.SEEK_SET)
-        write_all(fd, _owner_to_text(self._owner).encode("utf-8"))
-
-    def _still_linked(self, fd: int) -> bool:
-        try:
-            return os.path.samestat(os.fstat(fd), os.stat(self.lock_file))
-        except OSError:
-            return False
-
-    @staticmethod
-    def _close(fd: int) -> None:
-        _os_unlock(fd)
-        os.close(fd)
-
-    def release(self) -> None:
-        """Give the lock up and delete the lock file."""
-        fd, self._fd, self._owner = self._fd, None, None
-        if fd is None:
-            return
-        if os.name == "nt":  # Windows cannot delete a file that is still open
-            self._close(fd)
-            with contextlib.suppress(OSError):
-                self.lock_file.unlink()
-            return
-        # POSIX: unlink while still locked, so nobody can lock the old file and think it is current.
-        with contextlib.suppress(OSError):
-            self.lock_file.unlink()
-        self._close(fd)
-
-    def owner(self) -> LockOwner | None:
-        """The live holder of the lock (this process included), or None when it is free or stale."""
-        if self._fd is not None:
-            return self._owner
-        try:
-            fd = os.open(self.lock_file, os.O_RDWR | getattr(os, "O_BINARY", 0))
-        except OSError:
-            return None
-        try:
-            locked = _os_lock(fd, shared=True)
-            if locked:
-                _os_unlock(fd)
-                return None
-            owner = _read_owner(fd)
-            if locked is None and not _presumed_alive(owner, self.lock_file):
-                return None
-            return owner or LockOwner(0, "", None)
-        finally:
-            os.close(fd)
-
-
-class EncounterLock(FileLock):
-    """Marks an encounter file as open in this Bojovka, so a second window opening it can be warned.
-
-    The lock file lives in the journals folder, named by a hash of the file's full path.
-    """
-
-    def __init__(self, path: Path, directory: Path | None = None) -> None:
-        key = hashlib.sha256(os.path.normcase(str(path.resolve())).encode("utf-8")).hexdigest()[:32]
-        super().__init__((directory or journals_dir()) / f"encounter-{key}{LOCK_SUFFIX}")
-        self.path = path
 
 
 # --- the journal --------------------------------------------------------------------------------
@@ -309,6 +74,21 @@ def _with_document(header: str, history: History, sealed: SealedDocument | None)
     return header[:-1].encode("utf-8") + b',"document":' + document
 
 
+def _journals_folder() -> Path:
+    """The journals folder, made if the disk lets it be (a full disk: writing the journal will say so)."""
+    try:
+        return journals_dir()
+    except OSError:
+        return journals_dir(create=False)
+
+
+def _remove_temp_files(journal: Path) -> None:
+    """Temp files left by a writer of ``journal`` who died while restarting it (the caller holds its lock)."""
+    for temp in journal.parent.glob(f".{journal.name}.*.tmp"):
+        with contextlib.suppress(OSError):
+            temp.unlink()
+
+
 class Journal:
     """The write-ahead journal of one open document (implements ``app.document.Journal``).
 
@@ -317,7 +97,7 @@ class Journal:
     """
 
     def __init__(self, directory: Path | None = None) -> None:
-        self.directory = directory or journals_dir()
+        self.directory = directory or _journals_folder()
         self.path = self.directory / f"{uuid.uuid4().hex}{JOURNAL_SUFFIX}"
         self._lock = FileLock(self.path.with_suffix(LOCK_SUFFIX))
         self._fd: int | None = None
@@ -360,7 +140,7 @@ class Journal:
         header = {
             "format": JOURNAL_FORMAT, "version": JOURNAL_VERSION,
             "file": str(path.absolute()) if path is not None else None,
-            "started": _now().isoformat(timespec="seconds"),
+            "started": now().isoformat(timespec="seconds"),
             "app_version": app_version(),
             "redo": [to_data(operation) for operation in _redo_operations(history)],
             "unsaved": unsaved,
@@ -421,6 +201,22 @@ class Journal:
         with contextlib.suppress(FileNotFoundError):
             self.path.unlink()
         self._lock.release()
+
+    def take_over(self, journal: Path) -> None:
+        """Carry on as ``journal``, one left behind whose fight is being restored (at start-up, while this
+        journal holds nothing the GM did): its lock becomes this journal's, and this journal's file goes.
+
+        Its records stay as they are until the next :meth:`restart` puts the restored fight in their place,
+        atomically (the document restarts its journal on restoring). A crash at any moment before, during or
+        after leaves exactly one journal of the fight: never none, never a second one to be offered again.
+        """
+        lock = FileLock(journal.with_suffix(LOCK_SUFFIX))
+        if not lock.acquire():
+            raise StorageError(_("The recovery journal “{file}” is in use by a running Bojovka.").format(
+                file=journal), journal)
+        self.close()
+        _remove_temp_files(journal)
+        self.directory, self.path, self._lock = journal.parent, journal, lock
 
 
 # --- recovery -----------------------------------------------------------------------------------
@@ -498,6 +294,9 @@ def _newer_than_file(header: dict[str, Any], file: Path | None, changes: int, ch
     if header.get("unsaved") is True:
         return True
     if file is None:
+        if "unsaved" in header:  # a fight never saved, as it was opened or started: a sample, a new fight
+            return changes > 0
+        # A journal of the release before "unsaved" was recorded: a recovered fight started a header like this.
         document = header.get("document")
         operations = document.get("operations") if isinstance(document, dict) else None
         return changes > 0 or bool(operations)
@@ -512,7 +311,7 @@ def _inspect(journal: Path) -> RecoveryCandidate:
     try:
         changed = datetime.fromtimestamp(journal.stat().st_mtime).astimezone()
     except OSError:
-        changed = _now()
+        changed = now()
     try:
         lines = _journal_lines(journal)
         header = _header(journal, lines)
@@ -593,7 +392,7 @@ def recover(candidate: RecoveryCandidate) -> History:
 
 
 def discard(candidate: RecoveryCandidate) -> None:
-    """Delete a journal left behind (after it was recovered into a new one, or the GM declined it)."""
+    """Delete a journal left behind (the GM declined it, or it holds nothing unsaved)."""
     lock = FileLock(candidate.journal.with_suffix(LOCK_SUFFIX))
     if not lock.acquire():
         raise StorageError(_("The recovery journal “{file}” is in use by a running Bojovka.").format(
@@ -601,8 +400,6 @@ def discard(candidate: RecoveryCandidate) -> None:
     try:
         with contextlib.suppress(FileNotFoundError):
             candidate.journal.unlink()
-        for temp in candidate.journal.parent.glob(f".{candidate.journal.name}.*.tmp"):
-            with contextlib.suppress(OSError):
-                temp.unlink()
+        _remove_temp_files(candidate.journal)
     finally:
         lock.release()

@@ -220,12 +220,18 @@ def seal(body: bytes) -> bytes:
 
 def is_sealed(data: bytes) -> bool:
     """Whether ``data`` ends with a checksum that matches the bytes before it."""
+    return sealed_checksum(data) is not None
+
+
+def sealed_checksum(data: bytes) -> bytes | None:
+    """The checksum a sealed document ends with (a digest of everything it holds), None when ``data`` is not
+    sealed (no checksum, or one that does not match the bytes before it)."""
     data = data.rstrip()
     position = data.rfind(_SEAL)
     if position < 0 or not data.endswith(b'"}'):
-        return False
+        return None
     digest = hashlib.sha256(data[:position]).hexdigest().encode("ascii")
-    return hmac.compare_digest(digest, data[position + len(_SEAL):-2])
+    return digest if hmac.compare_digest(digest, data[position + len(_SEAL):-2]) else None
 
 
 @dataclass(frozen=True, eq=False)
@@ -252,6 +258,11 @@ class SealedDocument:
         if data[:1] != b"{" or b"\n" in data or not (checked or is_sealed(data)):
             return None
         return cls(data, history, history.state, history.last_done, history.position)
+
+    @property
+    def checksum(self) -> bytes:
+        """The checksum these bytes end with: what they hold, in 64 hex digits (see :func:`sealed_checksum`)."""
+        return self.data[self.data.rfind(_SEAL) + len(_SEAL):-2]
 
     def holds(self, history: History) -> bool:
         """Whether these bytes are still ``history``'s entries and state: the same history, at the same entry.

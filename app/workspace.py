@@ -12,14 +12,16 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from app.disk_changes import FileVersion, changed_on_disk, stamp_of
 from app.document import EncounterDocument
 from app.i18n import _
+from app.locks import EncounterLock
 from app.paths import ENCOUNTER_SUFFIX, documents_dir
-from app.recovery import EncounterLock, Journal, RecoveryCandidate, discard, find_recoverable, recover
+from app.recovery import Journal, RecoveryCandidate, discard, find_recoverable, recover
 from app.samples import sample_path
 from app.session import FightSession
 from app.settings import Settings, load_settings, save_settings, with_recent_file
-from app.storage import StorageError, open_encounter, peek_system_id, save_encounter
+from app.storage import SealedDocument, StorageError, open_encounter, peek_system_id, save_encounter
 from rules.dice import Roller
 from rules.encounter import Side
 from rules.history import History, new_history
@@ -49,9 +51,14 @@ def _first_game(settings: Settings) -> str:
     return game if game in system_ids() else settings.default_system
 
 
-def _owner_text(lock: EncounterLock) -> str:
+def _open_elsewhere(path: Path, lock: EncounterLock) -> StorageError:
+    """Why ``path`` cannot be opened here: another Bojovka has it open (named when its lock file says who)."""
     owner = lock.owner()
-    return owner.describe() if owner is not None else _("another Bojovka")
+    if owner is None:  # it holds the file itself: under another name, or with another data folder
+        return StorageError(_("{file} is open in another Bojovka window (perhaps under another name, or with "
+                              "another data folder). Close it there first.").format(file=path.name), path)
+    return StorageError(_("{file} is open in another Bojovka window ({owner}). Close it there first.")
+                        .format(file=path.name, owner=owner.describe()), path)
 
 
 class Workspace:
@@ -61,11 +68,13 @@ class Workspace:
                  library: Library | None = None) -> None:
         self.settings = settings or load_settings()
         history = new_history(_first_game(self.settings))
-        self.journal = Journal.start(history, None)
+        self.journal = Journal()
         self.document = EncounterDocument(history, None, self.journal)
+        self.document.start_journal()  # a full disk is no crash at start: the window tells the GM (journal_problem)
         self.session = FightSession(self.document, roller)
         self._library = library
         self._lock: EncounterLock | None = None
+        self._on_disk: FileVersion | None = None  # the open file as last read or written here
 
     @property
     def library(self) -> Library:
@@ -97,15 +106,31 @@ class Workspace:
         if shipped is not None:
             self.open_sample(shipped)
             return
+        stamp = stamp_of(path)  # before reading: a write while reading shows at the next save
         history, sealed = open_encounter(path)
-        lock = EncounterLock(path)
-        if not lock.acquire():
-            raise StorageError(_("{file} is open in another Bojovka window ({owner}). Close it there first.")
-                               .format(file=path.name, owner=_owner_text(lock)))
-        self._release()
-        self._lock = lock
+        self._hold(self._lock_for(path))
+        self._on_disk = FileVersion.of(stamp, sealed)
         self.document.replace_history(history, path, sealed=sealed)
         self._remember(path)
+
+    def _lock_for(self, path: Path) -> EncounterLock:
+        """The lock of ``path`` (the one held already when it is the file open here); StorageError when another
+        Bojovka has it open."""
+        if self._lock is not None and self._lock.guards(path):
+            self._lock.path = path  # the name it goes by now: a save puts the new file there
+            return self._lock
+        lock = EncounterLock(path)
+        if not lock.acquire():
+            raise _open_elsewhere(path, lock)
+        return lock
+
+    def _hold(self, lock: EncounterLock | None) -> None:
+        """``lock`` is now the one of the open file (the previous one, if another, is given up)."""
+        if self._lock is not None and self._lock is not lock:
+            self._lock.release()
+        self._lock = lock
+        if lock is None:
+            self._on_disk = None
 
     def open_sample(self, system_id: str) -> None:
         """A copy of a game's sample fight (saving asks for a new file; the sample stays pristine)."""
@@ -125,17 +150,40 @@ class Workspace:
         self.open_sample(self.settings.default_system)
 
     # --- saving --------------------------------------------------------------------------------
-    def save(self, path: Path | None = None) -> Path:
-        """Save to ``path`` (or the current file); returns where it was saved."""
+    def save(self, path: Path | None = None, overwrite: bool = False) -> Path:
+        """Save to ``path`` (or the current file); returns where it was saved.
+
+        Refused (StorageError) onto a file another Bojovka has open, and (FileChangedOnDisk) over the open file
+        when someone else wrote it since it was opened or saved here, unless ``overwrite``.
+        """
         target = path or self.document.path
         if target is None:
             raise StorageError(_("Choose a file name first."))
         if target.suffix != ENCOUNTER_SUFFIX:
             target = target.with_name(target.name + ENCOUNTER_SUFFIX)
-        sealed = save_encounter(self.document.history, target)
+        lock = self._lock_for(target)
+        try:
+            if lock is self._lock and self._on_disk is not None and not overwrite and self._on_disk.changed(target):
+                raise changed_on_disk(target)
+            sealed = self._write(target, lock)
+        except BaseException:
+            if lock is not self._lock:
+                lock.release()
+            raise
+        self._hold(lock)
         self.document.mark_saved(target, sealed)
         self._remember(target)
         return target
+
+    def _write(self, target: Path, lock: EncounterLock) -> SealedDocument | None:
+        """Write the fight to ``target``, its lock following the new file; remember what is on disk now."""
+        lock.before_save()
+        try:
+            sealed = save_encounter(self.document.history, target)
+        finally:
+            lock.after_save()
+        self._on_disk = FileVersion.of(stamp_of(target), sealed)
+        return sealed
 
     # --- the roster and bestiary ---------------------------------------------------------------
     def keep_in_library(self, combatant_id: str) -> LibraryEntry:
@@ -167,12 +215,34 @@ class Workspace:
                 discard(candidate)  # a clean exit that could not delete it: nothing would be lost
         return offered
 
-    def recover(self, candidate: RecoveryCandidate) -> None:
-        """Restore a fight from its journal (marked modified: it has unsaved changes)."""
+    def recover(self, candidate: RecoveryCandidate) -> str | None:
+        """Restore a fight from its journal (marked modified: it has unsaved changes); returns a note for the GM
+        when its file is open in another Bojovka (the fight is then restored as a copy: saving asks for a name).
+
+        The journal carries on in the candidate's own file: restoring rewrites it whole, atomically, with the
+        fight restored (what Redo brings back and "unsaved" included), so it is offered again after another crash
+        even if the GM does nothing, and a crash at any moment leaves exactly one journal of it.
+        """
         history: History = recover(candidate)
-        self._release()
-        self.document.replace_history(history, candidate.file, clean=False)  # journals it anew first
-        discard(candidate)
+        self.journal.take_over(candidate.journal)
+        path, note = self._reclaim(candidate.file)
+        self.document.replace_history(history, path, clean=False)
+        return note
+
+    def _reclaim(self, file: Path | None) -> tuple[Path | None, str | None]:
+        """The file a restored fight belongs to, now locked here; None, and why, when another Bojovka has it open."""
+        if file is None:
+            self._release()
+            return None, None
+        try:
+            self._hold(self._lock_for(file))
+        except StorageError:
+            self._release()
+            return None, _("“{file}” is open in another Bojovka window, so the fight is restored as a copy: save it "
+                           "under another name (saving over that file would overwrite what the other window "
+                           "saves).").format(file=file.name)
+        self._on_disk = FileVersion.of(stamp_of(file), None)  # not read here: any later write is someone else's
+        return file, None
 
     def discard(self, candidate: RecoveryCandidate) -> None:
         """Throw a leftover journal away (the GM said no)."""
@@ -208,13 +278,16 @@ class Workspace:
             self.remember(last_directory=folder)
 
     def _remember(self, path: Path) -> None:
+        """The file opened or saved is the last and most recent one; a disk that refuses the settings does not
+        make the open or the save fail (it happened)."""
         self.settings = dataclasses.replace(with_recent_file(self.settings, path), last_encounter=str(path))
-        save_settings(self.settings)
+        try:
+            save_settings(self.settings)
+        except StorageError as problem:
+            log.warning("settings: could not remember %s: %s", path, problem)
 
     def _release(self) -> None:
-        if self._lock is not None:
-            self._lock.release()
-            self._lock = None
+        self._hold(None)
 
     def close(self, keep_journal: bool) -> None:
         """Quit: the journal is deleted only when nothing unsaved is left in it."""

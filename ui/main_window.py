@@ -98,7 +98,7 @@ class MainWindow(QMainWindow):
         self.document.replaced.connect(self._on_replaced)
         self.document.path_changed.connect(self._update_title)
         self.initiative_model.error.connect(self.show_error)
-        self.document.journal_failed.connect(self._warn_journal)
+        self.document.journal_failed.connect(self.warn_journal)
         self.document.history_damaged.connect(self._warn_history)
         self.table.selectionModel().selectionChanged.connect(lambda *_args: self._sync_hidden_check())
         QGuiApplication.styleHints().colorSchemeChanged.connect(self.preferences.follow_the_desktop)
@@ -381,7 +381,8 @@ class MainWindow(QMainWindow):
         """A refused command: say why in the status bar, never a traceback."""
         self.statusBar().showMessage(message, 10_000)
 
-    def _warn_journal(self, problem: str) -> None:
+    def warn_journal(self, problem: str) -> None:
+        """The journal cannot be written: a crash now would lose changes (the GM may save elsewhere)."""
         QMessageBox.warning(self, _("Autosave failed"), as_written(_(
             "{problem}\n\nThe fight is still here, but a crash now could lose the latest changes. "
             "Save it to another disk with File → Save as.").format(problem=problem)))
@@ -516,7 +517,7 @@ class MainWindow(QMainWindow):
         if not self.files.may_discard():
             event.ignore()
             return
-        self.workspace.update_settings(
+        self.workspace.remember(  # a full disk must not keep the window from closing
             window_geometry=bytes(self.saveGeometry().toBase64().data()).decode(),
             window_state=bytes(self.saveState(LAYOUT_VERSION).toBase64().data()).decode())
         self.workspace.close(keep_journal=False)

@@ -8,14 +8,22 @@ the bytes saved). With ``--open`` the fight starts as a file opened (its journal
 The script is deterministic: :func:`build_script` gives the test the very same steps, and
 :func:`expected_operations` the operations in effect after each one. A complete run closes the journal
 normally and prints ``finished``.
+
+``python -m tests.app.crash_worker --restore`` is the next start instead: the workspace restores the one fight
+offered (the GM answered Yes), prints ``restored <entries> <writes>`` and waits to be killed without doing
+anything more. With ``--die-at-write N`` it kills itself (SIGKILL) just before the N-th write of that restore to
+the disk (a write, fsync, truncation, rename, link or deletion): a crash inside the restore.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import signal
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -161,15 +169,57 @@ def run(seed: int, steps: int, file: Path, opened: bool = False) -> None:
     print("finished", flush=True)
 
 
+#: The os functions through which a restore changes the disk.
+WRITES = ("write", "fsync", "ftruncate", "replace", "rename", "link", "unlink")
+
+
+def die_at_write(number: int | None) -> Callable[[], int]:
+    """From now on, count the writes to the disk and die just before the ``number``-th; returns the count so far."""
+    count = 0
+
+    def counted(real: Callable[..., object]) -> Callable[..., object]:
+        def write(*args: object, **kwargs: object) -> object:
+            nonlocal count
+            count += 1
+            if count == number:
+                os.kill(os.getpid(), signal.SIGKILL)
+            return real(*args, **kwargs)
+
+        return write
+
+    for name in WRITES:
+        setattr(os, name, counted(getattr(os, name)))
+    return lambda: count
+
+
+def restore(number: int | None) -> None:
+    """The start after a crash, the GM answering Yes: restore the one fight offered, then do nothing."""
+    from app.workspace import Workspace
+
+    workspace = Workspace()
+    (candidate,) = workspace.recoverable()
+    writes = die_at_write(number)
+    workspace.recover(candidate)
+    print(f"restored {len(workspace.document.history.entries)} {writes()}", flush=True)
+    time.sleep(3600)  # the test kills it here: "kill right after restore"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: --seed, --steps, --file."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--steps", type=int, default=300)
-    parser.add_argument("--file", type=Path, required=True)
+    parser.add_argument("--file", type=Path)
     parser.add_argument("--open", action="store_true", help="open the fight from --file first")
+    parser.add_argument("--restore", action="store_true", help="restore the fight a crash left, then wait")
+    parser.add_argument("--die-at-write", type=int, help="with --restore: die at this write of the restore")
     args = parser.parse_args(argv)
-    run(args.seed, args.steps, args.file, args.open)
+    if args.restore:
+        restore(args.die_at_write)
+    elif args.file is None:
+        parser.error("--file is required to run the script")
+    else:
+        run(args.seed, args.steps, args.file, args.open)
     return 0
 
 

@@ -6,6 +6,7 @@ import errno
 import json
 import os
 import random
+import shutil
 import signal
 import socket
 import subprocess
@@ -20,20 +21,18 @@ from typing import Any
 
 import pytest
 
-from app import recovery
+from app import locks, recovery
 from app.document import EncounterDocument
 from app.library import Library
+from app.locks import EncounterLock, FileLock, LockOwner
+from app.paths import journals_dir
 from app.recovery import (
     JOURNAL_VERSION,
-    EncounterLock,
-    FileLock,
     Journal,
-    LockOwner,
     RecoveryCandidate,
     _redo_operations,
     discard,
     find_recoverable,
-    journals_dir,
     recover,
 )
 from app.storage import SealedDocument, StorageError, is_sealed, load_encounter, open_encounter, save_encounter, seal
@@ -197,6 +196,40 @@ def test_saved_journal_without_changes_is_not_newer(tmp_path: Path) -> None:
     assert candidate.operations == 0 and not candidate.newer_than_file and not candidate.worth_offering
     path.unlink()  # the file is gone: the journal is all that is left
     assert only_candidate().newer_than_file
+
+
+def _untouched_sample(workspace: Workspace) -> None:
+    workspace.open_sample("sr3")  # what a first start shows behind the welcome page
+
+
+def _untouched_new_fight(workspace: Workspace) -> None:
+    workspace.start_new("walka")
+
+
+def _placeholder(_workspace: Workspace) -> None:
+    """Killed before anything opened: only the placeholder fight the workspace starts with."""
+
+
+@pytest.mark.parametrize("start", [_untouched_sample, _untouched_new_fight, _placeholder])
+def test_a_start_killed_before_any_change_offers_nothing(tmp_path: Path, start: Any) -> None:
+    """Issue 19: a fresh start killed untouched offered to restore the sample "with unsaved changes"."""
+    workspace = _workspace(tmp_path)
+    start(workspace)
+    abandon(workspace.journal)
+    next_start = _workspace(tmp_path)
+    assert next_start.recoverable() == []
+    assert not workspace.journal.path.exists()  # nothing was in it: tidied away
+    next_start.close(keep_journal=False)
+
+
+def test_a_fight_never_saved_is_offered_after_its_first_change(tmp_path: Path) -> None:
+    workspace = _workspace(tmp_path)
+    workspace.open_sample("sr3")
+    workspace.document.apply(NextTurn())
+    abandon(workspace.journal)
+    (candidate,) = _workspace(tmp_path).recoverable()
+    assert candidate.file is None and candidate.operations == 1
+    assert same(recover(candidate), workspace.document.history)
 
 
 def test_close_deletes_the_journal_and_its_lock() -> None:
@@ -610,7 +643,7 @@ def test_encounter_lock_in_two_windows(tmp_path: Path) -> None:
 
 
 def _hold_lock_in_subprocess(lock_file: Path) -> subprocess.Popen[str]:
-    code = ("import sys; from pathlib import Path; from app.recovery import FileLock; "
+    code = ("import sys; from pathlib import Path; from app.locks import FileLock; "
             "lock = FileLock(Path(sys.argv[1])); print(lock.acquire(), flush=True); sys.stdin.read()")
     process = subprocess.Popen([sys.executable, "-c", code, str(lock_file)], cwd=ROOT, text=True,
                                stdin=subprocess.PIPE, stdout=subprocess.PIPE)
@@ -643,7 +676,7 @@ def _write_owner(lock_file: Path, pid: int, host: str, since: datetime) -> None:
 
 def test_fallback_without_os_locks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """File systems without locks: pid liveness on this host, a day's age elsewhere."""
-    monkeypatch.setattr(recovery, "_os_lock", lambda _fd, shared: None)
+    monkeypatch.setattr(locks, "_os_lock", lambda _fd, shared: None)
     now = datetime.now().astimezone()
     lock_file = tmp_path / "x.lock"
     dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True,
@@ -663,11 +696,25 @@ def test_fallback_without_os_locks(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert FileLock(lock_file).owner() is None  # unreadable and old: stale
 
 
+def test_a_new_lock_is_taken_where_the_file_system_has_no_locks(tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fallback took a lock file it had just created, still empty, for a live owner's: without OS locks no
+    journal could start and no encounter could be opened."""
+    monkeypatch.setattr(locks, "_os_lock", lambda _fd, shared: None)
+    lock = FileLock(tmp_path / "fresh.lock")
+    assert lock.acquire()
+    assert not FileLock(tmp_path / "fresh.lock").acquire()  # and now it is held
+    lock.release()
+    document, journal, _ids = open_document()
+    document.apply(NextTurn())
+    journal.close()
+
+
 def test_owner_text_is_validated() -> None:
-    assert recovery._owner_from_text('{"pid": true, "host": "x"}') is None
-    assert recovery._owner_from_text('{"pid": 5, "host": 7}') is None
-    assert recovery._owner_from_text("[]") is None
-    owner = recovery._owner_from_text('{"pid": 5, "host": "x", "since": null}')
+    assert locks._owner_from_text('{"pid": true, "host": "x"}') is None
+    assert locks._owner_from_text('{"pid": 5, "host": 7}') is None
+    assert locks._owner_from_text("[]") is None
+    owner = locks._owner_from_text('{"pid": 5, "host": "x", "since": null}')
     assert owner == LockOwner(5, "x", None) and owner.describe() == "Bojovka (process 5) on x"
 
 
@@ -775,12 +822,31 @@ def _check_recovery(home: Path, file: Path, report: KillReport, script: list[Ste
     return len(recovered), in_flight.kind if in_flight else "end"
 
 
+def _restore_and_kill(home: Path, die_at_write: int | None = None) -> str:
+    """The next start: the GM answers Yes to the fight offered and is killed (SIGKILL) right after the restore, or
+    inside it, just before its ``die_at_write``-th write to the disk; returns what it printed ("" if it died)."""
+    env = dict(os.environ, BOJOVKA_HOME=str(home), QT_QPA_PLATFORM="offscreen", PYTHONDONTWRITEBYTECODE="1")
+    command = [sys.executable, "-m", "tests.app.crash_worker", "--restore",
+               *(["--die-at-write", str(die_at_write)] if die_at_write else [])]
+    process = subprocess.Popen(command, cwd=ROOT, env=env, text=True, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL)
+    assert process.stdout is not None
+    said = process.stdout.readline().strip()
+    process.send_signal(signal.SIGKILL)  # nothing done after the restore (if it is not dead already)
+    process.communicate()
+    return said
+
+
+def _worth_offering(home: Path) -> list[RecoveryCandidate]:
+    return [candidate for candidate in find_recoverable(home / "state" / "journals") if candidate.worth_offering]
+
+
 def _crash_test(tmp_path: Path, kills: int, seed: int) -> None:
     script = build_script(SEED, STEPS)
     expected = expected_operations(script)
     duration = _timed_full_run(tmp_path / "calibration")
     rng = random.Random(seed)
-    made, attempt, counts, in_flight, opened_kills = 0, 0, [], Counter[str](), 0
+    made, attempt, counts, in_flight, opened_kills, restored_kills = 0, 0, [], Counter[str](), 0, 0
     while made < kills:
         attempt += 1
         assert attempt < kills * 3, "the worker finished before most kills: the script is too short"
@@ -793,11 +859,16 @@ def _crash_test(tmp_path: Path, kills: int, seed: int) -> None:
             continue
         made += 1
         opened_kills += opened
+        if made % 2 and _worth_offering(home):  # the next start restores it and is killed right away
+            assert _restore_and_kill(home).startswith("restored ")
+            restored_kills += 1
         count, kind = _check_recovery(home, file, report, script, expected)
         counts.append(count)
         in_flight[kind] += 1
     assert 0 < opened_kills < made, "both a new fight and a file opened must be killed"
-    print(f"\ncrash test: {made} SIGKILLs ({opened_kills} of a file opened) in {attempt} runs; script "
+    assert restored_kills > 0, "a restore must be killed too"
+    print(f"\ncrash test: {made} SIGKILLs ({opened_kills} of a file opened, {restored_kills} restored and killed "
+          f"again right after) in {attempt} runs; script "
           f"{duration * 1000:.0f} ms; recovered entries "
           f"min {min(counts)}, max {max(counts)}, distinct {len(set(counts))}; step in flight {dict(in_flight)}")
 
@@ -809,6 +880,70 @@ def test_crash_safety_20_kills(tmp_path: Path) -> None:
 @pytest.mark.soak
 def test_crash_safety_200_kills(tmp_path: Path) -> None:
     _crash_test(tmp_path, kills=200, seed=2)
+
+
+def _crash(workspace: Workspace) -> None:
+    """What a crash does to a workspace: its files stay, its process (and so every lock it held) is gone."""
+    abandon(workspace.journal)
+    workspace._release()
+
+
+def _played_and_crashed(tmp_path: Path) -> History:
+    """A saved fight opened, three actions, the last undone (Redo would bring it back), and a crash."""
+    workspace = _workspace(tmp_path)
+    workspace.open(_saved_fight(tmp_path))
+    document = workspace.document
+    for operation in (NextTurn(), ApplyHarm(_dave(document.history), "stun", 2, "club"), NextTurn()):
+        document.apply(operation)
+    document.undo_stack.undo()
+    _crash(workspace)
+    return document.history
+
+
+def test_a_restored_fight_survives_a_second_crash_with_nothing_done(tmp_path: Path) -> None:
+    """Issue 19: open a saved fight, act, crash; restart, restore, do nothing, crash again: the next start must
+    still offer it, with what Redo brings back."""
+    played = _played_and_crashed(tmp_path)
+    for _start in range(3):
+        workspace = _workspace(tmp_path)
+        (candidate,) = workspace.recoverable()
+        assert candidate.worth_offering
+        workspace.recover(candidate)
+        assert same(workspace.document.history, played) and workspace.document.undo_stack.canRedo()
+        assert sorted(journals_dir().glob("*.jsonl")) == [candidate.journal]  # carried on in its own journal
+        _crash(workspace)
+    workspace = _workspace(tmp_path)
+    (candidate,) = workspace.recoverable()
+    workspace.recover(candidate)
+    workspace.document.undo_stack.redo()
+    played.redo()
+    assert same(workspace.document.history, played)
+    workspace.close(keep_journal=False)
+
+
+def test_a_restore_killed_at_any_write_leaves_the_fight_offered_exactly_once(tmp_path: Path) -> None:
+    """A SIGKILL just before each write the restore makes to the disk, and one right after it: the next start
+    offers the fight once (never lost, never a second copy to be offered again later), as it was played."""
+    played = _played_and_crashed(tmp_path)
+    left_behind = journals_dir()
+
+    def home(name: str) -> Path:
+        shutil.copytree(left_behind, tmp_path / name / "state" / "journals")
+        return tmp_path / name
+
+    right_after = home("right-after")
+    said = _restore_and_kill(right_after).split()
+    assert said[:2] == ["restored", str(len(played.entries))]
+    writes = int(said[2])
+    (candidate,) = _worth_offering(right_after)
+    assert same(recover(candidate), played)
+    for number in range(1, writes + 1):
+        inside = home(f"write-{number}")
+        assert _restore_and_kill(inside, number) == ""  # it died inside the restore
+        offered = _worth_offering(inside)
+        assert len(offered) == 1, (number, offered)
+        assert same(recover(offered[0]), played), number
+    print(f"\nrestore killed at each of its {writes} writes and right after it")
 
 
 def test_the_script_mixes_every_kind_of_step() -> None:

@@ -180,6 +180,62 @@ def test_an_undo_the_journal_cannot_record_warns_and_stays_undone(qtbot: QtBot, 
     close(window)
 
 
+def failing_under(folder: Path, code: int) -> Callable[..., Any]:
+    """os.open failing as a full (``code``) disk would, for files written in ``folder`` only: another disk."""
+    real = os.open
+
+    def fail(path: Any, flags: int, *args: Any, **kwargs: Any) -> Any:
+        if flags & (os.O_WRONLY | os.O_RDWR) and Path(path).is_relative_to(folder):
+            raise OSError(code, os.strerror(code))
+        return real(path, flags, *args, **kwargs)
+
+    return fail
+
+
+def test_a_full_data_disk_at_start_is_told_not_a_traceback(qtbot: QtBot, tmp_path: Path, messages: Messages,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 19: with the disk of the data folder full, start-up showed a traceback which said every action was
+    journaled. Now the window starts, says once that the journal is not written, and journals as soon as it can."""
+    from app import main as entry
+
+    with monkeypatch.context() as patch:
+        patch.setattr(os, "fsync", failing("fsync", errno.ENOSPC))
+        workspace = Workspace(roller=Roller.seeded(5), library=Library(tmp_path / "library.sqlite3"))
+        shell = entry.start_window(workspace, None)  # the welcome page over the sample, on a first run
+        window = shell.window
+        assert workspace.document.journal_problem is not None
+        told = entry._unexpected_problem(ValueError("boom"), Path("bojovka.log"), journaled=False)
+    assert [title for title, _text in messages.shown] == ["Autosave failed"]
+    assert "the disk is full" in messages.last()
+    assert "journaled" not in told and "not being written" in told
+    window.show_fight()
+    act(window)  # the disk has room again: the journal starts over before the first action
+    assert workspace.document.journal_problem is None
+    assert fight_data(crash_and_recover(window)) == fight_data(window.document.history)
+    close(window)
+
+
+def test_a_full_journal_disk_does_not_make_a_save_fail(qtbot: QtBot, tmp_path: Path, isolated_home: Path,
+                                                       messages: Messages, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 19: the file was saved, but a journal (and settings) disk that was full made the window say it was not.
+    Now the save is reported as done, and apart from it the GM is told the journal is not being written."""
+    window = make_window(qtbot, tmp_path)
+    path = window.workspace.save(tmp_path / "fight.bojovka")
+    act(window)
+    with monkeypatch.context() as patch:
+        patch.setattr(os, "open", failing_under(isolated_home, errno.ENOSPC))
+        window.files.on_save()
+    assert window.statusBar().currentMessage() == "Saved fight.bojovka"
+    assert [title for title, _text in messages.shown] == ["Autosave failed"]
+    assert "the disk is full" in messages.last()
+    assert fight_data(load_encounter(path)) == fight_data(window.document.history)
+    assert not window.document.modified and not window.isWindowModified()
+    act(window)  # room again: the journal starts over before the next action, so a crash now loses nothing
+    assert window.document.journal_problem is None
+    assert fight_data(crash_and_recover(window)) == fight_data(window.document.history)
+    close(window)
+
+
 # --- a real small disk (root on Linux) ----------------------------------------------------------
 
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtWidgets import QDialog, QFileDialog, QMenu, QMessageBox
 
+from app.disk_changes import FileChangedOnDisk
 from app.i18n import _, ngettext
 from app.paths import ENCOUNTER_SUFFIX
 from rules.errors import RulesError
@@ -105,20 +106,39 @@ class FileCommands:
         self._save(None)
 
     def on_save_as(self) -> None:
-        suggested = self._start(f"{self._window.document.state.name or _('Encounter')}{ENCOUNTER_SUFFIX}")
+        self._save_as(self._start(f"{self._window.document.state.name or _('Encounter')}{ENCOUNTER_SUFFIX}"))
+
+    def _save_as(self, suggested: str) -> None:
         name, _filter = QFileDialog.getSaveFileName(self._window, _("Save the encounter"), suggested, FILE_FILTER)
         chosen = self._chosen(name)
         if chosen is not None:
             self._save(chosen)
 
-    def _save(self, path: Path | None) -> bool:
+    def _save(self, path: Path | None, overwrite: bool = False) -> None:
         try:
-            saved = self._window.workspace.save(path)
+            saved = self._window.workspace.save(path, overwrite)
+        except FileChangedOnDisk as changed:
+            self._save_over_a_change(changed)
+            return
         except RulesError as problem:
             QMessageBox.warning(self._window, _("Cannot save the encounter"), as_written(str(problem)))
-            return False
+            return
         self._window.statusBar().showMessage(_("Saved {file}").format(file=saved.name), 5000)
-        return True
+
+    def _save_over_a_change(self, changed: FileChangedOnDisk) -> None:
+        """Someone else wrote the file since it was opened or saved here: a copy keeps both (the default),
+        overwriting keeps only this fight, Cancel keeps thinking."""
+        box = QMessageBox(QMessageBox.Icon.Warning, _("The file changed on disk"), str(changed),
+                          QMessageBox.StandardButton.Cancel, self._window)
+        copy = box.addButton(_("Save as a &copy…"), QMessageBox.ButtonRole.AcceptRole)
+        overwrite = box.addButton(_("&Overwrite"), QMessageBox.ButtonRole.DestructiveRole)
+        box.setDefaultButton(copy)
+        box.exec()
+        if box.clickedButton() is copy and changed.path is not None:
+            self._save_as(str(changed.path.with_name(_("{name} (copy)").format(name=changed.path.stem)
+                                                      + ENCOUNTER_SUFFIX)))
+        elif box.clickedButton() is overwrite:
+            self._save(None, overwrite=True)
 
     def may_discard(self) -> bool:
         """Ask before replacing a fight with unsaved changes (it is journaled either way)."""
