@@ -128,12 +128,13 @@ def _offer_recovery(window: QWidget, workspace: object) -> bool:
     """Ask about fights a crash left unsaved; True if one was restored."""
     from app.workspace import Workspace
     from rules.errors import RulesError
+    from ui.widgets.messages import as_written  # a fight's name is shown as written, never read as markup
 
     assert isinstance(workspace, Workspace)
     for candidate in workspace.recoverable():
         answer = QMessageBox.question(window, _("Restore the fight you were running?"),
-                                      _recovery_question(candidate.name, candidate.operations,
-                                                         _local_time(candidate.changed.timestamp())),
+                                      as_written(_recovery_question(candidate.name, candidate.operations,
+                                                                    _local_time(candidate.changed.timestamp()))),
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
         if answer != QMessageBox.StandardButton.Yes:
             workspace.discard(candidate)
@@ -141,10 +142,10 @@ def _offer_recovery(window: QWidget, workspace: object) -> bool:
         try:
             note = workspace.recover(candidate)
         except RulesError as problem:  # a journal damaged past its first line: kept, the GM may ask for help
-            QMessageBox.warning(window, _("Cannot restore the fight"), str(problem))
+            QMessageBox.warning(window, _("Cannot restore the fight"), as_written(str(problem)))
             continue
         if note is not None:
-            QMessageBox.information(window, _("Restored as a copy"), note)
+            QMessageBox.information(window, _("Restored as a copy"), as_written(note))
         return True
     return False
 

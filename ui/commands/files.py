@@ -128,7 +128,7 @@ class FileCommands:
     def _save_over_a_change(self, changed: FileChangedOnDisk) -> None:
         """Someone else wrote the file since it was opened or saved here: a copy keeps both (the default),
         overwriting keeps only this fight, Cancel keeps thinking."""
-        box = QMessageBox(QMessageBox.Icon.Warning, _("The file changed on disk"), str(changed),
+        box = QMessageBox(QMessageBox.Icon.Warning, _("The file changed on disk"), as_written(str(changed)),
                           QMessageBox.StandardButton.Cancel, self._window)
         copy = box.addButton(_("Save as a &copy…"), QMessageBox.ButtonRole.AcceptRole)
         overwrite = box.addButton(_("&Overwrite"), QMessageBox.ButtonRole.DestructiveRole)
