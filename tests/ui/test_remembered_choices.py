@@ -93,7 +93,8 @@ def _open(window: MainWindow, folder: Path) -> Path:
 
 
 def _save_as(window: MainWindow, folder: Path) -> Path:
-    return folder / "ambush.bojovka"
+    # A name of its own: saving as a file another window has open is refused (with a message box).
+    return folder / f"ambush-{len(list(folder.glob('*.bojovka')))}.bojovka"
 
 
 def _import_library(window: MainWindow, folder: Path) -> Path:
