@@ -5,6 +5,8 @@ are entered, and says why."""
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import pytest
 from PySide6.QtWidgets import QWidget
 from pytestqt.qtbot import QtBot
@@ -24,6 +26,8 @@ from ui.games.sr3.aim import AimSection
 from ui.games.sr3.attack import Sr3AttackDialog
 from ui.widgets.details import CombatantDetails
 
+S = TypeVar("S", bound=QWidget)
+
 pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
 
 PREDATOR = Weapon("Ares Predator", {"damage": "9M", "modes": "SA", "skill": 4})
@@ -41,13 +45,18 @@ def _to_mike_in_pass_2(history: History) -> None:
         history.do(NextTurn())
 
 
-def _panel(qtbot: QtBot, document: EncounterDocument, combatant_id: str) -> tuple[QWidget, AimSection]:
-    """The details panel showing ``combatant_id`` (in a host the caller keeps), and its aim section."""
+def panel_section(qtbot: QtBot, document: EncounterDocument, combatant_id: str, kind: type[S]) -> tuple[QWidget, S]:
+    """The details panel showing ``combatant_id`` (in a host the caller keeps), and its section of ``kind``."""
     host = QWidget()
     qtbot.addWidget(host)
     panel = CombatantDetails(document, host)
     panel.set_combatant(combatant_id)
-    return host, next(widget for widget in panel.findChildren(AimSection))
+    return host, next(widget for widget in panel.findChildren(kind))
+
+
+def _panel(qtbot: QtBot, document: EncounterDocument, combatant_id: str) -> tuple[QWidget, AimSection]:
+    """The details panel showing ``combatant_id``, and its aim section."""
+    return panel_section(qtbot, document, combatant_id, AimSection)
 
 
 def test_the_window_finds_the_aim_section_by_game() -> None:

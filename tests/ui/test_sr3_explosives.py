@@ -16,9 +16,9 @@ from rules.history import History
 from rules.systems.sr3 import grenade_timer
 from rules.turns import NextTurn
 from tests.rules.sr3_scenes import current_name, eight_characters, roll_ones
+from tests.ui.test_sr3_aim import panel_section
 from ui.games import game_ui
 from ui.games.sr3.explosives import ON_A_TIMER, ExplosiveSection
-from ui.widgets.details import CombatantDetails
 
 pytestmark = pytest.mark.qt_log_ignore(r"This plugin does not support propagateSizeHints\(\)")
 
@@ -32,11 +32,7 @@ def _to_sharon() -> tuple[History, dict[str, str]]:
 
 
 def _section(qtbot: QtBot, document: EncounterDocument, combatant_id: str) -> tuple[QWidget, ExplosiveSection]:
-    host = QWidget()
-    qtbot.addWidget(host)
-    panel = CombatantDetails(document, host)
-    panel.set_combatant(combatant_id)
-    return host, next(widget for widget in panel.findChildren(ExplosiveSection))
+    return panel_section(qtbot, document, combatant_id, ExplosiveSection)
 
 
 def test_the_window_finds_the_explosives_section_by_game() -> None:
