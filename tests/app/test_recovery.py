@@ -774,11 +774,23 @@ def _parse(output: str) -> list[tuple[int, int]]:
     return done
 
 
-def _run_and_kill(home: Path, file: Path, delay: float, opened: bool) -> KillReport:
+def _run_and_kill(home: Path, file: Path, after_step: int, delay: float, opened: bool) -> KillReport:
+    """Kill the worker ``delay`` seconds after it reports step ``after_step`` done (-1: after it is ready).
+
+    The kill is placed by the worker's own progress, not by a clock measured in another run: a loaded machine
+    slows every run differently, and a kill timed from a slow calibration run mostly came after the end."""
     process = _worker(home, file, opened)
+    assert process.stdout is not None
+    seen = []
+    while after_step >= 0:
+        line = process.stdout.readline()
+        seen.append(line)
+        parsed = _parse(line)
+        if not line or line == "finished\n" or (parsed and parsed[0][1] >= after_step):
+            break
     time.sleep(delay)
     process.send_signal(signal.SIGKILL)
-    output, _errors = process.communicate()
+    output = "".join(seen) + process.communicate()[0]
     return KillReport(_parse(output), killed="finished" not in output)  # else it was killed too late
 
 
@@ -853,7 +865,8 @@ def _crash_test(tmp_path: Path, kills: int, seed: int) -> None:
         home = tmp_path / f"kill-{attempt}"
         file = home / "fight.bojovka"
         opened = attempt % 2 == 0  # every other fight starts as a file opened (its header: the file's bytes)
-        report = _run_and_kill(home, file, rng.uniform(0.0, duration), opened)
+        step_time = duration / STEPS
+        report = _run_and_kill(home, file, rng.randrange(-1, STEPS - 1), rng.uniform(0.0, 2 * step_time), opened)
         finished = bool(report.done) and report.done[-1][1] == len(script) - 1
         if not report.killed or finished:  # a kill after the last step (the worker was exiting) tests nothing
             continue
