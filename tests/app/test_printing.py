@@ -312,6 +312,8 @@ def test_a_drawing_names_what_it_draws() -> None:
 # --- long fights (issue 19) ----------------------------------------------------------------------------------
 
 #: Prints a saved fight's summary on a PDF at ``argv[3]`` dots per inch; the page count on stdout.
+QT_LAYOUT_LIMIT = 8_388_607  # device pixels: QTextDocument lays out nothing past this height
+
 PRINT_AT = """
 import sys
 from pathlib import Path
@@ -336,16 +338,19 @@ def _print_at(source: Path, target: Path, dpi: int, home: Path) -> subprocess.Co
 
 def test_a_summary_taller_than_qt_lays_out_is_printed_whole(tmp_path: Path, bojovka_home: Path,
                                                              qapp: QApplication) -> None:
-    """Qt lays no document out past 8,388,607 device pixels: the summary of a 4,000-operation fight is taller than
-    that at 4,800 dpi (a 50,000-operation one at a PDF's 300), and printing it crashed the process in
-    app.printing._table_cuts. Printed in parts, it comes out whole, on as many pages as at 300 dpi."""
+    """Qt lays no document out past 8,388,607 device pixels: the summary of a 2,000-operation fight is taller than
+    that at 9,600 dpi (a 50,000-operation one at a PDF's 300), and printing it crashed the process in
+    app.printing._table_cuts. Printed in parts, it comes out whole."""
     need_dejavu(qapp)
-    history = long_fight(4_000)
+    history = long_fight(2_000)
     source, last = saved_fight(tmp_path, history), summarize(history).log[-1]
-    run = _print_at(source, tmp_path / "fine.pdf", 4_800, bojovka_home)
+    dpi = 9_600
+    run = _print_at(source, tmp_path / "fine.pdf", dpi, bojovka_home)
     assert run.returncode == 0, run.stderr[-2000:]
     pages = int(run.stdout.split()[-1])
-    assert pages > 200 and pdf_info(tmp_path / "fine.pdf")["Pages"] == str(pages)
+    a4_height_pixels = 297 / 25.4 * dpi
+    assert pages * a4_height_pixels > QT_LAYOUT_LIMIT, "the printout must be taller than Qt lays out in one piece"
+    assert pdf_info(tmp_path / "fine.pdf")["Pages"] == str(pages)
     text = pdf_text(tmp_path / "fine.pdf")
     assert f"page {pages} of {pages}" in text and last.heading() in text  # the log to its last round
     assert "".join(line.render() for line in last.entries[-1]).split(".")[0] in text.replace("\n", "")
