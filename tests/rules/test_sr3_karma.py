@@ -98,3 +98,60 @@ def test_an_attack_rerolled_with_karma_spends_the_attackers_points_and_undo_give
         history.do(replace(shot, attack_karma_rerolls=3))  # 1 + 2 + 3 = 6 points
     with pytest.raises(OperationError, match="only 0 karma points left"):
         history.do(replace(shot, attacker=ids["Mike"], attack_karma_rerolls=1))  # Mike has no karma pool
+
+
+def _ganger_with_karma(history: History, ids: dict[str, str], points: int = 3) -> None:
+    history.do(SetAttribute(ids["Ganger 1"], "karma_pool", points))
+    while history.state.clock.current is not None and ids["Twitch"] not in history.state.clock.current.ids:
+        history.do(NextTurn())
+
+
+def test_the_target_pays_its_own_karma_for_dodge_and_resistance_rerolls() -> None:
+    """"1 point rerolls a test's failed dice (each further reroll of it +1 point)": any test, so the target's dodge
+    and resistance too, each counted on its own and paid from the target's pool."""
+    history, ids = _fight()
+    _ganger_with_karma(history, ids, 4)
+    shot = Sr3Attack(ids["Twitch"], ids["Ganger 1"], "Ares Predator", 9, "M", 4, ((5,), (4,), (1,)), 4,
+                     ((2,), (5,)), dodge_faces=((4,),), dodge_karma_rerolls=1, resist_karma_rerolls=2)
+    entry = history.do(shot)
+    assert _pool(history, ids["Ganger 1"], KARMA_POOL) == (4, 4)  # dodge 1 + resistance 1 + 2
+    assert _pool(history, ids["Twitch"], KARMA_POOL) == (4, 0)
+    text = entry.text()
+    assert "Ganger 1 spends 1 karma point rerolling the failed dodge dice (1×)." in text
+    assert "Ganger 1 spends 3 karma points rerolling the failed resistance dice (2×)." in text
+    history.undo()
+    assert _pool(history, ids["Ganger 1"], KARMA_POOL) == (4, 0)
+    with pytest.raises(OperationError, match="Ganger 1 has only 1 karma point left"):
+        history.do(replace(shot, dodge_karma_rerolls=2))  # 3 + 3 points
+
+
+def test_a_karma_point_turns_all_ones_into_a_plain_failure() -> None:
+    """"1 point turns all 1s into a plain failure": all ones with explosive rounds detonate in the weapon, unless
+    the shooter pays a point; then the shot simply misses."""
+    history, ids = _fight()
+    _ganger_with_karma(history, ids)
+    ones = Sr3Attack(ids["Twitch"], ids["Ganger 1"], "Ares Predator", 9, "M", 4, ((1,), (1,), (1,)), 4, ((3,),),
+                     ammo="ex", misfire_roll=4)
+    before = history.state.combatant(ids["Twitch"]).damage
+    detonated = history.do(ones).text()
+    assert "explosive round detonates in the weapon" in detonated
+    history.undo()
+    averted = history.do(replace(ones, karma_averts_disaster=True, resist_faces=(), misfire_roll=None)).text()
+    assert "Twitch spends 1 karma point: the attack's all 1s are a plain failure." in averted
+    assert "detonates" not in averted and "The attack misses." in averted
+    assert _pool(history, ids["Twitch"], KARMA_POOL) == (4, 1)
+    assert history.state.combatant(ids["Twitch"]).damage == before
+    history.undo()
+    with pytest.raises(OperationError, match="only an attack test of all 1s"):
+        history.do(replace(ones, attack_faces=((1,), (5,), (1,)), karma_averts_disaster=True))
+
+
+def test_the_shooter_pays_the_resistance_rerolls_against_its_own_detonation() -> None:
+    history, ids = _fight()
+    _ganger_with_karma(history, ids)
+    ones = Sr3Attack(ids["Twitch"], ids["Ganger 1"], "Ares Predator", 9, "M", 4, ((1,), (1,)), 4, ((3,), (2,)),
+                     ammo="ex", misfire_roll=4, resist_karma_rerolls=1)
+    text = history.do(ones).text()
+    assert "Twitch spends 1 karma point rerolling the failed resistance dice (1×)." in text
+    assert _pool(history, ids["Twitch"], KARMA_POOL) == (4, 1)
+    assert _pool(history, ids["Ganger 1"], KARMA_POOL) == (3, 0)

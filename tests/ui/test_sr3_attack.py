@@ -405,6 +405,69 @@ def test_explosive_rounds_can_blow_up_in_the_weapon(dialog_for: DialogFactory) -
     assert dialog.dice.odds.highlighted() == OUTCOME_LABELS["miss"]
 
 
+def test_a_karma_point_makes_all_ones_a_plain_failure_instead_of_a_detonation(dialog_for: DialogFactory) -> None:
+    """"1 point turns all 1s into a plain failure": offered after all 1s with explosive rounds; the shot misses."""
+    document, ids = fight(lambda ids: SetAttribute(ids["Mike"], "karma_pool", 2))
+    dialog = dialog_for(document)
+    dialog.weapon.ammo.select(Ammo.EX)
+    dialog.dice.skill.setValue(3)
+    avert = dialog.dice.avert_disaster
+    dialog.dice.attack_entry.set_faces_text("1,2,1")
+    assert avert.isHidden()  # not all 1s
+    dialog.dice.attack_entry.set_faces_text("1,1,1")
+    assert not avert.isHidden() and avert.isEnabled()
+    avert.setChecked(True)
+    assert dialog.dice.misfire_entry.isHidden()  # no detonation: a plain miss needs no more dice
+    assert dialog.dice.resist_entry.count_label.text() == "Not needed: the attack missed."
+    dialog.resolve()
+    operation = document.history.entries[-1].operation
+    assert isinstance(operation, Sr3Attack) and operation.karma_averts_disaster
+    assert document.state.combatant(ids["Mike"]).boxes("physical") == 0
+    assert document.state.combatant(ids["Mike"]).pools["karma"].spent == 1
+    assert "the attack's all 1s are a plain failure" in document.history.entries[-1].text()
+    dialog.next_button.click()
+    assert not avert.isChecked()  # the next shot starts without it
+
+
+def test_the_target_rerolls_failed_dodge_and_resistance_dice_with_its_own_karma(dialog_for: DialogFactory) -> None:
+    """Every test may be rerolled with karma, paid by whoever rolls it: here the target, 1 point for the dodge and
+    1 for the resistance, from its pool of 2 (a third point is not offered)."""
+    document, ids = fight(lambda ids: SetAttribute(ids["Ganger 1"], "karma_pool", 2))
+    dialog = dialog_for(document)
+    dialog.weapon.name.setText("Ares Predator")
+    dialog.dice.skill.setValue(4)
+    dialog.dice.dodge.setValue(2)
+    assert dialog.dice.attack_karma.isHidden()  # Mike has no karma pool
+    type_dice(dialog, "6,6,5,5", "1,2")
+    dodge_karma, resist_karma = dialog.dice.dodge_karma, dialog.dice.resist_karma
+    assert dodge_karma.isEnabled() and dodge_karma.text() == "Reroll failures (karma 1)"
+    dodge_karma.click()
+    assert len(dialog.dice.dodge_entry.faces()) == 2 and dodge_karma.text() == "Reroll again (karma 2)"
+    dialog.dice.dodge_entry.set_faces_text("1,2")  # failed again, as typed
+    assert not dodge_karma.isEnabled()  # 2 more points: 3 of 2
+    dialog.dice.resist_entry.set_faces_text("1,1,2,3")
+    assert resist_karma.isEnabled()
+    resist_karma.click()
+    assert not resist_karma.isEnabled()  # the pool's 2 points are both committed
+    dialog.roll_remaining()
+    dialog.resolve()
+    operation = document.history.entries[-1].operation
+    assert isinstance(operation, Sr3Attack)
+    assert (operation.dodge_karma_rerolls, operation.resist_karma_rerolls) == (1, 1)
+    assert document.state.combatant(ids["Ganger 1"]).pools["karma"].spent == 2
+
+
+def test_the_damage_steps_name_only_what_changed_the_code(dialog_for: DialogFactory) -> None:
+    """Explosive rounds without a called shot: the step says ammunition, not a called shot that was not made."""
+    document, _ids = fight()
+    dialog = dialog_for(document)
+    dialog.weapon.name.setText("Ares Predator")
+    dialog.weapon.ammo.select(Ammo.EX)
+    assert "9M → 10M (ammunition)" in dialog.damage_label.text()
+    dialog.situation.called.setChecked(True)
+    assert "(ammunition, called shot)" in dialog.damage_label.text()
+
+
 def test_invalid_faces_keep_resolve_disabled(dialog_for: DialogFactory, qtbot: QtBot) -> None:
     document, _ids = fight()
     dialog = dialog_for(document)
@@ -810,7 +873,7 @@ def test_the_attackers_karma_rerolls_the_failed_attack_dice_and_the_shot_pays_fo
     dialog = dialog_for(document)
     dialog.weapon.name.setText("Ares Predator")
     dialog.dice.skill.setValue(4)
-    reroll = dialog.dice.karma_reroll
+    reroll = dialog.dice.attack_karma
     assert not reroll.isHidden() and not reroll.isEnabled()  # no dice yet
     type_dice(dialog, "5,1,2,6")
     assert reroll.isEnabled() and reroll.text() == "Reroll failures (karma 1)"
@@ -829,4 +892,4 @@ def test_the_attackers_karma_rerolls_the_failed_attack_dice_and_the_shot_pays_fo
     assert isinstance(operation, Sr3Attack) and operation.attack_karma_rerolls == 2
     assert document.state.combatant(ids["Mike"]).pools["karma"].spent == 3
     dialog.next_button.click()
-    assert dialog.dice.karma_reroll.text() == "Reroll failures (karma 1)"  # the next test
+    assert dialog.dice.attack_karma.text() == "Reroll failures (karma 1)"  # the next test

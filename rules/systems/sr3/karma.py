@@ -63,8 +63,7 @@ class BuyKarmaSuccesses(Operation):
         if not 1 <= self.count <= MAX_BOUGHT:
             raise OperationError(_("Buy 1 to {limit} successes.").format(limit=MAX_BOUGHT))
         if self.count > pool.remaining:
-            raise OperationError(_("{name} has only {left} karma points left.").format(name=combatant.name,
-                                                                                      left=pool.remaining))
+            raise OperationError(karma_left_refusal(combatant.name, pool.remaining))
         size = combatant.attribute(KARMA_ATTRIBUTE) - self.count
         updated = system.prepare(combatant.with_attribute(KARMA_ATTRIBUTE, size), encounter)
         line = LogLine("{name} buys {count} success with karma: the pool is {size} for good.",
@@ -105,9 +104,14 @@ def spend_karma(encounter: Encounter, combatant: Combatant, points: int) -> Enco
     is left."""
     pool = combatant.pools.get(KARMA_POOL)
     if pool is None or points > pool.remaining:
-        raise OperationError(_("{name} has only {left} karma points left.").format(
-            name=combatant.name, left=pool.remaining if pool is not None else 0))
+        raise OperationError(karma_left_refusal(combatant.name, pool.remaining if pool is not None else 0))
     return encounter.with_combatant(combatant.with_pool(KARMA_POOL, replace(pool, spent=pool.spent + points)))
+
+
+def karma_left_refusal(name: str, left: int) -> str:
+    """"Twitch has only 1 karma point left." (what a spending beyond the pool is refused with)"""
+    return ngettext("{name} has only {left} karma point left.", "{name} has only {left} karma points left.",
+                    left).format(name=name, left=left)
 
 
 def karma_text(left: int, size: int) -> str:

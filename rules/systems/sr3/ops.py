@@ -26,7 +26,7 @@ from rules.systems.sr3.shot import ACTION_OF_MODE
 from rules.systems.sr3.surprise import may_act_against_now, surprise_matrix, with_surprise
 from rules.systems.sr3.system import COMBAT_POOL, FREE, FULL_AUTO_ROUNDS, tables
 from rules.systems.sr3.tables import FiringMode
-from rules.text import N_, _, ngettext
+from rules.text import N_, NN_, _, ngettext
 from rules.weapons import fire
 
 Chains = tuple[tuple[int, ...], ...]
@@ -124,6 +124,13 @@ class Sr3Attack(Operation):
     #: Times the attacker's karma pool rerolled the attack's failed dice (``attack_faces`` are the final dice):
     #: 1 point, each further reroll of the test 1 more.
     attack_karma_rerolls: int = field(default=0, metadata=ADDED_LATER)
+    #: The same for the dodge test (the target's karma) and the resistance test (the target's, or the shooter's
+    #: when the round detonated in the weapon).
+    dodge_karma_rerolls: int = field(default=0, metadata=ADDED_LATER)
+    resist_karma_rerolls: int = field(default=0, metadata=ADDED_LATER)
+    #: "1 point turns all 1s into a plain failure": the attacker pays a karma point and an all-ones attack test
+    #: is a plain miss, so an explosive round does not detonate in the weapon.
+    karma_averts_disaster: bool = field(default=False, metadata=ADDED_LATER)
 
     def attacker_id(self) -> str | None:
         return self.attacker
@@ -168,12 +175,16 @@ class Sr3Attack(Operation):
         if not 1 <= self.rounds <= MAX_ROUNDS:
             raise OperationError(ngettext("A shot fires 1 to {count} round.", "A shot fires 1 to {count} rounds.",
                                           MAX_ROUNDS).format(count=MAX_ROUNDS))
-        if not 0 <= self.attack_karma_rerolls <= MAX_KARMA_REROLLS:
+        rerolls = (self.attack_karma_rerolls, self.dodge_karma_rerolls, self.resist_karma_rerolls)
+        if not all(0 <= count <= MAX_KARMA_REROLLS for count in rerolls):
             raise OperationError(_("A test is rerolled with karma 0 to {count} times.").format(
                 count=MAX_KARMA_REROLLS))
+        if self.karma_averts_disaster and not rule_of_one(self.attack_faces):
+            raise OperationError(_("Karma turns only an attack test of all 1s into a plain failure."))
 
     def _all_ones(self) -> bool:
-        return Ammo(self.ammo) in (Ammo.EX, Ammo.HE) and rule_of_one(self.attack_faces)
+        explosive = Ammo(self.ammo) in (Ammo.EX, Ammo.HE)
+        return explosive and rule_of_one(self.attack_faces) and not self.karma_averts_disaster
 
 
 def _check_surprise(encounter: Encounter, attack: Sr3Attack) -> None:
@@ -280,17 +291,41 @@ def take_from_pool(encounter: Encounter, combatant: Combatant, dice: int) -> Enc
     return encounter.with_combatant(combatant.with_pool(COMBAT_POOL, replace(pool, spent=pool.spent + dice)))
 
 
+#: Per test rerolled with karma: the log line (singular, plural) of the points spent.
+_KARMA_REROLL_LINES = {
+    "attack": NN_("{name} spends {count} karma point rerolling the failed attack dice ({rerolls}×).",
+               "{name} spends {count} karma points rerolling the failed attack dice ({rerolls}×)."),
+    "dodge": NN_("{name} spends {count} karma point rerolling the failed dodge dice ({rerolls}×).",
+              "{name} spends {count} karma points rerolling the failed dodge dice ({rerolls}×)."),
+    "resistance": NN_("{name} spends {count} karma point rerolling the failed resistance dice ({rerolls}×).",
+                   "{name} spends {count} karma points rerolling the failed resistance dice ({rerolls}×)."),
+}
+
+
+def _karma_payments(attack: Sr3Attack) -> list[tuple[str, str, int]]:
+    """(who pays, which test, rerolls) of every test rerolled with karma; the shooter resists a detonation."""
+    resisting = attack.attacker if attack._all_ones() else attack.target
+    payments = [(attack.attacker, "attack", attack.attack_karma_rerolls),
+                (attack.target, "dodge", attack.dodge_karma_rerolls),
+                (resisting, "resistance", attack.resist_karma_rerolls)]
+    return [payment for payment in payments if payment[2]]
+
+
 def _spend_karma_rerolls(encounter: Encounter, attack: Sr3Attack) -> tuple[Encounter, list[LogLine]]:
-    rerolls = attack.attack_karma_rerolls
-    if not rerolls:
-        return encounter, []
-    attacker = encounter.combatant(attack.attacker)
-    points = rerolls_cost(rerolls)
-    line = LogLine("{name} spends {count} karma point rerolling the failed attack dice ({rerolls}×).",
-                   {"name": attacker.name, "count": points, "rerolls": rerolls},
-                   plural="{name} spends {count} karma points rerolling the failed attack dice ({rerolls}×).",
-                   count=points)
-    return spend_karma(encounter, attacker, points), [line]
+    lines = []
+    if attack.karma_averts_disaster:
+        attacker = encounter.combatant(attack.attacker)
+        encounter = spend_karma(encounter, attacker, 1)
+        lines.append(LogLine("{name} spends 1 karma point: the attack's all 1s are a plain failure.",
+                             {"name": attacker.name}))
+    for who, test, rerolls in _karma_payments(attack):
+        payer = encounter.combatant(who)
+        points = rerolls_cost(rerolls)
+        text, plural = _KARMA_REROLL_LINES[test]
+        lines.append(LogLine(text, {"name": payer.name, "count": points, "rerolls": rerolls}, plural=plural,
+                             count=points))
+        encounter = spend_karma(encounter, payer, points)
+    return encounter, lines
 
 
 def _spend_pools(encounter: Encounter, attack: Sr3Attack) -> tuple[Encounter, list[LogLine]]:

@@ -61,6 +61,7 @@ from ui.games.sr3.attack_form import (
     tn_lines_html,
     wound_modifier,
 )
+from ui.games.sr3.karma_rerolls import KarmaReroll
 from ui.games.sr3.melee_form import MeleeForm
 from ui.games.sr3.odds import ORDER, AttackQuestion, attack_chart, tick_text
 from ui.widgets.dice_entry import DiceEntry
@@ -90,7 +91,6 @@ class Sr3AttackDialog(AttackDialog):
     # --- construction ---------------------------------------------------------------------------
     def _build(self, roller: Roller) -> None:
         self._roller = roller
-        self._karma_rerolls = 0  # the attack test's rerolls with the attacker's karma, paid when resolved
         self._sheet: ShotSheet | None = None
         self._problem = ""
         self._changed_ids: set[str] = set()
@@ -193,7 +193,9 @@ class Sr3AttackDialog(AttackDialog):
         self.weapon.mode.currentIndexChanged.connect(self._on_class_or_mode)
         self.weapon.weapon_class.currentIndexChanged.connect(self._on_class_or_mode)
         self.dice.roll_all.clicked.connect(self.roll_remaining)
-        self.dice.karma_reroll.clicked.connect(self.reroll_with_karma)
+        for button in (self.dice.attack_karma, self.dice.dodge_karma, self.dice.resist_karma):
+            button.clicked.connect(lambda _checked=False, button=button: self.reroll_with_karma(button))
+        self.dice.avert_disaster.toggled.connect(self._on_dice)
         self._edits.watch(*self.melee.inputs())
         for entry in self.melee.entries():
             entry.changed.connect(self._on_dice)
@@ -399,7 +401,7 @@ class Sr3AttackDialog(AttackDialog):
         self._changed_ids.clear()
 
     def _clear_for_next(self) -> None:
-        self._karma_rerolls = 0
+        self.dice.clear_karma()
         for entry in self.entries():
             entry.clear()
         self._mark(None)  # the last shot's log lines stay in sight while the next one is set up
@@ -571,15 +573,14 @@ class Sr3AttackDialog(AttackDialog):
             return _("Enter the attacker's skill dice (and combat pool dice, if any)."), False
         return super()._resolve_problem()
 
-    def reroll_with_karma(self) -> None:
-        """The attacker's karma rerolls the attack's failed dice; the shot records it and pays when resolved."""
-        if self.dice.karma_reroll.isEnabled() and self.dice.reroll_failures(self._roller):
-            self._karma_rerolls += 1
-            self._update_resolve()
+    def reroll_with_karma(self, button: KarmaReroll) -> None:
+        """A karma pool rerolls a test's failed dice; the shot records it and its payer pays when resolved."""
+        if button.isEnabled():
+            button.reroll(self._roller)  # the entry's changed dice refresh the form
 
     def _update_resolve(self) -> None:
         super()._update_resolve()
-        self.dice.offer_karma_reroll(self._karma_rerolls, karma_left(self._attacker()), not self._dice_locked())
+        self.dice.offer_karma(karma_left(self._attacker()), karma_left(self._target()), not self._dice_locked())
         if self._resolved and self.is_melee():
             show_message(self.status_label, _("Enter sets up the next attack, and so does any change to the form; "
                                               "Esc closes."), error=False)
@@ -612,13 +613,15 @@ class Sr3AttackDialog(AttackDialog):
             mode=self.weapon.firing_mode().value if self.counts.isChecked() else None,
             rounds=self.weapon.rounds.value(), saved_weapon=self.weapon_name(),
             aim_actions=self.aim.for_shot(dice.attack_pool.value()).counted,
-            called_shot=self.situation.called.isChecked(), attack_karma_rerolls=self._karma_rerolls)
+            called_shot=self.situation.called.isChecked(), attack_karma_rerolls=dice.attack_karma.paid_rerolls(),
+            dodge_karma_rerolls=dice.dodge_karma.paid_rerolls(), resist_karma_rerolls=dice.resist_karma.paid_rerolls(),
+            karma_averts_disaster=dice.averted())
         if not self._misfired():
             return attack
         # The round detonated: the shooter resists the weapon's standard code, without combat pool.
         misfire = dice.misfire_entry.result()
         return replace(attack, power=sheet.base.power, level=sheet.base.level, resist_tn=sheet.misfire_resist_tn,
-                       dodge_faces=(), resist_pool=0, track=PHYSICAL,
+                       dodge_faces=(), dodge_karma_rerolls=0, resist_pool=0, track=PHYSICAL,
                        misfire_roll=misfire.total if misfire is not None else None)
 
     def _melee_operation(self) -> Sr3Melee | None:

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QGridLayout,
     QGroupBox,
+    QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
@@ -25,7 +26,6 @@ from PySide6.QtWidgets import (
 
 from app.i18n import N_, _, ngettext
 from rules.dice import DiceExpression, Roller, parse
-from rules.dice_faces import format_faces
 from rules.encounter import Combatant, Weapon
 from rules.systems.sr3.damage import (
     AMMO_LABELS,
@@ -37,7 +37,6 @@ from rules.systems.sr3.damage import (
     describe_damage_code,
 )
 from rules.systems.sr3.dice import TargetNumberTest, rule_of_one
-from rules.systems.sr3.karma import failed_dice, reroll_cost, rerolls_cost, with_failures_rerolled
 from rules.systems.sr3.levels import LEVEL_LABELS
 from rules.systems.sr3.monitor import PHYSICAL, STUN, wound_modifiers
 from rules.systems.sr3.ranged import (
@@ -72,6 +71,7 @@ from rules.systems.sr3.weapons import (
     weapon_class,
     weapon_kind,
 )
+from ui.games.sr3.karma_rerolls import KarmaReroll, KarmaSpending, Payer, avert_disaster_box
 from ui.widgets.dice_entry import DiceEntry
 from ui.widgets.inputs import Choice, signed, spin_box
 from ui.widgets.layout import row as _row
@@ -151,6 +151,16 @@ def tn_lines_html(tn: TargetNumber) -> str:
     return f"<table cellspacing='0'>{rows}</table>{notes}"
 
 
+def _code_change_text(sheet: ShotSheet, inputs: ShotInputs) -> str:
+    """The code after ammunition and a called shot, naming only what changed it (a called shot for more damage
+    applies only when the shot is called)."""
+    code = _code_text(sheet.power, sheet.level)
+    called = inputs.attack.called_shot
+    if called and inputs.ammo is not Ammo.NORMAL:
+        return _("{code} (ammunition, called shot)").format(code=code)
+    return (_("{code} (called shot)") if called else _("{code} (ammunition)")).format(code=code)
+
+
 def damage_html(sheet: ShotSheet, inputs: ShotInputs) -> str:
     """The damage code step by step (mode, ammunition, called shot), the resistance and dodge TNs."""
     mode = inputs.attack.mode
@@ -161,7 +171,7 @@ def damage_html(sheet: ShotSheet, inputs: ShotInputs) -> str:
             rounds=ngettext("{count} round", "{count} rounds", inputs.attack.rounds or 1).format(
                 count=inputs.attack.rounds or 1)))
     if (sheet.power, sheet.level) != sheet.mode_code:
-        codes.append(_("{code} (ammunition, called shot)").format(code=_code_text(sheet.power, sheet.level)))
+        codes.append(_code_change_text(sheet, inputs))
     base, *extra = sheet.dodge_tn.lines
     dodge = _("Dodge TN {tn}").format(tn=sheet.dodge_tn.value)
     if extra:
@@ -399,21 +409,67 @@ class DiceBox(QGroupBox):
         self.roll_all = QPushButton(_("Roll the rest"))
         self.roll_all.setAutoDefault(False)
         self.roll_all.setToolTip(_("Roll every test still missing, in order: attack, dodge, resistance."))
-        self.karma_reroll = QPushButton()
-        self.karma_reroll.setAutoDefault(False)
+        self.attack_karma = KarmaReroll(self.attack_entry, _(
+            "The attacker's karma pool rolls the failed attack dice again: 1 point, each further reroll of the test "
+            "1 more."))
+        self.dodge_karma = KarmaReroll(self.dodge_entry, _(
+            "The target's karma pool rolls the failed dodge dice again: 1 point, each further reroll of the test "
+            "1 more."))
+        self.resist_karma = KarmaReroll(self.resist_entry, _(
+            "Whoever resists pays from their karma pool to roll the failed resistance dice again: 1 point, each "
+            "further reroll of the test 1 more."))
+        self.avert_disaster = avert_disaster_box()
+        self._explosive = False
         self._build_layout()
 
     def entries(self) -> tuple[DiceEntry, ...]:
         """The dice entries in the order the tests are made."""
         return (self.attack_entry, self.dodge_entry, self.resist_entry, self.misfire_entry)
 
-    def misfired(self, explosive: bool) -> bool:
-        """Whether an ``explosive`` round rolled all ones on the attack dice: it detonated in the weapon."""
+    def all_ones(self) -> bool:
+        """Whether the attack test rolled all 1s (the rule of one)."""
         result = self.attack_entry.result()
-        return result is not None and rule_of_one(result.faces) and explosive
+        return result is not None and rule_of_one(result.faces)
+
+    def misfired(self, explosive: bool) -> bool:
+        """Whether an ``explosive`` round rolled all ones on the attack dice: it detonated in the weapon, unless
+        the attacker's karma made it a plain failure."""
+        return explosive and self.all_ones() and not self.averted()
+
+    def averted(self) -> bool:
+        return not self.avert_disaster.isHidden() and self.avert_disaster.isChecked()
+
+    def karma_spending(self) -> KarmaSpending:
+        resisting = Payer.ATTACKER if self.misfired(self._explosive) else Payer.TARGET
+        rerolls = ((self.attack_karma, Payer.ATTACKER), (self.dodge_karma, Payer.TARGET),
+                   (self.resist_karma, resisting))
+        return KarmaSpending(rerolls, self.averted())
+
+    def offer_karma(self, attacker_left: int | None, target_left: int | None, editable: bool) -> None:
+        """Offer the karma rerolls of each test and, after all 1s with an explosive round, the point that makes it
+        a plain failure; each within what its payer has left after the rest of the shot."""
+        could_avert = self._explosive and self.all_ones() and attacker_left is not None
+        self.avert_disaster.setVisible(could_avert)
+        if not could_avert:
+            self._uncheck_averting()  # new dice, or a pool gone: a later all-ones roll asks again
+        spending = self.karma_spending()
+        spending.offer({Payer.ATTACKER: attacker_left, Payer.TARGET: target_left}, editable)
+        spare = (attacker_left or 0) - spending.committed(Payer.ATTACKER)
+        self.avert_disaster.setEnabled(editable and (self.avert_disaster.isChecked() or spare >= 1))
+
+    def clear_karma(self) -> None:
+        for button in (self.attack_karma, self.dodge_karma, self.resist_karma):
+            button.rerolls = 0
+        self._uncheck_averting()
+
+    def _uncheck_averting(self) -> None:
+        blocked = self.avert_disaster.blockSignals(True)  # the form is being refreshed already
+        self.avert_disaster.setChecked(False)
+        self.avert_disaster.blockSignals(blocked)
 
     def set_tests(self, sheet: ShotSheet | None, explosive: bool, shooter_body: int) -> None:
         """Give each entry the test it needs now; the attack's result decides what follows."""
+        self._explosive = explosive
         if sheet is None:
             for entry in self.entries():
                 entry.set_expression(None, _("Fix the attack first."))
@@ -458,40 +514,16 @@ class DiceBox(QGroupBox):
         layout = QVBoxLayout(self)
         layout.addLayout(grid)
         layout.addWidget(self.odds)
+        karma: dict[DiceEntry, tuple[QWidget, ...]] = {
+            self.attack_entry: (self.avert_disaster, self.attack_karma), self.dodge_entry: (self.dodge_karma,),
+            self.resist_entry: (self.resist_karma,)}
         for entry in self.entries():
             layout.addWidget(entry)
-            if entry is self.attack_entry:
-                layout.addWidget(self.karma_reroll, 0, Qt.AlignmentFlag.AlignRight)
+            if entry in karma:
+                buttons = QHBoxLayout()
+                buttons.addStretch(1)
+                for button in karma[entry]:
+                    buttons.addWidget(button)
+                layout.addLayout(buttons)
         layout.addWidget(self.roll_all, 0, Qt.AlignmentFlag.AlignRight)
-
-    def offer_karma_reroll(self, rerolls: int, karma_left: int | None, editable: bool) -> None:
-        """Show the karma reroll of the attack's failed dice when the attacker has a karma pool, enabled while the
-        dice are entered, some failed and the next reroll is affordable; its text says what it costs."""
-        self.karma_reroll.setVisible(karma_left is not None)
-        cost = reroll_cost(rerolls)
-        result, expression = self.attack_entry.result(), self.attack_entry.expression()
-        failures = (failed_dice(result.faces, expression.tn)
-                    if result is not None and isinstance(expression, TargetNumberTest) else [])
-        # Short: the dice column is narrow, and a longer button would widen the whole dialog past a laptop's.
-        text = _("Reroll again (karma {count})") if rerolls else _("Reroll failures (karma {count})")
-        self.karma_reroll.setText(text.format(count=cost))
-        self.karma_reroll.setToolTip("\n".join((
-            _("The attacker's karma pool rolls the failed attack dice again: 1 point, each further reroll of the "
-              "test 1 more."),
-            ngettext("{count} reroll so far, karma spent: {points}.", "{count} rerolls so far, karma spent: {points}.",
-                     rerolls).format(count=rerolls, points=rerolls_cost(rerolls)))))
-        self.karma_reroll.setEnabled(editable and bool(failures) and karma_left is not None
-                                     and rerolls_cost(rerolls + 1) <= karma_left)
-
-    def reroll_failures(self, roller: Roller) -> bool:
-        """Roll the attack's failed dice again (as if typed); False when there is nothing to reroll."""
-        result, expression = self.attack_entry.result(), self.attack_entry.expression()
-        if result is None or not isinstance(expression, TargetNumberTest):
-            return False
-        failures = failed_dice(result.faces, expression.tn)
-        if not failures:
-            return False
-        fresh = TargetNumberTest(len(failures), expression.tn).roll(roller).faces
-        self.attack_entry.set_faces_text(format_faces(with_failures_rerolled(result.faces, expression.tn, fresh)))
-        return True
 
