@@ -155,3 +155,38 @@ def test_the_shooter_pays_the_resistance_rerolls_against_its_own_detonation() ->
     assert "Twitch spends 1 karma point rerolling the failed resistance dice (1×)." in text
     assert _pool(history, ids["Twitch"], KARMA_POOL) == (4, 1)
     assert _pool(history, ids["Ganger 1"], KARMA_POOL) == (3, 0)
+
+
+def test_successes_bought_for_a_test_count_in_it_and_burn_the_payers_karma_for_good() -> None:
+    """"bought successes cost 1 point each, permanently, and need at least one rolled success": Twitch's 1 rolled
+    success against TN 4 plus 2 bought beat Ganger 1's dodge of 2; the pool is 2 for good, and a refresh does not
+    bring the points back."""
+    history, ids = _fight()
+    _ganger_with_karma(history, ids)
+    shot = Sr3Attack(ids["Twitch"], ids["Ganger 1"], "Ares Predator", 9, "M", 4, ((5,), (2,), (1,)), 4,
+                     ((1,), (1,)), dodge_faces=((4,), (6,)), attack_bought=2)
+    assert shot.successes() == (3, 2, 0)
+    text = history.do(shot).text()
+    assert "Twitch buys 2 attack successes with karma: the pool is 2 for good." in text
+    assert "The attack misses." not in text and "Ganger 1 takes" in text
+    assert _pool(history, ids["Twitch"], KARMA_POOL) == (2, 0)
+    history.do(RefreshKarma(ids["Twitch"]))
+    assert _pool(history, ids["Twitch"], KARMA_POOL) == (2, 0)
+    history.undo()
+    history.undo()
+    assert _pool(history, ids["Twitch"], KARMA_POOL) == (4, 0)
+    with pytest.raises(OperationError, match="only for a test that rolled at least one"):
+        history.do(replace(shot, dodge_faces=((1,), (2,)), dodge_bought=1))  # the dodge rolled none
+    with pytest.raises(OperationError, match="only 3 karma points left"):
+        history.do(replace(shot, attack_bought=0, dodge_bought=4))
+
+
+def test_the_target_buys_dodge_successes_from_its_own_pool() -> None:
+    history, ids = _fight()
+    _ganger_with_karma(history, ids)
+    shot = Sr3Attack(ids["Twitch"], ids["Ganger 1"], "Ares Predator", 9, "M", 4, ((5,), (6,), (1,)), 4,
+                     ((1,), (1,)), dodge_faces=((4,), (2,)), dodge_bought=2)
+    text = history.do(shot).text()
+    assert "Ganger 1 buys 2 dodge successes with karma: the pool is 1 for good." in text
+    assert "Ganger 1 dodges the attack completely." in text  # 1 rolled + 2 bought beat 2 hits
+    assert _pool(history, ids["Ganger 1"], KARMA_POOL) == (1, 0)

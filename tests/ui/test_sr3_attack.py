@@ -468,6 +468,31 @@ def test_the_damage_steps_name_only_what_changed_the_code(dialog_for: DialogFact
     assert "(ammunition, called shot)" in dialog.damage_label.text()
 
 
+def test_successes_bought_with_karma_turn_a_dodge_and_burn_the_pool_for_good(dialog_for: DialogFactory) -> None:
+    """"bought successes cost 1 point each, permanently, and need at least one rolled success": Ganger 1 dodges 1
+    success of Mike's 2 and buys 2 more, so the attack is dodged; no resistance is needed."""
+    document, ids = fight(lambda ids: SetAttribute(ids["Ganger 1"], "karma_pool", 3))
+    dialog = dialog_for(document)
+    dialog.weapon.name.setText("Ares Predator")
+    dialog.dice.skill.setValue(3)
+    dialog.dice.dodge.setValue(2)
+    bought = dialog.dice.dodge_bought.box
+    type_dice(dialog, "6,5,1", "1,2")
+    assert not bought.isHidden() and not bought.isEnabled()  # no rolled success: nothing to buy for
+    dialog.dice.dodge_entry.set_faces_text("6,2")
+    assert bought.isEnabled() and bought.maximum() == 3
+    bought.setValue(2)
+    assert dialog.dice.resist_entry.count_label.text() == "Not needed: the attack was dodged."
+    dialog.resolve()
+    operation = document.history.entries[-1].operation
+    assert isinstance(operation, Sr3Attack) and operation.dodge_bought == 2
+    ganger = document.state.combatant(ids["Ganger 1"])
+    assert ganger.attribute("karma_pool") == 1 and ganger.boxes("physical") == 0
+    assert dialog.dice.odds.highlighted() == OUTCOME_LABELS["dodged"]
+    dialog.next_button.click()
+    assert bought.value() == 0
+
+
 def test_invalid_faces_keep_resolve_disabled(dialog_for: DialogFactory, qtbot: QtBot) -> None:
     document, _ids = fight()
     dialog = dialog_for(document)

@@ -59,18 +59,25 @@ class BuyKarmaSuccesses(Operation):
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         combatant = require_combatant(encounter, self.combatant_id)
-        pool = combatant.pools.get(KARMA_POOL, Pool(0))
         if not 1 <= self.count <= MAX_BOUGHT:
             raise OperationError(_("Buy 1 to {limit} successes.").format(limit=MAX_BOUGHT))
-        if self.count > pool.remaining:
-            raise OperationError(karma_left_refusal(combatant.name, pool.remaining))
-        size = combatant.attribute(KARMA_ATTRIBUTE) - self.count
-        updated = system.prepare(combatant.with_attribute(KARMA_ATTRIBUTE, size), encounter)
+        state = burn_karma(encounter, system, combatant, self.count)
+        size = state.combatant(self.combatant_id).attribute(KARMA_ATTRIBUTE)
         line = LogLine("{name} buys {count} success with karma: the pool is {size} for good.",
                        {"name": combatant.name, "count": self.count, "size": size},
                        plural="{name} buys {count} successes with karma: the pool is {size} for good.",
                        count=self.count)
-        return Applied(encounter.with_combatant(updated), (line,))
+        return Applied(state, (line,))
+
+
+def burn_karma(encounter: Encounter, system: RuleSystem, combatant: Combatant, count: int) -> Encounter:
+    """``count`` points of the pool burnt for good (bought successes: "cost 1 point each, permanently"), or a
+    refusal naming what is left."""
+    pool = combatant.pools.get(KARMA_POOL, Pool(0))
+    if count > pool.remaining:
+        raise OperationError(karma_left_refusal(combatant.name, pool.remaining))
+    size = combatant.attribute(KARMA_ATTRIBUTE) - count
+    return encounter.with_combatant(system.prepare(combatant.with_attribute(KARMA_ATTRIBUTE, size), encounter))
 
 
 def reroll_cost(done: int) -> int:

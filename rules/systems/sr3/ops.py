@@ -19,12 +19,12 @@ from rules.systems.sr3 import initiative
 from rules.systems.sr3.aim import aim_of, check_pool_with_aim, lost_to_pool, without_aim
 from rules.systems.sr3.damage import DAMAGE_CODE_FORMAT, Ammo, explosive_misfire, resolve_hit
 from rules.systems.sr3.dice import count_sr3_successes, rule_of_one
-from rules.systems.sr3.karma import rerolls_cost, spend_karma
+from rules.systems.sr3.karma import MAX_BOUGHT, burn_karma, rerolls_cost, spend_karma
 from rules.systems.sr3.levels import LEVEL_BOXES, check_level
 from rules.systems.sr3.monitor import PHYSICAL, STUN
 from rules.systems.sr3.shot import ACTION_OF_MODE
 from rules.systems.sr3.surprise import may_act_against_now, surprise_matrix, with_surprise
-from rules.systems.sr3.system import COMBAT_POOL, FREE, FULL_AUTO_ROUNDS, tables
+from rules.systems.sr3.system import COMBAT_POOL, FREE, FULL_AUTO_ROUNDS, KARMA_ATTRIBUTE, tables
 from rules.systems.sr3.tables import FiringMode
 from rules.text import N_, NN_, _, ngettext
 from rules.weapons import fire
@@ -131,9 +131,30 @@ class Sr3Attack(Operation):
     #: "1 point turns all 1s into a plain failure": the attacker pays a karma point and an all-ones attack test
     #: is a plain miss, so an explosive round does not detonate in the weapon.
     karma_averts_disaster: bool = field(default=False, metadata=ADDED_LATER)
+    #: Successes bought with karma for each test (attack, dodge, resistance), "1 point each, permanently", by
+    #: whoever rolled the test; each needs at least one rolled success.
+    attack_bought: int = field(default=0, metadata=ADDED_LATER)
+    dodge_bought: int = field(default=0, metadata=ADDED_LATER)
+    resist_bought: int = field(default=0, metadata=ADDED_LATER)
 
     def attacker_id(self) -> str | None:
         return self.attacker
+
+    def rolled_successes(self) -> tuple[int, int, int]:
+        """(attack, dodge, resistance) successes on the dice; all 1s on the attack test: none."""
+        hits = 0 if rule_of_one(self.attack_faces) else count_sr3_successes(self.attack_faces, self.attack_tn)
+        dodge = count_sr3_successes(self.dodge_faces, self.dodge_tn) if self.dodge_faces else 0
+        return hits, dodge, count_sr3_successes(self.resist_faces, self.resist_tn)
+
+    def successes(self) -> tuple[int, int, int]:
+        """(attack, dodge, resistance) successes, the ones bought with karma included."""
+        hits, dodge, resist = self.rolled_successes()
+        return hits + self.attack_bought, dodge + self.dodge_bought, resist + self.resist_bought
+
+    def misfires(self) -> bool:
+        """Whether the explosive round detonated in the weapon: all 1s, not made a plain failure with karma."""
+        explosive = Ammo(self.ammo) in (Ammo.EX, Ammo.HE)
+        return explosive and rule_of_one(self.attack_faces) and not self.karma_averts_disaster
 
     def attack_record(self) -> AttackRecord:
         return AttackRecord(self.attacker, self.target, self.saved_weapon)
@@ -145,9 +166,9 @@ class Sr3Attack(Operation):
         _check_surprise(encounter, self)
         check_pool_with_aim(encounter, self.attacker, self.aim_actions, self.attack_pool)
         misfire = explosive_misfire(Ammo(self.ammo), [c[0] for c in self.attack_faces], self.misfire_roll or 0,
-                                    self.power, self.level) if self._all_ones() else None
+                                    self.power, self.level) if self.misfires() else None
         fired = fire(encounter, self.attacker, self.saved_weapon, self.rounds)  # a burst fires its burst
-        state, log = _spend_pools(_end_aim(_take_action(fired, system, self), self.attacker), self)
+        state, log = _spend_pools(_end_aim(_take_action(fired, system, self), self.attacker), system, self)
         log += lost_to_pool(aim_of(encounter.combatant(self.attacker)), encounter.combatant(self.attacker).name,
                             self.attack_pool)
         if misfire is not None:
@@ -181,10 +202,17 @@ class Sr3Attack(Operation):
                 count=MAX_KARMA_REROLLS))
         if self.karma_averts_disaster and not rule_of_one(self.attack_faces):
             raise OperationError(_("Karma turns only an attack test of all 1s into a plain failure."))
+        self._validate_bought()
 
-    def _all_ones(self) -> bool:
-        explosive = Ammo(self.ammo) in (Ammo.EX, Ammo.HE)
-        return explosive and rule_of_one(self.attack_faces) and not self.karma_averts_disaster
+    def _validate_bought(self) -> None:
+        """"Bought successes … need at least one rolled success", each test its own."""
+        bought = (self.attack_bought, self.dodge_bought, self.resist_bought)
+        if not all(0 <= count <= MAX_BOUGHT for count in bought):
+            raise OperationError(_("Buy 1 to {limit} successes.").format(limit=MAX_BOUGHT))
+        for count, rolled in zip(bought, self.rolled_successes(), strict=True):
+            if count and not rolled:
+                raise OperationError(_("Successes are bought with karma only for a test that rolled at least "
+                                       "one."))
 
 
 def _check_surprise(encounter: Encounter, attack: Sr3Attack) -> None:
@@ -302,13 +330,24 @@ _KARMA_REROLL_LINES = {
 }
 
 
-def _karma_payments(attack: Sr3Attack) -> list[tuple[str, str, int]]:
-    """(who pays, which test, rerolls) of every test rerolled with karma; the shooter resists a detonation."""
-    resisting = attack.attacker if attack._all_ones() else attack.target
-    payments = [(attack.attacker, "attack", attack.attack_karma_rerolls),
-                (attack.target, "dodge", attack.dodge_karma_rerolls),
-                (resisting, "resistance", attack.resist_karma_rerolls)]
-    return [payment for payment in payments if payment[2]]
+_BOUGHT_LINES = {
+    "attack": NN_("{name} buys {count} attack success with karma: the pool is {size} for good.",
+                  "{name} buys {count} attack successes with karma: the pool is {size} for good."),
+    "dodge": NN_("{name} buys {count} dodge success with karma: the pool is {size} for good.",
+                 "{name} buys {count} dodge successes with karma: the pool is {size} for good."),
+    "resistance": NN_("{name} buys {count} resistance success with karma: the pool is {size} for good.",
+                      "{name} buys {count} resistance successes with karma: the pool is {size} for good."),
+}
+
+
+def _karma_payments(attack: Sr3Attack, bought: bool) -> list[tuple[str, str, int]]:
+    """(who pays, which test, count) of every test rerolled with karma (or, ``bought``, given bought
+    successes); the shooter resists a detonation."""
+    resisting = attack.attacker if attack.misfires() else attack.target
+    counts = ((attack.attack_bought, attack.dodge_bought, attack.resist_bought) if bought else
+              (attack.attack_karma_rerolls, attack.dodge_karma_rerolls, attack.resist_karma_rerolls))
+    payers = ((attack.attacker, "attack"), (attack.target, "dodge"), (resisting, "resistance"))
+    return [(who, test, count) for (who, test), count in zip(payers, counts, strict=True) if count]
 
 
 def _spend_karma_rerolls(encounter: Encounter, attack: Sr3Attack) -> tuple[Encounter, list[LogLine]]:
@@ -318,7 +357,7 @@ def _spend_karma_rerolls(encounter: Encounter, attack: Sr3Attack) -> tuple[Encou
         encounter = spend_karma(encounter, attacker, 1)
         lines.append(LogLine("{name} spends 1 karma point: the attack's all 1s are a plain failure.",
                              {"name": attacker.name}))
-    for who, test, rerolls in _karma_payments(attack):
+    for who, test, rerolls in _karma_payments(attack, bought=False):
         payer = encounter.combatant(who)
         points = rerolls_cost(rerolls)
         text, plural = _KARMA_REROLL_LINES[test]
@@ -328,8 +367,23 @@ def _spend_karma_rerolls(encounter: Encounter, attack: Sr3Attack) -> tuple[Encou
     return encounter, lines
 
 
-def _spend_pools(encounter: Encounter, attack: Sr3Attack) -> tuple[Encounter, list[LogLine]]:
+def _burn_bought_successes(encounter: Encounter, system: RuleSystem,
+                           attack: Sr3Attack) -> tuple[Encounter, list[LogLine]]:
+    lines = []
+    for who, test, count in _karma_payments(attack, bought=True):
+        payer = encounter.combatant(who)
+        encounter = burn_karma(encounter, system, payer, count)
+        text, plural = _BOUGHT_LINES[test]
+        lines.append(LogLine(text, {"name": payer.name, "count": count,
+                                    "size": encounter.combatant(who).attribute(KARMA_ATTRIBUTE)},
+                             plural=plural, count=count))
+    return encounter, lines
+
+
+def _spend_pools(encounter: Encounter, system: RuleSystem, attack: Sr3Attack) -> tuple[Encounter, list[LogLine]]:
     encounter, karma_lines = _spend_karma_rerolls(encounter, attack)
+    encounter, bought_lines = _burn_bought_successes(encounter, system, attack)
+    karma_lines += bought_lines
     state = take_from_pool(encounter, encounter.combatant(attack.attacker), attack.attack_pool)
     defence = len(attack.dodge_faces) + attack.resist_pool
     state = take_from_pool(state, state.combatant(attack.target), defence)
@@ -348,9 +402,7 @@ def successes_line(text: str, plural: str, name: str, count: int, tn: int) -> Lo
 
 def _resolve(state: Encounter, system: RuleSystem, attack: Sr3Attack, log: list[LogLine]) -> Applied:
     attacker, target = state.combatant(attack.attacker), state.combatant(attack.target)
-    hits = 0 if rule_of_one(attack.attack_faces) else count_sr3_successes(attack.attack_faces, attack.attack_tn)
-    dodge = count_sr3_successes(attack.dodge_faces, attack.dodge_tn) if attack.dodge_faces else 0
-    resist = count_sr3_successes(attack.resist_faces, attack.resist_tn)
+    hits, dodge, resist = attack.successes()
     # The code as earlier releases logged it (a saved fight's lines must replay to the same facts), shown in the
     # GM's letters whenever the log is read.
     log.insert(0, LogLine("{attacker} attacks {target} with {weapon} ({code}).", {
@@ -394,7 +446,7 @@ def _resolve_misfire(state: Encounter, system: RuleSystem, attack: Sr3Attack, lo
                      staging: int) -> Applied:
     shooter = state.combatant(attack.attacker)
     log.append(LogLine("{name}'s explosive round detonates in the weapon!", {"name": shooter.name}))
-    resist = count_sr3_successes(attack.resist_faces, attack.resist_tn)
+    resist = attack.successes()[2]
     outcome = resolve_hit(attack.level, staging, 0, resist)
     return land_damage(state, system, shooter, PHYSICAL, outcome.level, log)
 

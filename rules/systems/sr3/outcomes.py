@@ -14,8 +14,7 @@ from rules.encounter import Combatant, Encounter
 from rules.history import Operation
 from rules.odds import extreme_tail
 from rules.systems.base import RuleSystem
-from rules.systems.sr3.damage import EXPLOSIVE_AMMO, Ammo, resistance_tn, resolve_hit
-from rules.systems.sr3.dice import count_sr3_successes, rule_of_one
+from rules.systems.sr3.damage import resistance_tn, resolve_hit
 from rules.systems.sr3.levels import LEVELS
 from rules.systems.sr3.melee import Role
 from rules.systems.sr3.melee_odds import ORDER, MeleeQuestion, Roll, melee_outcome_distribution
@@ -31,10 +30,7 @@ SCALE: Final[tuple[str, ...]] = ("miss", "dodged", "none", *LEVELS)
 
 def outcome_key(attack: Sr3Attack) -> str:
     """The outcome key (:data:`SCALE`) the attack's dice gave, as :meth:`Sr3Attack.apply` resolves it."""
-    hits = 0 if rule_of_one(attack.attack_faces) else count_sr3_successes(attack.attack_faces, attack.attack_tn)
-    dodge = count_sr3_successes(attack.dodge_faces, attack.dodge_tn) if attack.dodge_faces else 0
-    resist = count_sr3_successes(attack.resist_faces, attack.resist_tn)
-    outcome = resolve_hit(attack.level, hits, dodge, resist)
+    outcome = resolve_hit(attack.level, *attack.successes())
     if outcome.missed:
         return "miss"
     if outcome.dodged:
@@ -44,7 +40,7 @@ def outcome_key(attack: Sr3Attack) -> str:
 
 def misfired(attack: Sr3Attack) -> bool:
     """Whether explosive ammunition rolled all ones and detonated in the weapon."""
-    return Ammo(attack.ammo) in EXPLOSIVE_AMMO and rule_of_one(attack.attack_faces)
+    return attack.misfires()
 
 
 def attack_probability(attack: Sr3Attack) -> float:

@@ -196,6 +196,8 @@ class Sr3AttackDialog(AttackDialog):
         for button in (self.dice.attack_karma, self.dice.dodge_karma, self.dice.resist_karma):
             button.clicked.connect(lambda _checked=False, button=button: self.reroll_with_karma(button))
         self.dice.avert_disaster.toggled.connect(self._on_dice)
+        for bought in (self.dice.attack_bought, self.dice.dodge_bought, self.dice.resist_bought):
+            bought.box.valueChanged.connect(self._on_dice)
         self._edits.watch(*self.melee.inputs())
         for entry in self.melee.entries():
             entry.changed.connect(self._on_dice)
@@ -615,13 +617,14 @@ class Sr3AttackDialog(AttackDialog):
             aim_actions=self.aim.for_shot(dice.attack_pool.value()).counted,
             called_shot=self.situation.called.isChecked(), attack_karma_rerolls=dice.attack_karma.paid_rerolls(),
             dodge_karma_rerolls=dice.dodge_karma.paid_rerolls(), resist_karma_rerolls=dice.resist_karma.paid_rerolls(),
-            karma_averts_disaster=dice.averted())
+            karma_averts_disaster=dice.averted(), attack_bought=dice.attack_bought.paid(),
+            dodge_bought=dice.dodge_bought.paid(), resist_bought=dice.resist_bought.paid())
         if not self._misfired():
             return attack
         # The round detonated: the shooter resists the weapon's standard code, without combat pool.
         misfire = dice.misfire_entry.result()
         return replace(attack, power=sheet.base.power, level=sheet.base.level, resist_tn=sheet.misfire_resist_tn,
-                       dodge_faces=(), dodge_karma_rerolls=0, resist_pool=0, track=PHYSICAL,
+                       dodge_faces=(), dodge_karma_rerolls=0, dodge_bought=0, resist_pool=0, track=PHYSICAL,
                        misfire_roll=misfire.total if misfire is not None else None)
 
     def _melee_operation(self) -> Sr3Melee | None:

@@ -71,7 +71,7 @@ from rules.systems.sr3.weapons import (
     weapon_class,
     weapon_kind,
 )
-from ui.games.sr3.karma_rerolls import KarmaReroll, KarmaSpending, Payer, avert_disaster_box
+from ui.games.sr3.karma_rerolls import BoughtSuccesses, KarmaReroll, KarmaSpending, Payer, avert_disaster_box
 from ui.widgets.dice_entry import DiceEntry
 from ui.widgets.inputs import Choice, signed, spin_box
 from ui.widgets.layout import row as _row
@@ -418,6 +418,9 @@ class DiceBox(QGroupBox):
         self.resist_karma = KarmaReroll(self.resist_entry, _(
             "Whoever resists pays from their karma pool to roll the failed resistance dice again: 1 point, each "
             "further reroll of the test 1 more."))
+        self.attack_bought = BoughtSuccesses(self.attack_entry)
+        self.dodge_bought = BoughtSuccesses(self.dodge_entry)
+        self.resist_bought = BoughtSuccesses(self.resist_entry)
         self.avert_disaster = avert_disaster_box()
         self._explosive = False
         self._build_layout()
@@ -443,7 +446,9 @@ class DiceBox(QGroupBox):
         resisting = Payer.ATTACKER if self.misfired(self._explosive) else Payer.TARGET
         rerolls = ((self.attack_karma, Payer.ATTACKER), (self.dodge_karma, Payer.TARGET),
                    (self.resist_karma, resisting))
-        return KarmaSpending(rerolls, self.averted())
+        bought = ((self.attack_bought, Payer.ATTACKER), (self.dodge_bought, Payer.TARGET),
+                  (self.resist_bought, resisting))
+        return KarmaSpending(rerolls, bought, self.averted())
 
     def offer_karma(self, attacker_left: int | None, target_left: int | None, editable: bool) -> None:
         """Offer the karma rerolls of each test and, after all 1s with an explosive round, the point that makes it
@@ -460,6 +465,10 @@ class DiceBox(QGroupBox):
     def clear_karma(self) -> None:
         for button in (self.attack_karma, self.dodge_karma, self.resist_karma):
             button.rerolls = 0
+        for bought in (self.attack_bought, self.dodge_bought, self.resist_bought):
+            blocked = bought.box.blockSignals(True)
+            bought.box.setValue(0)
+            bought.box.blockSignals(blocked)
         self._uncheck_averting()
 
     def _uncheck_averting(self) -> None:
@@ -494,7 +503,8 @@ class DiceBox(QGroupBox):
         dodge = tn_test(self.dodge.value(), sheet.dodge_tn.value) if hits != 0 else None
         self.dodge_entry.set_expression(dodge, missed if hits == 0 else _("No dodge."))
         dodge_hits = successes_entered(self.dodge_entry)
-        dodged = hits is not None and dodge_hits is not None and dodge_hits > hits
+        dodged = (hits is not None and dodge_hits is not None
+                  and dodge_hits + self.dodge_bought.paid() > hits + self.attack_bought.paid())
         needed = hits != 0 and not dodged
         resist = tn_test(self.body.value() + self.resist_pool.value(), sheet.resist_tn) if needed else None
         reason = missed if hits == 0 else (_("Not needed: the attack was dodged.") if dodged else _("No dice."))
@@ -515,8 +525,9 @@ class DiceBox(QGroupBox):
         layout.addLayout(grid)
         layout.addWidget(self.odds)
         karma: dict[DiceEntry, tuple[QWidget, ...]] = {
-            self.attack_entry: (self.avert_disaster, self.attack_karma), self.dodge_entry: (self.dodge_karma,),
-            self.resist_entry: (self.resist_karma,)}
+            self.attack_entry: (self.avert_disaster, *self.attack_bought.widgets(), self.attack_karma),
+            self.dodge_entry: (*self.dodge_bought.widgets(), self.dodge_karma),
+            self.resist_entry: (*self.resist_bought.widgets(), self.resist_karma)}
         for entry in self.entries():
             layout.addWidget(entry)
             if entry in karma:
