@@ -72,3 +72,19 @@ def test_nothing_is_armed_before_initiative() -> None:
     history, ids = eight_characters()
     with pytest.raises(OperationError, match="Roll initiative first"):
         grenade_timer(history.state, ids["Sharon"], "Grenade", "e1")
+
+
+def test_the_movement_section_shows_the_selected_characters_allowance(qtbot: QtBot) -> None:
+    """Mike (37: four passes) with Quickness 6 runs 18 m a turn, 5 m a phase (18 ÷ 4 rounded up); a dwarf's run
+    multiplier of 2 gives 12 m, 3 a phase."""
+    from rules.combatants import SetAttribute
+    from ui.games.sr3.movement import MovementSection
+
+    history, ids = _to_sharon()
+    history.do(SetAttribute(ids["Mike"], "quickness", 6))
+    document = EncounterDocument(history)
+    _kept, section = panel_section(qtbot, document, ids["Mike"], MovementSection)
+    assert section.allowance.text() == ("Walk 6 m, run 18 m a turn. In each of its 4 passes: walk 2 m, run 5 m a "
+                                        "phase.")
+    document.apply(SetAttribute(ids["Mike"], "run_multiplier", 2))
+    assert "run 12 m a turn" in section.allowance.text() and "run 3 m a phase" in section.allowance.text()

@@ -11,7 +11,7 @@ from typing import Final
 from rules.errors import RulesError
 from rules.systems.sr3.ranged import AttackerMovement, movement_modifier, require
 from rules.systems.sr3.tables import Sr3Tables, label_for, load_tables
-from rules.text import N_, _
+from rules.text import N_, _, ngettext
 
 #: Labels of the bundled races; a race the GM adds in the data is shown by its key.
 RACE_LABELS: Final[Mapping[str, str]] = MappingProxyType(
@@ -91,3 +91,35 @@ def movement_tn_modifier(
 ) -> int:
     """TN modifier for acting while walking (+1, +2 difficult) or running (+4, +6 difficult)."""
     return movement_modifier(tables or load_tables(), movement, difficult_terrain)[1]
+
+
+def combatant_allowance(quickness: int, run_multiplier: int, passes: int,
+                        tables: Sr3Tables | None = None) -> tuple[MovementRates, MovementRates]:
+    """(per turn, per phase) for a character: walk = Quickness, run = Quickness × its run multiplier (the
+    character's own attribute, dwarf 2), each split over its ``passes`` this turn, rounded up."""
+    tables = tables or load_tables()
+    require(quickness >= 0 and run_multiplier >= 1, _("Quickness and the run multiplier cannot be negative."))
+    turn = MovementRates(quickness * tables.movement.walk_multiplier, quickness * run_multiplier)
+    return turn, MovementRates(per_phase(turn.walk, passes), per_phase(turn.run, passes))
+
+
+def movement_text(quickness: int, run_multiplier: int, passes: int, tables: Sr3Tables | None = None) -> str:
+    """"Walk 6 m, run 18 m a turn; in each of its 3 passes: walk 2 m, run 6 m." (sr3.md, Movement: "Per-phase
+    allowance = rate ÷ passes this turn, round up; a phase without movement still uses up its share")."""
+    turn, phase = combatant_allowance(quickness, run_multiplier, max(passes, 1), tables)
+    text = _("Walk {walk} m, run {run} m a turn.").format(walk=turn.walk, run=turn.run)
+    if passes < 1:
+        return text
+    per_pass = ngettext("In its {count} pass: walk {walk} m, run {run} m a phase.",
+                        "In each of its {count} passes: walk {walk} m, run {run} m a phase.", passes)
+    return f"{text} {per_pass.format(count=passes, walk=phase.walk, run=phase.run)}"
+
+
+def moving_tn_text(tables: Sr3Tables | None = None) -> str:
+    """"Acting once moved: walking +1 TN (difficult terrain +2), running +4 (+6).", from the GM's tables."""
+    tables = tables or load_tables()
+    walk, walk_hard, run, run_hard = (movement_tn_modifier(movement, hard, tables)
+                                      for movement in (AttackerMovement.WALKING, AttackerMovement.RUNNING)
+                                      for hard in (False, True))
+    return _("Acting once moved: walking +{walk} TN (difficult terrain +{walk_hard}), running +{run} "
+             "(+{run_hard}).").format(walk=walk, walk_hard=walk_hard, run=run, run_hard=run_hard)

@@ -60,6 +60,7 @@ COMBAT_POOL: Final[str] = N_("combat")  # also the pool's shown name, hence mark
 #: sr3.md: "Karma pool (seed): refreshes every 24 h or when the GM decides, never per turn".
 KARMA_POOL: Final[str] = N_("karma")
 KARMA_ATTRIBUTE: Final[str] = "karma_pool"
+RUN_MULTIPLIER: Final[str] = "run_multiplier"
 FREE, SIMPLE, COMPLEX = "free", "simple", "complex"
 #: Kept with the phase's action counts: the rounds fired full auto in this phase (one complex action fires them).
 FULL_AUTO_ROUNDS: Final[str] = "full_auto_rounds"
@@ -101,6 +102,8 @@ _ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
     AttributeSpec("ballistic", N_("Ballistic armor"), 0, 0, 30, N_("Bal")),
     AttributeSpec("impact", N_("Impact armor"), 0, 0, 30, N_("Imp")),
     AttributeSpec(KARMA_ATTRIBUTE, N_("Karma pool"), 0, 0, 99, N_("Karma"), filled_when_added=False),
+    # sr3.md, Movement: "run = Quickness × 3 (dwarf × 2)"; the races' multipliers are data (movement.run_multiplier).
+    AttributeSpec(RUN_MULTIPLIER, N_("Run multiplier (dwarf 2)"), 3, 1, 10, N_("Run×"), filled_when_added=False),
 )
 
 DELAYING, FREE_ELSEWHERE, MELEE_TIE, REACH_MODE, TABLES = (

@@ -19,6 +19,7 @@ from rules.systems.sr3.system import KARMA_POOL
 from ui.games.base import Apply, SectionFactory
 from ui.games.sr3.aim import AimSection
 from ui.games.sr3.explosives import ExplosiveSection
+from ui.games.sr3.movement import MovementSection
 
 
 class KarmaSection(QGroupBox):
@@ -65,4 +66,4 @@ class KarmaSection(QGroupBox):
                                         for c in state.combatants.values()))
 
 
-SECTIONS: tuple[SectionFactory, ...] = (AimSection, KarmaSection, ExplosiveSection)
+SECTIONS: tuple[SectionFactory, ...] = (AimSection, KarmaSection, MovementSection, ExplosiveSection)
