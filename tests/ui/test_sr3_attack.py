@@ -22,7 +22,8 @@ from rules.systems.sr3 import SYSTEM as SR3
 from rules.systems.sr3 import SurpriseTest, initiative, shot
 from rules.systems.sr3.damage import Ammo
 from rules.systems.sr3.odds import OUTCOME_LABELS, OUTCOMES, attack_outcome_distribution
-from rules.systems.sr3.ops import Sr3Attack
+from rules.systems.sr3.dice import TargetNumberTest
+from rules.systems.sr3.ops import Sr3Attack, Sr3QuickDrawFailed
 from rules.systems.sr3.tables import FiringMode, RangeCategory, WeaponKind
 from rules.turns import NextTurn
 from rules.weapons import SetWeapons
@@ -491,6 +492,53 @@ def test_successes_bought_with_karma_turn_a_dodge_and_burn_the_pool_for_good(dia
     assert dialog.dice.odds.highlighted() == OUTCOME_LABELS["dodged"]
     dialog.next_button.click()
     assert bought.value() == 0
+
+
+def test_a_quick_draw_rolls_reaction_first_and_a_success_draws_and_fires(dialog_for: DialogFactory) -> None:
+    """"Quick draw: … Reaction (4), one success: draw and fire; +2 without a proper holster, +2 more for two guns;
+    failure: no shot from it this phase"."""
+    document, ids = fight()
+    dialog = dialog_for(document)
+    dialog.weapon.name.setText("Ares Predator")
+    dialog.dice.skill.setValue(4)
+    assert dialog.dice.quick_draw_entry.isHidden()
+    dialog.situation.quick_draw.setChecked(True)
+    entry = dialog.dice.quick_draw_entry
+    assert not entry.isHidden() and entry.expression() == TargetNumberTest(
+        document.state.combatant(ids["Mike"]).attribute("reaction"), 4)
+    dialog.situation.holstered.setChecked(False)
+    dialog.situation.second.setChecked(True)
+    assert getattr(entry.expression(), "tn", None) == 8  # 4 + 2 without a holster + 2 for two guns
+    dialog.situation.second.setChecked(False)
+    dialog.situation.holstered.setChecked(True)
+    reaction = document.state.combatant(ids["Mike"]).attribute("reaction")
+    entry.set_faces_text(",".join(["5"] + ["1"] * (reaction - 1)))  # one success at TN 4
+    assert not dialog.dice.quick_draw_failed()
+    type_dice(dialog, "6,5,1,2", "", "1,1,1,1")
+    dialog.roll_remaining()
+    dialog.resolve()
+    operation = document.history.entries[-1].operation
+    assert isinstance(operation, Sr3Attack) and operation.quick_draw_tn == 4
+    assert "drawn and fired in one simple action" in document.history.entries[-1].text()
+    dialog.next_button.click()
+    assert not dialog.situation.quick_draw.isChecked() and entry.isHidden()  # the gun is in hand now
+
+
+def test_a_failed_quick_draw_fires_nothing_and_needs_no_more_dice(dialog_for: DialogFactory) -> None:
+    document, ids = fight()
+    dialog = dialog_for(document)
+    dialog.weapon.name.setText("Ares Predator")
+    dialog.dice.skill.setValue(4)
+    dialog.situation.quick_draw.setChecked(True)
+    reaction = document.state.combatant(ids["Mike"]).attribute("reaction")
+    dialog.dice.quick_draw_entry.set_faces_text(",".join(["3"] * reaction))  # no success at TN 4
+    assert dialog.dice.attack_entry.count_label.text() == "Not needed: the quick draw failed."
+    assert dialog.resolve_button.isEnabled()
+    dialog.resolve()
+    operation = document.history.entries[-1].operation
+    assert isinstance(operation, Sr3QuickDrawFailed) and operation.tn == 4
+    assert document.state.combatant(ids["Ganger 1"]).boxes("physical") == 0
+    assert dialog.dice.odds.highlighted() == OUTCOME_LABELS["miss"]
 
 
 def test_invalid_faces_keep_resolve_disabled(dialog_for: DialogFactory, qtbot: QtBot) -> None:

@@ -24,7 +24,7 @@ from rules.systems.sr3.levels import LEVEL_BOXES, check_level
 from rules.systems.sr3.monitor import PHYSICAL, STUN
 from rules.systems.sr3.shot import ACTION_OF_MODE
 from rules.systems.sr3.surprise import may_act_against_now, surprise_matrix, with_surprise
-from rules.systems.sr3.system import COMBAT_POOL, FREE, FULL_AUTO_ROUNDS, KARMA_ATTRIBUTE, tables
+from rules.systems.sr3.system import COMBAT_POOL, FREE, FULL_AUTO_ROUNDS, KARMA_ATTRIBUTE, SIMPLE, tables
 from rules.systems.sr3.tables import FiringMode
 from rules.text import N_, NN_, _, ngettext
 from rules.weapons import fire
@@ -33,6 +33,7 @@ Chains = tuple[tuple[int, ...], ...]
 LEVEL_NAMES = {"L": N_("Light"), "M": N_("Moderate"), "S": N_("Serious"), "D": N_("Deadly")}
 MAX_ROUNDS = 100  # a sanity limit on a shot's rounds (the tables say what a mode fires)
 MAX_KARMA_REROLLS = 20  # a sanity limit: each reroll costs one point more than the last
+MAX_QUICK_DRAW_TN = 30  # a sanity limit on a typed number (4, +2 and +2 in the book)
 
 
 # --- surprise -----------------------------------------------------------------------------------
@@ -136,6 +137,9 @@ class Sr3Attack(Operation):
     attack_bought: int = field(default=0, metadata=ADDED_LATER)
     dodge_bought: int = field(default=0, metadata=ADDED_LATER)
     resist_bought: int = field(default=0, metadata=ADDED_LATER)
+    #: A quick draw (0: none): the Reaction test's TN and dice; "one success: draw and fire" in one simple action.
+    quick_draw_tn: int = field(default=0, metadata=ADDED_LATER)
+    quick_draw_faces: Chains = field(default=(), metadata=ADDED_LATER)
 
     def attacker_id(self) -> str | None:
         return self.attacker
@@ -203,6 +207,8 @@ class Sr3Attack(Operation):
         if self.karma_averts_disaster and not rule_of_one(self.attack_faces):
             raise OperationError(_("Karma turns only an attack test of all 1s into a plain failure."))
         self._validate_bought()
+        if self.quick_draw_tn:
+            check_quick_draw(self.mode, self.quick_draw_tn, self.quick_draw_faces, drawn=True)
 
     def _validate_bought(self) -> None:
         """"Bought successes … need at least one rolled success", each test its own."""
@@ -260,6 +266,61 @@ def _take_action(encounter: Encounter, system: RuleSystem, attack: Sr3Attack) ->
     if mode is FiringMode.SS:
         acted = replace(acted, actions_used=frozen_map({**acted.actions_used, single_shot: 1}))
     return encounter.with_combatant(_with_rounds(acted, attack.rounds) if mode is FiringMode.FA else acted)
+
+
+# --- quick draw ----------------------------------------------------------------------------------
+
+
+def check_quick_draw(mode: str | None, tn: int, faces: Chains, drawn: bool) -> None:
+    """"Quick draw: pistol-size weapons … fired by a simple action; Reaction (4), one success: draw and fire;
+    failure: no shot from it this phase": a simple firing mode, the test's dice, and (``drawn``) one success, or
+    (not ``drawn``) none."""
+    if mode is not None and ACTION_OF_MODE[FiringMode(mode)] != SIMPLE:
+        raise OperationError(_("A quick draw fires by a simple action: single shot, semi-automatic or a burst."))
+    if not 2 <= tn <= MAX_QUICK_DRAW_TN:
+        raise OperationError(_("A quick draw's target number is 2 to {limit}.").format(limit=MAX_QUICK_DRAW_TN))
+    if not faces:
+        raise OperationError(_("A quick draw needs the Reaction test's dice."))
+    check_chains(faces)
+    successes = count_sr3_successes(faces, tn)
+    if drawn and not successes:
+        raise OperationError(_("The quick draw failed: no shot from that weapon this phase."))
+    if not drawn and successes:
+        raise OperationError(_("The quick draw succeeded: resolve the shot."))
+
+
+def quick_draw_line(faces: Chains, tn: int) -> LogLine:
+    count = count_sr3_successes(faces, tn)
+    return LogLine("Quick draw: {count} success at TN {tn}, drawn and fired in one simple action.",
+                   {"count": count, "tn": tn},
+                   plural="Quick draw: {count} successes at TN {tn}, drawn and fired in one simple action.",
+                   count=count)
+
+
+@dataclass(frozen=True)
+class Sr3QuickDrawFailed(Operation):
+    """A quick draw without a success: "failure: no shot from it this phase". The attempt takes the simple action
+    (``counts``: as the attack dialog's "takes an action" box says)."""
+
+    kind = "sr3_quick_draw_failed"
+    attacker: str
+    weapon: str
+    tn: int
+    faces: Chains
+    counts: bool = True
+
+    def attacker_id(self) -> str | None:
+        return self.attacker
+
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        attacker = require_combatant(encounter, self.attacker)
+        check_quick_draw(None, self.tn, self.faces, drawn=False)
+        state = encounter
+        if self.counts:
+            state = encounter.with_combatant(system.spend_action(attacker, SIMPLE, encounter))
+        line = LogLine("{name} fails the quick draw of {weapon} (no success at TN {tn}): no shot from it this phase.",
+                       {"name": attacker.name, "weapon": self.weapon, "tn": self.tn})
+        return Applied(state, (line,))
 
 
 #: The per-phase counter of a single-shot weapon fired, by the weapon's name (reset with every phase's actions).
@@ -410,6 +471,8 @@ def _resolve(state: Encounter, system: RuleSystem, attack: Sr3Attack, log: list[
         "code": f"{attack.power}{attack.level}"}, shown_as={"code": DAMAGE_CODE_FORMAT}))
     if attack.called_shot:
         log.insert(1, LogLine("A called shot (+4 TN, a free action)."))
+    if attack.quick_draw_tn:
+        log.insert(1, quick_draw_line(attack.quick_draw_faces, attack.quick_draw_tn))
     log.append(successes_line("{name}: {count} success at TN {tn}.", "{name}: {count} successes at TN {tn}.",
                                attacker.name, hits, attack.attack_tn))
     outcome = resolve_hit(attack.level, hits, dodge, resist)

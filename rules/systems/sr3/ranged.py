@@ -506,3 +506,9 @@ def ranged_tn(attack: RangedAttack, tables: Sr3Tables | None = None) -> TargetNu
     _add_aim_and_called_shot(attack, tables, sheet)
     _add_other(attack, sheet)
     return target_number(sheet.lines, tables.minimum_tn, sheet.notes)
+
+
+def quick_draw_tn(tables: Sr3Tables, holstered: bool, two_guns: bool) -> int:
+    """The quick draw's Reaction TN: 4, +2 without a proper holster, +2 more for two guns (from the tables)."""
+    rules = tables.quick_draw
+    return rules.tn + (0 if holstered else rules.no_holster) + (rules.two_guns if two_guns else 0)

@@ -275,6 +275,16 @@ class SurpriseRules:
 
 
 @dataclass(frozen=True)
+class QuickDrawRules:
+    """sr3.md, Simple actions: "Quick draw: … Reaction (4), one success: draw and fire; +2 without a proper holster,
+    +2 more for two guns"."""
+
+    tn: int
+    no_holster: int
+    two_guns: int
+
+
+@dataclass(frozen=True)
 class Sr3Tables:
     """All SR3 combat data after the GM's overrides; pass it to every calculator."""
 
@@ -290,6 +300,7 @@ class Sr3Tables:
     called_shot_levels: int
     #: sr3.md Decision: throws and melee may be called too (the free-action list), or not.
     called_shot_throws_and_melee: bool
+    quick_draw: QuickDrawRules
     ammo: AmmoRules
     armor_vs: Mapping[WeaponKind, ArmorType]
     dodge: DodgeRules
@@ -504,6 +515,7 @@ def _build(root: _Node) -> Sr3Tables:
         called_shot_modes=root["called_shot"]["modes"].choices(FiringMode),
         called_shot_levels=root["called_shot"]["extra_levels"].integer(minimum=0),
         called_shot_throws_and_melee=root["called_shot"]["throws_and_melee"].flag(),
+        quick_draw=_dataclass_ints(QuickDrawRules, root["quick_draw"], minimum=0),
         ammo=_dataclass_ints(
             AmmoRules,
             root["ammunition"],

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from app.document import Change
 from app.i18n import N_, _
-from rules.dice import Roller
+from rules.dice import DiceExpression, Roller
 from rules.effects import effects_meaning
 from rules.encounter import Combatant, Effect, Weapon
 from rules.errors import OperationError, RulesError
@@ -38,9 +38,9 @@ from rules.systems.sr3.effect_meanings import worst_visibility
 from rules.systems.sr3.melee_ops import Sr3Melee, outcome_key_of
 from rules.systems.sr3.monitor import PHYSICAL
 from rules.systems.sr3.odds import OUTCOME_LABELS, OUTCOMES
-from rules.systems.sr3.ops import Sr3Attack, may_act_against
+from rules.systems.sr3.ops import Sr3Attack, Sr3QuickDrawFailed, may_act_against
 from rules.systems.sr3.outcomes import outcome_key
-from rules.systems.sr3.ranged import RangedAttack, is_heavy
+from rules.systems.sr3.ranged import RangedAttack, is_heavy, quick_draw_tn
 from rules.systems.sr3.shot import ACTION_OF_MODE, RECOILING_MODES, ShotInputs, ShotSheet, work_out
 from rules.systems.sr3.system import SIMPLE, tables
 from rules.systems.sr3.tables import VISIBILITY_LABELS, Sr3Tables, label_for
@@ -59,6 +59,7 @@ from ui.games.sr3.attack_form import (
     karma_left,
     pool_left,
     tn_lines_html,
+    tn_test,
     wound_modifier,
 )
 from ui.games.sr3.karma_rerolls import KarmaReroll
@@ -404,6 +405,8 @@ class Sr3AttackDialog(AttackDialog):
 
     def _clear_for_next(self) -> None:
         self.dice.clear_karma()
+        if self.is_melee() or not self.dice.quick_draw_failed():
+            self.situation.quick_draw.setChecked(False)  # drawn now: the next shot needs no quick draw
         for entry in self.entries():
             entry.clear()
         self._mark(None)  # the last shot's log lines stay in sight while the next one is set up
@@ -557,7 +560,18 @@ class Sr3AttackDialog(AttackDialog):
         if self.is_melee():
             self.melee.follow_dice(attacker, self._target())
             return
-        self.dice.set_tests(self._sheet, self._explosive(), attacker.attribute("body") if attacker else 0)
+        self.dice.set_tests(self._sheet, self._explosive(), attacker.attribute("body") if attacker else 0,
+                            self._quick_draw_test())
+
+    def _quick_draw_tn(self) -> int:
+        """The quick draw's TN (0: no quick draw): 4, +2 without a proper holster, +2 more for two guns."""
+        if not self.situation.quick_draw.isChecked():
+            return 0
+        return quick_draw_tn(self._tables, self.situation.holstered.isChecked(), self.situation.second.isChecked())
+
+    def _quick_draw_test(self) -> DiceExpression | None:
+        attacker, tn = self._attacker(), self._quick_draw_tn()
+        return tn_test(attacker.attribute("reaction"), tn) if tn and attacker is not None else None
 
     def _resolve_problem(self) -> tuple[str, bool]:
         """What stops Resolve now, and whether it is an error (or only the dice still to come)."""
@@ -571,7 +585,7 @@ class Sr3AttackDialog(AttackDialog):
                 attacker=attacker.name, target=target.name), True
         if self._ammunition_problem():
             return self._ammunition_problem(), True
-        if self.dice.attack_entry.expression() is None:
+        if self.dice.attack_entry.expression() is None and not self.dice.quick_draw_failed():
             return _("Enter the attacker's skill dice (and combat pool dice, if any)."), False
         return super()._resolve_problem()
 
@@ -599,13 +613,16 @@ class Sr3AttackDialog(AttackDialog):
         return super()._resolve_problem()
 
     # --- resolving ------------------------------------------------------------------------------
-    def operation(self) -> Sr3Attack | Sr3Melee | None:
+    def operation(self) -> Sr3Attack | Sr3Melee | Sr3QuickDrawFailed | None:
         """The attack as the form stands, or None while something is missing."""
         if self.is_melee():
             return self._melee_operation()
         attacker, target, sheet, dice = self._attacker(), self._target(), self._sheet, self.dice
         if attacker is None or target is None or sheet is None or self._resolve_problem()[0]:
             return None
+        if dice.quick_draw_failed():
+            return Sr3QuickDrawFailed(attacker.id, self.weapon.name.text().strip() or _("a weapon"),
+                                      self._quick_draw_tn(), dice.quick_draw_entry.faces(), self.counts.isChecked())
         attack = Sr3Attack(
             attacker.id, target.id, self.weapon.name.text().strip() or _("a weapon"),
             sheet.power, sheet.level, sheet.attack_tn.value, dice.attack_entry.faces(), sheet.resist_tn,
@@ -618,7 +635,8 @@ class Sr3AttackDialog(AttackDialog):
             called_shot=self.situation.called.isChecked(), attack_karma_rerolls=dice.attack_karma.paid_rerolls(),
             dodge_karma_rerolls=dice.dodge_karma.paid_rerolls(), resist_karma_rerolls=dice.resist_karma.paid_rerolls(),
             karma_averts_disaster=dice.averted(), attack_bought=dice.attack_bought.paid(),
-            dodge_bought=dice.dodge_bought.paid(), resist_bought=dice.resist_bought.paid())
+            dodge_bought=dice.dodge_bought.paid(), resist_bought=dice.resist_bought.paid(),
+            quick_draw_tn=self._quick_draw_tn(), quick_draw_faces=dice.quick_draw_entry.faces())
         if not self._misfired():
             return attack
         # The round detonated: the shooter resists the weapon's standard code, without combat pool.
@@ -641,6 +659,8 @@ class Sr3AttackDialog(AttackDialog):
     def rolled_outcome(self, operation: Operation) -> str | None:
         if isinstance(operation, Sr3Melee):
             return self.melee.label_for(outcome_key_of(operation, self._document.state))
+        if isinstance(operation, Sr3QuickDrawFailed):
+            return _(OUTCOME_LABELS["miss"])  # no shot: as a miss, for the odds' mark
         assert isinstance(operation, Sr3Attack)
         return _(OUTCOME_LABELS["miss" if self._misfired() else outcome_key(operation)])  # a misfire misses
 

@@ -301,6 +301,12 @@ class SituationBox(QGroupBox):
         self.spot_armor = spin_box(0, 30)
         self.spot_armor.setToolTip(_("Armor of the spot hit, or the rating of the vehicle part."))
         self.second = QCheckBox(_(MODIFIER_LABELS["second_firearm"]))
+        self.quick_draw = QCheckBox(_("Quick draw"))
+        self.quick_draw.setToolTip(_("Draw a pistol-size weapon and fire it in one simple action: a Reaction test, "
+                                     "one success draws and fires; with none, no shot from it this phase."))
+        self.holstered = QCheckBox(_("proper holster"))
+        self.holstered.setChecked(True)
+        self.holstered.setToolTip(_("Without a proper holster the quick draw's TN is higher (+2 in the book)."))
         self.other_recoil = spin_box(0, 30)
         self.wounds = spin_box(0, 12)
         self.magnification = spin_box(0, 3)
@@ -314,7 +320,8 @@ class SituationBox(QGroupBox):
         form.addRow(_("Attacker"), self.attacker_movement)
         form.addRow("", self.difficult)
         form.addRow(_("Target"), self.target_movement)
-        form.addRow(self._grid((self.cover, self.blind), (self.smartlink, self.goggles), (self.laser, self.second)))
+        form.addRow(self._grid((self.cover, self.blind), (self.smartlink, self.goggles), (self.laser, self.second),
+                               (self.quick_draw, self.holstered)))
         form.addRow(_row(self.called, self.called_effect))
         # Small number fields two to a row: the dialog must fit a 768-pixel laptop screen.
         form.addRow(self._numbers(
@@ -328,13 +335,14 @@ class SituationBox(QGroupBox):
         return [self.visibility, self.vision, self.attacker_movement, self.difficult, self.target_movement,
                 self.cover, self.blind, self.melee, self.target_index, self.smartlink, self.goggles, self.laser,
                 self.aim, self.called, self.called_effect, self.spot_armor, self.second, self.other_recoil,
-                self.wounds, self.magnification, self.gm]
+                self.wounds, self.magnification, self.gm, self.quick_draw, self.holstered]
 
     def sync(self) -> None:
         """Enable only the details that matter for what is ticked."""
         self.vision.setEnabled(self.visibility.value() is not None and not self.blind.isChecked())
         self.difficult.setEnabled(self.attacker_movement.value() is not AttackerMovement.STILL)
         self.called_effect.setEnabled(self.called.isChecked())
+        self.holstered.setEnabled(self.quick_draw.isChecked())
         self.spot_armor.setEnabled(self.called.isChecked()
                                    and self.called_effect.value() is not CalledShotEffect.EXTRA_LEVEL)
         self.other_recoil.setEnabled(self.second.isChecked())
@@ -401,6 +409,8 @@ class DiceBox(QGroupBox):
         self.target_pool_note = QLabel()
         self.target_pool_note.setWordWrap(True)
         self.odds = OddsTable()
+        self.quick_draw_entry = DiceEntry(_("Quick draw (Reaction)"), roller)
+        self.quick_draw_entry.setVisible(False)
         self.attack_entry = DiceEntry(_("Attack"), roller)
         self.dodge_entry = DiceEntry(_("Dodge"), roller)
         self.resist_entry = DiceEntry(_("Resistance"), roller)
@@ -427,7 +437,14 @@ class DiceBox(QGroupBox):
 
     def entries(self) -> tuple[DiceEntry, ...]:
         """The dice entries in the order the tests are made."""
-        return (self.attack_entry, self.dodge_entry, self.resist_entry, self.misfire_entry)
+        return (self.quick_draw_entry, self.attack_entry, self.dodge_entry, self.resist_entry, self.misfire_entry)
+
+    def quick_draw_failed(self) -> bool:
+        """Whether the quick draw's Reaction test rolled no success: no shot from that weapon this phase."""
+        if self.quick_draw_entry.expression() is None:
+            return False
+        result = self.quick_draw_entry.result()
+        return result is not None and not result.successes
 
     def all_ones(self) -> bool:
         """Whether the attack test rolled all 1s (the rule of one)."""
@@ -476,12 +493,20 @@ class DiceBox(QGroupBox):
         self.avert_disaster.setChecked(False)
         self.avert_disaster.blockSignals(blocked)
 
-    def set_tests(self, sheet: ShotSheet | None, explosive: bool, shooter_body: int) -> None:
-        """Give each entry the test it needs now; the attack's result decides what follows."""
+    def set_tests(self, sheet: ShotSheet | None, explosive: bool, shooter_body: int,
+                  quick_draw: DiceExpression | None = None) -> None:
+        """Give each entry the test it needs now; a quick draw's and the attack's results decide what follows."""
         self._explosive = explosive
         if sheet is None:
             for entry in self.entries():
                 entry.set_expression(None, _("Fix the attack first."))
+            return
+        self.quick_draw_entry.setVisible(quick_draw is not None)
+        self.quick_draw_entry.set_expression(quick_draw, _("No Reaction dice."))
+        if self.quick_draw_failed():
+            self.misfire_entry.setVisible(False)
+            for entry in (self.attack_entry, self.dodge_entry, self.resist_entry, self.misfire_entry):
+                entry.set_expression(None, _("Not needed: the quick draw failed."))
             return
         attack_dice = self.skill.value() + self.attack_pool.value()
         self.attack_entry.set_expression(tn_test(attack_dice, sheet.attack_tn.value), _("Enter the skill dice."))
