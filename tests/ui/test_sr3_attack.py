@@ -21,8 +21,8 @@ from rules.history import Operation, new_history
 from rules.systems.sr3 import SYSTEM as SR3
 from rules.systems.sr3 import SurpriseTest, initiative, shot
 from rules.systems.sr3.damage import Ammo
-from rules.systems.sr3.odds import OUTCOME_LABELS, OUTCOMES, attack_outcome_distribution
 from rules.systems.sr3.dice import TargetNumberTest
+from rules.systems.sr3.odds import OUTCOME_LABELS, OUTCOMES, attack_outcome_distribution
 from rules.systems.sr3.ops import Sr3Attack, Sr3QuickDrawFailed
 from rules.systems.sr3.tables import FiringMode, RangeCategory, WeaponKind
 from rules.turns import NextTurn
