@@ -207,10 +207,12 @@ def _byte_damage(data: bytes, rng: random.Random) -> bytes:
     return data.replace(b"{", b'{"format":"other",', 1)
 
 
-def mutants(document: dict[str, Any], count: int, seed: int) -> Iterator[tuple[bytes, str]]:
-    """``count`` damaged versions of ``document``: (bytes, what was done)."""
+def mutants(document: dict[str, Any], count: int, seed: int,
+            sealed: bytes | None = None) -> Iterator[tuple[bytes, str]]:
+    """``count`` damaged versions of ``document``: (bytes, what was done); ``sealed``: the document's sealed
+    bytes, when the caller has them already (sealing a long fight costs more than mutating it)."""
     rng = random.Random(seed)
-    sealed = sealed_json(document).encode("utf-8")
+    sealed = sealed if sealed is not None else sealed_json(document).encode("utf-8")
     for number in range(count):
         if number % 2:
             yield _byte_damage(sealed, rng), "bytes"
@@ -253,13 +255,15 @@ def test_1000_mutated_encounter_files_open_or_are_refused_clearly(part: int, tmp
     all_systems()  # every game imported now, so loading imports nothing
     resolve_every_type_hint()
     originals = _originals()
+    sealed = [sealed_json(original).encode("utf-8") for original in originals]
     path, outcomes = tmp_path / "hostile.bojovka", {"opened": 0, "refused": 0}
     for warm_up in (sealed_json(originals[0]).encode(), b"\xff{"):  # the standard library's lazy imports, once
         path.write_bytes(warm_up)
         with contextlib.suppress(StorageError):
             _use(path, tmp_path)
     for number in range(part * PART_FILES, (part + 1) * PART_FILES):
-        data, how = next(mutants(originals[number % len(originals)], 1, SEED * 10_000 + number))
+        which = number % len(originals)
+        data, how = next(mutants(originals[which], 1, SEED * 10_000 + number, sealed[which]))
         path.write_bytes(data)
         try:
             with nothing_executes(monkeypatch):
