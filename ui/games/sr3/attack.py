@@ -62,7 +62,6 @@ from ui.games.sr3.attack_form import (
     tn_test,
     wound_modifier,
 )
-from ui.games.sr3.karma_rerolls import KarmaReroll
 from ui.games.sr3.melee_form import MeleeForm
 from ui.games.sr3.odds import ORDER, AttackQuestion, attack_chart, tick_text
 from ui.widgets.dice_entry import DiceEntry
@@ -194,8 +193,6 @@ class Sr3AttackDialog(AttackDialog):
         self.weapon.mode.currentIndexChanged.connect(self._on_class_or_mode)
         self.weapon.weapon_class.currentIndexChanged.connect(self._on_class_or_mode)
         self.dice.roll_all.clicked.connect(self.roll_remaining)
-        for button in (self.dice.attack_karma, self.dice.dodge_karma, self.dice.resist_karma):
-            button.clicked.connect(lambda _checked=False, button=button: self.reroll_with_karma(button))
         self.dice.avert_disaster.toggled.connect(self._on_dice)
         for bought in (self.dice.attack_bought, self.dice.dodge_bought, self.dice.resist_bought):
             bought.box.valueChanged.connect(self._on_dice)
@@ -588,11 +585,6 @@ class Sr3AttackDialog(AttackDialog):
         if self.dice.attack_entry.expression() is None and not self.dice.quick_draw_failed():
             return _("Enter the attacker's skill dice (and combat pool dice, if any)."), False
         return super()._resolve_problem()
-
-    def reroll_with_karma(self, button: KarmaReroll) -> None:
-        """A karma pool rerolls a test's failed dice; the shot records it and its payer pays when resolved."""
-        if button.isEnabled():
-            button.reroll(self._roller)  # the entry's changed dice refresh the form
 
     def _update_resolve(self) -> None:
         super()._update_resolve()

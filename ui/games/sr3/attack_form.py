@@ -421,13 +421,13 @@ class DiceBox(QGroupBox):
         self.roll_all.setToolTip(_("Roll every test still missing, in order: attack, dodge, resistance."))
         self.attack_karma = KarmaReroll(self.attack_entry, _(
             "The attacker's karma pool rolls the failed attack dice again: 1 point, each further reroll of the test "
-            "1 more."))
+            "1 more."), roller)
         self.dodge_karma = KarmaReroll(self.dodge_entry, _(
             "The target's karma pool rolls the failed dodge dice again: 1 point, each further reroll of the test "
-            "1 more."))
+            "1 more."), roller)
         self.resist_karma = KarmaReroll(self.resist_entry, _(
             "Whoever resists pays from their karma pool to roll the failed resistance dice again: 1 point, each "
-            "further reroll of the test 1 more."))
+            "further reroll of the test 1 more."), roller)
         self.attack_bought = BoughtSuccesses(self.attack_entry)
         self.dodge_bought = BoughtSuccesses(self.dodge_entry)
         self.resist_bought = BoughtSuccesses(self.resist_entry)

@@ -34,13 +34,21 @@ class Payer(Enum):
 class KarmaReroll(QPushButton):
     """Rolls one test's failed dice again with karma, and counts how often (what the shot pays when resolved)."""
 
-    def __init__(self, entry: DiceEntry, explanation: str) -> None:
+    def __init__(self, entry: DiceEntry, explanation: str, roller: Roller) -> None:
         super().__init__()
         self.entry = entry
         self.rerolls = 0
         self._explanation = explanation
+        self._roller = roller
         self.setAutoDefault(False)
         self.setVisible(False)
+        # The entry's changed dice refresh the form; a connection to the button's own method keeps the dialog
+        # free of a closure that would hold it alive after it closes.
+        self.clicked.connect(self._on_clicked)
+
+    def _on_clicked(self) -> None:
+        if self.isEnabled():
+            self.reroll(self._roller)
 
     def paid_rerolls(self) -> int:
         """The rerolls the shot pays for: none while the test is not rolled (a test no longer needed costs
