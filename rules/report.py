@@ -434,8 +434,10 @@ def prep_rows(encounter: Encounter, system: RuleSystem) -> tuple[PrepRow, ...]:
 
 
 def _prep_row(system: RuleSystem, combatant: Combatant, encounter: Encounter) -> PrepRow:
-    stats = tuple(Stat(spec.label, spec.abbreviation, combatant.attribute(spec.key, spec.default))
-                  for spec in system.attribute_specs())
+    # An optional attribute at its default (SR3's "Karma 0", "Run× 3") says nothing on paper and cost the SR3
+    # sample's prep sheet a second page.
+    stats = tuple(Stat(spec.label, spec.abbreviation, value) for spec in system.attribute_specs()
+                  if (value := combatant.attribute(spec.key, spec.default)) != spec.default or spec.filled_when_added)
     readings = track_readings(system, combatant, encounter)
     blank = tuple(TrackReading(t.key, t.label, 0, t.size, t.kind) for t in readings)
     condition = condition_of(system, combatant, encounter)

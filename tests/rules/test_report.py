@@ -288,3 +288,20 @@ def test_prep_rows_list_pools_and_what_initiative_rolls() -> None:
     assert mike.pools == (("combat", 6),)
     assert [row.side for row in rows] == sorted((row.side for row in rows),
                                                 key=lambda side: SR3.default_side_order().index(side))
+
+
+def test_an_optional_attribute_at_its_default_is_left_off_the_prep_sheet() -> None:
+    """SR3's karma pool (0) and run multiplier (3) are optional: at their defaults they are not printed, so the
+    sample's eight combatants fit one page; a karma pool of 4 is printed."""
+    from rules.combatants import SetAttribute
+    from rules.report import prep_rows
+    from rules.systems import get_system
+
+    system = get_system("sr3")
+    history = system.sample()
+    first = next(iter(history.state.combatants))
+    shown = {stat.abbreviation for stat in prep_rows(history.state, system)[0].stats}
+    assert "Karma" not in shown and "Run×" not in shown and "B" in shown
+    history.do(SetAttribute(first, "karma_pool", 4))
+    row = next(row for row in prep_rows(history.state, system) if row.name == history.state.combatant(first).name)
+    assert ("Karma", 4) in {(stat.abbreviation, stat.value) for stat in row.stats}
