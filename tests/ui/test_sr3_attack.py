@@ -524,6 +524,21 @@ def test_a_quick_draw_rolls_reaction_first_and_a_success_draws_and_fires(dialog_
     assert not dialog.situation.quick_draw.isChecked() and entry.isHidden()  # the gun is in hand now
 
 
+def test_only_a_pistol_size_weapon_is_quick_drawn(dialog_for: DialogFactory) -> None:
+    """"Quick draw: pistol-size weapons (Concealability ≥ 4)": an assault rifle is not; a heavy pistol, an SMG or a
+    weapon of no class (the GM's call) is."""
+    document, _ids = fight()
+    dialog = dialog_for(document)
+    quick_draw = dialog.situation.quick_draw
+    quick_draw.setChecked(True)
+    dialog.weapon.weapon_class.select("assault_rifle")
+    assert not quick_draw.isEnabled() and not quick_draw.isChecked()
+    assert "Concealability" in quick_draw.toolTip()
+    for weapon_class in ("heavy_pistol", "smg", None):
+        dialog.weapon.weapon_class.select(weapon_class)
+        assert quick_draw.isEnabled(), weapon_class
+
+
 def test_a_failed_quick_draw_fires_nothing_and_needs_no_more_dice(dialog_for: DialogFactory) -> None:
     document, ids = fight()
     dialog = dialog_for(document)

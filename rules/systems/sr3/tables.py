@@ -282,6 +282,9 @@ class QuickDrawRules:
     tn: int
     no_holster: int
     two_guns: int
+    #: "pistol-size weapons (Concealability ≥ 4)": the weapon classes that are (the seed's concealability is not
+    #: in the weapon data; SMGs are 4 or 5 in SR3's lists, rifles 2 or 3).
+    weapon_classes: frozenset[str]
 
 
 @dataclass(frozen=True)
@@ -515,7 +518,8 @@ def _build(root: _Node) -> Sr3Tables:
         called_shot_modes=root["called_shot"]["modes"].choices(FiringMode),
         called_shot_levels=root["called_shot"]["extra_levels"].integer(minimum=0),
         called_shot_throws_and_melee=root["called_shot"]["throws_and_melee"].flag(),
-        quick_draw=_dataclass_ints(QuickDrawRules, root["quick_draw"], minimum=0),
+        quick_draw=_dataclass_ints(QuickDrawRules, root["quick_draw"], minimum=0, weapon_classes=_names_in(
+            root["quick_draw"]["weapon_classes"], weapon_ranges)),
         ammo=_dataclass_ints(
             AmmoRules,
             root["ammunition"],

@@ -419,6 +419,7 @@ class Sr3AttackDialog(AttackDialog):
         dice.dodge.setMaximum(0 if barred else left)
         dice.resist_pool.setMaximum(0 if barred else max(0, left - dice.dodge.value()))
         self.situation.sync()
+        self.situation.offer_quick_draw(self.weapon.weapon_class.value(), self._tables)
         self._set_editable(not self._form_locked())
         dice.attacker_pool_note.setText(_("{left} left").format(left=pool_left(attacker)) if attacker else "")
         dice.target_pool_note.setText(barred or (_("Target's combat pool: {left} left").format(left=left)

@@ -275,6 +275,10 @@ class WeaponBox(QGroupBox):
         self.rounds.setEnabled(rule.max_rounds > rule.min_rounds)
 
 
+QUICK_DRAW_HELP: Final[str] = N_("Draw a pistol-size weapon and fire it in one simple action: a Reaction test, "
+                                 "one success draws and fires; with none, no shot from it this phase.")
+
+
 class SituationBox(QGroupBox):
     """Every situational modifier of the ranged-combat table."""
 
@@ -302,8 +306,7 @@ class SituationBox(QGroupBox):
         self.spot_armor.setToolTip(_("Armor of the spot hit, or the rating of the vehicle part."))
         self.second = QCheckBox(_(MODIFIER_LABELS["second_firearm"]))
         self.quick_draw = QCheckBox(_("Quick draw"))
-        self.quick_draw.setToolTip(_("Draw a pistol-size weapon and fire it in one simple action: a Reaction test, "
-                                     "one success draws and fires; with none, no shot from it this phase."))
+        self.quick_draw.setToolTip(_(QUICK_DRAW_HELP))
         self.holstered = QCheckBox(_("proper holster"))
         self.holstered.setChecked(True)
         self.holstered.setToolTip(_("Without a proper holster the quick draw's TN is higher (+2 in the book)."))
@@ -336,6 +339,17 @@ class SituationBox(QGroupBox):
                 self.cover, self.blind, self.melee, self.target_index, self.smartlink, self.goggles, self.laser,
                 self.aim, self.called, self.called_effect, self.spot_armor, self.second, self.other_recoil,
                 self.wounds, self.magnification, self.gm, self.quick_draw, self.holstered]
+
+    def offer_quick_draw(self, weapon_class: str | None, data: Sr3Tables) -> None:
+        """A quick draw only for "pistol-size weapons (Concealability ≥ 4)": the classes the data names, or a
+        weapon of no class (the GM's call)."""
+        allowed = weapon_class is None or weapon_class in data.quick_draw.weapon_classes
+        if not allowed and self.quick_draw.isChecked():
+            self.quick_draw.setChecked(False)
+        self.quick_draw.setEnabled(allowed)
+        self.quick_draw.setToolTip(_(QUICK_DRAW_HELP) if allowed else _(
+            "Only pistol-size weapons (Concealability 4 or more) are quick-drawn: this weapon's class is not one "
+            "of them (the SR3 data's quick_draw.weapon_classes)."))
 
     def sync(self) -> None:
         """Enable only the details that matter for what is ticked."""
