@@ -242,3 +242,25 @@ def test_the_panel_fits_its_dock_in_light_and_dark(qtbot: QtBot, host: QWidget, 
         for folder in filter(None, (str(tmp_path), SHOTS)):
             assert host.grab().save(str(Path(folder) / f"souboj_panel_{theme}.png"))
     apply_theme(application, "light")
+
+
+def test_the_shadow_clock_is_chosen_in_the_panel_and_the_details_say_what_fades_when(qtbot: QtBot,
+                                                                                     host: QWidget) -> None:
+    history = new_history("souboj", "Camp")
+    history.do(AddCombatant("c1", "Aleš", Side.PLAYER, frozen_map({"hit_points": 20})))
+    document = EncounterDocument(history)
+    panel = _panel(qtbot, host, document, "c1")
+    section = _section(panel, FightSection)
+    assert isinstance(section, FightSection)
+    assert section.shadow_clock.currentData() == "per_wound"
+    document.apply(ApplyHarm("c1", "shadow", 8))
+    document.apply(TimePasses(100))
+    document.apply(ApplyHarm("c1", "shadow", 4))
+    assert panel.condition.notes_text().count("Shadow wound of") == 2
+    assert "Shadow wound of 8: −6 in 50 rounds" in panel.condition.notes_text()
+    _choose(section.shadow_clock, "per_creature")
+    assert document.state.options["shadow_clock"] == "per_creature"
+    assert "Shadow wound of" not in panel.condition.notes_text()
+    document.undo_stack.undo()
+    assert section.shadow_clock.currentData() == "per_wound"
+    assert "Shadow wound of 4: −3 in 60 rounds" in panel.condition.notes_text()

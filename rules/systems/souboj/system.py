@@ -28,7 +28,7 @@ from rules.systems.base import (
     TrackSpec,
 )
 from rules.systems.souboj import acting, condition, order, weapons
-from rules.systems.souboj.combat import ROUNDING_LABELS, Rounding
+from rules.systems.souboj.combat import ROUNDING_LABELS, Rounding, shadow_removed
 from rules.systems.souboj.model import (
     ACTION_SHORT_LABELS,
     ACTIONS_PER_ROUND,
@@ -57,6 +57,15 @@ from rules.systems.souboj.model import (
     shadow_timer,
     with_extra,
     with_reactions,
+)
+from rules.systems.souboj.shadow import (
+    CLOCK_LABELS,
+    FADED,
+    SHADOW_CLOCK,
+    ShadowClock,
+    note_wounds,
+    shadow_clock,
+    shadow_wounds,
 )
 from rules.systems.souboj.tables import SoubojTables, load_tables
 from rules.text import N_, NN_, NP_, _, ngettext, pgettext
@@ -89,6 +98,12 @@ _OPTIONS: Final[tuple[OptionSpec, ...]] = (
     OptionSpec("shadow_rounding", N_("Shadow damage fading after 60 rounds"), OptionKind.CHOICE, Rounding.DOWN.value,
                choices=tuple((rounding.value, label) for rounding, label in ROUNDING_LABELS.items()),
                help=N_("Three quarters of the shadow damage fade; how the removed part is rounded.")),
+    OptionSpec(SHADOW_CLOCK, N_("Shadow damage: from when the 10 minutes run"), OptionKind.CHOICE,
+               ShadowClock.PER_WOUND.value,
+               choices=tuple((clock.value, label) for clock, label in CLOCK_LABELS.items()),
+               help=N_("“3/4 of the shadow damage fade after 10 minutes (60 rounds)”: by default each shadow wound "
+                       "has its own clock from the blow; or one clock per creature from its first shadow wound; or "
+                       "one from the end of the fight (it runs only while time passes after the rounds).")),
     OptionSpec("shadow_counts_for_death", N_("Shadow damage counts towards death at −(maximum) hit points"),
                OptionKind.BOOL, True),
     OptionSpec(SURPRISE, N_("Surprise round (round 1)"), OptionKind.CHOICE, NO_SURPRISE,
@@ -157,10 +172,13 @@ class SoubojSystem(RuleSystem):
             raise OperationError(_("Damage goes on the wounds or the shadow damage track."))
         hurt = combatant.with_damage(track, max(0, combatant.boxes(track) + amount))
         since = moment(encounter) if acting.dates_dying(encounter) else None
-        return condition.settle(combatant, hurt, tables(encounter), shadow_counts_for_death(encounter), since)
+        return condition.settle(combatant, hurt, tables(encounter), shadow_counts_for_death(encounter), since,
+                                shadow_clock(encounter))
 
     def set_damage(self, combatant: Combatant, track: str, value: int, encounter: Encounter) -> Combatant:
         updated = combatant.with_damage(track, value)
+        if track == SHADOW and shadow_clock(encounter) is ShadowClock.PER_WOUND:
+            updated = note_wounds(combatant, updated, tables(encounter).shadow_recovery_rounds)
         if not acting.dates_dying(encounter):
             return updated  # as fights saved before dyings were dated: they replay unchanged
         return condition.note_dying(combatant, updated, moment(encounter), shadow_counts_for_death(encounter))
@@ -387,8 +405,9 @@ def round_ends(encounter: Encounter) -> HookResult:
     state = encounter
     reminders: list[Reminder] = []
     data, fade, counts = tables(encounter), rounding(encounter), shadow_counts_for_death(encounter)
+    clock, in_round = shadow_clock(encounter), encounter.clock.pass_no > 0  # Time passes ticks outside the rounds
     for combatant in encounter.combatants.values():
-        passed = condition.round_passes(combatant, data, fade, counts)
+        passed = condition.round_passes(combatant, data, fade, counts, clock, in_round)
         updated, note = _drop_reaction(passed.combatant, encounter)
         reminders += _round_reminders(passed, note)
         if updated.initiative is not None:
@@ -423,14 +442,41 @@ def _round_reminders(passed: condition.RoundPassed, dropped: Reminder | None) ->
     return reminders
 
 
-def _timer_notes(combatant: Combatant, encounter: Encounter) -> list[str]:
-    notes = []
+def _shadow_notes(combatant: Combatant, encounter: Encounter) -> list[str]:
+    """What fades when: each wound's clock, or the creature's one clock (none once the three quarters faded)."""
+    if combatant.boxes(SHADOW) <= 0:
+        return []
+    data, clock = tables(encounter), shadow_clock(encounter)
+    if clock is ShadowClock.PER_WOUND:
+        return _wound_notes(combatant, encounter)
     timer = shadow_timer(combatant)
-    if timer and combatant.boxes(SHADOW) > 0:  # 0: the three quarters have faded, the rest stays until healed
-        part = tables(encounter).shadow_removed
-        notes.append(ngettext("{part} of the shadow damage fades in {count} round",
-                              "{part} of the shadow damage fades in {count} rounds", timer).format(
-            part=f"{part.numerator}/{part.denominator}", count=timer))
+    if not timer:  # 0: the three quarters have faded, the rest stays until healed
+        return []
+    part = f"{data.shadow_removed.numerator}/{data.shadow_removed.denominator}"
+    if clock is ShadowClock.FIGHT_END and timer == data.shadow_recovery_rounds:
+        return [ngettext("{part} of the shadow damage fades {count} round after the fight",
+                         "{part} of the shadow damage fades {count} rounds after the fight", timer).format(
+            part=part, count=timer)]
+    return [ngettext("{part} of the shadow damage fades in {count} round",
+                     "{part} of the shadow damage fades in {count} rounds", timer).format(part=part, count=timer)]
+
+
+def _wound_notes(combatant: Combatant, encounter: Encounter) -> list[str]:
+    data = tables(encounter)
+    wounds = shadow_wounds(combatant, data.shadow_recovery_rounds)
+    notes = [ngettext("Shadow wound of {points}: −{removed} in {count} round",
+                      "Shadow wound of {points}: −{removed} in {count} rounds", wound.left).format(
+        points=wound.points, count=wound.left,
+        removed=shadow_removed(wound.points, data.shadow_removed, rounding(encounter)))
+        for wound in wounds if wound.left != FADED]
+    left = sum(wound.points for wound in wounds if wound.left == FADED)
+    if left:
+        notes.append(_("{points} shadow damage left after fading stays until healed").format(points=left))
+    return notes
+
+
+def _timer_notes(combatant: Combatant, encounter: Encounter) -> list[str]:
+    notes = _shadow_notes(combatant, encounter)
     for held in reactions(combatant):
         notes.append(_("Reaction held, carries over to the next round") if held.carries_over
                      else _("Reaction held"))

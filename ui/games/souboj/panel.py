@@ -58,6 +58,7 @@ from rules.systems.souboj.model import (
     reactions,
 )
 from rules.systems.souboj.ops import ReactionTiming
+from rules.systems.souboj.shadow import CLOCK_LABELS, SHADOW_CLOCK, ShadowClock, shadow_clock
 from rules.systems.souboj.system import SURPRISE, SURPRISE_ATTACKERS
 from ui.games.base import SectionFactory
 from ui.widgets.effects_list import next_effect_id
@@ -65,6 +66,12 @@ from ui.widgets.inputs import signed
 
 Apply = Callable[[Operation], bool]
 NOT_DECLARED: Final = ""
+#: The shadow clocks, short for the narrow dock (the settings form names them in full).
+CLOCK_SHORT_LABELS: Final[dict[ShadowClock, str]] = {
+    ShadowClock.PER_WOUND: N_("each wound on its own"),
+    ShadowClock.PER_CREATURE: N_("from the first shadow wound"),
+    ShadowClock.FIGHT_END: N_("from the end of the fight"),
+}
 TIMING_LABELS: Final[dict[ReactionTiming, str]] = {
     ReactionTiming.TOGETHER: N_("together with the action"),
     ReactionTiming.AFTER: N_("after the action"),
@@ -390,10 +397,17 @@ class FightSection(QGroupBox):
         self.seconds.setSuffix(_(" s"))
         self.seconds.setToolTip(_("Per-round effects tick once per 10 seconds after the fight."))
         self.pass_time = QPushButton(_("Pass"))
+        self.shadow_clock = _combo([(_(label), clock.value) for clock, label in CLOCK_SHORT_LABELS.items()])
+        self.shadow_clock.setToolTip("\n".join(
+            [_("Three quarters of the shadow damage fade after 10 minutes (60 rounds), counted:")]
+            + [_(label) for label in CLOCK_LABELS.values()]))
         form = QFormLayout(self)
         form.addRow(_("Surprise"), self.surprise)
         form.addRow("", self.attackers)
+        form.addRow(_("Shadow fades"), self.shadow_clock)
         form.addRow(_("Time passes"), _row(self.seconds, self.pass_time))
+        self.shadow_clock.activated.connect(
+            lambda _i: self._apply(SetOption(SHADOW_CLOCK, self.shadow_clock.currentData())))
         self.surprise.activated.connect(self._choose_surprise)
         self.attackers.activated.connect(
             lambda _i: self._apply(SetOption(SURPRISE_ATTACKERS, self.attackers.currentData())))
@@ -409,6 +423,7 @@ class FightSection(QGroupBox):
         """The surprise round can be chosen until the fight starts; time passes between rounds."""
         _select(self.surprise, str(state.options.get(SURPRISE, "none")))
         _select(self.attackers, str(state.options.get(SURPRISE_ATTACKERS, "opponents")))
+        _select(self.shadow_clock, shadow_clock(state).value)
         before = not state.clock.started
         self.surprise.setEnabled(before)
         self.attackers.setEnabled(before and self.surprise.currentData() != "none")
