@@ -344,6 +344,40 @@ def test_surprise_the_defenders_get_only_reactions() -> None:
     assert current(history) == ["Bandit"]
 
 
+def test_round_one_the_readier_side_acts_first_then_the_others_each_by_its_scores() -> None:
+    # souboj.md: "In the first round initiative need not be kept: some sides are readier than others, usually the
+    # attacker"; Decision: "the GM may set the round-1 order by hand (e.g. the readier side first)".
+    history, ids = fight({"surprise": "readier_first", "surprise_attackers": "opponents"})
+    roll(history, ids, Aleš=6, Bora=4, Cyril=4, Bandit=2, Chief=4)
+    assert order(history) == [(4, ["Chief"]), (2, ["Bandit"]), (6, ["Aleš"]), (4, ["Bora", "Cyril"])]
+    assert ("Round 1: the opponents are readier and act first, then the player characters and allies, each side by "
+            "its scores.") in [r.text for r in history.entries[-1].reminders]
+    with pytest.raises(OperationError, match="same score"):  # the Chief's 4 is not Bora's group in this round
+        history.do(ActAfter(ids["Bora"], ids["Chief"]))
+    finish_round(history)
+    roll(history, ids, Aleš=6, Bora=4, Cyril=4, Bandit=2, Chief=4)  # round 2: the scores alone
+    assert order(history) == [(6, ["Aleš"]), (4, ["Bora", "Cyril", "Chief"]), (2, ["Bandit"])]
+
+
+def test_round_one_the_party_may_be_the_readier_side_and_a_score_typed_by_hand_still_places_one() -> None:
+    history, ids = fight({"surprise": "readier_first", "surprise_attackers": "party"})
+    roll(history, ids, Aleš=1, Bora=2, Cyril=3, Bandit=6, Chief=5)
+    assert [names for _score, names in order(history)] == [["Cyril"], ["Bora"], ["Aleš"], ["Bandit"], ["Chief"]]
+    history.do(SetInitiative(ids["Aleš"], 5))  # the GM's hand: Aleš next, before Bora
+    assert [names for _score, names in order(history)] == [["Cyril"], ["Aleš"], ["Bora"], ["Bandit"], ["Chief"]]
+
+
+def test_a_creature_falling_in_the_readier_sides_group_is_not_taken_for_one_falling_in_the_others() -> None:
+    history, ids = fight({"surprise": "readier_first", "surprise_attackers": "opponents", "dying_last_action": True})
+    roll(history, ids, Aleš=4, Bora=3, Cyril=3, Bandit=4, Chief=1)
+    history.do(ApplyHarm(ids["Aleš"], "wounds", 32))  # the Bandit's blow in the opponents' group at 4: −2, dying
+    history.do(NextTurn())  # the Chief
+    history.do(NextTurn())  # the party's group at 4: Aleš, dying since the Bandit's group
+    assert current(history) == ["Aleš"]
+    with pytest.raises(OperationError, match="dying"):
+        history.do(SpendAction(ids["Aleš"], "action"))
+
+
 def test_the_surprise_options_are_validated() -> None:
     history, _ids = fight()
     with pytest.raises(RulesError):

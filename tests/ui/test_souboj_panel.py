@@ -17,7 +17,7 @@ from rules.history import new_history
 from rules.systems.souboj import Declare, HoldReaction, JudgeLastAction, SoubojAttack, TimePasses
 from rules.systems.souboj.model import Action, Kind, Placement, reaction, reactions
 from rules.systems.souboj.sample import sample
-from rules.turns import NextTurn, SetInitiative
+from rules.turns import NextTurn, RollInitiative, SetInitiative
 from ui.games.souboj.panel import DyingSection, FightSection, RoundSection
 from ui.theme import apply_theme
 from ui.widgets.details import CombatantDetails
@@ -264,3 +264,19 @@ def test_the_shadow_clock_is_chosen_in_the_panel_and_the_details_say_what_fades_
     document.undo_stack.undo()
     assert section.shadow_clock.currentData() == "per_wound"
     assert "Shadow wound of 4: −3 in 60 rounds" in panel.condition.notes_text()
+
+
+def test_round_one_with_the_readier_side_first_is_a_preset_of_the_whole_fight_section(qtbot: QtBot,
+                                                                                      host: QWidget) -> None:
+    history = new_history("souboj", "Camp")
+    history.do(AddCombatant("c1", "Aleš", Side.PLAYER, frozen_map({"hit_points": 20})))
+    history.do(AddCombatant("c2", "Wolf", Side.OPPONENT, frozen_map({"hit_points": 8})))
+    document = EncounterDocument(history)
+    panel = _panel(qtbot, host, document, "c1")
+    section = _section(panel, FightSection)
+    assert isinstance(section, FightSection)
+    _choose(section.surprise, "readier_first")
+    assert section.attackers.isEnabled()
+    document.apply(RollInitiative(frozen_map({"c1": (6,), "c2": (1,)}), frozen_map()))
+    assert document.state.clock.current is not None
+    assert document.state.clock.current.ids == ("c2",)  # the wolves were readier: 1 before 6 in round 1

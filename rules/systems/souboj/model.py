@@ -15,6 +15,7 @@ from types import MappingProxyType
 from typing import Final
 
 from rules.encounter import Combatant, Encounter, JsonValue, frozen_map, with_item, without_item
+from rules.systems.souboj.round_one import order_bucket
 from rules.text import N_
 
 # --- attributes and tracks ----------------------------------------------------------------------------------
@@ -288,6 +289,9 @@ def moment(encounter: Encounter) -> Mapping[str, JsonValue]:
     current = clock.current
     if current is None or current.phase is None:
         return frozen_map({"round": clock.round})
+    members = [encounter.combatants[i] for i in current.ids if i in encounter.combatants]
+    if members and order_bucket(members[0], encounter):  # round 1's less ready side: its groups come second
+        return frozen_map({"round": clock.round, "phase": current.phase, "after_readier": True})
     return frozen_map({"round": clock.round, "phase": current.phase})
 
 

@@ -135,7 +135,7 @@ class ActAfter(Operation):
             raise OperationError(_("A combatant cannot act after itself."))
         _require_not_acted(encounter, leader)
         both = all(order.takes_part(c, encounter, system.can_act) for c in (combatant, leader))
-        if not both or order.score(combatant) != order.score(leader):
+        if not both or not order.same_group(combatant, leader, encounter):
             raise OperationError(_("{name} can only act after someone with the same score this round.").format(
                 name=combatant.name))
         following, seen = leader, set()

@@ -58,6 +58,19 @@ from rules.systems.souboj.model import (
     with_extra,
     with_reactions,
 )
+from rules.systems.souboj.round_one import (
+    ATTACKERS_ONLY,
+    NO_SURPRISE,
+    OPPONENTS_ATTACK,
+    PARTY_ATTACKS,
+    REACTIONS_ONLY,
+    ROUND_ONE_LABELS,
+    SURPRISE,
+    SURPRISE_ATTACKERS,
+    defends_in_surprise,
+    readier_first_now,
+    surprise,
+)
 from rules.systems.souboj.shadow import (
     CLOCK_LABELS,
     FADED,
@@ -73,10 +86,6 @@ from rules.time_units import PhaseWords, TimeUnits
 from rules.turns import delayed_slots
 
 ACTION: Final = "action"
-SURPRISE: Final = "surprise"
-SURPRISE_ATTACKERS: Final = "surprise_attackers"
-NO_SURPRISE, ATTACKERS_ONLY, REACTIONS_ONLY = "none", "attackers_only", "reactions_only"
-OPPONENTS_ATTACK, PARTY_ATTACKS = "opponents", "party"
 
 _ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
     AttributeSpec(STRENGTH, N_("Strength"), 5, 0, 99, N_("Str")),
@@ -107,9 +116,10 @@ _OPTIONS: Final[tuple[OptionSpec, ...]] = (
     OptionSpec("shadow_counts_for_death", N_("Shadow damage counts towards death at −(maximum) hit points"),
                OptionKind.BOOL, True),
     OptionSpec(SURPRISE, N_("Surprise round (round 1)"), OptionKind.CHOICE, NO_SURPRISE,
-               choices=((NO_SURPRISE, N_("No surprise round")),
-                        (ATTACKERS_ONLY, N_("Only the attacking side gets initiative")),
-                        (REACTIONS_ONLY, N_("The defenders get only reactions")))),
+               choices=tuple(ROUND_ONE_LABELS.items()),
+               help=N_("“In the first round initiative need not be kept”: the readier side (usually the attacker) "
+                       "may act first, or, in an ambush, only the attackers get initiative, or the defenders get "
+                       "only reactions. Any score can still be typed in the initiative column.")),
     OptionSpec(SURPRISE_ATTACKERS, N_("Attacking side of the surprise round"), OptionKind.CHOICE, OPPONENTS_ATTACK,
                choices=((OPPONENTS_ATTACK, N_("Opponents")), (PARTY_ATTACKS, N_("Player characters and allies")))),
     OptionSpec(weapons.RELOAD_COSTS_ACTION, N_("Reloading costs the round's action"), OptionKind.BOOL, True,
@@ -280,6 +290,8 @@ class SoubojSystem(RuleSystem):
         if surprise(state) == REACTIONS_ONLY and state.clock.round == 1 and state.clock.pass_no > 0:
             state, granted = _grant_surprise_reactions(state, self)
             reminders += granted
+        if readier_first_now(state) and state.clock.pass_no > 0:
+            reminders.append(Reminder(_readier_text(state)))
         return HookResult(state, (*reminders, *self._tie_reminders(state)))
 
     def _tie_reminders(self, encounter: Encounter) -> tuple[Reminder, ...]:
@@ -363,24 +375,21 @@ def shadow_counts_for_death(encounter: Encounter) -> bool:
     return encounter.options.get("shadow_counts_for_death", True) is not False
 
 
-def surprise(encounter: Encounter) -> str:
-    """The surprise round variant chosen for round 1."""
-    value = encounter.options.get(SURPRISE, NO_SURPRISE)
-    return value if value in (ATTACKERS_ONLY, REACTIONS_ONLY) else NO_SURPRISE
-
-
-def defends_in_surprise(combatant: Combatant, encounter: Encounter) -> bool:
-    """Whether the combatant is on the side that is surprised."""
-    party = combatant.side in (Side.PLAYER, Side.ALLY)
-    return party if encounter.options.get(SURPRISE_ATTACKERS, OPPONENTS_ATTACK) != PARTY_ATTACKS else not party
-
-
 def surprised_out(combatant: Combatant, encounter: Encounter) -> bool:
     """Only the attackers get initiative in round 1: a defender neither rolls for it nor acts in it."""
     if surprise(encounter) != ATTACKERS_ONLY or not defends_in_surprise(combatant, encounter):
         return False
     clock = encounter.clock
     return clock.round == 0 or (clock.round == 1 and clock.pass_no > 0)
+
+
+def _readier_text(encounter: Encounter) -> str:
+    """Round 1 played with the readier side first, as the round's reminder says it."""
+    if encounter.options.get(SURPRISE_ATTACKERS, OPPONENTS_ATTACK) == PARTY_ATTACKS:
+        return _("Round 1: the player characters and allies are readier and act first, then the opponents, each "
+                 "side by its scores.")
+    return _("Round 1: the opponents are readier and act first, then the player characters and allies, each side "
+             "by its scores.")
 
 
 def _grant_surprise_reactions(encounter: Encounter, system: RuleSystem) -> tuple[Encounter, list[Reminder]]:

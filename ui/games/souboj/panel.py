@@ -58,8 +58,15 @@ from rules.systems.souboj.model import (
     reactions,
 )
 from rules.systems.souboj.ops import ReactionTiming
+from rules.systems.souboj.round_one import (
+    ATTACKERS_ONLY,
+    NO_SURPRISE,
+    REACTIONS_ONLY,
+    READIER_FIRST,
+    SURPRISE,
+    SURPRISE_ATTACKERS,
+)
 from rules.systems.souboj.shadow import CLOCK_LABELS, SHADOW_CLOCK, ShadowClock, shadow_clock
-from rules.systems.souboj.system import SURPRISE, SURPRISE_ATTACKERS
 from ui.games.base import SectionFactory
 from ui.widgets.effects_list import next_effect_id
 from ui.widgets.inputs import signed
@@ -211,7 +218,7 @@ class RoundSection(QGroupBox):
     def _fill_after(self, combatant: Combatant, state: Encounter, system: RuleSystem) -> None:
         score = order.score(combatant)
         mates = [c for c in state.combatants.values() if c.id != combatant.id and score is not None
-                 and order.score(c) == score and c.id not in state.clock.acted
+                 and order.same_group(c, combatant, state) and c.id not in state.clock.acted
                  and order.takes_part(c, state, system.can_act)]
         self.after.blockSignals(True)
         self.after.clear()
@@ -389,9 +396,12 @@ class FightSection(QGroupBox):
     def __init__(self, apply: Apply) -> None:
         super().__init__(_("Whole fight"))
         self._apply = apply
-        self.surprise = _combo([(_("No surprise round"), "none"),
-                                (_("Only the attackers get initiative"), "attackers_only"),
-                                (_("Defenders get only reactions"), "reactions_only")])
+        self.surprise = _combo([(_("No surprise round"), NO_SURPRISE),
+                                (_("The attackers act first"), READIER_FIRST),
+                                (_("Only the attackers get initiative"), ATTACKERS_ONLY),
+                                (_("Defenders get only reactions"), REACTIONS_ONLY)])
+        self.surprise.setToolTip(_("“In the first round initiative need not be kept”: a preset for round 1. To "
+                                   "set one creature's place by hand, type its score in the initiative column."))
         self.attackers = _combo([(_("Opponents attack"), "opponents"), (_("The party attacks"), "party")])
         self.seconds = QSpinBox(minimum=10, maximum=3600, value=60, singleStep=10)
         self.seconds.setSuffix(_(" s"))
@@ -402,7 +412,7 @@ class FightSection(QGroupBox):
             [_("Three quarters of the shadow damage fade after 10 minutes (60 rounds), counted:")]
             + [_(label) for label in CLOCK_LABELS.values()]))
         form = QFormLayout(self)
-        form.addRow(_("Surprise"), self.surprise)
+        form.addRow(_("Round 1"), self.surprise)
         form.addRow("", self.attackers)
         form.addRow(_("Shadow fades"), self.shadow_clock)
         form.addRow(_("Time passes"), _row(self.seconds, self.pass_time))
