@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QApplication, QComboBox, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.document import EncounterDocument
-from rules.combatants import AddCombatant, ApplyHarm
+from rules.combatants import AddCombatant, ApplyHarm, SetAttribute
 from rules.encounter import Side, Status, frozen_map
 from rules.errors import RulesError
 from rules.history import new_history
@@ -280,3 +280,18 @@ def test_round_one_with_the_readier_side_first_is_a_preset_of_the_whole_fight_se
     document.apply(RollInitiative(frozen_map({"c1": (6,), "c2": (1,)}), frozen_map()))
     assert document.state.clock.current is not None
     assert document.state.clock.current.ids == ("c2",)  # the wolves were readier: 1 before 6 in round 1
+
+
+def test_the_gm_grants_one_more_action_in_one_click_and_the_budget_shows_the_minor_ones(qtbot: QtBot,
+                                                                                        host: QWidget) -> None:
+    document = EncounterDocument(sample())
+    document.apply(SetAttribute(BORA, "minor_actions", 1))
+    panel = _panel(qtbot, host, document, BORA)
+    section = _round(panel)
+    assert section.grant_row.isVisibleTo(section)
+    assert set(panel.budget.buttons) == {"action", "minor"}
+    section.grant_minor.click()
+    assert document.history.entries[-1].text() == "The GM grants Bora one more minor action this round."
+    assert panel.budget._labels["minor"].text() == "minor action: 2 of 2 left"
+    section.grant_major.click()
+    assert document.history.entries[-1].text() == "The GM grants Bora one more action this round."

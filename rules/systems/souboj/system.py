@@ -41,6 +41,7 @@ from rules.systems.souboj.model import (
     HIT_POINTS,
     INTELLIGENCE,
     LEVEL,
+    MINOR_ACTIONS,
     SHADOW,
     STRENGTH,
     WEAPON_DEFENCE,
@@ -51,7 +52,9 @@ from rules.systems.souboj.model import (
     declared_now,
     dying_rounds,
     gave_up_now,
+    granted,
     last_action,
+    minor_actions,
     moment,
     reactions,
     shadow_timer,
@@ -86,6 +89,7 @@ from rules.time_units import PhaseWords, TimeUnits
 from rules.turns import delayed_slots
 
 ACTION: Final = "action"
+MINOR: Final = "minor"
 
 _ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
     AttributeSpec(STRENGTH, N_("Strength"), 5, 0, 99, N_("Str")),
@@ -99,7 +103,9 @@ _ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
                   NP_("souboj", "vsT"), context="souboj", filled_when_added=False),
     AttributeSpec(WEAPON_STRENGTH, N_("Weapon strength"), 0, 0, 99, N_("WS")),
     AttributeSpec(WEAPON_DEFENCE, N_("Weapon defence"), 0, 0, 99, NP_("souboj", "WD"), context="souboj"),
-    AttributeSpec(ACTIONS_PER_ROUND, N_("Actions per round"), 1, 0, 9, NP_("souboj", "Act"), context="souboj",
+    AttributeSpec(ACTIONS_PER_ROUND, N_("Major actions per round"), 1, 0, 9, NP_("souboj", "Act"),
+                  context="souboj", filled_when_added=False),
+    AttributeSpec(MINOR_ACTIONS, N_("Minor actions per round"), 0, 0, 9, NP_("souboj", "Min"), context="souboj",
                   filled_when_added=False),
 )
 
@@ -311,15 +317,16 @@ class SoubojSystem(RuleSystem):
             name=c.name, endurance=c.attribute(ENDURANCE)), c.id) for c in dying)
 
     def action_budget(self, combatant: Combatant, encounter: Encounter) -> Sequence[BudgetItem]:
-        # Having played its turn, or given up its initiative, spends the round's action too.
-        allowed = actions_per_round(combatant)
+        # Having played its turn, or given up its initiative, spends the round's actions too.
         spent = combatant.id in encounter.clock.acted or gave_up_now(combatant, encounter)
-        used = max(combatant.actions_used.get(ACTION, 0), allowed if spent else 0)
-        return (BudgetItem(ACTION, N_("action"), used, allowed, N_("{name} takes an action.")),)
+        major = _budget_item(combatant, encounter, ACTION, spent)
+        minor = _budget_item(combatant, encounter, MINOR, spent)
+        return (major, minor) if minor.allowed else (major,)
 
     def spend_action(self, combatant: Combatant, kind: str, encounter: Encounter) -> Combatant:
-        if kind != ACTION:
-            raise OperationError(_("Souboj counts actions only ({kind!r} is not one).").format(kind=kind))
+        if kind not in (ACTION, MINOR):
+            raise OperationError(_("Souboj counts major and minor actions only ({kind!r} is not one).").format(
+                kind=kind))
         current = encounter.clock.current
         if current is None or combatant.id not in current.ids:
             raise OperationError(_("{name} can only act at their own initiative.").format(name=combatant.name))
@@ -329,10 +336,12 @@ class SoubojSystem(RuleSystem):
             raise OperationError(acting.refusal(combatant, status))
         if judged is acting.Verdict.LAST_ACTION:  # "regardless of how many actions it should have had"
             combatant = acting.take_last_action(combatant)
-        elif self.action_budget(combatant, encounter)[0].left < 1:
+        elif kind == ACTION and self.action_budget(combatant, encounter)[0].left < 1:
             raise OperationError(_("{name} has already acted this round.").format(name=combatant.name))
-        used = combatant.actions_used.get(ACTION, 0) + 1
-        return replace(combatant, actions_used=frozen_map({**combatant.actions_used, ACTION: used}))
+        elif kind == MINOR and _budget_item(combatant, encounter, MINOR, False).left < 1:
+            raise OperationError(_minor_refusal(combatant, encounter))
+        used = combatant.actions_used.get(kind, 0) + 1
+        return replace(combatant, actions_used=frozen_map({**combatant.actions_used, kind: used}))
 
     # --- weapons ------------------------------------------------------------------------------
     def weapon_fields(self) -> Sequence[OptionSpec]:
@@ -355,6 +364,25 @@ class SoubojSystem(RuleSystem):
         from rules.systems.souboj.outcomes import outcome_probability  # it imports the operations, which import us
 
         return outcome_probability(operation, before, self)
+
+
+def _budget_item(combatant: Combatant, encounter: Encounter, kind: str, spent: bool) -> BudgetItem:
+    """The creature's major (:data:`ACTION`) or minor actions this round: its own number and what the GM granted."""
+    own = actions_per_round(combatant) if kind == ACTION else minor_actions(combatant)
+    allowed = own + granted(combatant, encounter, kind)
+    used = max(combatant.actions_used.get(kind, 0), allowed if spent else 0)
+    if kind == ACTION:
+        return BudgetItem(ACTION, N_("action"), used, allowed, N_("{name} takes an action."))
+    return BudgetItem(MINOR, N_("minor action"), used, allowed, N_("{name} takes a minor action."))
+
+
+def _minor_refusal(combatant: Combatant, encounter: Encounter) -> str:
+    allowed = _budget_item(combatant, encounter, MINOR, False).allowed
+    return ngettext("{name} has {count} minor action a round and has used it: actions per round, major and minor, "
+                    "are the creature's own numbers. The GM may grant one more (This round).",
+                    "{name} has {count} minor actions a round and has used them: actions per round, major and "
+                    "minor, are the creature's own numbers. The GM may grant one more (This round).",
+                    allowed).format(name=combatant.name, count=allowed)
 
 
 # --- options the other modules read -------------------------------------------------------------------------

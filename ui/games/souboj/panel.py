@@ -32,6 +32,7 @@ from rules.systems.souboj import (
     AddInitiativeEffect,
     Declare,
     DropReaction,
+    GrantAction,
     HoldReaction,
     JudgeLastAction,
     MarkDead,
@@ -157,6 +158,13 @@ class RoundSection(QGroupBox):
         self.modifier_rounds.setSuffix(_(" rd"))
         self.modifier_rounds.setToolTip(_("For how many rounds (an effect that ends at the end of the round)."))
         self.add_modifier = QPushButton(_("Add"))
+        # The GM's override of the actions per round (souboj.md Decision: per-creature data), one click each.
+        self.grant_major = QPushButton(_("+1 action"))
+        self.grant_major.setToolTip(_("The GM grants one more major action this round, beyond the creature's "
+                                      "number."))
+        self.grant_minor = QPushButton(_("+1 minor"))
+        self.grant_minor.setToolTip(_("The GM grants one more minor action this round, beyond the creature's "
+                                      "number."))
         self._build()
         self._connect()
 
@@ -174,6 +182,8 @@ class RoundSection(QGroupBox):
         form.addRow(_("Against"), self.react_row)
         form.addRow(_("Resolved"), self.timing)
         form.addRow(_("Initiative ±"), _row(self.modifier, self.modifier_rounds, self.add_modifier))
+        self.grant_row = _row(self.grant_major, self.grant_minor, stretch_first=False)
+        form.addRow(_("GM grants"), self.grant_row)
         self._form = form
 
     def _connect(self) -> None:
@@ -186,6 +196,8 @@ class RoundSection(QGroupBox):
                                                                    str(self.timing.currentData()))))
         self.drop.clicked.connect(lambda: self._apply(DropReaction(self._id, self._chosen_reaction())))
         self.add_modifier.clicked.connect(self._add_modifier)
+        self.grant_major.clicked.connect(lambda: self._apply(GrantAction(self._id, "action")))
+        self.grant_minor.clicked.connect(lambda: self._apply(GrantAction(self._id, "minor")))
 
     def _declare(self) -> None:
         chosen = self.action.currentData()
@@ -213,6 +225,7 @@ class RoundSection(QGroupBox):
         self._fill_after(combatant, state, system)
         for widget in (self.action, self.placement, self.after):
             widget.setEnabled(waiting)
+        self._form.setRowVisible(self.grant_row, running)
         self._show_reaction(combatant, state, system, waiting)
 
     def _fill_after(self, combatant: Combatant, state: Encounter, system: RuleSystem) -> None:
