@@ -73,6 +73,9 @@ class OptionSpec:
     #: A TABLE's field and entry names as the GM reads them ((data key, English label marked with N_), ...):
     #: the settings form shows these, the data keeps its keys.
     labels: tuple[tuple[str, str], ...] = ()
+    #: A weapon field added after weapons were saved: a weapon without it keeps none (readers use the default),
+    #: so a fight saved before replays to the state it saved.
+    filled: bool = True
 
     def _in_range(self, value: JsonValue) -> bool:
         if isinstance(value, bool) or not isinstance(value, int):
