@@ -132,7 +132,9 @@ class RoundSection(QGroupBox):
         self._effect_id = "e1"  # the next free effect id, as of the last refresh
         self.action = _combo([(_("not declared"), NOT_DECLARED),
                               *((_(label), action.value) for action, label in ACTION_LABELS.items())])
-        self.action.setToolTip(_("Within a simultaneous group: magic first, then ranged, then melee."))
+        self.action.setToolTip(_("The creature's first action this round. Within a simultaneous group: whoever has "
+                                 "magic as its first action, then firearm, missile and thrown attacks, then face to "
+                                 "face; a non-combat action where you place it; undeclared after face to face."))
         self.placement = _combo([(_(label), placement.value) for placement, label in PLACEMENT_LABELS.items()])
         self.placement.setToolTip(_("Where the GM resolves the non-combat action inside its group."))
         self.after = _combo([])
@@ -170,7 +172,7 @@ class RoundSection(QGroupBox):
 
     def _build(self) -> None:
         form = QFormLayout(self)
-        form.addRow(_("Action"), self.action)
+        form.addRow(_("First action"), self.action)
         form.addRow(_("Placed"), self.placement)
         form.addRow(_("Act after"), self.after)
         form.addRow(self.reaction_label)
