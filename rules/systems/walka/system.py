@@ -50,6 +50,7 @@ DOWN_FORBIDS = "down_forbids"
 AIM_DOUBLES, AFTER_ARMOR, BEFORE_ARMOR = "aim_doubles", "after_armor", "before_armor"
 SUCCESS, AT_OR_UNDER, UNDER = "test_success", "at_or_under", "under"
 MOVE_EXACTLY = "move_exactly"
+AIM_TWICE, AIM_ONCE, AIM_AGAIN = "aim_twice", "once", "again"
 PARRY_WITH, PARRY_WITH_MELEE, PARRY_WITH_OWN = "parry_with", "melee", "parry"
 D100_TENS = "100_tens"
 CHANCES = "chances"
@@ -77,6 +78,11 @@ _OPTIONS: Final[tuple[OptionSpec, ...]] = (
     OptionSpec(AIM_LASTS, N_("Aim doubles the damage pool of the next attack made in"), OptionKind.CHOICE,
                actions.AIM_NEXT_ROUND, choices=((actions.AIM_NEXT_ROUND, N_("the same or the next round")),
                                                 (actions.AIM_SAME_ROUND, N_("the same round only")))),
+    # walka.md Decision: "a second Aim before the same attack does not double again (default: the seed says
+    # doubles, once; option: it does)".
+    OptionSpec(AIM_TWICE, N_("A second Aim before the same attack"), OptionKind.CHOICE, AIM_ONCE,
+               choices=((AIM_ONCE, N_("does not double the pool again")), (AIM_AGAIN, N_("doubles it again (× 4)"))),
+               help=N_("The seed says an Aim “doubles the number of dice in the pool”, once.")),
     OptionSpec(AIM_DOUBLES, N_("Aim doubles the damage pool"), OptionKind.CHOICE, AFTER_ARMOR,
                choices=((AFTER_ARMOR, N_("after armor (the pool is defined after armor)")),
                         (BEFORE_ARMOR, N_("before armor (the weapon's dice and modifiers)")))),
@@ -183,6 +189,10 @@ class WalkaSystem(RuleSystem):
     def strictly_under(self, encounter: Encounter) -> bool:
         """Whether a test must roll under the skill, not at or under it (option)."""
         return self.option(encounter, SUCCESS) == UNDER
+
+    def aim_again(self, encounter: Encounter) -> bool:
+        """Whether a second Aim before the same attack doubles the pool again (option; default not)."""
+        return self.option(encounter, AIM_TWICE) == AIM_AGAIN
 
     def aim_before_armor(self, encounter: Encounter) -> bool:
         """Whether an aim doubles the dice before armor is taken off (option; default after)."""
@@ -424,7 +434,8 @@ class WalkaSystem(RuleSystem):
     def spend_action(self, combatant: Combatant, kind: str, encounter: Encounter) -> Combatant:
         kind = actions.check_kind(kind)
         self.check_action(combatant, kind, encounter)
-        return actions.record(combatant, kind, encounter, self.aim_actions(encounter))
+        return actions.record(combatant, kind, encounter, self.aim_actions(encounter), self.aim_again(encounter),
+                              self.aim_lasts(encounter))
 
     def default_side_order(self) -> tuple[Side, ...]:
         return (Side.PLAYER, Side.ALLY, Side.OPPONENT)
