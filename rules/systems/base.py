@@ -400,6 +400,11 @@ class RuleSystem(ABC):
         """Combatants with the same key share one initiative roll (grunt groups; Walka's seats)."""
         return combatant.group
 
+    def ally_seats(self, encounter: Encounter) -> Sequence[tuple[str, str]]:
+        """The seats an ally may act in, as (seat, label), the default first; empty in a game without seats (Walka:
+        "a player's allies (drones, followers) in that player's seat")."""
+        return ()
+
     def initiative_each_round(self, encounter: Encounter) -> bool:
         """Whether initiative is rolled again at the start of every round."""
         return True

@@ -59,6 +59,7 @@ class AddRequest:
     shared_monitor: bool
     side: Side | None = None
     save: bool = False  # also store the entry in the roster or bestiary
+    seat: str | None = None  # who acts for them (Walka: an ally in its player's seat); None: the game's default
 
 
 def names_summary(names: Sequence[str]) -> str:
@@ -412,13 +413,23 @@ class QuickAddTab(QWidget):
         if editor is not None:
             editor.setPlaceholderText(_("Campaign"))
         self.campaign_combo.setAccessibleName(_("Campaign"))
+        # Games with seats (Walka): an ally acts in its player's seat (walka.md, "a player's allies (drones,
+        # followers) in that player's seat"); the dialog gives the seats (set_seats).
+        self.seat_combo = QComboBox()
+        self.seat_combo.setToolTip(_("Whose seat acts for this ally: a player's allies (drones, followers) act in "
+                                     "that player's seat."))
+        self.seat_caption = QLabel(_("Ally of (s&eat):"))
+        self.seat_caption.setBuddy(self.seat_combo)
+        self._seats: Sequence[tuple[str, str]] = ()
         self._build_layout()
         self.name_edit.textChanged.connect(self.grunts.suggest_name)
         self.side_combo.currentIndexChanged.connect(self._update_save_fields)
         self.side_combo.currentIndexChanged.connect(self._follow_side_defaults)
+        self.side_combo.currentIndexChanged.connect(self._update_seat_row)
         self.save_box.toggled.connect(self._update_save_fields)
         self.reload_campaigns()
         self._update_save_fields()
+        self._update_seat_row()
 
     def _build_layout(self) -> None:
         top = QFormLayout()
@@ -434,6 +445,8 @@ class QuickAddTab(QWidget):
         side_caption = QLabel(_("&Side:"))
         side_caption.setBuddy(self.side_combo)
         top.addRow(side_caption, how)
+        top.addRow(self.seat_caption, self.seat_combo)
+        self._top = top
         save = QHBoxLayout()
         save.addWidget(self.save_box)
         save.addWidget(self.campaign_combo, 1)
@@ -454,6 +467,22 @@ class QuickAddTab(QWidget):
 
     def _side(self) -> Side:
         return _selected_side(self.side_combo) or Side.OPPONENT
+
+    def set_seats(self, seats: Sequence[tuple[str, str]]) -> None:
+        """The seats an ally may act in (the game's, the default first; none: the game has no seats)."""
+        chosen = self.seat_combo.currentData()
+        self._seats = tuple(seats)
+        self.seat_combo.clear()
+        for seat, label in self._seats:
+            self.seat_combo.addItem(label, seat)
+        self.seat_combo.setCurrentIndex(max(0, self.seat_combo.findData(chosen)))
+        self._update_seat_row()
+
+    def _seat_offered(self) -> bool:
+        return bool(self._seats) and self._side() is Side.ALLY
+
+    def _update_seat_row(self) -> None:
+        self._top.setRowVisible(self.seat_combo, self._seat_offered())
 
     def _follow_side_defaults(self) -> None:
         """Another side: numbers still at the old side's default take the new side's (Walka's Chances); what the GM
@@ -481,7 +510,9 @@ class QuickAddTab(QWidget):
             campaign=self.campaign_combo.currentText().strip() if player else "", side=side,
             attributes={key: box.value() for key, box in self.attribute_boxes.items()})
         group, shared = self.grunts.grouping()
-        return AddRequest(entry, self.count_box.value(), group, shared, save=self.save_box.isChecked())
+        seat = self.seat_combo.currentData() if self._seat_offered() else None
+        return AddRequest(entry, self.count_box.value(), group, shared, save=self.save_box.isChecked(),
+                          seat=seat if isinstance(seat, str) else None)
 
     def after_add(self) -> None:
         """Ready for the next one: the name selected, so typing replaces it."""
@@ -525,6 +556,7 @@ class AddCombatantsDialog(QDialog):
             QWidget.setTabOrder(previous, button)
             previous = button
         self.tabs.currentChanged.connect(self._focus_tab)
+        self.quick_tab.set_seats(document.system.ally_seats(document.state))
         self.resize(760, 520)
         self._focus_tab()
 
@@ -553,9 +585,11 @@ class AddCombatantsDialog(QDialog):
 
     def _apply(self, request: AddRequest) -> list[str]:
         operations = to_operations(request.entry, request.count, self._document.state, self._document.system,
-                                   group=request.group, shared_monitor=request.shared_monitor, side=request.side)
+                                   group=request.group, shared_monitor=request.shared_monitor, side=request.side,
+                                   seat=request.seat)
         names = [operation.name for operation in operations]
         self._document.apply(Batch(tuple(operations), names_summary(names)))
+        self.quick_tab.set_seats(self._document.system.ally_seats(self._document.state))  # a new player's seat
         return names
 
     def _save(self, entry: LibraryEntry, added: str) -> None:

@@ -353,6 +353,13 @@ class WalkaSystem(RuleSystem):
         """The seat: everyone a seat acts for shares its one d12."""
         return seating.effective_seat(combatant)
 
+    def ally_seats(self, encounter: Encounter) -> Sequence[tuple[str, str]]:
+        """walka.md Decision: "a player's allies (drones, followers) in that player's seat": the players' seats
+        first (the first of them the default), the GM's last."""
+        players = [seat for seat in seating.table_seats(encounter) if seat != seating.GM_SEAT]
+        return (*((seat, seating.seat_label(seat)) for seat in players),
+                (seating.GM_SEAT, seating.seat_label(seating.GM_SEAT)))
+
     def initiative_each_round(self, encounter: Encounter) -> bool:
         """By option; also when no round can start from the rolls there are (nobody able, nothing rolled)."""
         return self.reroll_each_round(encounter) or not self.able(encounter) or not self.order(encounter).seats
