@@ -370,12 +370,12 @@ def test_an_ally_is_added_in_its_players_seat_and_acts_in_that_seats_turn(qtbot:
     with qtbot.waitExposed(dialog):
         dialog.show()
     tab = open_quick_add(qtbot, dialog)
-    assert not tab.seat_combo.isVisibleTo(tab)  # an opponent sits with the GM
+    assert not tab.seat.isVisibleTo(tab)  # an opponent sits with the GM
     tab.side_combo.setCurrentIndex(tab.side_combo.findData(Side.ALLY.value))
-    assert tab.seat_combo.isVisibleTo(tab)
-    assert [tab.seat_combo.itemData(i) for i in range(tab.seat_combo.count())] == ["Ania", "Bartek", "Celina", "GM"]
-    assert tab.seat_combo.currentData() == "Ania"  # a player's seat by default, not the GM's
-    tab.seat_combo.setCurrentIndex(tab.seat_combo.findData("Bartek"))
+    assert tab.seat.isVisibleTo(tab)
+    assert [tab.seat.combo.itemData(i) for i in range(tab.seat.combo.count())] == ["Ania", "Bartek", "Celina", "GM"]
+    assert tab.seat.combo.currentData() == "Ania"  # a player's seat by default, not the GM's
+    tab.seat.combo.setCurrentIndex(tab.seat.combo.findData("Bartek"))
     qtbot.keyClicks(tab.name_edit, "Hound")
     qtbot.keyClick(tab.name_edit, Qt.Key.Key_Enter)
     hound = next(c for c in document.state.combatants.values() if c.name == "Hound")
@@ -389,5 +389,25 @@ def test_an_ally_is_added_in_its_players_seat_and_acts_in_that_seats_turn(qtbot:
 def test_a_game_without_seats_offers_no_seat(qtbot: QtBot, dialog: AddCombatantsDialog) -> None:
     tab = open_quick_add(qtbot, dialog)
     tab.side_combo.setCurrentIndex(tab.side_combo.findData(Side.ALLY.value))
-    assert not tab.seat_combo.isVisibleTo(tab)
+    assert not tab.seat.isVisibleTo(tab)
     assert tab.request().seat is None
+
+
+def test_an_ally_from_the_bestiary_is_given_a_players_seat_too(qtbot: QtBot, library: Library) -> None:
+    library.add(LibraryEntry(kind=EntryKind.NPC, system_id="walka", name="Loyal hound", side=Side.ALLY))
+    history, _ids = walka_table()
+    document = EncounterDocument(history)
+    dialog = AddCombatantsDialog(document, library)
+    qtbot.addWidget(dialog)
+    with qtbot.waitExposed(dialog):
+        dialog.show()
+    search(qtbot, dialog, "Loyal hound")
+    tab = dialog.roster_tab
+    tab.table.selectRow(0)
+    assert tab.seat.isVisibleTo(tab)  # saved as an ally: offered a seat
+    tab.seat.combo.setCurrentIndex(tab.seat.combo.findData("Celina"))
+    qtbot.mouseClick(dialog.add_button, Qt.MouseButton.LeftButton)
+    drone = next(c for c in document.state.combatants.values() if c.name == "Loyal hound")
+    assert drone.seat == "Celina"
+    tab.side_combo.setCurrentIndex(tab.side_combo.findData(Side.OPPONENT.value))
+    assert not tab.seat.isVisibleTo(tab)  # added as an opponent instead: the GM's
