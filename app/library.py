@@ -757,11 +757,13 @@ def _fresh_ids(state: Encounter, count: int) -> list[str]:
 
 
 def to_operations(entry: LibraryEntry, count: int, state: Encounter, system: RuleSystem, group: str | None = None,
-                  shared_monitor: bool = False, side: Side | None = None) -> list[AddCombatant]:
+                  shared_monitor: bool = False, side: Side | None = None,
+                  seat: str | None = None) -> list[AddCombatant]:
     """Operations adding ``count`` combatants made from ``entry`` (apply them as one Batch).
 
     ``group`` makes them a grunt group (one initiative roll); ``shared_monitor`` gives the group one condition
-    monitor; ``side`` overrides the entry's side.
+    monitor; ``side`` overrides the entry's side; ``seat``: who acts for them (Walka's seats: an ally with its
+    player).
     """
     if entry.system_id != system.id:
         raise LibraryError(_("“{name}” is for another game ({game}).").format(
@@ -776,6 +778,6 @@ def to_operations(entry: LibraryEntry, count: int, state: Encounter, system: Rul
     extra = {**entry.extra, SHARED_MONITOR: True} if shared_monitor else dict(entry.extra)
     names = numbered_names(entry.name, count, (c.name for c in state.combatants.values()))
     return [AddCombatant(combatant_id, name, side or entry.side, frozen_map(entry.attributes), group=group,
-                         notes=entry.notes, extra=frozen_map(extra), weapons=entry.weapons)
+                         seat=seat, notes=entry.notes, extra=frozen_map(extra), weapons=entry.weapons)
             for combatant_id, name in zip(_fresh_ids(state, count), names, strict=True)]
 

@@ -73,6 +73,9 @@ class OptionSpec:
     #: A TABLE's field and entry names as the GM reads them ((data key, English label marked with N_), ...):
     #: the settings form shows these, the data keeps its keys.
     labels: tuple[tuple[str, str], ...] = ()
+    #: A weapon field added after weapons were saved: a weapon without it keeps none (readers use the default),
+    #: so a fight saved before replays to the state it saved.
+    filled: bool = True
 
     def _in_range(self, value: JsonValue) -> bool:
         if isinstance(value, bool) or not isinstance(value, int):
@@ -396,6 +399,11 @@ class RuleSystem(ABC):
     def initiative_group(self, combatant: Combatant, encounter: Encounter) -> str | None:
         """Combatants with the same key share one initiative roll (grunt groups; Walka's seats)."""
         return combatant.group
+
+    def ally_seats(self, encounter: Encounter) -> Sequence[tuple[str, str]]:
+        """The seats an ally may act in, as (seat, label), the default first; empty in a game without seats (Walka:
+        "a player's allies (drones, followers) in that player's seat")."""
+        return ()
 
     def initiative_each_round(self, encounter: Encounter) -> bool:
         """Whether initiative is rolled again at the start of every round."""

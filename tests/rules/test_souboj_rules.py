@@ -109,7 +109,8 @@ def test_every_decision_is_an_option_with_the_digests_default() -> None:
     assert specs["shadow_rounding"].default == "down"
     assert {value for value, _label in specs["shadow_rounding"].choices} == {"down", "up", "nearest"}
     assert specs["surprise"].default == "none"
-    assert {value for value, _label in specs["surprise"].choices} == {"none", "attackers_only", "reactions_only"}
+    assert {value for value, _label in specs["surprise"].choices} == {"none", "readier_first", "attackers_only",
+                                                                      "reactions_only"}
     assert specs["tables"].kind is OptionKind.TABLE and specs["tables"].default == {}
 
 

@@ -16,6 +16,7 @@ from rules.systems.souboj import (
     AddInitiativeEffect,
     Declare,
     DropReaction,
+    GrantAction,
     HoldReaction,
     JudgeLastAction,
     SetDyingCountdown,
@@ -344,6 +345,40 @@ def test_surprise_the_defenders_get_only_reactions() -> None:
     assert current(history) == ["Bandit"]
 
 
+def test_round_one_the_readier_side_acts_first_then_the_others_each_by_its_scores() -> None:
+    # souboj.md: "In the first round initiative need not be kept: some sides are readier than others, usually the
+    # attacker"; Decision: "the GM may set the round-1 order by hand (e.g. the readier side first)".
+    history, ids = fight({"surprise": "readier_first", "surprise_attackers": "opponents"})
+    roll(history, ids, Aleš=6, Bora=4, Cyril=4, Bandit=2, Chief=4)
+    assert order(history) == [(4, ["Chief"]), (2, ["Bandit"]), (6, ["Aleš"]), (4, ["Bora", "Cyril"])]
+    assert ("Round 1: the opponents are readier and act first, then the player characters and allies, each side by "
+            "its scores.") in [r.text for r in history.entries[-1].reminders]
+    with pytest.raises(OperationError, match="same score"):  # the Chief's 4 is not Bora's group in this round
+        history.do(ActAfter(ids["Bora"], ids["Chief"]))
+    finish_round(history)
+    roll(history, ids, Aleš=6, Bora=4, Cyril=4, Bandit=2, Chief=4)  # round 2: the scores alone
+    assert order(history) == [(6, ["Aleš"]), (4, ["Bora", "Cyril", "Chief"]), (2, ["Bandit"])]
+
+
+def test_round_one_the_party_may_be_the_readier_side_and_a_score_typed_by_hand_still_places_one() -> None:
+    history, ids = fight({"surprise": "readier_first", "surprise_attackers": "party"})
+    roll(history, ids, Aleš=1, Bora=2, Cyril=3, Bandit=6, Chief=5)
+    assert [names for _score, names in order(history)] == [["Cyril"], ["Bora"], ["Aleš"], ["Bandit"], ["Chief"]]
+    history.do(SetInitiative(ids["Aleš"], 5))  # the GM's hand: Aleš next, before Bora
+    assert [names for _score, names in order(history)] == [["Cyril"], ["Aleš"], ["Bora"], ["Bandit"], ["Chief"]]
+
+
+def test_a_creature_falling_in_the_readier_sides_group_is_not_taken_for_one_falling_in_the_others() -> None:
+    history, ids = fight({"surprise": "readier_first", "surprise_attackers": "opponents", "dying_last_action": True})
+    roll(history, ids, Aleš=4, Bora=3, Cyril=3, Bandit=4, Chief=1)
+    history.do(ApplyHarm(ids["Aleš"], "wounds", 32))  # the Bandit's blow in the opponents' group at 4: −2, dying
+    history.do(NextTurn())  # the Chief
+    history.do(NextTurn())  # the party's group at 4: Aleš, dying since the Bandit's group
+    assert current(history) == ["Aleš"]
+    with pytest.raises(OperationError, match="dying"):
+        history.do(SpendAction(ids["Aleš"], "action"))
+
+
 def test_the_surprise_options_are_validated() -> None:
     history, _ids = fight()
     with pytest.raises(RulesError):
@@ -422,6 +457,48 @@ def test_the_actions_per_round_are_the_creatures_own_number() -> None:
     assert _left(history, ids["Bora"]) == 0
 
 
+def _budget(history: History, combatant_id: str) -> list[tuple[str, int, int]]:
+    return [(item.key, item.left, item.allowed)
+            for item in SOUBOJ.action_budget(history.state.combatant(combatant_id), history.state)]
+
+
+def test_minor_actions_are_the_creatures_own_number_too_counted_spent_and_refused_beyond_it() -> None:
+    # souboj.md Decision: "actions per round, major and minor, are per-creature data; default one major action".
+    history, ids = _group_of_four()
+    bora = ids["Bora"]
+    assert _budget(history, bora) == [("action", 1, 1)]  # the ordinary creature: one major action, no minor one
+    history.do(SetAttribute(bora, "minor_actions", 1))
+    assert _budget(history, bora) == [("action", 1, 1), ("minor", 1, 1)]
+    history.do(SpendAction(bora, "minor"))
+    assert history.entries[-1].text() == "Bora takes a minor action."
+    assert _budget(history, bora) == [("action", 1, 1), ("minor", 0, 1)]
+    with pytest.raises(OperationError, match="Bora has 1 minor action a round and has used it"):
+        history.do(SpendAction(bora, "minor"))
+    history.do(GrantAction(bora, "minor"))  # the GM's override, logged and undoable
+    assert history.entries[-1].text() == "The GM grants Bora one more minor action this round."
+    history.do(SpendAction(bora, "minor"))
+    assert _budget(history, bora) == [("action", 1, 1), ("minor", 0, 2)]
+    history.undo()
+    history.undo()
+    assert _budget(history, bora) == [("action", 1, 1), ("minor", 0, 1)]
+    history.do(SpendAction(bora, "action"))
+    history.do(GrantAction(bora, "action"))
+    history.do(SpendAction(bora, "action"))  # a second major action, granted by the GM
+    assert _budget(history, bora)[0] == ("action", 0, 2)
+    finish_round(history)
+    roll(history, ids, Aleš=4, Bora=4, Cyril=4, Bandit=4, Chief=6)
+    assert _budget(history, bora) == [("action", 1, 1), ("minor", 1, 1)]  # a grant lasts its round only
+
+
+def test_the_gm_grants_actions_only_of_the_two_kinds_and_during_a_round() -> None:
+    history, ids = fight()
+    with pytest.raises(OperationError, match="Roll this round's initiative first"):
+        history.do(GrantAction(ids["Bora"], "action"))
+    roll(history, ids, Aleš=6, Bora=4, Cyril=4, Bandit=4, Chief=1)
+    with pytest.raises(OperationError, match="major and minor actions only"):
+        history.do(GrantAction(ids["Bora"], "free"))
+
+
 def test_one_action_per_round_marked_in_its_own_turn() -> None:
     history, ids = _group_of_four()
     assert _left(history, ids["Bora"]) == 1
@@ -430,7 +507,7 @@ def test_one_action_per_round_marked_in_its_own_turn() -> None:
     assert history.entries[-1].text() == "Bora takes an action."  # the budget's own words, not "a action action"
     with pytest.raises(OperationError, match="already acted"):
         history.do(SpendAction(ids["Bora"], "action"))
-    with pytest.raises(OperationError, match="counts actions only"):
+    with pytest.raises(OperationError, match="counts major and minor actions only"):
         history.do(SpendAction(ids["Aleš"], "simple"))
     assert _left(history, ids["Chief"]) == 0  # the Chief played his turn
     with pytest.raises(OperationError, match="own initiative"):

@@ -12,8 +12,8 @@ from rules.errors import OperationError, RulesError
 from rules.history import History
 from rules.systems.base import OptionKind
 from rules.systems.souboj import SoubojAttack
-from rules.systems.souboj.model import Kind
-from rules.systems.souboj.weapons import RELOAD_COSTS_ACTION, suggested_firearm_number
+from rules.systems.souboj.model import Cause, Kind
+from rules.systems.souboj.weapons import RELOAD_COSTS_ACTION, may_be_critical, suggested_firearm_number
 from rules.turns import NextTurn
 from rules.weapons import Reload, checked_weapons, last_attack
 from tests.rules.test_souboj_scene import SOUBOJ, fight, roll
@@ -31,18 +31,44 @@ def checked(name: str, **values: JsonValue) -> Weapon:
 # --- the fields -----------------------------------------------------------------------------------------------
 
 
-def test_the_fields_are_the_kind_the_two_numbers_a_spells_damage_and_the_magazine() -> None:
+def test_the_fields_are_the_kind_the_two_numbers_a_spells_damage_and_mark_and_the_magazine() -> None:
     fields = {spec.key: spec for spec in SOUBOJ.weapon_fields()}
-    assert list(fields) == ["kind", "weapon_strength", "weapon_defence", "spell_damage", "magazine", "rounds"]
+    assert list(fields) == ["kind", "weapon_strength", "weapon_defence", "spell_damage", "may_be_critical",
+                            "magazine", "rounds"]
     assert fields["kind"].kind is OptionKind.CHOICE and fields["kind"].default == "melee"
     assert {value for value, _label in fields["kind"].choices} == {kind.value for kind in Kind}
-    assert all(fields[key].kind is OptionKind.INT for key in list(fields)[1:])
+    assert all(fields[key].kind is OptionKind.INT for key in list(fields)[1:] if key != "may_be_critical")
+    assert fields["may_be_critical"].kind is OptionKind.BOOL and fields["may_be_critical"].default is False
+
+
+# --- critical spells (souboj.md, "Critical hits": "Possible with all weapons, only with some spells") ----------
+
+
+def test_every_weapon_may_be_critical_a_spell_only_when_marked_and_a_weapon_cannot_be_marked() -> None:
+    assert may_be_critical(checked("Long sword", kind="melee", weapon_strength=6))
+    assert may_be_critical(checked("Pistol", kind="firearm", weapon_strength=7))
+    assert not may_be_critical(checked("Fire bolt", kind="magic", spell_damage=7))  # default: not, unless marked
+    assert may_be_critical(checked("Lightning", kind="magic", spell_damage=9, may_be_critical=True))
+    with pytest.raises(RulesError, match="Axe: every weapon may be critical; the mark is for spells"):
+        checked("Axe", kind="melee", weapon_strength=5, may_be_critical=True)
+
+
+def test_a_critical_spell_is_refused_unless_the_spell_may_be_critical() -> None:
+    history, ids = fight()
+    roll(history, ids, Aleš=6, Bora=4, Cyril=4, Bandit=4, Chief=1)
+    refused = SoubojAttack(ids["Aleš"], ids["Bandit"], Kind.MAGIC, "Fire bolt", causes=(Cause.BEHIND,),
+                           spell_damage=3, spell_may_be_critical=False)
+    with pytest.raises(OperationError, match="only with some spells"):
+        history.do(refused)
+    history.do(SoubojAttack(ids["Aleš"], ids["Bandit"], Kind.MAGIC, "Lightning", causes=(Cause.BEHIND,),
+                            spell_damage=3, spell_may_be_critical=True, level=4))
+    assert "Critical hit (attack from behind): 3 × 4 = 12." in history.entries[-1].text().splitlines()
 
 
 def test_a_good_weapon_gets_the_defaults_of_what_it_leaves_out() -> None:
     sword = checked("Long sword", kind="melee", weapon_strength=6, weapon_defence=3)
     assert dict(sword.values) == {"kind": "melee", "weapon_strength": 6, "weapon_defence": 3, "spell_damage": 0,
-                                  "magazine": 0, "rounds": 0}
+                                  "magazine": 0, "rounds": 0}  # the spell's mark came later: not written
     assert checked("Musket", kind="firearm", weapon_strength=5, magazine=1, rounds=1).number("rounds") == 1
     assert checked("Crossbow", kind="ranged", weapon_strength=5, magazine=1).number("magazine") == 1
     assert checked("Fire bolt", kind="magic", spell_damage=7).number("spell_damage") == 7

@@ -9,7 +9,8 @@ from rules.encounter import Combatant, Encounter, JsonValue, Status, frozen_map
 from rules.errors import OperationError, RulesError
 from rules.history import History
 from rules.serialize import history_from_document, history_to_document, operation_from_data, to_data
-from rules.systems.walka import SYSTEM, SetDying, SpendChance, WalkaAttack
+from rules.systems.walka import SYSTEM, SetDying, SpendChance, WalkaAction, WalkaAttack
+from rules.systems.walka.actions import aimed_twice_now
 from rules.systems.walka.contest import Outcome, contest, damage_pool, hit_points_removed, kept_face
 from rules.systems.walka.outcomes import attack_probability, outcome_probability
 from tests.rules.test_walka_scenes import acting, roll, table
@@ -206,6 +207,45 @@ def test_aim_doubles_after_armor_or_by_option_before_it() -> None:
         history.do(attack(ids, (3,), (11,), armor=1, aimed=True, damage_faces=(6, 2, 4, 1)))
     history.do(attack(ids, (3,), (11,), armor=1, aimed=True, damage_faces=(6, 2, 4, 1, 5)))
     assert "((3) × 2 − armor 1, aimed)" in history.entries[-1].text() and hp_lost(history, ids) == 3
+
+
+def test_a_second_aim_before_the_same_attack_does_not_double_again_unless_the_option_says_so() -> None:
+    # walka.md Decision: "a second Aim before the same attack does not double again (default: the seed says
+    # doubles, once; option: it does)". Kira's pistol: 3 dice, no armor: 6 dice aimed, 12 aimed twice.
+    history, ids = kira_acts()
+    history.do(WalkaAction(ids["Kira"], "aim"))
+    history.do(WalkaAction(ids["Kira"], "aim"))
+    assert history.entries[-1].text() == "Kira aims again: a second Aim does not double the pool again."
+    assert not aimed_twice_now(history.state.combatant(ids["Kira"]), history.state, "next_round")
+    with pytest.raises(OperationError, match="does not double the pool again"):
+        history.do(attack(ids, (3,), (11,), aimed=True, aimed_twice=True, counts_as_action=False,
+                          damage_faces=(1,) * 12))
+    history.do(attack(ids, (3,), (11,), aimed=True, counts_as_action=False, damage_faces=(1,) * 6))
+
+    history, ids = kira_acts({"aim_twice": "again"})
+    history.do(WalkaAction(ids["Kira"], "aim"))
+    history.do(WalkaAction(ids["Kira"], "aim"))
+    assert history.entries[-1].text() == "Kira aims again: the next attack's damage pool is doubled again."
+    assert aimed_twice_now(history.state.combatant(ids["Kira"]), history.state, "next_round")
+    with pytest.raises(OperationError, match="damage pool is 12 dice, not 6"):
+        history.do(attack(ids, (3,), (11,), aimed=True, aimed_twice=True, counts_as_action=False,
+                          damage_faces=(1,) * 6))
+    history.do(attack(ids, (3,), (11,), aimed=True, aimed_twice=True, counts_as_action=False,
+                      damage_faces=(4, 5, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1)))
+    assert "Damage pool 12d6 ((3 − armor 0) × 4, aimed twice)" in history.entries[-1].text()
+    assert hp_lost(history, ids) == 2
+    kira = history.state.combatant(ids["Kira"])
+    assert not aimed_twice_now(kira, history.state, "next_round")  # used up by the attack, both
+    history.undo()
+    assert aimed_twice_now(history.state.combatant(ids["Kira"]), history.state, "next_round")
+
+
+def test_one_aim_is_not_an_aim_twice_even_where_a_second_would_double_again() -> None:
+    history, ids = kira_acts({"aim_twice": "again"})
+    history.do(WalkaAction(ids["Kira"], "aim"))
+    assert not aimed_twice_now(history.state.combatant(ids["Kira"]), history.state, "next_round")
+    assert damage_pool(3, 0, 1, aimed=True, twice=True) == 8  # (3 − 1) × 4
+    assert damage_pool(3, 0, 1, aimed=True, before_armor=True, twice=True) == 11  # 3 × 4 − 1
 
 
 def test_a_roll_equal_to_the_skill_fails_when_the_option_says_under() -> None:

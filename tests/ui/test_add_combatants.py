@@ -19,6 +19,10 @@ from rules.history import new_history
 from rules.systems import get_system
 from rules.systems.base import AttributeSpec
 from rules.systems.sr3.system import Sr3System
+from rules.turns import NextTurn
+from tests.rules.test_walka_scenes import acting as walka_acting
+from tests.rules.test_walka_scenes import roll as walka_roll
+from tests.rules.test_walka_scenes import table as walka_table
 from ui.dialogs.add_combatants import AddCombatantsDialog, QuickAddTab, names_summary
 from ui.models.library_model import EntryRole, LibraryColumn, LibraryModel, LibraryRole
 
@@ -354,3 +358,56 @@ def test_walka_chances_start_at_one_for_player_characters_and_none_for_npcs(qtbo
     qtbot.keyClicks(tab.name_edit, "Kira")
     qtbot.keyClick(tab.name_edit, Qt.Key.Key_Enter)
     assert document.state.combatant("c1").attribute("chances") == 2
+
+
+def test_an_ally_is_added_in_its_players_seat_and_acts_in_that_seats_turn(qtbot: QtBot, library: Library) -> None:
+    # walka.md: "A seat acts for all its characters … a player's seat for that player's characters"; Decision:
+    # "default one seat per player, a player's allies (drones, followers) in that player's seat".
+    history, _ids = walka_table()
+    document = EncounterDocument(history)
+    dialog = AddCombatantsDialog(document, library)
+    qtbot.addWidget(dialog)
+    with qtbot.waitExposed(dialog):
+        dialog.show()
+    tab = open_quick_add(qtbot, dialog)
+    assert not tab.seat.isVisibleTo(tab)  # an opponent sits with the GM
+    tab.side_combo.setCurrentIndex(tab.side_combo.findData(Side.ALLY.value))
+    assert tab.seat.isVisibleTo(tab)
+    assert [tab.seat.combo.itemData(i) for i in range(tab.seat.combo.count())] == ["Ania", "Bartek", "Celina", "GM"]
+    assert tab.seat.combo.currentData() == "Ania"  # a player's seat by default, not the GM's
+    tab.seat.combo.setCurrentIndex(tab.seat.combo.findData("Bartek"))
+    qtbot.keyClicks(tab.name_edit, "Hound")
+    qtbot.keyClick(tab.name_edit, Qt.Key.Key_Enter)
+    hound = next(c for c in document.state.combatants.values() if c.name == "Hound")
+    assert hound.seat == "Bartek" and hound.side is Side.ALLY
+    walka_roll(document.history, Ania=1, Bartek=5, Celina=7, GM=9)
+    assert walka_acting(document.history) == ["Kira", "Drone"]  # Ania's seat starts, with her drone
+    document.history.do(NextTurn())
+    assert walka_acting(document.history) == ["Wedge", "Hound"]  # the hound acts in Bartek's seat
+
+
+def test_a_game_without_seats_offers_no_seat(qtbot: QtBot, dialog: AddCombatantsDialog) -> None:
+    tab = open_quick_add(qtbot, dialog)
+    tab.side_combo.setCurrentIndex(tab.side_combo.findData(Side.ALLY.value))
+    assert not tab.seat.isVisibleTo(tab)
+    assert tab.request().seat is None
+
+
+def test_an_ally_from_the_bestiary_is_given_a_players_seat_too(qtbot: QtBot, library: Library) -> None:
+    library.add(LibraryEntry(kind=EntryKind.NPC, system_id="walka", name="Loyal hound", side=Side.ALLY))
+    history, _ids = walka_table()
+    document = EncounterDocument(history)
+    dialog = AddCombatantsDialog(document, library)
+    qtbot.addWidget(dialog)
+    with qtbot.waitExposed(dialog):
+        dialog.show()
+    search(qtbot, dialog, "Loyal hound")
+    tab = dialog.roster_tab
+    tab.table.selectRow(0)
+    assert tab.seat.isVisibleTo(tab)  # saved as an ally: offered a seat
+    tab.seat.combo.setCurrentIndex(tab.seat.combo.findData("Celina"))
+    qtbot.mouseClick(dialog.add_button, Qt.MouseButton.LeftButton)
+    drone = next(c for c in document.state.combatants.values() if c.name == "Loyal hound")
+    assert drone.seat == "Celina"
+    tab.side_combo.setCurrentIndex(tab.side_combo.findData(Side.OPPONENT.value))
+    assert not tab.seat.isVisibleTo(tab)  # added as an opponent instead: the GM's

@@ -21,6 +21,7 @@ from rules.serialize import to_data
 from rules.systems.souboj import MarkDead, attack_odds
 from rules.systems.souboj.model import Cause, Kind
 from rules.systems.souboj.sample import sample
+from rules.weapons import SetWeapons
 from ui.games import game_ui
 from ui.games.souboj.attack import SoubojAttackDialog
 from ui.main_window import MainWindow
@@ -385,3 +386,36 @@ def test_an_after_effect_is_named_and_logged_in_the_gms_language(qtbot: QtBot, d
         assert "begins" not in document.history.entries[-1].text()
     finally:
         install_language("en")
+
+
+def test_a_spell_offers_the_critical_only_when_it_may_be_critical(qtbot: QtBot, document: EncounterDocument) -> None:
+    # souboj.md, "Critical hits": "Possible with all weapons, only with some spells".
+    dialog = _dialog(qtbot, document, attacker=BORA, target=CHIEF)
+    assert dialog.weapon_name() == "Fire bolt"  # a saved spell, not marked as one that may be critical
+    assert not dialog.critical.spell_allows.isChecked() and not dialog.critical.spell_allows.isEnabled()
+    assert all(box.isHidden() for box in dialog.critical.causes.values())
+    assert dialog.critical.chosen() == ()
+    dialog.close()
+    bora = document.state.combatant(BORA)
+    marked = tuple(weapon.with_value("may_be_critical", True) if weapon.name == "Fire bolt" else weapon
+                   for weapon in bora.weapons)
+    document.apply(SetWeapons(BORA, marked))
+    dialog = _dialog(qtbot, document, attacker=BORA, target=CHIEF)
+    assert dialog.critical.spell_allows.isChecked()
+    assert not dialog.critical.causes[Cause.BEHIND].isHidden()
+    assert dialog.critical.causes[Cause.GM].isHidden()  # a spell is never critical on the GM's call alone
+    dialog.critical.causes[Cause.BEHIND].setChecked(True)
+    dialog.resolve()
+    assert "Critical hit (attack from behind): 7 × 3 = 21." in document.history.entries[-1].text().splitlines()
+
+
+def test_a_spell_typed_in_the_form_is_marked_by_the_gm_in_the_dialog(qtbot: QtBot,
+                                                                    document: EncounterDocument) -> None:
+    dialog = _dialog(qtbot, document, attacker=BORA, target=CHIEF)
+    dialog.weapon_picker.setCurrentIndex(dialog.weapon_picker.findData(""))  # typed in the form
+    assert dialog.critical.spell_allows.isEnabled() and not dialog.critical.spell_allows.isChecked()
+    assert dialog.critical.causes[Cause.BEHIND].isHidden()
+    dialog.critical.spell_allows.setChecked(True)
+    assert not dialog.critical.causes[Cause.BEHIND].isHidden()
+    _select_kind(dialog, Kind.MELEE)  # any weapon may be critical: no mark asked
+    assert dialog.critical.spell_allows.isHidden() and not dialog.critical.causes[Cause.BEHIND].isHidden()

@@ -10,14 +10,14 @@ from PySide6.QtWidgets import QApplication, QComboBox, QWidget
 from pytestqt.qtbot import QtBot
 
 from app.document import EncounterDocument
-from rules.combatants import AddCombatant, ApplyHarm
+from rules.combatants import AddCombatant, ApplyHarm, SetAttribute
 from rules.encounter import Side, Status, frozen_map
 from rules.errors import RulesError
 from rules.history import new_history
 from rules.systems.souboj import Declare, HoldReaction, JudgeLastAction, SoubojAttack, TimePasses
 from rules.systems.souboj.model import Action, Kind, Placement, reaction, reactions
 from rules.systems.souboj.sample import sample
-from rules.turns import NextTurn, SetInitiative
+from rules.turns import NextTurn, RollInitiative, SetInitiative
 from ui.games.souboj.panel import DyingSection, FightSection, RoundSection
 from ui.theme import apply_theme
 from ui.widgets.details import CombatantDetails
@@ -242,3 +242,56 @@ def test_the_panel_fits_its_dock_in_light_and_dark(qtbot: QtBot, host: QWidget, 
         for folder in filter(None, (str(tmp_path), SHOTS)):
             assert host.grab().save(str(Path(folder) / f"souboj_panel_{theme}.png"))
     apply_theme(application, "light")
+
+
+def test_the_shadow_clock_is_chosen_in_the_panel_and_the_details_say_what_fades_when(qtbot: QtBot,
+                                                                                     host: QWidget) -> None:
+    history = new_history("souboj", "Camp")
+    history.do(AddCombatant("c1", "Aleš", Side.PLAYER, frozen_map({"hit_points": 20})))
+    document = EncounterDocument(history)
+    panel = _panel(qtbot, host, document, "c1")
+    section = _section(panel, FightSection)
+    assert isinstance(section, FightSection)
+    assert section.shadow_clock.currentData() == "per_wound"
+    document.apply(ApplyHarm("c1", "shadow", 8))
+    document.apply(TimePasses(100))
+    document.apply(ApplyHarm("c1", "shadow", 4))
+    assert panel.condition.notes_text().count("Shadow wound of") == 2
+    assert "Shadow wound of 8: −6 in 50 rounds" in panel.condition.notes_text()
+    _choose(section.shadow_clock, "per_creature")
+    assert document.state.options["shadow_clock"] == "per_creature"
+    assert "Shadow wound of" not in panel.condition.notes_text()
+    document.undo_stack.undo()
+    assert section.shadow_clock.currentData() == "per_wound"
+    assert "Shadow wound of 4: −3 in 60 rounds" in panel.condition.notes_text()
+
+
+def test_round_one_with_the_readier_side_first_is_a_preset_of_the_whole_fight_section(qtbot: QtBot,
+                                                                                      host: QWidget) -> None:
+    history = new_history("souboj", "Camp")
+    history.do(AddCombatant("c1", "Aleš", Side.PLAYER, frozen_map({"hit_points": 20})))
+    history.do(AddCombatant("c2", "Wolf", Side.OPPONENT, frozen_map({"hit_points": 8})))
+    document = EncounterDocument(history)
+    panel = _panel(qtbot, host, document, "c1")
+    section = _section(panel, FightSection)
+    assert isinstance(section, FightSection)
+    _choose(section.surprise, "readier_first")
+    assert section.attackers.isEnabled()
+    document.apply(RollInitiative(frozen_map({"c1": (6,), "c2": (1,)}), frozen_map()))
+    assert document.state.clock.current is not None
+    assert document.state.clock.current.ids == ("c2",)  # the wolves were readier: 1 before 6 in round 1
+
+
+def test_the_gm_grants_one_more_action_in_one_click_and_the_budget_shows_the_minor_ones(qtbot: QtBot,
+                                                                                        host: QWidget) -> None:
+    document = EncounterDocument(sample())
+    document.apply(SetAttribute(BORA, "minor_actions", 1))
+    panel = _panel(qtbot, host, document, BORA)
+    section = _round(panel)
+    assert section.grant_row.isVisibleTo(section)
+    assert set(panel.budget.buttons) == {"action", "minor"}
+    section.grant_minor.click()
+    assert document.history.entries[-1].text() == "The GM grants Bora one more minor action this round."
+    assert panel.budget._labels["minor"].text() == "minor action: 2 of 2 left"
+    section.grant_major.click()
+    assert document.history.entries[-1].text() == "The GM grants Bora one more action this round."

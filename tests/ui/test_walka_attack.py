@@ -388,3 +388,23 @@ def test_the_odds_dock_asks_about_tens_dice_too() -> None:
         data = contest.answer(values)
         hits[die] = dict(zip(data.names, data.dist.probs, strict=True))["Hit"]
     assert hits == {(100, False): pytest.approx(0.6975), (100, True): pytest.approx(0.695)}
+
+
+def test_a_second_aim_doubles_again_in_the_dialog_only_where_the_option_says_so(dialog_for: DialogFactory) -> None:
+    # walka.md Decision: "a second Aim before the same attack does not double again (default …; option: it does)".
+    for option, shown in (("once", False), ("again", True)):
+        history, ids = table({"aim_twice": option})
+        roll(history, Ania=1, Bartek=5, Celina=7, GM=9)
+        history.do(WalkaAction(ids["Kira"], "aim"))
+        history.do(WalkaAction(ids["Kira"], "aim"))
+        dialog = dialog_for(EncounterDocument(history), attacker_id=ids["Kira"], target_id=ids["Ganger 1"])
+        assert dialog.modifiers.aimed.isChecked()
+        assert dialog.modifiers.aimed_twice.isVisibleTo(dialog) is shown
+        assert dialog.modifiers.aimed_twice.isChecked() is shown
+        inputs = dialog.inputs()
+        assert inputs is not None and inputs.aimed_twice is shown
+
+
+def test_the_sheet_shows_a_pool_doubled_again() -> None:
+    twice = AttackInputs(20, 12, "dodge", 9, 0, 0, 0, 0, 3, 0, 1, True, 6, aimed_twice=True)
+    assert (work_out(twice).pool, pool_text(twice, work_out(twice).pool)) == (8, "(3 − armor 1) × 4 = 8d6")

@@ -59,6 +59,7 @@ class AddRequest:
     shared_monitor: bool
     side: Side | None = None
     save: bool = False  # also store the entry in the roster or bestiary
+    seat: str | None = None  # who acts for them (Walka: an ally in its player's seat); None: the game's default
 
 
 def names_summary(names: Sequence[str]) -> str:
@@ -137,6 +138,49 @@ class GruntGroupFields(QWidget):
         return name, self.shared_box.isChecked()
 
 
+class SeatChoice(QWidget):
+    """In a game with seats (Walka), whose seat acts for an ally: walka.md, "a player's allies (drones,
+    followers) in that player's seat". Shown only for an ally, in a game that has seats (the dialog gives them)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.combo = QComboBox()
+        self.combo.setToolTip(_("Whose seat acts for this ally: a player's allies (drones, followers) act in "
+                                "that player's seat."))
+        self.caption = QLabel(_("Ally o&f (seat):"))
+        self.caption.setBuddy(self.combo)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.caption)
+        layout.addWidget(self.combo, 1)
+        self._seats: tuple[tuple[str, str], ...] = ()
+        self._side: Side | None = None
+
+    def set_seats(self, seats: Sequence[tuple[str, str]]) -> None:
+        """The seats an ally may act in (the game's, the default first; none: the game has no seats)."""
+        chosen = self.combo.currentData()
+        self._seats = tuple(seats)
+        self.combo.clear()
+        for seat, label in self._seats:
+            self.combo.addItem(label, seat)
+        self.combo.setCurrentIndex(max(0, self.combo.findData(chosen)))
+        self.follow_side(self._side)
+
+    def follow_side(self, side: Side | None) -> None:
+        """Offered for an ally only."""
+        self._side = side
+        self.setVisible(self.offered())
+
+    def offered(self) -> bool:
+        """Whether the combatant added is an ally in a game with seats."""
+        return bool(self._seats) and self._side is Side.ALLY
+
+    def chosen(self) -> str | None:
+        """The seat picked (None: not offered, the game's default seat)."""
+        seat = self.combo.currentData()
+        return seat if self.offered() and isinstance(seat, str) else None
+
+
 def confirm_delete(parent: QWidget, entry: LibraryEntry) -> bool:
     """Ask before deleting ``entry`` from the library (there is no undo there); Cancel is the default."""
     question = (_("Delete “{name}” from the roster? This cannot be undone.") if entry.kind is EntryKind.PC
@@ -174,6 +218,7 @@ class RosterTab(QWidget):
         self.count_box = _count_box()
         self.side_combo = _side_combo(_("Side as saved"))
         self.grunts = GruntGroupFields()
+        self.seat = SeatChoice()
         self.new_button = QPushButton(_("&New…"))
         self.edit_button = QPushButton(_("&Edit…"))
         self.duplicate_button = QPushButton(_("Du&plicate"))
@@ -215,7 +260,7 @@ class RosterTab(QWidget):
             how.addWidget(caption)
             how.addWidget(widget)
             how.addSpacing(12)
-        how.addStretch(1)
+        how.addWidget(self.seat, 1)
         edits = QHBoxLayout()
         for button in self.edit_buttons():
             edits.addWidget(button)
@@ -229,6 +274,7 @@ class RosterTab(QWidget):
 
     def _connect(self) -> None:
         self.search_edit.textChanged.connect(self.refresh)
+        self.side_combo.currentIndexChanged.connect(self._follow_side)
         self.kind_combo.currentIndexChanged.connect(self.refresh)
         self.campaign_combo.currentIndexChanged.connect(self.refresh)
         self.table.selectionModel().currentRowChanged.connect(self._on_current_changed)
@@ -378,6 +424,12 @@ class RosterTab(QWidget):
         if isinstance(entry, LibraryEntry):
             self.grunts.suggest_name(entry.name)
         self._update_buttons()
+        self._follow_side()
+
+    def _follow_side(self) -> None:
+        """The side the added combatants will have: the one chosen, else the picked entry's."""
+        entry = self.selected_entry()
+        self.seat.follow_side(_selected_side(self.side_combo) or (entry.side if entry is not None else None))
 
     def request(self) -> AddRequest:
         """What to add; LibraryError when nothing is picked or the group is incomplete."""
@@ -385,7 +437,8 @@ class RosterTab(QWidget):
         if entry is None:
             raise LibraryError(_("Pick an entry from the list first."))
         group, shared = self.grunts.grouping()
-        return AddRequest(entry, self.count_box.value(), group, shared, _selected_side(self.side_combo))
+        return AddRequest(entry, self.count_box.value(), group, shared, _selected_side(self.side_combo),
+                          seat=self.seat.chosen())
 
 
 class QuickAddTab(QWidget):
@@ -412,13 +465,16 @@ class QuickAddTab(QWidget):
         if editor is not None:
             editor.setPlaceholderText(_("Campaign"))
         self.campaign_combo.setAccessibleName(_("Campaign"))
+        self.seat = SeatChoice()
         self._build_layout()
         self.name_edit.textChanged.connect(self.grunts.suggest_name)
         self.side_combo.currentIndexChanged.connect(self._update_save_fields)
         self.side_combo.currentIndexChanged.connect(self._follow_side_defaults)
+        self.side_combo.currentIndexChanged.connect(lambda _index: self.seat.follow_side(self._side()))
         self.save_box.toggled.connect(self._update_save_fields)
         self.reload_campaigns()
         self._update_save_fields()
+        self.seat.follow_side(self._side())
 
     def _build_layout(self) -> None:
         top = QFormLayout()
@@ -434,6 +490,7 @@ class QuickAddTab(QWidget):
         side_caption = QLabel(_("&Side:"))
         side_caption.setBuddy(self.side_combo)
         top.addRow(side_caption, how)
+        top.addRow(self.seat)
         save = QHBoxLayout()
         save.addWidget(self.save_box)
         save.addWidget(self.campaign_combo, 1)
@@ -454,6 +511,7 @@ class QuickAddTab(QWidget):
 
     def _side(self) -> Side:
         return _selected_side(self.side_combo) or Side.OPPONENT
+
 
     def _follow_side_defaults(self) -> None:
         """Another side: numbers still at the old side's default take the new side's (Walka's Chances); what the GM
@@ -481,7 +539,8 @@ class QuickAddTab(QWidget):
             campaign=self.campaign_combo.currentText().strip() if player else "", side=side,
             attributes={key: box.value() for key, box in self.attribute_boxes.items()})
         group, shared = self.grunts.grouping()
-        return AddRequest(entry, self.count_box.value(), group, shared, save=self.save_box.isChecked())
+        return AddRequest(entry, self.count_box.value(), group, shared, save=self.save_box.isChecked(),
+                          seat=self.seat.chosen())
 
     def after_add(self) -> None:
         """Ready for the next one: the name selected, so typing replaces it."""
@@ -525,6 +584,7 @@ class AddCombatantsDialog(QDialog):
             QWidget.setTabOrder(previous, button)
             previous = button
         self.tabs.currentChanged.connect(self._focus_tab)
+        self._offer_seats()
         self.resize(760, 520)
         self._focus_tab()
 
@@ -553,10 +613,17 @@ class AddCombatantsDialog(QDialog):
 
     def _apply(self, request: AddRequest) -> list[str]:
         operations = to_operations(request.entry, request.count, self._document.state, self._document.system,
-                                   group=request.group, shared_monitor=request.shared_monitor, side=request.side)
+                                   group=request.group, shared_monitor=request.shared_monitor, side=request.side,
+                                   seat=request.seat)
         names = [operation.name for operation in operations]
         self._document.apply(Batch(tuple(operations), names_summary(names)))
+        self._offer_seats()  # a new player's seat
         return names
+
+    def _offer_seats(self) -> None:
+        seats = self._document.system.ally_seats(self._document.state)
+        self.quick_tab.seat.set_seats(seats)
+        self.roster_tab.seat.set_seats(seats)
 
     def _save(self, entry: LibraryEntry, added: str) -> None:
         """Store a quick-added entry; the combatants stay in the fight even if this fails."""

@@ -487,6 +487,8 @@ class CombatantDetails(QWidget):
             return True
         if change.what.effect_list:  # an effect on anyone was added or removed: cheap to recheck
             return True
+        if change.what.options:  # a GM option may change what the combatant's condition means (Souboj's clock)
+            return True
         return combatant_id in change.what.turn  # the turn came to or left this combatant
 
     def _on_changed(self, change: Change) -> None:

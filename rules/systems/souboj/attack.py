@@ -104,6 +104,9 @@ class SoubojAttack(Operation):
     spell_damage: int = 0
     #: The GM lets the attacker act although the rules refuse it (a dying creature with no last action): logged.
     gm_override: bool = field(default=False, metadata=ADDED_LATER)
+    #: Whether the spell cast may be critical ("possible with all weapons, only with some spells"), as the dialog
+    #: read it from the spell's mark; attacks saved before the mark existed are taken as allowed.
+    spell_may_be_critical: bool = field(default=True, metadata=ADDED_LATER)
 
     def attacker_id(self) -> str | None:
         return self.attacker
@@ -156,6 +159,9 @@ class SoubojAttack(Operation):
             raise OperationError(_("A spell deals between 0 and {limit} damage.").format(limit=MAX_SPELL_DAMAGE))
         if self.flat or Cause.GM in self.causes:
             raise OperationError(_("A spell cannot be flat, nor critical on the GM's call alone."))
+        if self.causes and not self.spell_may_be_critical:
+            raise OperationError(_("This spell cannot be critical: a critical hit is “possible with all weapons, "
+                                   "only with some spells”. Mark the spell as one that may be (Edit weapons)."))
 
     def _validate_weapon(self, encounter: Encounter) -> None:
         for roll in (self.attack_roll, self.defence_roll):

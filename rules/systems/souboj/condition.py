@@ -29,6 +29,7 @@ from rules.systems.souboj.model import (
     shadow_timer,
     with_extra,
 )
+from rules.systems.souboj.shadow import ShadowClock, clock_runs, note_wounds, shadow_wounds, tick, with_shadow_wounds
 from rules.systems.souboj.tables import SoubojTables
 
 
@@ -66,11 +67,13 @@ def mark_dead(combatant: Combatant) -> Combatant:
 
 
 def settle(before: Combatant, after: Combatant, tables: SoubojTables, shadow_counts_for_death: bool,
-           since: Mapping[str, JsonValue] | None = None) -> Combatant:
-    """Bookkeeping after the tracks changed: start or stop the shadow timer, keep a death, drop a stale countdown;
-    a dying that begins now is dated ``since`` (None: the fight does not keep that)."""
+           since: Mapping[str, JsonValue] | None = None, clock: ShadowClock = ShadowClock.PER_CREATURE) -> Combatant:
+    """Bookkeeping after the tracks changed: note a shadow wound on its ``clock``, keep a death, drop a stale
+    countdown; a dying that begins now is dated ``since`` (None: the fight does not keep that)."""
     updated = after
-    if updated.boxes(SHADOW) <= 0:
+    if clock is ShadowClock.PER_WOUND:
+        updated = note_wounds(before, updated, tables.shadow_recovery_rounds)
+    elif updated.boxes(SHADOW) <= 0:
         updated = with_extra(updated, SHADOW_TIMER, None)
     elif shadow_timer(updated) is None or (shadow_timer(updated) == FADED
                                           and updated.boxes(SHADOW) > before.boxes(SHADOW)):
@@ -139,19 +142,41 @@ def _fade_shadow(combatant: Combatant, tables: SoubojTables, rounding: Rounding,
         timer = tables.shadow_recovery_rounds
     if timer > 1:
         return RoundPassed(with_extra(combatant, SHADOW_TIMER, timer - 1))
-    before = status(combatant, shadow_counts)
     faded = shadow_removed(combatant.boxes(SHADOW), tables.shadow_removed, rounding)
     updated = with_extra(combatant.with_damage(SHADOW, combatant.boxes(SHADOW) - faded), SHADOW_TIMER, FADED)
+    return _after_fade(combatant, updated, faded, shadow_counts)
+
+
+def _fade_wounds(combatant: Combatant, tables: SoubojTables, rounding: Rounding,
+                 shadow_counts: bool) -> RoundPassed:
+    """Each shadow wound's own clock one round on; three quarters of a wound whose clock ran out fade."""
+    if combatant.boxes(SHADOW) <= 0 or marked_dead(combatant):
+        return RoundPassed(combatant)
+    wounds = shadow_wounds(combatant, tables.shadow_recovery_rounds)
+    ticked = tick(wounds, lambda points: shadow_removed(points, tables.shadow_removed, rounding))
+    left = sum(wound.points for wound in ticked.wounds)
+    updated = with_shadow_wounds(combatant.with_damage(SHADOW, left), ticked.wounds)
+    return _after_fade(combatant, updated, ticked.faded, shadow_counts) if ticked.faded else RoundPassed(updated)
+
+
+def _after_fade(before: Combatant, updated: Combatant, faded: int, shadow_counts: bool) -> RoundPassed:
+    """souboj.md: "if the creature is then still below 0 HP, it has died; if it got above 0 (and was unconscious),
+    it wakes"; at exactly 0 it stays unconscious."""
     if hit_points(updated) < 0:
         return RoundPassed(mark_dead(updated), died=True, faded=faded)
-    woke = before is Status.UNCONSCIOUS and status(updated, shadow_counts) is Status.ACTIVE
+    woke = status(before, shadow_counts) is Status.UNCONSCIOUS and status(updated, shadow_counts) is Status.ACTIVE
     return RoundPassed(updated, faded=faded, woke=woke)
 
 
-def round_passes(combatant: Combatant, tables: SoubojTables, rounding: Rounding,
-                 shadow_counts_for_death: bool) -> RoundPassed:
-    """One round (10 seconds) later: the dying countdown ticks, shadow damage may fade."""
+def round_passes(combatant: Combatant, tables: SoubojTables, rounding: Rounding, shadow_counts_for_death: bool,
+                 clock: ShadowClock = ShadowClock.PER_CREATURE, in_round: bool = True) -> RoundPassed:
+    """One round (10 seconds) later: the dying countdown ticks, shadow damage may fade on its ``clock``
+    (``in_round``: a round of the fight ends, not 10 seconds passing outside the rounds)."""
     counted, died = _count_down_dying(combatant, shadow_counts_for_death)
     if died:
         return RoundPassed(counted, died=True)
+    if not clock_runs(clock, in_round):
+        return RoundPassed(counted)
+    if clock is ShadowClock.PER_WOUND:
+        return _fade_wounds(counted, tables, rounding, shadow_counts_for_death)
     return _fade_shadow(counted, tables, rounding, shadow_counts_for_death)

@@ -15,6 +15,7 @@ from types import MappingProxyType
 from typing import Final
 
 from rules.encounter import Combatant, Encounter, JsonValue, frozen_map, with_item, without_item
+from rules.systems.souboj.round_one import order_bucket
 from rules.text import N_
 
 # --- attributes and tracks ----------------------------------------------------------------------------------
@@ -32,6 +33,8 @@ WEAPON_STRENGTH: Final = "weapon_strength"
 WEAPON_DEFENCE: Final = "weapon_defence"
 #: souboj.md Decision: "actions per round, major and minor, are per-creature data; default one major action".
 ACTIONS_PER_ROUND: Final = "actions_per_round"
+#: The minor actions of the same Decision (default none: the ordinary creature has one major action only).
+MINOR_ACTIONS: Final = "minor_actions"
 
 WOUNDS: Final = "wounds"  # ordinary damage taken
 SHADOW: Final = "shadow"  # shadow (non-lethal) damage taken, tracked apart
@@ -54,6 +57,8 @@ DYING_SINCE: Final = "dying_since"
 DEAD: Final = "dead"
 SHADOW_TIMER: Final = "shadow_timer"
 INITIATIVE_EFFECTS: Final = "initiative_effects"
+#: Actions the GM granted beyond the creature's number this round: ``{"round": r, "action": n, "minor": m}``.
+GRANTED_ACTIONS: Final = "granted_actions"
 
 # --- options read here ---------------------------------------------------------------------------------------
 #: souboj.md, "Dying": "It can do nothing; but if it is dying at the start of its turn it may roll Endurance for
@@ -288,12 +293,36 @@ def moment(encounter: Encounter) -> Mapping[str, JsonValue]:
     current = clock.current
     if current is None or current.phase is None:
         return frozen_map({"round": clock.round})
+    members = [encounter.combatants[i] for i in current.ids if i in encounter.combatants]
+    if members and order_bucket(members[0], encounter):  # round 1's less ready side: its groups come second
+        return frozen_map({"round": clock.round, "phase": current.phase, "after_readier": True})
     return frozen_map({"round": clock.round, "phase": current.phase})
 
 
 def actions_per_round(combatant: Combatant) -> int:
     """The creature's major actions a round (one unless the GM says otherwise)."""
     return max(0, combatant.attribute(ACTIONS_PER_ROUND, 1))
+
+
+def minor_actions(combatant: Combatant) -> int:
+    """The creature's minor actions a round (none unless the GM says otherwise)."""
+    return max(0, combatant.attribute(MINOR_ACTIONS, 0))
+
+
+def granted(combatant: Combatant, encounter: Encounter, kind: str) -> int:
+    """Actions of ``kind`` the GM granted the creature beyond its number in the round being played."""
+    record = _record(combatant, GRANTED_ACTIONS)
+    if _int(record.get("round")) != encounter.clock.round:
+        return 0
+    return max(0, _int(record.get(kind)) or 0)
+
+
+def with_granted(combatant: Combatant, encounter: Encounter, kind: str) -> Combatant:
+    """A copy with one more action of ``kind`` granted this round."""
+    record = _record(combatant, GRANTED_ACTIONS)
+    now = dict(record) if _int(record.get("round")) == encounter.clock.round else {"round": encounter.clock.round}
+    now[kind] = granted(combatant, encounter, kind) + 1
+    return with_extra(combatant, GRANTED_ACTIONS, frozen_map(now))
 
 
 def shadow_timer(combatant: Combatant) -> int | None:

@@ -44,11 +44,13 @@ from rules.systems.souboj.model import (
     Reaction,
     act_after,
     gave_up_now,
+    granted,
     initiative_modifiers,
     last_action,
     marked_dead,
     reactions,
     with_extra,
+    with_granted,
     with_reactions,
 )
 from rules.systems.souboj.system import tables
@@ -59,6 +61,7 @@ MAX_NOTE = 200
 MAX_REACTIONS = 20  # reactions one creature holds at once: "as many as it wants", within what a panel can list
 MAX_DYING_ROUNDS = 999
 MAX_INITIATIVE_MODIFIER = 20
+MAX_GRANTED = 9  # more actions of one kind the GM grants a creature in one round
 #: Time after the fight is counted in rounds of 10 seconds; an hour at most per step keeps a step quick.
 MAX_TICKS = 360
 
@@ -135,7 +138,7 @@ class ActAfter(Operation):
             raise OperationError(_("A combatant cannot act after itself."))
         _require_not_acted(encounter, leader)
         both = all(order.takes_part(c, encounter, system.can_act) for c in (combatant, leader))
-        if not both or order.score(combatant) != order.score(leader):
+        if not both or not order.same_group(combatant, leader, encounter):
             raise OperationError(_("{name} can only act after someone with the same score this round.").format(
                 name=combatant.name))
         following, seen = leader, set()
@@ -145,6 +148,36 @@ class ActAfter(Operation):
                     leader=leader.name, name=combatant.name))
             seen.add(next_id)
             following = encounter.combatants.get(next_id, following)
+
+
+# --- actions beyond the creature's number ---------------------------------------------------------------------
+
+GRANT_LINES: Final[dict[str, str]] = {
+    "action": N_("The GM grants {name} one more action this round."),
+    "minor": N_("The GM grants {name} one more minor action this round."),
+}
+
+
+@dataclass(frozen=True)
+class GrantAction(Operation):
+    """The GM's override: one more major (``"action"``) or minor (``"minor"``) action for a creature this round,
+    beyond its own number (souboj.md Decision: "actions per round, major and minor, are per-creature data")."""
+
+    kind = "souboj_grant_action"
+    combatant_id: str
+    action: str
+
+    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
+        combatant = require_combatant(encounter, self.combatant_id)
+        _require_round(encounter)
+        if self.action not in GRANT_LINES:
+            raise OperationError(_("Souboj counts major and minor actions only ({kind!r} is not one).").format(
+                kind=self.action))
+        if granted(combatant, encounter, self.action) >= MAX_GRANTED:
+            raise OperationError(_("{name} has been granted {limit} more actions of that kind this round already.")
+                                 .format(name=combatant.name, limit=MAX_GRANTED))
+        state = encounter.with_combatant(with_granted(combatant, encounter, self.action))
+        return Applied(state, (LogLine(GRANT_LINES[self.action], {"name": combatant.name}),))
 
 
 # --- reactions ------------------------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from rules.systems.souboj.model import (
     gave_up_now,
     initiative_modifiers,
 )
+from rules.systems.souboj.round_one import order_bucket
 
 CanAct = Callable[[Combatant, Encounter], bool]
 
@@ -27,6 +28,12 @@ CanAct = Callable[[Combatant, Encounter], bool]
 def score(combatant: Combatant) -> int | None:
     """This round's initiative score (rolled + modifiers, or the GM's override); None before the roll."""
     return combatant.initiative.rolled if combatant.initiative is not None else None
+
+
+def same_group(first: Combatant, second: Combatant, encounter: Encounter) -> bool:
+    """Whether the two share a simultaneous group this round: the same score (and, in a readier-first round 1, the
+    same side of it)."""
+    return score(first) == score(second) and order_bucket(first, encounter) == order_bucket(second, encounter)
 
 
 def loses_round(combatant: Combatant) -> bool:
@@ -85,13 +92,14 @@ def _followers_after_leaders(ordered: list[Combatant], encounter: Encounter) -> 
 
 
 def groups(encounter: Encounter, can_act: CanAct, skip: frozenset[str] = frozenset()) -> list[Slot]:
-    """Every simultaneous group of this round not in ``skip``, highest score first."""
-    by_score: dict[int, list[Combatant]] = {}
+    """Every simultaneous group of this round not in ``skip``, highest score first (in a round 1 played with the
+    readier side first, that side's groups before the others')."""
+    by_key: dict[tuple[int, int], list[Combatant]] = {}
     for combatant in encounter.combatants.values():
         if combatant.id not in skip and takes_part(combatant, encounter, can_act):
-            by_score.setdefault(score(combatant) or 0, []).append(combatant)
-    return [Slot(SlotKind.ACTORS, tuple(group_order(by_score[value], encounter)), value)
-            for value in sorted(by_score, reverse=True)]
+            key = (order_bucket(combatant, encounter), -(score(combatant) or 0))
+            by_key.setdefault(key, []).append(combatant)
+    return [Slot(SlotKind.ACTORS, tuple(group_order(by_key[key], encounter)), -key[1]) for key in sorted(by_key)]
 
 
 def still_to_act(encounter: Encounter, can_act: CanAct) -> list[Slot]:
@@ -112,8 +120,9 @@ def place_in_group(combatant: Combatant, encounter: Encounter, can_act: CanAct) 
     """(place, size) of the combatant in its simultaneous group this round; None if it has no group."""
     if not takes_part(combatant, encounter, can_act):
         return None
-    value = score(combatant)
-    members = [c for c in encounter.combatants.values() if score(c) == value and takes_part(c, encounter, can_act)]
+    value, bucket = score(combatant), order_bucket(combatant, encounter)
+    members = [c for c in encounter.combatants.values() if score(c) == value and takes_part(c, encounter, can_act)
+               and order_bucket(c, encounter) == bucket]
     current = encounter.clock.current
     if current is not None and combatant.id in current.ids:
         order = list(current.ids)

@@ -28,7 +28,7 @@ from rules.systems.base import (
     TrackSpec,
 )
 from rules.systems.souboj import acting, condition, order, weapons
-from rules.systems.souboj.combat import ROUNDING_LABELS, Rounding
+from rules.systems.souboj.combat import ROUNDING_LABELS, Rounding, shadow_removed
 from rules.systems.souboj.model import (
     ACTION_SHORT_LABELS,
     ACTIONS_PER_ROUND,
@@ -41,6 +41,7 @@ from rules.systems.souboj.model import (
     HIT_POINTS,
     INTELLIGENCE,
     LEVEL,
+    MINOR_ACTIONS,
     SHADOW,
     STRENGTH,
     WEAPON_DEFENCE,
@@ -51,12 +52,36 @@ from rules.systems.souboj.model import (
     declared_now,
     dying_rounds,
     gave_up_now,
+    granted,
     last_action,
+    minor_actions,
     moment,
     reactions,
     shadow_timer,
     with_extra,
     with_reactions,
+)
+from rules.systems.souboj.round_one import (
+    ATTACKERS_ONLY,
+    NO_SURPRISE,
+    OPPONENTS_ATTACK,
+    PARTY_ATTACKS,
+    REACTIONS_ONLY,
+    ROUND_ONE_LABELS,
+    SURPRISE,
+    SURPRISE_ATTACKERS,
+    defends_in_surprise,
+    readier_first_now,
+    surprise,
+)
+from rules.systems.souboj.shadow import (
+    CLOCK_LABELS,
+    FADED,
+    SHADOW_CLOCK,
+    ShadowClock,
+    note_wounds,
+    shadow_clock,
+    shadow_wounds,
 )
 from rules.systems.souboj.tables import SoubojTables, load_tables
 from rules.text import N_, NN_, NP_, _, ngettext, pgettext
@@ -64,10 +89,7 @@ from rules.time_units import PhaseWords, TimeUnits
 from rules.turns import delayed_slots
 
 ACTION: Final = "action"
-SURPRISE: Final = "surprise"
-SURPRISE_ATTACKERS: Final = "surprise_attackers"
-NO_SURPRISE, ATTACKERS_ONLY, REACTIONS_ONLY = "none", "attackers_only", "reactions_only"
-OPPONENTS_ATTACK, PARTY_ATTACKS = "opponents", "party"
+MINOR: Final = "minor"
 
 _ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
     AttributeSpec(STRENGTH, N_("Strength"), 5, 0, 99, N_("Str")),
@@ -81,7 +103,9 @@ _ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
                   NP_("souboj", "vsT"), context="souboj", filled_when_added=False),
     AttributeSpec(WEAPON_STRENGTH, N_("Weapon strength"), 0, 0, 99, N_("WS")),
     AttributeSpec(WEAPON_DEFENCE, N_("Weapon defence"), 0, 0, 99, NP_("souboj", "WD"), context="souboj"),
-    AttributeSpec(ACTIONS_PER_ROUND, N_("Actions per round"), 1, 0, 9, NP_("souboj", "Act"), context="souboj",
+    AttributeSpec(ACTIONS_PER_ROUND, N_("Major actions per round"), 1, 0, 9, NP_("souboj", "Act"),
+                  context="souboj", filled_when_added=False),
+    AttributeSpec(MINOR_ACTIONS, N_("Minor actions per round"), 0, 0, 9, NP_("souboj", "Min"), context="souboj",
                   filled_when_added=False),
 )
 
@@ -89,12 +113,19 @@ _OPTIONS: Final[tuple[OptionSpec, ...]] = (
     OptionSpec("shadow_rounding", N_("Shadow damage fading after 60 rounds"), OptionKind.CHOICE, Rounding.DOWN.value,
                choices=tuple((rounding.value, label) for rounding, label in ROUNDING_LABELS.items()),
                help=N_("Three quarters of the shadow damage fade; how the removed part is rounded.")),
+    OptionSpec(SHADOW_CLOCK, N_("Shadow damage: from when the 10 minutes run"), OptionKind.CHOICE,
+               ShadowClock.PER_WOUND.value,
+               choices=tuple((clock.value, label) for clock, label in CLOCK_LABELS.items()),
+               help=N_("“3/4 of the shadow damage fade after 10 minutes (60 rounds)”: by default each shadow wound "
+                       "has its own clock from the blow; or one clock per creature from its first shadow wound; or "
+                       "one from the end of the fight (it runs only while time passes after the rounds).")),
     OptionSpec("shadow_counts_for_death", N_("Shadow damage counts towards death at −(maximum) hit points"),
                OptionKind.BOOL, True),
     OptionSpec(SURPRISE, N_("Surprise round (round 1)"), OptionKind.CHOICE, NO_SURPRISE,
-               choices=((NO_SURPRISE, N_("No surprise round")),
-                        (ATTACKERS_ONLY, N_("Only the attacking side gets initiative")),
-                        (REACTIONS_ONLY, N_("The defenders get only reactions")))),
+               choices=tuple(ROUND_ONE_LABELS.items()),
+               help=N_("“In the first round initiative need not be kept”: the readier side (usually the attacker) "
+                       "may act first, or, in an ambush, only the attackers get initiative, or the defenders get "
+                       "only reactions. Any score can still be typed in the initiative column.")),
     OptionSpec(SURPRISE_ATTACKERS, N_("Attacking side of the surprise round"), OptionKind.CHOICE, OPPONENTS_ATTACK,
                choices=((OPPONENTS_ATTACK, N_("Opponents")), (PARTY_ATTACKS, N_("Player characters and allies")))),
     OptionSpec(weapons.RELOAD_COSTS_ACTION, N_("Reloading costs the round's action"), OptionKind.BOOL, True,
@@ -157,10 +188,13 @@ class SoubojSystem(RuleSystem):
             raise OperationError(_("Damage goes on the wounds or the shadow damage track."))
         hurt = combatant.with_damage(track, max(0, combatant.boxes(track) + amount))
         since = moment(encounter) if acting.dates_dying(encounter) else None
-        return condition.settle(combatant, hurt, tables(encounter), shadow_counts_for_death(encounter), since)
+        return condition.settle(combatant, hurt, tables(encounter), shadow_counts_for_death(encounter), since,
+                                shadow_clock(encounter))
 
     def set_damage(self, combatant: Combatant, track: str, value: int, encounter: Encounter) -> Combatant:
         updated = combatant.with_damage(track, value)
+        if track == SHADOW and shadow_clock(encounter) is ShadowClock.PER_WOUND:
+            updated = note_wounds(combatant, updated, tables(encounter).shadow_recovery_rounds)
         if not acting.dates_dying(encounter):
             return updated  # as fights saved before dyings were dated: they replay unchanged
         return condition.note_dying(combatant, updated, moment(encounter), shadow_counts_for_death(encounter))
@@ -262,6 +296,8 @@ class SoubojSystem(RuleSystem):
         if surprise(state) == REACTIONS_ONLY and state.clock.round == 1 and state.clock.pass_no > 0:
             state, granted = _grant_surprise_reactions(state, self)
             reminders += granted
+        if readier_first_now(state) and state.clock.pass_no > 0:
+            reminders.append(Reminder(_readier_text(state)))
         return HookResult(state, (*reminders, *self._tie_reminders(state)))
 
     def _tie_reminders(self, encounter: Encounter) -> tuple[Reminder, ...]:
@@ -281,15 +317,16 @@ class SoubojSystem(RuleSystem):
             name=c.name, endurance=c.attribute(ENDURANCE)), c.id) for c in dying)
 
     def action_budget(self, combatant: Combatant, encounter: Encounter) -> Sequence[BudgetItem]:
-        # Having played its turn, or given up its initiative, spends the round's action too.
-        allowed = actions_per_round(combatant)
+        # Having played its turn, or given up its initiative, spends the round's actions too.
         spent = combatant.id in encounter.clock.acted or gave_up_now(combatant, encounter)
-        used = max(combatant.actions_used.get(ACTION, 0), allowed if spent else 0)
-        return (BudgetItem(ACTION, N_("action"), used, allowed, N_("{name} takes an action.")),)
+        major = _budget_item(combatant, encounter, ACTION, spent)
+        minor = _budget_item(combatant, encounter, MINOR, spent)
+        return (major, minor) if minor.allowed else (major,)
 
     def spend_action(self, combatant: Combatant, kind: str, encounter: Encounter) -> Combatant:
-        if kind != ACTION:
-            raise OperationError(_("Souboj counts actions only ({kind!r} is not one).").format(kind=kind))
+        if kind not in (ACTION, MINOR):
+            raise OperationError(_("Souboj counts major and minor actions only ({kind!r} is not one).").format(
+                kind=kind))
         current = encounter.clock.current
         if current is None or combatant.id not in current.ids:
             raise OperationError(_("{name} can only act at their own initiative.").format(name=combatant.name))
@@ -299,10 +336,12 @@ class SoubojSystem(RuleSystem):
             raise OperationError(acting.refusal(combatant, status))
         if judged is acting.Verdict.LAST_ACTION:  # "regardless of how many actions it should have had"
             combatant = acting.take_last_action(combatant)
-        elif self.action_budget(combatant, encounter)[0].left < 1:
+        elif kind == ACTION and self.action_budget(combatant, encounter)[0].left < 1:
             raise OperationError(_("{name} has already acted this round.").format(name=combatant.name))
-        used = combatant.actions_used.get(ACTION, 0) + 1
-        return replace(combatant, actions_used=frozen_map({**combatant.actions_used, ACTION: used}))
+        elif kind == MINOR and _budget_item(combatant, encounter, MINOR, False).left < 1:
+            raise OperationError(_minor_refusal(combatant, encounter))
+        used = combatant.actions_used.get(kind, 0) + 1
+        return replace(combatant, actions_used=frozen_map({**combatant.actions_used, kind: used}))
 
     # --- weapons ------------------------------------------------------------------------------
     def weapon_fields(self) -> Sequence[OptionSpec]:
@@ -327,6 +366,25 @@ class SoubojSystem(RuleSystem):
         return outcome_probability(operation, before, self)
 
 
+def _budget_item(combatant: Combatant, encounter: Encounter, kind: str, spent: bool) -> BudgetItem:
+    """The creature's major (:data:`ACTION`) or minor actions this round: its own number and what the GM granted."""
+    own = actions_per_round(combatant) if kind == ACTION else minor_actions(combatant)
+    allowed = own + granted(combatant, encounter, kind)
+    used = max(combatant.actions_used.get(kind, 0), allowed if spent else 0)
+    if kind == ACTION:
+        return BudgetItem(ACTION, N_("action"), used, allowed, N_("{name} takes an action."))
+    return BudgetItem(MINOR, N_("minor action"), used, allowed, N_("{name} takes a minor action."))
+
+
+def _minor_refusal(combatant: Combatant, encounter: Encounter) -> str:
+    allowed = _budget_item(combatant, encounter, MINOR, False).allowed
+    return ngettext("{name} has {count} minor action a round and has used it: actions per round, major and minor, "
+                    "are the creature's own numbers. The GM may grant one more (This round).",
+                    "{name} has {count} minor actions a round and has used them: actions per round, major and "
+                    "minor, are the creature's own numbers. The GM may grant one more (This round).",
+                    allowed).format(name=combatant.name, count=allowed)
+
+
 # --- options the other modules read -------------------------------------------------------------------------
 def tables(encounter: Encounter) -> SoubojTables:
     """The data tables with this encounter's GM overrides (option ``tables``) merged in."""
@@ -345,24 +403,21 @@ def shadow_counts_for_death(encounter: Encounter) -> bool:
     return encounter.options.get("shadow_counts_for_death", True) is not False
 
 
-def surprise(encounter: Encounter) -> str:
-    """The surprise round variant chosen for round 1."""
-    value = encounter.options.get(SURPRISE, NO_SURPRISE)
-    return value if value in (ATTACKERS_ONLY, REACTIONS_ONLY) else NO_SURPRISE
-
-
-def defends_in_surprise(combatant: Combatant, encounter: Encounter) -> bool:
-    """Whether the combatant is on the side that is surprised."""
-    party = combatant.side in (Side.PLAYER, Side.ALLY)
-    return party if encounter.options.get(SURPRISE_ATTACKERS, OPPONENTS_ATTACK) != PARTY_ATTACKS else not party
-
-
 def surprised_out(combatant: Combatant, encounter: Encounter) -> bool:
     """Only the attackers get initiative in round 1: a defender neither rolls for it nor acts in it."""
     if surprise(encounter) != ATTACKERS_ONLY or not defends_in_surprise(combatant, encounter):
         return False
     clock = encounter.clock
     return clock.round == 0 or (clock.round == 1 and clock.pass_no > 0)
+
+
+def _readier_text(encounter: Encounter) -> str:
+    """Round 1 played with the readier side first, as the round's reminder says it."""
+    if encounter.options.get(SURPRISE_ATTACKERS, OPPONENTS_ATTACK) == PARTY_ATTACKS:
+        return _("Round 1: the player characters and allies are readier and act first, then the opponents, each "
+                 "side by its scores.")
+    return _("Round 1: the opponents are readier and act first, then the player characters and allies, each side "
+             "by its scores.")
 
 
 def _grant_surprise_reactions(encounter: Encounter, system: RuleSystem) -> tuple[Encounter, list[Reminder]]:
@@ -387,8 +442,9 @@ def round_ends(encounter: Encounter) -> HookResult:
     state = encounter
     reminders: list[Reminder] = []
     data, fade, counts = tables(encounter), rounding(encounter), shadow_counts_for_death(encounter)
+    clock, in_round = shadow_clock(encounter), encounter.clock.pass_no > 0  # Time passes ticks outside the rounds
     for combatant in encounter.combatants.values():
-        passed = condition.round_passes(combatant, data, fade, counts)
+        passed = condition.round_passes(combatant, data, fade, counts, clock, in_round)
         updated, note = _drop_reaction(passed.combatant, encounter)
         reminders += _round_reminders(passed, note)
         if updated.initiative is not None:
@@ -423,14 +479,41 @@ def _round_reminders(passed: condition.RoundPassed, dropped: Reminder | None) ->
     return reminders
 
 
-def _timer_notes(combatant: Combatant, encounter: Encounter) -> list[str]:
-    notes = []
+def _shadow_notes(combatant: Combatant, encounter: Encounter) -> list[str]:
+    """What fades when: each wound's clock, or the creature's one clock (none once the three quarters faded)."""
+    if combatant.boxes(SHADOW) <= 0:
+        return []
+    data, clock = tables(encounter), shadow_clock(encounter)
+    if clock is ShadowClock.PER_WOUND:
+        return _wound_notes(combatant, encounter)
     timer = shadow_timer(combatant)
-    if timer and combatant.boxes(SHADOW) > 0:  # 0: the three quarters have faded, the rest stays until healed
-        part = tables(encounter).shadow_removed
-        notes.append(ngettext("{part} of the shadow damage fades in {count} round",
-                              "{part} of the shadow damage fades in {count} rounds", timer).format(
-            part=f"{part.numerator}/{part.denominator}", count=timer))
+    if not timer:  # 0: the three quarters have faded, the rest stays until healed
+        return []
+    part = f"{data.shadow_removed.numerator}/{data.shadow_removed.denominator}"
+    if clock is ShadowClock.FIGHT_END and timer == data.shadow_recovery_rounds:
+        return [ngettext("{part} of the shadow damage fades {count} round after the fight",
+                         "{part} of the shadow damage fades {count} rounds after the fight", timer).format(
+            part=part, count=timer)]
+    return [ngettext("{part} of the shadow damage fades in {count} round",
+                     "{part} of the shadow damage fades in {count} rounds", timer).format(part=part, count=timer)]
+
+
+def _wound_notes(combatant: Combatant, encounter: Encounter) -> list[str]:
+    data = tables(encounter)
+    wounds = shadow_wounds(combatant, data.shadow_recovery_rounds)
+    notes = [ngettext("Shadow wound of {points}: −{removed} in {count} round",
+                      "Shadow wound of {points}: −{removed} in {count} rounds", wound.left).format(
+        points=wound.points, count=wound.left,
+        removed=shadow_removed(wound.points, data.shadow_removed, rounding(encounter)))
+        for wound in wounds if wound.left != FADED]
+    left = sum(wound.points for wound in wounds if wound.left == FADED)
+    if left:
+        notes.append(_("{points} shadow damage left after fading stays until healed").format(points=left))
+    return notes
+
+
+def _timer_notes(combatant: Combatant, encounter: Encounter) -> list[str]:
+    notes = _shadow_notes(combatant, encounter)
     for held in reactions(combatant):
         notes.append(_("Reaction held, carries over to the next round") if held.carries_over
                      else _("Reaction held"))

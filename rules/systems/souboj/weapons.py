@@ -22,6 +22,9 @@ from rules.weapons import MAGAZINE, ROUNDS, ammunition_fields
 
 KIND: Final = "kind"
 SPELL_DAMAGE: Final = "spell_damage"
+#: souboj.md, "Critical hits": "Možné u všech zbraní, ale jen u některých kouzel" (possible with all weapons, only
+#: with some spells): a spell may be critical only when marked so (default not).
+MAY_BE_CRITICAL: Final = "may_be_critical"
 #: The encounter option deciding whether a reload spends the round's action (a **Decision**: the seed is silent).
 RELOAD_COSTS_ACTION: Final = "reload_costs_action"
 #: Kinds loaded with rounds a reload fills: firearms, and bows or crossbows (a crossbow holds its one bolt).
@@ -52,6 +55,9 @@ WEAPON_FIELDS: Final[tuple[OptionSpec, ...]] = (
                        "face-to-face attacks.")),
     OptionSpec(SPELL_DAMAGE, N_("Spell's damage"), OptionKind.INT, 0, minimum=0, maximum=MAX_SPELL_DAMAGE,
                help=N_("A spell's damage when it is always the same (0: typed for each casting).")),
+    OptionSpec(MAY_BE_CRITICAL, N_("Spell may be critical"), OptionKind.BOOL, False,
+               help=N_("A critical hit is “possible with all weapons, only with some spells”: mark the spells "
+                       "that may be critical."), filled=False),
     *ammunition_fields(MAX_ROUNDS, N_("Magazine"),
                        N_("Rounds (bolts, arrows) a full load holds; 0: not loaded with rounds.")),
 )
@@ -84,10 +90,18 @@ def check_weapon(weapon: Weapon) -> Weapon:
                          .format(weapon=weapon.name))
     if kind is not Kind.MAGIC and weapon.number(SPELL_DAMAGE):
         raise RulesError(_("{weapon}: only a spell deals its damage directly.").format(weapon=weapon.name))
+    if kind is not Kind.MAGIC and weapon.value(MAY_BE_CRITICAL) is True:
+        raise RulesError(_("{weapon}: every weapon may be critical; the mark is for spells, only some of which "
+                           "may be.").format(weapon=weapon.name))
     if kind not in LOADED_KINDS and (weapon.number(MAGAZINE) or weapon.number(ROUNDS)):
         raise RulesError(_("{weapon}: only a firearm, bow or crossbow is loaded with rounds.").format(
             weapon=weapon.name))
     return weapon
+
+
+def may_be_critical(weapon: Weapon) -> bool:
+    """Whether an attack with ``weapon`` may be critical: every weapon may, a spell only when marked so."""
+    return weapon_kind(weapon) is not Kind.MAGIC or weapon.value(MAY_BE_CRITICAL) is True
 
 
 def describe_weapon(weapon: Weapon) -> str:

@@ -47,6 +47,9 @@ ACTION_LABELS: Final[Mapping[str, str]] = MappingProxyType({
 # round (walka.md: "any action may be taken twice … so Aim and Prepare too") is its own mark: one die each.
 PREPARED, AIMED, KNOCKED_DOWN, HOLDING_ON = "prepared", "aimed", "knocked_down", "holding_on"
 PREPARED_TWICE = "prepared_twice"
+#: A second Aim before the same attack (walka.md Decision: it "does not double again (default …; option: it does)"):
+#: marked only when the option says it doubles again.
+AIMED_TWICE = "aimed_twice"
 #: walka.md Decision: "no dying or bleeding state … any such state is a GM-set status": set at 0 Hit Points.
 DYING = "dying"
 #: What each Prepare was declared for (walka.md: "do konkretnego wydarzenia", for a specific event), by its mark.
@@ -123,7 +126,16 @@ def prepared_this_round(combatant: Combatant, encounter: Encounter) -> bool:
 
 def aimed_now(combatant: Combatant, encounter: Encounter, lasts: str) -> bool:
     """Whether the next attack's damage pool is doubled: aimed this round, or last round if aim lasts that long."""
-    aimed = _round_of(combatant, AIMED)
+    return _aim_holds(combatant, encounter, lasts, AIMED)
+
+
+def aimed_twice_now(combatant: Combatant, encounter: Encounter, lasts: str) -> bool:
+    """Whether it aimed a second time before the next attack, where a second Aim doubles again (the option)."""
+    return aimed_now(combatant, encounter, lasts) and _aim_holds(combatant, encounter, lasts, AIMED_TWICE)
+
+
+def _aim_holds(combatant: Combatant, encounter: Encounter, lasts: str, key: str) -> bool:
+    aimed = _round_of(combatant, key)
     if aimed is None:
         return False
     rounds = {encounter.clock.round} | ({encounter.clock.round - 1} if lasts == AIM_NEXT_ROUND else set())
@@ -214,8 +226,10 @@ def moved_short(combatant: Combatant, squares: int) -> Combatant:
     return with_extra(combatant, MOVED_SHORT, before + SQUARES_PER_MOVE - squares)
 
 
-def record(combatant: Combatant, kind: str, encounter: Encounter, aim_actions: int) -> Combatant:
-    """Count the action and note what it leaves behind (a prepared action, an aim, standing up)."""
+def record(combatant: Combatant, kind: str, encounter: Encounter, aim_actions: int,
+           aim_again: bool = False, lasts: str = AIM_NEXT_ROUND) -> Combatant:
+    """Count the action and note what it leaves behind (a prepared action, an aim, standing up); ``aim_again``: a
+    second Aim before the same attack doubles again (the option), lasting as ``lasts`` says."""
     counted = MOVE if kind == RUN else kind
     spent = dict(combatant.actions_used)
     spent[counted] = spent.get(counted, 0) + cost(kind, aim_actions)
@@ -225,7 +239,8 @@ def record(combatant: Combatant, kind: str, encounter: Encounter, aim_actions: i
         key = PREPARED_TWICE if twice else PREPARED
         return with_extra(with_extra(updated, key, encounter.clock.round), EVENT_OF[key], None)  # named after
     if kind == AIM:
-        return with_extra(updated, AIMED, encounter.clock.round)
+        again = aim_again and aimed_now(combatant, encounter, lasts)
+        return with_extra(updated, AIMED_TWICE if again else AIMED, encounter.clock.round)
     if kind == STAND_UP:
         return with_extra(updated, KNOCKED_DOWN, None)
     return updated
@@ -235,7 +250,7 @@ def new_round(combatant: Combatant, round_no: int) -> Combatant:
     """A new round: the counts start over and what can no longer be used is forgotten."""
     updated = replace(combatant, actions_used=frozen_map()) if combatant.actions_used else combatant
     updated = with_extra(updated, MOVED_SHORT, None)
-    for key in (PREPARED, PREPARED_TWICE, AIMED):
+    for key in (PREPARED, PREPARED_TWICE, AIMED, AIMED_TWICE):
         happened = _round_of(updated, key)
         if happened is not None and happened < round_no - 1:
             updated = _forget_prepared(updated, key) if key in EVENT_OF else with_extra(updated, key, None)

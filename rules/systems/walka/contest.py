@@ -100,13 +100,15 @@ def contest(attack: int, attack_skill: int, defence: int | None, defence_skill: 
     return Outcome.DEFENDED if defence <= attack else Outcome.HIT
 
 
-def damage_pool(weapon_dice: int, modifiers: int, armor: int, aimed: bool = False, before_armor: bool = False) -> int:
+def damage_pool(weapon_dice: int, modifiers: int, armor: int, aimed: bool = False, before_armor: bool = False,
+                twice: bool = False) -> int:
     """Weapon dice + damage modifiers − armor class, never below 0; aiming doubles the pool after armor (walka.md
-    Decision, default) or, by option, the dice before armor is taken off."""
+    Decision, default) or, by option, the dice before armor is taken off; ``twice``: a second Aim doubled it again
+    (the option)."""
+    factor = (4 if twice else 2) if aimed else 1
     if aimed and before_armor:
-        return max(0, 2 * (weapon_dice + modifiers) - armor)
-    pool = max(0, weapon_dice + modifiers - armor)
-    return 2 * pool if aimed else pool
+        return max(0, factor * (weapon_dice + modifiers) - armor)
+    return factor * max(0, weapon_dice + modifiers - armor)
 
 
 def hit_points_removed(faces: Sequence[int]) -> int:

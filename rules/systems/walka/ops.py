@@ -183,6 +183,10 @@ class WalkaAction(Operation):
         elif event:
             line = LogLine("{name} prepares for “{event}”: one advantage die on it next round.",
                            {**args, "event": event})
+        elif kind == actions.AIM and actions.aimed_now(combatant, encounter, _walka(system).aim_lasts(encounter)):
+            line = LogLine(N_("{name} aims again: the next attack's damage pool is doubled again.")
+                           if _walka(system).aim_again(encounter) else
+                           N_("{name} aims again: a second Aim does not double the pool again."), args)
         else:
             line = LogLine(_ACTION_LINES[kind], args)
         return Applied(encounter.with_combatant(updated), (line,))
@@ -318,6 +322,8 @@ class WalkaAttack(Operation):
     defence_prepared: bool = field(default=False, metadata=ADDED_LATER)
     #: A d100's bonus and penalty dice were rolled as extra tens dice (walka.md Decision, the test die option).
     tens: bool = field(default=False, metadata=ADDED_LATER)
+    #: A second Aim before this attack doubled the pool again (× 4; walka.md Decision, only where the option says so).
+    aimed_twice: bool = field(default=False, metadata=ADDED_LATER)
 
     def attacker_id(self) -> str | None:
         return self.attacker
@@ -358,6 +364,9 @@ class WalkaAttack(Operation):
         if self.die not in contest.TEST_DICE:
             raise OperationError(_("A Walka test rolls a d20 or a d100, not a d{sides}.").format(sides=self.die))
         contest.check_tens(self.die, self.tens)
+        if self.aimed_twice and not (self.aimed and walka.aim_again(encounter)):
+            raise OperationError(_("A second Aim before the same attack does not double the pool again (encounter "
+                                   "settings)."))
         contest.check_extra_dice(self.attack_bonus, self.attack_penalty)
         contest.check_extra_dice(self.defence_bonus, self.defence_penalty)
         contest.check_faces(self.attack_faces, self.die, self.attack_bonus, self.attack_penalty, attacker.name,
@@ -406,13 +415,15 @@ class WalkaAttack(Operation):
 
     def pool(self, aim_before_armor: bool = False) -> int:
         """The damage pool in d6 (``aim_before_armor``: the option's other reading of an aim)."""
-        return contest.damage_pool(self.weapon_dice, self.damage_modifier, self.armor, self.aimed, aim_before_armor)
+        return contest.damage_pool(self.weapon_dice, self.damage_modifier, self.armor, self.aimed, aim_before_armor,
+                                   self.aimed_twice)
 
     def _spent(self, walka: WalkaSystem, encounter: Encounter, attacker: Combatant) -> Combatant:
         """The attacker after the attack: one action spent (if it counts), aim and prepared die used up."""
         updated = walka.spend_action(attacker, actions.ATTACK, encounter) if self.counts_as_action else attacker
         if actions.aimed_now(attacker, encounter, walka.aim_lasts(encounter)):
             updated = actions.with_extra(updated, actions.AIMED, None)  # the next attack uses the aim, or loses it
+            updated = actions.with_extra(updated, actions.AIMED_TWICE, None)
         if self.prepared:
             updated = actions.use_prepared_die(updated, encounter)
         return updated
@@ -457,6 +468,14 @@ class WalkaAttack(Operation):
                                    "modifier": f" + {modifier}" if modifier > 0 else (
                                        f" − {-modifier}" if modifier < 0 else ""), "count": removed,
                                    "faces": ", ".join(str(face) for face in self.damage_faces) or "–"}
+        if self.aimed_twice and before_armor:
+            return LogLine("Damage pool {pool}d6 (({weapon}{modifier}) × 4 − armor {armor}, aimed twice): {faces} "
+                           "removes {count} Hit Point.", args, plural="Damage pool {pool}d6 (({weapon}{modifier}) × 4 "
+                           "− armor {armor}, aimed twice): {faces} removes {count} Hit Points.", count=removed)
+        if self.aimed_twice:
+            return LogLine("Damage pool {pool}d6 (({weapon}{modifier} − armor {armor}) × 4, aimed twice): {faces} "
+                           "removes {count} Hit Point.", args, plural="Damage pool {pool}d6 (({weapon}{modifier} − "
+                           "armor {armor}) × 4, aimed twice): {faces} removes {count} Hit Points.", count=removed)
         if self.aimed and before_armor:
             return LogLine("Damage pool {pool}d6 (({weapon}{modifier}) × 2 − armor {armor}, aimed): {faces} removes "
                            "{count} Hit Point.", args, plural="Damage pool {pool}d6 (({weapon}{modifier}) × 2 − "

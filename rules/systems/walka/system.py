@@ -50,6 +50,7 @@ DOWN_FORBIDS = "down_forbids"
 AIM_DOUBLES, AFTER_ARMOR, BEFORE_ARMOR = "aim_doubles", "after_armor", "before_armor"
 SUCCESS, AT_OR_UNDER, UNDER = "test_success", "at_or_under", "under"
 MOVE_EXACTLY = "move_exactly"
+AIM_TWICE, AIM_ONCE, AIM_AGAIN = "aim_twice", "once", "again"
 PARRY_WITH, PARRY_WITH_MELEE, PARRY_WITH_OWN = "parry_with", "melee", "parry"
 D100_TENS = "100_tens"
 CHANCES = "chances"
@@ -77,6 +78,11 @@ _OPTIONS: Final[tuple[OptionSpec, ...]] = (
     OptionSpec(AIM_LASTS, N_("Aim doubles the damage pool of the next attack made in"), OptionKind.CHOICE,
                actions.AIM_NEXT_ROUND, choices=((actions.AIM_NEXT_ROUND, N_("the same or the next round")),
                                                 (actions.AIM_SAME_ROUND, N_("the same round only")))),
+    # walka.md Decision: "a second Aim before the same attack does not double again (default: the seed says
+    # doubles, once; option: it does)".
+    OptionSpec(AIM_TWICE, N_("A second Aim before the same attack"), OptionKind.CHOICE, AIM_ONCE,
+               choices=((AIM_ONCE, N_("does not double the pool again")), (AIM_AGAIN, N_("doubles it again (× 4)"))),
+               help=N_("The seed says an Aim “doubles the number of dice in the pool”, once.")),
     OptionSpec(AIM_DOUBLES, N_("Aim doubles the damage pool"), OptionKind.CHOICE, AFTER_ARMOR,
                choices=((AFTER_ARMOR, N_("after armor (the pool is defined after armor)")),
                         (BEFORE_ARMOR, N_("before armor (the weapon's dice and modifiers)")))),
@@ -183,6 +189,10 @@ class WalkaSystem(RuleSystem):
     def strictly_under(self, encounter: Encounter) -> bool:
         """Whether a test must roll under the skill, not at or under it (option)."""
         return self.option(encounter, SUCCESS) == UNDER
+
+    def aim_again(self, encounter: Encounter) -> bool:
+        """Whether a second Aim before the same attack doubles the pool again (option; default not)."""
+        return self.option(encounter, AIM_TWICE) == AIM_AGAIN
 
     def aim_before_armor(self, encounter: Encounter) -> bool:
         """Whether an aim doubles the dice before armor is taken off (option; default after)."""
@@ -343,6 +353,13 @@ class WalkaSystem(RuleSystem):
         """The seat: everyone a seat acts for shares its one d12."""
         return seating.effective_seat(combatant)
 
+    def ally_seats(self, encounter: Encounter) -> Sequence[tuple[str, str]]:
+        """walka.md Decision: "a player's allies (drones, followers) in that player's seat": the players' seats
+        first (the first of them the default), the GM's last."""
+        players = [seat for seat in seating.table_seats(encounter) if seat != seating.GM_SEAT]
+        return (*((seat, seating.seat_label(seat)) for seat in players),
+                (seating.GM_SEAT, seating.seat_label(seating.GM_SEAT)))
+
     def initiative_each_round(self, encounter: Encounter) -> bool:
         """By option; also when no round can start from the rolls there are (nobody able, nothing rolled)."""
         return self.reroll_each_round(encounter) or not self.able(encounter) or not self.order(encounter).seats
@@ -424,7 +441,8 @@ class WalkaSystem(RuleSystem):
     def spend_action(self, combatant: Combatant, kind: str, encounter: Encounter) -> Combatant:
         kind = actions.check_kind(kind)
         self.check_action(combatant, kind, encounter)
-        return actions.record(combatant, kind, encounter, self.aim_actions(encounter))
+        return actions.record(combatant, kind, encounter, self.aim_actions(encounter), self.aim_again(encounter),
+                              self.aim_lasts(encounter))
 
     def default_side_order(self) -> tuple[Side, ...]:
         return (Side.PLAYER, Side.ALLY, Side.OPPONENT)

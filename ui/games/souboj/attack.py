@@ -56,7 +56,7 @@ from rules.systems.souboj.model import (
 )
 from rules.systems.souboj.system import tables
 from rules.systems.souboj.tables import SoubojTables, load_tables
-from rules.systems.souboj.weapons import SPELL_DAMAGE, suggested_firearm_number, weapon_kind
+from rules.systems.souboj.weapons import SPELL_DAMAGE, may_be_critical, suggested_firearm_number, weapon_kind
 from rules.weapons import fire, last_attack, preferred_weapon
 from ui.charts.odds_chart import OddsChart
 from ui.dialogs.attack_dialog import AttackDialog, Marked
@@ -359,7 +359,7 @@ class SoubojAttackDialog(AttackDialog):
     def _recompute(self) -> None:
         kind = self._kind()
         self.damage.sync(kind, self._tables)
-        self.critical.sync(kind, self._tables)
+        self.critical.sync(kind, self._tables, self._spell_mark())
         for box in (self.attack_box, self.defence_box):
             box.show_total()
         inputs = self.inputs()
@@ -383,6 +383,13 @@ class SoubojAttackDialog(AttackDialog):
             self.odds.set_unknown([_("Miss")])
             self.chart.set_unknown([_("Miss")])
         self._set_dice(inputs)
+
+    def _spell_mark(self) -> bool | None:
+        """A saved spell's mark "may be critical" (None: no saved spell chosen, the GM marks a typed one)."""
+        weapon = self.chosen_weapon()
+        if weapon is None or weapon_kind(weapon) is not Kind.MAGIC:
+            return None
+        return may_be_critical(weapon)
 
     def _check_rounds(self, attacker: Combatant) -> None:
         """Refuse before the dice, as the rules will: a weapon with too few rounds loaded (OperationError)."""
@@ -442,7 +449,8 @@ class SoubojAttackDialog(AttackDialog):
             inputs.attacker.id, inputs.target.id, inputs.kind, self._weapon_label(), inputs.attack_bonus,
             inputs.defence_bonus, None if magic else self._face(self.attack_entry),
             None if magic else self._face(self.defence_entry), inputs.strength, inputs.armor, inputs.level,
-            inputs.causes, inputs.flat, inputs.spell_damage if magic else 0, self._override)
+            inputs.causes, inputs.flat, inputs.spell_damage if magic else 0, self._override,
+            self.critical.allowed(inputs.kind))
 
     @staticmethod
     def _face(entry: DiceEntry) -> int | None:

@@ -205,32 +205,52 @@ class CriticalBox(QGroupBox):
 
     def __init__(self) -> None:
         super().__init__(_("Critical hit"))
+        # souboj.md: "possible with all weapons, only with some spells": a spell's causes show only when it may be.
+        self.spell_allows = QCheckBox(_("This spell may be critical"))
         self.causes = {cause: QCheckBox(_(label)) for cause, label in CAUSE_LABELS.items()}
         self.level = spin_box(1, 99, 1)
         self.multiplier_label = QLabel()
         layout = QVBoxLayout(self)
+        layout.addWidget(self.spell_allows)
         for box in self.causes.values():
             layout.addWidget(box)
-        row = QHBoxLayout()
+        self.level_row = QWidget()
+        row = QHBoxLayout(self.level_row)
+        row.setContentsMargins(0, 0, 0, 0)
         row.addWidget(QLabel(_("Attacker's level")))
         row.addWidget(self.level)
         row.addWidget(self.multiplier_label, 1)
-        layout.addLayout(row)
+        layout.addWidget(self.level_row)
 
     def chosen(self) -> tuple[Cause, ...]:
         """The ticked causes that apply."""
         return tuple(cause for cause, box in self.causes.items() if box.isChecked() and not box.isHidden())
 
-    def sync(self, kind: Kind, data: SoubojTables) -> None:
-        """The GM's call exists for firearms only; show what a critical multiplies by."""
-        self.causes[Cause.GM].setVisible(kind is not Kind.MAGIC and data.rule(kind).gm_critical)
+    def sync(self, kind: Kind, data: SoubojTables, spell_mark: bool | None = None) -> None:
+        """The GM's call exists for firearms only; a spell may be critical only when marked so (``spell_mark``: a
+        saved spell's mark, None for a spell typed in, which the GM marks here); show what a critical multiplies by."""
+        magic = kind is Kind.MAGIC
+        self.spell_allows.setVisible(magic)
+        if spell_mark is not None:
+            self.spell_allows.setChecked(spell_mark)
+        self.spell_allows.setEnabled(spell_mark is None)
+        self.spell_allows.setToolTip(_("Marked in the spell's data (Edit weapons).") if spell_mark is not None else
+                                     _("A critical hit is “possible with all weapons, only with some spells”."))
+        allowed = self.allowed(kind)
+        for cause, box in self.causes.items():
+            box.setVisible(allowed and (cause is not Cause.GM or (not magic and data.rule(kind).gm_critical)))
+        self.level_row.setVisible(allowed)
         multiplier = critical_multiplier(self.level.value(), data)
         text = _("damage × {multiplier}").format(multiplier=multiplier)
         self.multiplier_label.setText(f"<b>{text}</b>" if self.chosen() else text)
 
+    def allowed(self, kind: Kind) -> bool:
+        """Whether an attack of ``kind`` may be critical as the box stands (a spell only when it may be)."""
+        return kind is not Kind.MAGIC or self.spell_allows.isChecked()
+
     def inputs(self) -> list[QWidget]:
         """Inputs whose every change recomputes the odds."""
-        return [*self.causes.values(), self.level]
+        return [self.spell_allows, *self.causes.values(), self.level]
 
 
 class CriticalPrompt(QWidget):

@@ -32,6 +32,7 @@ from rules.systems.souboj import (
     AddInitiativeEffect,
     Declare,
     DropReaction,
+    GrantAction,
     HoldReaction,
     JudgeLastAction,
     MarkDead,
@@ -58,13 +59,27 @@ from rules.systems.souboj.model import (
     reactions,
 )
 from rules.systems.souboj.ops import ReactionTiming
-from rules.systems.souboj.system import SURPRISE, SURPRISE_ATTACKERS
+from rules.systems.souboj.round_one import (
+    ATTACKERS_ONLY,
+    NO_SURPRISE,
+    REACTIONS_ONLY,
+    READIER_FIRST,
+    SURPRISE,
+    SURPRISE_ATTACKERS,
+)
+from rules.systems.souboj.shadow import CLOCK_LABELS, SHADOW_CLOCK, ShadowClock, shadow_clock
 from ui.games.base import SectionFactory
 from ui.widgets.effects_list import next_effect_id
 from ui.widgets.inputs import signed
 
 Apply = Callable[[Operation], bool]
 NOT_DECLARED: Final = ""
+#: The shadow clocks, short for the narrow dock (the settings form names them in full).
+CLOCK_SHORT_LABELS: Final[dict[ShadowClock, str]] = {
+    ShadowClock.PER_WOUND: N_("each wound on its own"),
+    ShadowClock.PER_CREATURE: N_("from the first shadow wound"),
+    ShadowClock.FIGHT_END: N_("from the end of the fight"),
+}
 TIMING_LABELS: Final[dict[ReactionTiming, str]] = {
     ReactionTiming.TOGETHER: N_("together with the action"),
     ReactionTiming.AFTER: N_("after the action"),
@@ -117,7 +132,9 @@ class RoundSection(QGroupBox):
         self._effect_id = "e1"  # the next free effect id, as of the last refresh
         self.action = _combo([(_("not declared"), NOT_DECLARED),
                               *((_(label), action.value) for action, label in ACTION_LABELS.items())])
-        self.action.setToolTip(_("Within a simultaneous group: magic first, then ranged, then melee."))
+        self.action.setToolTip(_("The creature's first action this round. Within a simultaneous group: whoever has "
+                                 "magic as its first action, then firearm, missile and thrown attacks, then face to "
+                                 "face; a non-combat action where you place it; undeclared after face to face."))
         self.placement = _combo([(_(label), placement.value) for placement, label in PLACEMENT_LABELS.items()])
         self.placement.setToolTip(_("Where the GM resolves the non-combat action inside its group."))
         self.after = _combo([])
@@ -143,12 +160,19 @@ class RoundSection(QGroupBox):
         self.modifier_rounds.setSuffix(_(" rd"))
         self.modifier_rounds.setToolTip(_("For how many rounds (an effect that ends at the end of the round)."))
         self.add_modifier = QPushButton(_("Add"))
+        # The GM's override of the actions per round (souboj.md Decision: per-creature data), one click each.
+        self.grant_major = QPushButton(_("+1 action"))
+        self.grant_major.setToolTip(_("The GM grants one more major action this round, beyond the creature's "
+                                      "number."))
+        self.grant_minor = QPushButton(_("+1 minor"))
+        self.grant_minor.setToolTip(_("The GM grants one more minor action this round, beyond the creature's "
+                                      "number."))
         self._build()
         self._connect()
 
     def _build(self) -> None:
         form = QFormLayout(self)
-        form.addRow(_("Action"), self.action)
+        form.addRow(_("First action"), self.action)
         form.addRow(_("Placed"), self.placement)
         form.addRow(_("Act after"), self.after)
         form.addRow(self.reaction_label)
@@ -160,6 +184,8 @@ class RoundSection(QGroupBox):
         form.addRow(_("Against"), self.react_row)
         form.addRow(_("Resolved"), self.timing)
         form.addRow(_("Initiative ±"), _row(self.modifier, self.modifier_rounds, self.add_modifier))
+        self.grant_row = _row(self.grant_major, self.grant_minor, stretch_first=False)
+        form.addRow(_("GM grants"), self.grant_row)
         self._form = form
 
     def _connect(self) -> None:
@@ -172,6 +198,8 @@ class RoundSection(QGroupBox):
                                                                    str(self.timing.currentData()))))
         self.drop.clicked.connect(lambda: self._apply(DropReaction(self._id, self._chosen_reaction())))
         self.add_modifier.clicked.connect(self._add_modifier)
+        self.grant_major.clicked.connect(lambda: self._apply(GrantAction(self._id, "action")))
+        self.grant_minor.clicked.connect(lambda: self._apply(GrantAction(self._id, "minor")))
 
     def _declare(self) -> None:
         chosen = self.action.currentData()
@@ -199,12 +227,13 @@ class RoundSection(QGroupBox):
         self._fill_after(combatant, state, system)
         for widget in (self.action, self.placement, self.after):
             widget.setEnabled(waiting)
+        self._form.setRowVisible(self.grant_row, running)
         self._show_reaction(combatant, state, system, waiting)
 
     def _fill_after(self, combatant: Combatant, state: Encounter, system: RuleSystem) -> None:
         score = order.score(combatant)
         mates = [c for c in state.combatants.values() if c.id != combatant.id and score is not None
-                 and order.score(c) == score and c.id not in state.clock.acted
+                 and order.same_group(c, combatant, state) and c.id not in state.clock.acted
                  and order.takes_part(c, state, system.can_act)]
         self.after.blockSignals(True)
         self.after.clear()
@@ -382,18 +411,28 @@ class FightSection(QGroupBox):
     def __init__(self, apply: Apply) -> None:
         super().__init__(_("Whole fight"))
         self._apply = apply
-        self.surprise = _combo([(_("No surprise round"), "none"),
-                                (_("Only the attackers get initiative"), "attackers_only"),
-                                (_("Defenders get only reactions"), "reactions_only")])
+        self.surprise = _combo([(_("No surprise round"), NO_SURPRISE),
+                                (_("The attackers act first"), READIER_FIRST),
+                                (_("Only the attackers get initiative"), ATTACKERS_ONLY),
+                                (_("Defenders get only reactions"), REACTIONS_ONLY)])
+        self.surprise.setToolTip(_("“In the first round initiative need not be kept”: a preset for round 1. To "
+                                   "set one creature's place by hand, type its score in the initiative column."))
         self.attackers = _combo([(_("Opponents attack"), "opponents"), (_("The party attacks"), "party")])
         self.seconds = QSpinBox(minimum=10, maximum=3600, value=60, singleStep=10)
         self.seconds.setSuffix(_(" s"))
         self.seconds.setToolTip(_("Per-round effects tick once per 10 seconds after the fight."))
         self.pass_time = QPushButton(_("Pass"))
+        self.shadow_clock = _combo([(_(label), clock.value) for clock, label in CLOCK_SHORT_LABELS.items()])
+        self.shadow_clock.setToolTip("\n".join(
+            [_("Three quarters of the shadow damage fade after 10 minutes (60 rounds), counted:")]
+            + [_(label) for label in CLOCK_LABELS.values()]))
         form = QFormLayout(self)
-        form.addRow(_("Surprise"), self.surprise)
+        form.addRow(_("Round 1"), self.surprise)
         form.addRow("", self.attackers)
+        form.addRow(_("Shadow fades"), self.shadow_clock)
         form.addRow(_("Time passes"), _row(self.seconds, self.pass_time))
+        self.shadow_clock.activated.connect(
+            lambda _i: self._apply(SetOption(SHADOW_CLOCK, self.shadow_clock.currentData())))
         self.surprise.activated.connect(self._choose_surprise)
         self.attackers.activated.connect(
             lambda _i: self._apply(SetOption(SURPRISE_ATTACKERS, self.attackers.currentData())))
@@ -409,6 +448,7 @@ class FightSection(QGroupBox):
         """The surprise round can be chosen until the fight starts; time passes between rounds."""
         _select(self.surprise, str(state.options.get(SURPRISE, "none")))
         _select(self.attackers, str(state.options.get(SURPRISE_ATTACKERS, "opponents")))
+        _select(self.shadow_clock, shadow_clock(state).value)
         before = not state.clock.started
         self.surprise.setEnabled(before)
         self.attackers.setEnabled(before and self.surprise.currentData() != "none")

@@ -99,7 +99,7 @@ class WalkaAttackDialog(AttackDialog):
                           self.defence.armor, self.modifiers.attack_bonus, self.modifiers.attack_penalty,
                           self.modifiers.defence_bonus, self.modifiers.defence_penalty, self.modifiers.second,
                           self.modifiers.prepared, self.modifiers.defence_prepared, self.modifiers.aimed,
-                          self.attack.counts)
+                          self.modifiers.aimed_twice, self.attack.counts)
         self.attack.weapon.textEdited.connect(self._on_name_edited)
         self.attack.skill.currentIndexChanged.connect(self._on_skill)
         self.defence.defence.currentIndexChanged.connect(self._on_defence)
@@ -160,6 +160,10 @@ class WalkaAttackDialog(AttackDialog):
         self.modifiers.second.setChecked(acting and walka_actions.attack_penalty_dice(attacker) > 0)
         self.modifiers.prepared.setChecked(walka_actions.prepared_now(attacker, state))
         self.modifiers.aimed.setChecked(walka_actions.aimed_now(attacker, state, self.walka.aim_lasts(state)))
+        again = self.walka.aim_again(state)
+        self.modifiers.aimed_twice.setVisible(again)
+        self.modifiers.aimed_twice.setChecked(again and walka_actions.aimed_twice_now(attacker, state,
+                                                                                        self.walka.aim_lasts(state)))
 
     def _fill_defences(self) -> None:
         allowed = tuple(self.walka.defences(self._document.state).get(self.attack.skill_key(), ()))
@@ -268,7 +272,12 @@ class WalkaAttackDialog(AttackDialog):
                             self.modifiers.aimed.isChecked(), hit_points(target),
                             self.walka.aim_before_armor(self._document.state),
                             self.walka.strictly_under(self._document.state),
-                            self.walka.tens_dice(self._document.state))
+                            self.walka.tens_dice(self._document.state), self._aimed_twice())
+
+    def _aimed_twice(self) -> bool:
+        """A second Aim doubling again: ticked, shown (the option allows it) and aimed at all."""
+        box = self.modifiers
+        return box.aimed.isChecked() and box.aimed_twice.isChecked() and self.walka.aim_again(self._document.state)
 
     def _recompute(self) -> None:
         inputs = self.inputs()
@@ -379,7 +388,8 @@ class WalkaAttackDialog(AttackDialog):
             inputs.attack_bonus, inputs.attack_penalty, inputs.defence_bonus, inputs.defence_penalty,
             self._weapon_named(), inputs.weapon_dice, inputs.modifier, inputs.armor, inputs.aimed,
             self.modifiers.prepared.isChecked(), _faces(dice.damage_entry), self.attack.counts.isChecked(),
-            defence_prepared=bool(inputs.defence) and self.modifiers.defence_prepared.isChecked(), tens=inputs.tens)
+            defence_prepared=bool(inputs.defence) and self.modifiers.defence_prepared.isChecked(), tens=inputs.tens,
+            aimed_twice=inputs.aimed_twice)
 
     def _weapon_named(self) -> str:
         """The weapon the attack names: the saved one chosen, else the name typed (a weapon the attacker carries

@@ -60,6 +60,7 @@ class AttackInputs:
     aim_before_armor: bool = False  # the encounter option: an aim doubles the dice before armor
     under: bool = False  # the encounter option: a test succeeds only under the skill, not at it
     tens: bool = False  # the encounter option: a d100's bonus and penalty dice are extra tens dice
+    aimed_twice: bool = False  # a second Aim doubled the pool again (only where the encounter option says so)
 
     @property
     def attack_threshold(self) -> int:
@@ -136,7 +137,8 @@ def _hit_rows(hit: float, pool: int, hp_left: int) -> list[OutcomeRow]:
 
 def work_out(inputs: AttackInputs) -> AttackSheet:
     """The pool and the odds of every outcome: missed, defended, and each number of Hit Points lost."""
-    pool = damage_pool(inputs.weapon_dice, inputs.modifier, inputs.armor, inputs.aimed, inputs.aim_before_armor)
+    pool = damage_pool(inputs.weapon_dice, inputs.modifier, inputs.armor, inputs.aimed, inputs.aim_before_armor,
+                       inputs.aimed_twice)
     chances = outcome_chances(inputs.attack_threshold, inputs.defence_threshold if inputs.defence else None, inputs.die,
                               inputs.attack_bonus, inputs.attack_penalty, inputs.defence_bonus,
                               inputs.defence_penalty, inputs.tens)
@@ -149,9 +151,14 @@ def work_out(inputs: AttackInputs) -> AttackSheet:
 def pool_text(inputs: AttackInputs, pool: int) -> str:
     """"(3 + 1 − armor 2) × 2 = 4d6": how the pool was made."""
     weapon = f"{inputs.weapon_dice} {term(inputs.modifier)}" if inputs.modifier else str(inputs.weapon_dice)
+    twice = inputs.aimed and inputs.aimed_twice
+    if twice and inputs.aim_before_armor:
+        return _("({weapon}) × 4 − armor {armor} = {pool}d6").format(weapon=weapon, armor=inputs.armor, pool=pool)
     if inputs.aimed and inputs.aim_before_armor:
         return _("({weapon}) × 2 − armor {armor} = {pool}d6").format(weapon=weapon, armor=inputs.armor, pool=pool)
     base = _("{weapon} − armor {armor}").format(weapon=weapon, armor=inputs.armor)
+    if twice:
+        return _("({base}) × 4 = {pool}d6").format(base=base, pool=pool)
     if inputs.aimed:
         return _("({base}) × 2 = {pool}d6").format(base=base, pool=pool)
     return _("{base} = {pool}d6").format(base=base, pool=pool)
@@ -235,6 +242,9 @@ class ModifiersBox(QGroupBox):
         self.defence_prepared = QCheckBox(_("Prepared last round: +1 advantage die"))
         self.defence_prepared.setAccessibleName(_("The defender prepared last round: +1 advantage die"))
         self.aimed = QCheckBox(_("Aimed: the damage pool is doubled"))
+        # Shown only where a second Aim doubles again (the encounter option; by default it does not).
+        self.aimed_twice = QCheckBox(_("Aimed twice: doubled again (× 4)"))
+        self.aimed_twice.setVisible(False)
         self.summary = QLabel()
         self.summary.setWordWrap(True)
         form = QFormLayout(self)
@@ -246,6 +256,7 @@ class ModifiersBox(QGroupBox):
                                          self.defence_penalty))
         form.addRow(self.defence_prepared)
         form.addRow(self.aimed)
+        form.addRow(self.aimed_twice)
         form.addRow(self.summary)
         for spin in (self.attack_bonus, self.attack_penalty, self.defence_bonus, self.defence_penalty):
             spin.setToolTip(_("Situational dice (cover, assisted aim, cyberware, conditions, wounds)."))
