@@ -185,6 +185,29 @@ def test_the_gm_may_pick_the_range_or_let_the_table_decide(dialog_for: DialogFac
     assert dialog.weapon.heavy.isChecked()  # heavy weapons double uncompensated recoil
 
 
+def test_a_bows_ranges_scale_with_its_strength_minimum_not_the_wielders_strength(
+        dialog_for: DialogFactory) -> None:
+    """sr3.md, Ranges: "bow STRmin ×1/10/30/60 (its Strength Minimum) … Example: bow, STR 5: 0–5 / 6–50 / 51–150 /
+    151–300 m". Mike (Strength 3) with a Strength Minimum 5 bow: 40 m is medium (TN 5), not long as with his own
+    Strength (3 × 10 = 30 m)."""
+    document, ids = fight()
+    bow = Weapon("Ranger X", frozen_map({"kind": "projectile", "damage": "(STR+2)M", "weapon_class": "bow",
+                                        "strength_minimum": 5}))
+    document.apply(SetWeapons(ids["Mike"], (bow,)))
+    dialog = dialog_for(document, target_id=ids["Ganger 1"])
+    assert dialog.weapon_name() == "Ranger X"
+    dialog.weapon.range.select(None)
+    dialog.weapon.distance.setValue(40)
+    assert tn_lines(dialog)["range"] == 5  # medium: 6–50 m
+    dialog.weapon.distance.setValue(51)
+    assert tn_lines(dialog)["range"] == 6  # long: 51–150 m
+    document.apply(SetWeapons(ids["Mike"], (bow.with_value("strength_minimum", 0),)))
+    dialog.next_button.click()
+    dialog.weapon.range.select(None)
+    dialog.weapon.distance.setValue(40)
+    assert tn_lines(dialog)["range"] == 6  # the wielder's Strength 3: 31–90 m is long
+
+
 def test_wound_modifiers_are_prefilled_from_the_monitors(dialog_for: DialogFactory) -> None:
     document, _ids = fight(lambda ids: ApplyHarm(ids["Mike"], "physical", 3, "earlier"),
                           *snot_is_armored_and_lightly_hurt())

@@ -34,6 +34,8 @@ from rules.weapons import MAGAZINE, ammunition_fields, text_field
 DAMAGE, KIND, WEAPON_CLASS, MODES, COMPENSATION, SMART, LASER, AMMO, LOADING, SKILL, REACH = (
     "damage", "kind", "weapon_class", "modes", "recoil_compensation", "smart", "laser_sight", "ammo", "loading",
     "skill", "reach")
+#: sr3.md, Ranges: "bow STRmin ×1/10/30/60 (its Strength Minimum)": a bow's bands scale with the bow's own number.
+STRENGTH_MINIMUM = "strength_minimum"
 
 E = TypeVar("E", bound=StrEnum)
 
@@ -106,6 +108,9 @@ def weapon_fields() -> tuple[OptionSpec, ...]:
                    help=N_("The wielder's skill dice with this weapon (Pistols 4: 4); 0: typed in each attack.")),
         OptionSpec(REACH, N_("Reach"), OptionKind.INT, 0, minimum=0, maximum=5,
                    help=N_("A melee weapon's reach (a troll's +1 included).")),
+        OptionSpec(STRENGTH_MINIMUM, N_("Strength Minimum"), OptionKind.INT, 0, minimum=0, maximum=30, filled=False,
+                   help=N_("A bow's Strength Minimum: its range bands scale with it, not with the wielder's "
+                           "Strength; 0: the wielder's Strength.")),
     )
 
 

@@ -44,7 +44,16 @@ from rules.systems.sr3.ranged import RangedAttack, is_heavy, quick_draw_tn
 from rules.systems.sr3.shot import ACTION_OF_MODE, RECOILING_MODES, ShotInputs, ShotSheet, work_out
 from rules.systems.sr3.system import SIMPLE, tables
 from rules.systems.sr3.tables import VISIBILITY_LABELS, Sr3Tables, label_for
-from rules.systems.sr3.weapons import DAMAGE, LASER, SKILL, Smart, is_melee, smart_system, typed_value
+from rules.systems.sr3.weapons import (
+    DAMAGE,
+    LASER,
+    SKILL,
+    STRENGTH_MINIMUM,
+    Smart,
+    is_melee,
+    smart_system,
+    typed_value,
+)
 from rules.weapons import fire
 from ui.charts.odds_chart import OddsChart
 from ui.dialogs.attack_dialog import AttackDialog, Marked, ResolvedForm
@@ -469,6 +478,10 @@ class Sr3AttackDialog(AttackDialog):
             gyro=weapon.gyro.value(), heavy_weapon=weapon.heavy.isChecked(), gm_modifier=place.gm.value())
 
     def _strength(self) -> int | None:
+        """The Strength a Strength-scaled range row uses: a saved bow's own Strength Minimum, else the wielder's."""
+        chosen = self.chosen_weapon()
+        if chosen is not None and chosen.number(STRENGTH_MINIMUM) > 0:
+            return chosen.number(STRENGTH_MINIMUM)
         attacker = self._attacker()
         return attacker.attribute("strength") if attacker is not None else None
 
