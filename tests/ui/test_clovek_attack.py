@@ -251,3 +251,35 @@ def test_armor_came_later_so_an_old_fight_replays_to_the_state_it_saved() -> Non
     assert history.state.combatant("b").attribute("armor") == 0
     spec = next(spec for spec in history.system.attribute_specs() if spec.key == "armor")
     assert spec.default == 0 and not spec.filled_when_added
+
+
+def test_the_dialog_counts_odds_hints_and_dice_by_the_encounters_rolling_options(dialog_for: DialogFactory) -> None:
+    # clovek.md "Rolling" Decisions: floor 5 for every skill (default) or supernatural skills only; at skill 11+ a
+    # supernatural skill rerolls only its successes (default) or literally from 15 − skill.
+    from rules.combatants import SetOption
+    from rules.systems.clovek.dice import RollRules
+
+    document = EncounterDocument(seed_fight())
+    dialog = dialog_for(document, attacker_id="b")
+    dialog.roll_box.skill.setValue(7)
+    dialog.roll_box.dice.setValue(2)
+    assert dialog.roll_box.info.text() == "Success on 5 or more; a 10 is rolled again."
+    assert dict(dialog.outcome_odds.outcomes())["Failure"] == pytest.approx(
+        outcome_odds(roll_odds(2, 7, SkillKind.ABILITY))["failure"])
+    document.apply(SetOption("success_floor", "supernatural"))
+    assert dialog.roll_box.info.text() == "Success on 3 or more; a 10 is rolled again."
+    assert dict(dialog.outcome_odds.outcomes())["Failure"] == pytest.approx(
+        outcome_odds(roll_odds(2, 7, SkillKind.ABILITY, rules=RollRules(floor_every_skill=False)))["failure"])
+    dialog.roll_entry.set_faces_text("3, 4")
+    dialog.resolve()
+    assert "2 successes: full success." in dialog.result_label.text()
+    dialog.next_attack()
+    document.apply(SetOption("supernatural_reroll", "literal"))
+    dialog.roll_box.skill.setValue(12)
+    dialog.roll_box.supernatural.setChecked(True)
+    assert dialog.roll_box.info.text() == ("Success on 5 or more; 3 or more is rolled again, a failed die too.")
+    dialog.roll_entry.set_faces_text("3+10+2, 1")
+    assert dialog.resolve_button.isEnabled(), dialog.status_label.text()
+    assert dialog.net_successes() == 1
+    dialog.resolve()
+    assert "1 success: basic success." in dialog.result_label.text()

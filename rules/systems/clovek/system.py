@@ -72,6 +72,14 @@ from rules.systems.clovek.banks import (
 from rules.systems.clovek.dice import DICE_WORDS
 from rules.systems.clovek.economy import OFF_HAND_BURNS, action_type, new_round, spend_dice, take_action
 from rules.systems.clovek.long_actions import healing_blocked, long_actions
+from rules.systems.clovek.rolls import (
+    FLOOR_EVERY_SKILL,
+    FLOOR_SUPERNATURAL,
+    REROLL_LITERAL,
+    REROLL_SUCCESSES,
+    SUCCESS_FLOOR,
+    SUPERNATURAL_REROLL,
+)
 from rules.systems.clovek.weapons import (
     ONE_PHYSICAL_DIE,
     RELOAD_OPTION,
@@ -123,6 +131,19 @@ def _options() -> tuple[OptionSpec, ...]:
                    help=N_("What your campaign calls them, e.g. {\"social\": \"Will\"}; a character may have its "
                            "own names. Empty: Social capacity, Mental capacity."),
                    labels=(("social", N_("Social capacity")), ("mental", N_("Mental capacity")))),
+        OptionSpec(SUCCESS_FLOOR, N_("The minimum success number 5 binds"), OptionKind.CHOICE, FLOOR_EVERY_SKILL,
+                   choices=((FLOOR_EVERY_SKILL, N_("every roll (a die succeeds on 10 − skill, at least 5)")),
+                            (FLOOR_SUPERNATURAL, N_("supernatural skills only (others succeed on 10 − skill)"))),
+                   help=N_("The text gives the minimum 5 for supernatural skills, the summary for every roll; the "
+                           "designer calls these the rules for skills of 6 or more. Power rolls follow it as "
+                           "skills that are not supernatural.")),
+        OptionSpec(SUPERNATURAL_REROLL, N_("A supernatural skill of 11 or more rerolls"), OptionKind.CHOICE,
+                   REROLL_SUCCESSES,
+                   choices=((REROLL_SUCCESSES, N_("only its successful dice")),
+                            (REROLL_LITERAL, N_("every die at 15 − skill or more, a failed one too"))),
+                   help=N_("A supernatural skill rerolls from 15 − skill; from skill 11 that is below the success "
+                           "number. The reroll is “for further successes”, so by default only successes reroll. "
+                           "A 1 never rerolls.")),
         OptionSpec("power_critical_range", N_("Critical range of power rolls (highest face)"), OptionKind.INT, 2,
                    minimum=1, maximum=4,
                    help=N_("The rules say 1–2; the seed's Cesare example (2, 5, 4 is no critical failure) reads "
