@@ -20,7 +20,7 @@ from rules.text import _, pgettext
 from rules.time_units import ROUNDS, TimeUnits
 
 if TYPE_CHECKING:  # history imports this module: these types are only needed by the checker
-    from rules.history import History, Operation
+    from rules.history import History, LogLine, Operation
 
 
 class Hook(StrEnum):
@@ -402,8 +402,16 @@ class RuleSystem(ABC):
         return True
 
     def tiebreak_dice(self) -> int:
-        """How many d6 to roll up front to settle ties nothing else settles."""
+        """How many dice (of :meth:`tiebreak_sides`) to roll up front to settle ties nothing else settles."""
         return 4
+
+    def tiebreak_sides(self) -> int:
+        """The die the tie-break dice are (a d6 unless the game's text names another)."""
+        return 6
+
+    def tie_lines(self, encounter: Encounter) -> Sequence[LogLine]:
+        """Log lines saying how the tie-break dice just rolled for initiative settle ties (default: none)."""
+        return ()
 
     @abstractmethod
     def remaining_slots(self, encounter: Encounter) -> list[Slot]:

@@ -28,7 +28,7 @@ from rules.encounter import (
 )
 from rules.errors import OperationError, RulesError
 from rules.harm import Harm
-from rules.history import History, Operation
+from rules.history import History, LogLine, Operation
 from rules.systems.base import (
     AttributeSpec,
     BudgetItem,
@@ -354,6 +354,22 @@ class ClovekSystem(RuleSystem):
         """The dice risked are kept for the next rounds, as if set in the dice banks panel."""
         return with_extra(combatant, INITIATIVE_DICE, values[INITIATIVE_DICE])
 
+    def tiebreak_sides(self) -> int:
+        """clovek.md Decision: ties "go to the higher Composure, then a d10 roll-off" (the dice rolled up front
+        are that roll-off, rolled again while it ties)."""
+        return 10
+
+    def tie_lines(self, encounter: Encounter) -> Sequence[LogLine]:
+        """One line per tie that the same Composure leaves to the roll-off: the d10s each rolled, winner first."""
+        if self.turn_order(encounter) != BY_INITIATIVE:
+            return ()
+        ties: dict[tuple[int, int], list[Combatant]] = {}
+        for combatant in encounter.combatants.values():
+            if combatant.initiative is not None and self.can_act(combatant, encounter):
+                ties.setdefault((_score(combatant), combatant.attribute(COMPOSURE)), []).append(combatant)
+        return tuple(_roll_off_line(score, composure, tied) for (score, composure), tied in ties.items()
+                     if len(tied) > 1)
+
     def remaining_slots(self, encounter: Encounter) -> list[Slot]:
         clock = encounter.clock
         taking_part = [c for c in encounter.combatants.values()
@@ -443,6 +459,17 @@ def _tie_key(combatant: Combatant, yielded: frozenset[str]) -> tuple[int, ...]:
     initiative = combatant.initiative
     tiebreak = initiative.tiebreak if initiative is not None else ()
     return (_score(combatant), 0 if combatant.id in yielded else 1, combatant.attribute(COMPOSURE), *tiebreak)
+
+
+def _roll_off_line(score: int, composure: int, tied: list[Combatant]) -> LogLine:
+    """"Tie at 4, Composure 4 too: the d10 roll-off gives Cesare 6; Adriana 1" (as many dice as it took)."""
+    dice = [c.initiative.tiebreak if c.initiative is not None else () for c in tied]
+    shown = next((length for length in range(1, max(map(len, dice), default=0) + 1)
+                  if len({faces[:length] for faces in dice}) == len(dice)), max(map(len, dice), default=0))
+    ranked = sorted(zip(tied, dice, strict=True), key=lambda pair: pair[1], reverse=True)
+    rolls = "; ".join(f"{c.name} {', '.join(map(str, faces[:shown]))}" for c, faces in ranked)
+    return LogLine("Tie at {score}, Composure {composure} too: the d10 roll-off gives {rolls}.",
+                   {"score": score, "composure": composure, "rolls": rolls})
 
 
 def _charge_initiative_dice(encounter: Encounter, system: ClovekSystem) -> Encounter:
