@@ -294,9 +294,10 @@ class RollInitiative(Operation):
             state = state.with_combatant(replace(combatant, initiative=rolled))
         for combatant_id, total in self.totals.items():
             state = state.with_combatant(self._announced(state, system, combatant_id, total))
+        named = (*self.rolls, *self.totals) if system.rolls_initiative(state) else ()
         log = tuple(LogLine("{name} rolls {total} for initiative.",
                             {"name": c.name, "total": system.score_text(c, state)})
-                    for c in (state.combatant(i) for i in (*self.rolls, *self.totals)))
+                    for c in (state.combatant(i) for i in named))
         if self.tiebreak_sides == system.tiebreak_sides():  # an older fight's d6 tie-breaks logged nothing
             log += tuple(system.tie_lines(state))
         return Applied(state, log).then(start_round(state, system))

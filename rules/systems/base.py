@@ -401,6 +401,16 @@ class RuleSystem(ABC):
         """Whether initiative is rolled again at the start of every round."""
         return True
 
+    def rolls_initiative(self, encounter: Encounter) -> bool:
+        """Whether starting a round rolls initiative (Člověk's turns by alternation or by the conflict's logic do
+        not: the log then names no one's roll)."""
+        return True
+
+    def score_edit(self, combatant: Combatant, text: str, encounter: Encounter) -> Operation | None:
+        """The operation a text typed in the table's initiative column makes, or None for the GM's score
+        (:class:`~rules.turns.SetInitiative`); RulesError says why the text is wrong."""
+        return None
+
     def tiebreak_dice(self) -> int:
         """How many dice (of :meth:`tiebreak_sides`) to roll up front to settle ties nothing else settles."""
         return 4

@@ -19,7 +19,6 @@ from rules.encounter import (
     Initiative,
     JsonValue,
     Pool,
-    Side,
     Slot,
     SlotKind,
     Status,
@@ -72,6 +71,16 @@ from rules.systems.clovek.banks import (
 from rules.systems.clovek.dice import DICE_WORDS
 from rules.systems.clovek.economy import OFF_HAND_BURNS, action_type, new_round, spend_dice, take_action
 from rules.systems.clovek.long_actions import healing_blocked, long_actions
+from rules.systems.clovek.order import (
+    BY_ALTERNATION,
+    BY_INITIATIVE,
+    BY_LOGIC,
+    TURN_ORDER,
+    SetTurnPlace,
+    gm_order,
+    round_places,
+    turn_order,
+)
 from rules.systems.clovek.rolls import (
     FLOOR_EVERY_SKILL,
     FLOOR_SUPERNATURAL,
@@ -113,9 +122,6 @@ _ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
 )
 
 NOTE_ONLY, UNCONSCIOUS = "note", "unconscious"
-#: clovek.md Decision: "the GM picks the ordering per conflict (default: initiative in fights…)": turns "ordered by
-#: alternation, by the conflict's logic or, in some kinds of conflict, by initiative".
-TURN_ORDER, BY_INITIATIVE, BY_ALTERNATION = "turn_order", "initiative", "alternation"
 #: clovek.md Decision: the banks refill at the end of the round (default) or, by option, at the start of the next.
 REFILL, REFILL_AT_END, REFILL_AT_START = "banks_refill", "end", "start"
 
@@ -163,10 +169,13 @@ def _options() -> tuple[OptionSpec, ...]:
         OptionSpec(TURN_ORDER, N_("Turns in a round go"), OptionKind.CHOICE, BY_INITIATIVE,
                    choices=((BY_INITIATIVE, N_("by initiative: each may risk mental dice")),
                             (BY_ALTERNATION, N_("by alternation, no initiative roll: a player, then an opponent, "
-                                                "in the list's order"))),
+                                                "each side in the GM's order")),
+                            (BY_LOGIC, N_("by the conflict's logic, no initiative roll: in the order the GM "
+                                          "arranges"))),
                    help=N_("The rules order a conflict's turns by alternation, by its logic or by initiative. "
-                           "Alternating, Roll initiative only starts the round (no mental dice are risked); the "
-                           "conflict's logic is the GM's: type the scores once the round has started.")),
+                           "Without initiative, Roll initiative only starts the round (no mental dice are risked) "
+                           "and the Initiative column shows each one's place in the GM's order: type a place there to "
+                           "move someone; it holds for the whole conflict.")),
         RELOAD_SPEC,
     )
 
@@ -315,8 +324,12 @@ class ClovekSystem(RuleSystem):
 
     # --- initiative ---------------------------------------------------------------------------
     def turn_order(self, encounter: Encounter) -> str:
-        """How the round's turns are ordered (option): by initiative or by alternation."""
-        return BY_ALTERNATION if self.option(encounter, TURN_ORDER) == BY_ALTERNATION else BY_INITIATIVE
+        """How the round's turns are ordered (option): by initiative, by alternation or by the conflict's logic."""
+        return turn_order(self, encounter)
+
+    def rolls_initiative(self, encounter: Encounter) -> bool:
+        """Only turns by initiative roll it; alternation and the conflict's logic follow the GM's order."""
+        return self.turn_order(encounter) == BY_INITIATIVE
 
     def initiative_dice(self, combatant: Combatant, encounter: Encounter) -> DiceSpec:
         """The mental dice the character chose to risk (as many as are left), best die + Composure; none when the
@@ -375,8 +388,8 @@ class ClovekSystem(RuleSystem):
         taking_part = [c for c in encounter.combatants.values()
                        if c.initiative is not None and self.can_act(c, encounter)]
         waiting = [c for c in taking_part if c.id not in clock.acted]
-        if self.turn_order(encounter) == BY_ALTERNATION:
-            places = alternation(taking_part)
+        if self.turn_order(encounter) != BY_INITIATIVE:
+            places = round_places(self, encounter, taking_part)
             waiting.sort(key=lambda c: places[c.id])
         else:
             waiting.sort(key=lambda c: _tie_key(c, clock.yielded), reverse=True)
@@ -385,7 +398,21 @@ class ClovekSystem(RuleSystem):
         return actors + delayed_slots(encounter)
 
     def score_text(self, combatant: Combatant, encounter: Encounter) -> str:
+        """The initiative score; without initiative, the place in the GM's order (1 first; alternating, the sides
+        take turns in it)."""
+        if self.turn_order(encounter) != BY_INITIATIVE:
+            ordered = [c.id for c in gm_order(list(encounter.combatants.values()))]
+            return str(ordered.index(combatant.id) + 1)
         return "–" if combatant.initiative is None else str(initiative_score(combatant.initiative))
+
+    def score_edit(self, combatant: Combatant, text: str, encounter: Encounter) -> Operation | None:
+        """Without initiative a number typed in the order column is the combatant's new place in the GM's order."""
+        if self.turn_order(encounter) == BY_INITIATIVE:
+            return None
+        typed = text.strip()
+        if not typed.isascii() or not typed.isdigit():
+            raise RulesError(_("Type the place in the turn order, 1 for the first."))
+        return SetTurnPlace(combatant.id, int(typed))
 
     # --- timing and the turn ------------------------------------------------------------------
     def on_hook(self, encounter: Encounter, hook: Hook, actors: tuple[str, ...]) -> HookResult:
@@ -437,19 +464,6 @@ class ClovekSystem(RuleSystem):
 
 def _score(combatant: Combatant) -> int:
     return initiative_score(combatant.initiative) if combatant.initiative is not None else 0
-
-
-def alternation(combatants: Sequence[Combatant]) -> dict[str, int]:
-    """Each combatant's place when the sides alternate: the players' side (and its allies) first, then an opponent,
-    each side in the list's order; when one side runs out, the other's go on in order."""
-    players = [c.id for c in combatants if c.side is not Side.OPPONENT]
-    opponents = [c.id for c in combatants if c.side is Side.OPPONENT]
-    places: dict[str, int] = {}
-    for index in range(max(len(players), len(opponents))):
-        for side in (players, opponents):
-            if index < len(side):
-                places[side[index]] = len(places)
-    return places
 
 
 def _tie_key(combatant: Combatant, yielded: frozenset[str]) -> tuple[int, ...]:
