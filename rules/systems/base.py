@@ -401,6 +401,11 @@ class RuleSystem(ABC):
         """Whether initiative is rolled again at the start of every round."""
         return True
 
+    def typed_faces(self, text: str, spec: DiceSpec, encounter: Encounter) -> str:
+        """Initiative faces as the GM typed them, in the spelling :func:`rules.initiative_text.read_initiative`
+        reads (Člověk's two-digit d10s: "10, 50" is "1, 5"); DiceError for what no die shows. Default: as typed."""
+        return text
+
     def rolls_initiative(self, encounter: Encounter) -> bool:
         """Whether starting a round rolls initiative (Člověk's turns by alternation or by the conflict's logic do
         not: the log then names no one's roll)."""

@@ -23,8 +23,9 @@ from rules.dice import DiceError
 from rules.errors import RulesError
 from rules.history import History
 from rules.systems import all_systems
+from rules.systems.base import DiceSpec
 from rules.systems.clovek import ClovekCheck, PowerRoll, SkillRoll
-from rules.systems.clovek.dice import CRITICAL_RANGE, RollRules, SkillKind
+from rules.systems.clovek.dice import CRITICAL_RANGE, ClovekTest, RollRules, SkillKind, read_clovek_faces
 from rules.systems.clovek.odds import PowerSpec, exact_roll_odds, outcome_odds, power_odds, roll_odds
 from rules.systems.clovek.outcomes import check_probability
 from rules.systems.clovek.rolls import (
@@ -244,3 +245,44 @@ def test_power_odds_follow_the_floor_as_icepool_says(dice: int, value: int, rule
         power = base + rolled
         theirs[power] = theirs.get(power, Fraction(0)) + (p - critical if rolled == 0 else p)
     assert all(p == theirs.get(k, 0) for k, p in ours.items() if k < base + CAP - 1)
+
+
+# --- two-digit d10s -------------------------------------------------------------------------------------------
+
+
+def test_two_digit_faces_read_as_the_digest_says() -> None:
+    # clovek.md "Dice banks": "On d10s with two-digit faces ignore the second digit: "10" = 1, "20" = 2, "00" = 10".
+    assert read_clovek_faces("10", two_digit=True) == "1"
+    assert read_clovek_faces("20, 00", two_digit=True) == "2, 10"
+    assert read_clovek_faces("10, 20, 00") == "1, 2, 10"  # another face spelled so: the dice have two digits
+    assert read_clovek_faces("10+3") == "10+3"  # a 0–9 die's ten (typed 10), rerolled: as before
+    assert read_clovek_faces("2, 9, 5, 0+2") == "2, 9, 5, 0+2"
+    with pytest.raises(DiceError, match="“35” is no d10 face"):
+        read_clovek_faces("35, 1")
+    with pytest.raises(DiceError, match="“11” is no d10 face"):
+        read_clovek_faces("11", two_digit=True)
+
+
+def test_the_seeds_stealth_roll_typed_on_two_digit_dice_is_the_same_roll_shown_as_read() -> None:
+    # "Stealth 1 dot (≥ 9), 4 dice: 2, 9, 5, 0 → 9 and 10 succeed; the 0 rerolls 2 → 2 successes".
+    test = ClovekTest(4, 1)
+    result = test.from_faces("20, 90, 50, 00+20")
+    assert result.faces == ((2,), (9,), (5,), (10, 2)) and result.successes == 2
+    assert test.summarize(result) == "2 successes, full success (read as 2, 9, 5, 10+2)"
+    plain = test.from_faces("2, 9, 5, 0+2")
+    assert test.summarize(plain) == "2 successes, full success"
+    # With the table's dice set to two digits, "10" is a 1: no reroll, no success.
+    ones = ClovekTest(2, 1, rules=RollRules(two_digit_faces=True)).from_faces("10, 10")
+    assert ones.faces == ((1,), (1,)) and ones.successes == 0
+
+
+def test_initiative_faces_typed_on_two_digit_dice_and_totals_left_alone() -> None:
+    system = all_systems()["clovek"]
+    history = beatrice_first()
+    spec = DiceSpec(5, 10, 2)
+    assert system.typed_faces("20, 50, 70, 80, 30", spec, history.state) == "2, 5, 7, 8, 3"
+    assert system.typed_faces("=20", spec, history.state) == "=20"
+    assert system.typed_faces("12", spec, history.state) == "12"  # a lone number for five dice: the total
+    assert system.typed_faces("10", DiceSpec(1, 10, 2), history.state) == "10"
+    history.do(SetOption("d10_faces", "two_digit"))
+    assert system.typed_faces("10", DiceSpec(1, 10, 2), history.state) == "1"

@@ -15,7 +15,7 @@ from app.document import EncounterDocument
 from rules.combatants import SetAttribute
 from rules.dice import Roller
 from rules.serialize import to_data
-from rules.systems.clovek import SetInitiativeDice, StartLongAction
+from rules.systems.clovek import ClovekCheck, SetInitiativeDice, StartLongAction
 from rules.systems.clovek.dice import SkillKind
 from rules.systems.clovek.long_actions import LongKind, find_long_action
 from rules.systems.clovek.odds import OUTCOMES, outcome_odds, roll_odds
@@ -283,3 +283,25 @@ def test_the_dialog_counts_odds_hints_and_dice_by_the_encounters_rolling_options
     assert dialog.net_successes() == 1
     dialog.resolve()
     assert "1 success: basic success." in dialog.result_label.text()
+
+
+def test_faces_typed_as_two_digit_d10s_show_them_are_read_and_shown_as_read(dialog_for: DialogFactory) -> None:
+    # clovek.md: "On d10s with two-digit faces ignore the second digit: "10" = 1, "20" = 2, "00" = 10".
+    from rules.combatants import SetOption
+
+    document = EncounterDocument(seed_fight())
+    dialog = dialog_for(document, attacker_id="b")
+    dialog.roll_box.skill.setValue(1)
+    dialog.roll_box.dice.setValue(4)
+    dialog.roll_entry.set_faces_text("20, 90, 50, 00+20")
+    assert dialog.roll_entry.result_label.text() == "2 successes, full success (read as 2, 9, 5, 10+2)"
+    dialog.roll_entry.set_faces_text("20, 90, 55, 00+20")
+    assert "“55” is no d10 face" in dialog.roll_entry.error_text() and not dialog.resolve_button.isEnabled()
+    document.apply(SetOption("d10_faces", "two_digit"))
+    dialog.roll_entry.set_faces_text("10, 90, 50, 00+20")
+    assert dialog.roll_entry.faces() == ((1,), (9,), (5,), (10, 2))
+    dialog.resolve()
+    assert "2 successes: full success." in dialog.result_label.text()
+    operation = document.history.entries[-1].operation
+    assert isinstance(operation, ClovekCheck)
+    assert operation.test.faces == ((1,), (9,), (5,), (10, 2))  # the history keeps the faces as read

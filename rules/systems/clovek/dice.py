@@ -10,8 +10,9 @@ success number.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Final
 
@@ -93,9 +94,35 @@ class RollRules:
 
     floor_every_skill: bool = True
     literal_reroll: bool = False
+    two_digit_faces: bool = False  # the table's d10s show 00–90: a typed "10" is a 1 (see read_clovek_faces)
 
 
 DEFAULT_ROLL_RULES: Final[RollRules] = RollRules()
+
+
+#: clovek.md "Dice banks": "10 je potom tedy jedna, 20 je dva, 00 je deset" (on d10s whose faces all have two
+#: digits, the second a zero, the second digit is ignored).
+TWO_DIGIT_FACES: Final[dict[str, int]] = {"00": 10, **{f"{digit}0": digit for digit in range(1, 10)}}
+_NUMBER: Final[re.Pattern[str]] = re.compile(r"\d+", re.ASCII)
+
+
+def read_clovek_faces(text: str, two_digit: bool = False) -> str:
+    """Typed Člověk faces with the two-digit dice's spellings read as the faces they are (``"10, 50, 00+30"`` →
+    ``"1, 5, 10+3"``); the text unchanged when it has none, so a lone "10" stays a ten.
+
+    "10" is both a ten of a 0–9 die and a one of a 00–90 die: it is a one when the table's dice have two digits
+    (``two_digit``, the encounter's option) or when another face of the text is spelled so (00, 20–90).
+    DiceError for a number no d10 shows in either spelling.
+    """
+    numbers = _NUMBER.findall(text)
+    spelled = two_digit or any(number in TWO_DIGIT_FACES and number != "10" for number in numbers)
+    for number in numbers:
+        if len(number) > 1 and number not in TWO_DIGIT_FACES:
+            raise DiceError(_("“{face}” is no d10 face: type 1 to 10 (0 is 10), or as two-digit dice show it, "
+                              "10 to 90 and 00 (10 is 1, 00 is 10).").format(face=number[:16]))
+    if not spelled:
+        return text
+    return _NUMBER.sub(lambda match: str(TWO_DIGIT_FACES.get(match.group(), match.group())), text)
 
 
 def clovek_success_number(skill: int, supernatural: bool = False, rules: RollRules = DEFAULT_ROLL_RULES) -> int:
@@ -175,9 +202,17 @@ def clovek_chain_problem(chain: Sequence[int], skill: int, supernatural: bool,
 
 @dataclass(frozen=True)
 class ClovekResult(RollResult):
-    """A d10 test's result; ``critical_failure``: no success and a die in the critical range."""
+    """A d10 test's result; ``critical_failure``: no success and a die in the critical range; ``read_as``: the
+    faces as read when the GM typed a two-digit die's spellings ("" otherwise)."""
 
     critical_failure: bool = False
+    read_as: str = ""
+
+
+def read_as_note(summary: str, result: RollResult) -> str:
+    """The summary, and the faces as read when they were typed as two-digit dice show them."""
+    read_as = result.read_as if isinstance(result, ClovekResult) else ""
+    return _("{summary} (read as {faces})").format(summary=summary, faces=read_as) if read_as else summary
 
 
 @dataclass(frozen=True)
@@ -216,6 +251,14 @@ class ClovekTest(DiceExpression):
         """Rerolls only after a reroll face, and always after one."""
         return clovek_chain_problem(chain, self.skill, self.supernatural, self.rules)
 
+    def from_faces(self, text: str) -> RollResult:
+        """Typed faces, a two-digit die's spellings included ("10" is a 1 there, "00" a 10), shown as read."""
+        plain = read_clovek_faces(text, self.rules.two_digit_faces)
+        result = super().from_faces(plain)
+        if plain == text or not isinstance(result, ClovekResult):
+            return result
+        return replace(result, read_as=result.faces_text())
+
     def evaluate(self, faces: Chains) -> ClovekResult:
         """Count successes, name the outcome, flag a critical failure."""
         successes = count_clovek_successes(faces, self.skill, self.supernatural, self.rules)
@@ -224,8 +267,8 @@ class ClovekTest(DiceExpression):
         return ClovekResult(self, faces, successes, successes, outcome=clovek_outcome_id(successes))
 
     def summarize(self, result: RollResult) -> str:
-        """ "2 successes, full success"."""
-        return summary_with_outcome(result, show_outcome=True)
+        """ "2 successes, full success" (and the faces as read, typed as two-digit dice show them)."""
+        return read_as_note(summary_with_outcome(result, show_outcome=True), result)
 
 
 SUPERNATURAL: Final[str] = "supernatural"

@@ -44,11 +44,15 @@ SUCCESS_FLOOR, FLOOR_EVERY_SKILL, FLOOR_SUPERNATURAL = "success_floor", "every_s
 #: every die at or above 15 − skill.
 SUPERNATURAL_REROLL, REROLL_SUCCESSES, REROLL_LITERAL = "supernatural_reroll", "successes", "literal"
 
+#: clovek.md "Dice banks": some d10s show 00–90 ("10 je potom tedy jedna … 00 je deset"): how a typed "10" reads.
+D10_FACES, FACES_PLAIN, FACES_TWO_DIGIT = "d10_faces", "plain", "two_digit"
+
 
 def roll_rules(system: RuleSystem, encounter: Encounter) -> RollRules:
-    """The encounter's reading of the two Rolling Decisions, for every roll the encounter makes."""
+    """The encounter's reading of the two Rolling Decisions and of its d10s' faces, for every roll it makes."""
     return RollRules(floor_every_skill=system.option(encounter, SUCCESS_FLOOR) != FLOOR_SUPERNATURAL,
-                     literal_reroll=system.option(encounter, SUPERNATURAL_REROLL) == REROLL_LITERAL)
+                     literal_reroll=system.option(encounter, SUPERNATURAL_REROLL) == REROLL_LITERAL,
+                     two_digit_faces=system.option(encounter, D10_FACES) == FACES_TWO_DIGIT)
 
 
 def success_number(skill: int, supernatural: bool = False, rules: RollRules = DEFAULT_ROLL_RULES) -> int:

@@ -68,7 +68,7 @@ from rules.systems.clovek.banks import (
     with_extra,
     with_spent,
 )
-from rules.systems.clovek.dice import DICE_WORDS
+from rules.systems.clovek.dice import DICE_WORDS, read_clovek_faces
 from rules.systems.clovek.economy import OFF_HAND_BURNS, action_type, new_round, spend_dice, take_action
 from rules.systems.clovek.long_actions import healing_blocked, long_actions
 from rules.systems.clovek.order import (
@@ -82,6 +82,9 @@ from rules.systems.clovek.order import (
     turn_order,
 )
 from rules.systems.clovek.rolls import (
+    D10_FACES,
+    FACES_PLAIN,
+    FACES_TWO_DIGIT,
     FLOOR_EVERY_SKILL,
     FLOOR_SUPERNATURAL,
     REROLL_LITERAL,
@@ -150,6 +153,11 @@ def _options() -> tuple[OptionSpec, ...]:
                    help=N_("A supernatural skill rerolls from 15 − skill; from skill 11 that is below the success "
                            "number. The reroll is “for further successes”, so by default only successes reroll. "
                            "A 1 never rerolls.")),
+        OptionSpec(D10_FACES, N_("The table's d10s show"), OptionKind.CHOICE, FACES_PLAIN,
+                   choices=((FACES_PLAIN, N_("0 to 9 (a typed 10 is a ten)")),
+                            (FACES_TWO_DIGIT, N_("00 to 90 (a typed 10 is a one, 00 a ten)"))),
+                   help=N_("On d10s with two-digit faces the second digit is ignored: 10 is 1, 20 is 2, 00 is 10. "
+                           "Faces typed as 00 or 20–90 are read so either way; only 10 needs this choice.")),
         OptionSpec("power_critical_range", N_("Critical range of power rolls (highest face)"), OptionKind.INT, 2,
                    minimum=1, maximum=4,
                    help=N_("The rules say 1–2; the seed's Cesare example (2, 5, 4 is no critical failure) reads "
@@ -361,6 +369,14 @@ class ClovekSystem(RuleSystem):
         return (InitiativeInput(INITIATIVE_DICE, N_("Mental dice risked"), min(initiative_dice_chosen(combatant), left),
                                 0, left, counts_dice=True,
                                 help=N_("Best die + Composure; the dice stay spent for the round.")),)
+
+    def typed_faces(self, text: str, spec: DiceSpec, encounter: Encounter) -> str:
+        """Mental dice typed as two-digit dice show them, read as faces (a total, "=12" or a lone number for
+        several dice, stays as typed)."""
+        numbers = text.replace(",", " ").replace(";", " ").split()
+        if text.strip().startswith("=") or (len(numbers) == 1 and "+" not in text and spec.count != 1):
+            return text
+        return read_clovek_faces(text, self.option(encounter, D10_FACES) == FACES_TWO_DIGIT)
 
     def store_initiative_inputs(self, combatant: Combatant, values: Mapping[str, int],
                                 encounter: Encounter) -> Combatant:

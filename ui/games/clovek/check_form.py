@@ -26,7 +26,7 @@ from rules.encounter import Combatant
 from rules.odds import Dist
 from rules.systems.clovek import SkillRoll
 from rules.systems.clovek.banks import BANK_TITLES, BANKS, bank
-from rules.systems.clovek.dice import DEFAULT_ROLL_RULES, ClovekTest, RollRules, SkillKind
+from rules.systems.clovek.dice import DEFAULT_ROLL_RULES, ClovekTest, RollRules, SkillKind, read_as_note
 from rules.systems.clovek.odds import (
     OUTCOME_WORDS,
     OUTCOMES,
@@ -303,7 +303,7 @@ class PowerDice(ClovekTest):
         return _("{dice} against {value}").format(dice=f"{self.count}d10", value=self.skill)
 
     def summarize(self, result: RollResult) -> str:
-        return successes_phrase(result.successes or 0)
+        return read_as_note(successes_phrase(result.successes or 0), result)
 
 
 def fill(combo: QComboBox, items: list[tuple[str, object]], wanted: object) -> None:
