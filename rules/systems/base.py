@@ -73,6 +73,9 @@ class OptionSpec:
     #: A TABLE's field and entry names as the GM reads them ((data key, English label marked with N_), ...):
     #: the settings form shows these, the data keeps its keys.
     labels: tuple[tuple[str, str], ...] = ()
+    #: A weapon field added after weapons were saved: kept only when it differs from the default, so a fight saved
+    #: before it replays to the very state it saved (Člověk's supernatural skill).
+    omit_default: bool = False
 
     def _in_range(self, value: JsonValue) -> bool:
         if isinstance(value, bool) or not isinstance(value, int):

@@ -52,6 +52,7 @@ from rules.systems.clovek.weapons import (
     SKILL,
     SKILL_KIND,
     SKILL_NAME,
+    SUPERNATURAL,
     VALUE,
 )
 from rules.turns import current_actor
@@ -216,6 +217,7 @@ class ClovekCheckDialog(AttackDialog):
         roll.skill_name.setText(str(weapon.value(SKILL_NAME) or ""))
         roll.skill.setValue(weapon.number(SKILL))
         roll.kind.setCurrentIndex(max(0, roll.kind.findData(weapon.value(SKILL_KIND))))
+        roll.supernatural.setChecked(weapon.value(SUPERNATURAL) is True)
         roll.bonus.setValue(weapon.number(BONUS))
         if weapon.number(DICE):
             roll.limit(self._attacker())  # the bank chosen above caps the dice
