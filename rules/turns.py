@@ -234,9 +234,11 @@ def check_dice_count(count: int, name: str) -> None:
                                       count).format(name=name, count=count, limit=INITIATIVE_DICE.high))
 
 
-def _check_tiebreak(faces: tuple[int, ...], name: str) -> None:
-    if len(faces) > TIEBREAK_DICE.high or not all(1 <= face <= 6 for face in faces):
-        raise OperationError(_("{name}'s tie-break dice are not d6 faces.").format(name=name))
+def _check_tiebreak(faces: tuple[int, ...], name: str, sides: int) -> None:
+    if len(faces) > TIEBREAK_DICE.high or not all(1 <= face <= sides for face in faces):
+        if sides == 6:
+            raise OperationError(_("{name}'s tie-break dice are not d6 faces.").format(name=name))
+        raise OperationError(_("{name}'s tie-break dice are not d{sides} faces.").format(name=name, sides=sides))
 
 
 def _check_faces(faces: tuple[int, ...], count: int, sides: int, name: str) -> None:
@@ -262,10 +264,15 @@ class RollInitiative(Operation):
     tiebreaks: Mapping[str, tuple[int, ...]]
     choices: Mapping[str, Mapping[str, int]] = field(default_factory=frozen_map)
     totals: Mapping[str, int] = field(default_factory=frozen_map, metadata=ADDED_LATER)
+    #: The die the tie-break dice are (:meth:`RuleSystem.tiebreak_sides`); fights saved before it rolled d6.
+    tiebreak_sides: int = field(default=6, metadata=ADDED_LATER)
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         if encounter.clock.current is not None:
             raise OperationError(_("The round is still running: finish it before rolling initiative."))
+        if self.tiebreak_sides not in (6, system.tiebreak_sides()):
+            raise OperationError(_("This game breaks initiative ties with d{sides}, not d{typed}.").format(
+                sides=system.tiebreak_sides(), typed=self.tiebreak_sides))
         state = encounter
         for combatant_id in self.choices:
             if combatant_id not in self.rolls and combatant_id not in self.totals:
@@ -287,9 +294,12 @@ class RollInitiative(Operation):
             state = state.with_combatant(replace(combatant, initiative=rolled))
         for combatant_id, total in self.totals.items():
             state = state.with_combatant(self._announced(state, system, combatant_id, total))
+        named = (*self.rolls, *self.totals) if system.rolls_initiative(state) else ()
         log = tuple(LogLine("{name} rolls {total} for initiative.",
                             {"name": c.name, "total": system.score_text(c, state)})
-                    for c in (state.combatant(i) for i in (*self.rolls, *self.totals)))
+                    for c in (state.combatant(i) for i in named))
+        if self.tiebreak_sides == system.tiebreak_sides():  # an older fight's d6 tie-breaks logged nothing
+            log += tuple(system.tie_lines(state))
         return Applied(state, log).then(start_round(state, system))
 
     def _announced(self, encounter: Encounter, system: RuleSystem, combatant_id: str, total: int) -> Combatant:
@@ -305,7 +315,7 @@ class RollInitiative(Operation):
 
     def _tiebreak(self, combatant: Combatant) -> tuple[int, ...]:
         faces = self.tiebreaks.get(combatant.id, ())
-        _check_tiebreak(faces, combatant.name)
+        _check_tiebreak(faces, combatant.name, self.tiebreak_sides)
         return faces
 
 
@@ -352,7 +362,7 @@ def roll_initiative(encounter: Encounter, system: RuleSystem, roller: Roller,
         group = system.initiative_group(combatant, encounter)
         if group and combatant.id in given and system.can_act(combatant, encounter):
             count = spec_of(combatant).count
-            by_group.setdefault((group, count), (given[combatant.id], tuple(roller.dice(system.tiebreak_dice(), 6))))
+            by_group.setdefault((group, count), (given[combatant.id], _tie_dice(roller, system)))
     for combatant in encounter.combatants.values():
         if not system.can_act(combatant, encounter):
             continue
@@ -364,7 +374,7 @@ def roll_initiative(encounter: Encounter, system: RuleSystem, roller: Roller,
             roll = given.get(combatant.id) or shared
         else:
             roll = given.get(combatant.id) or TypedInitiative(faces=tuple(roller.dice(spec.count, spec.sides)))
-            tiebreaks[combatant.id] = tuple(roller.dice(system.tiebreak_dice(), 6))
+            tiebreaks[combatant.id] = _tie_dice(roller, system)
             if group:
                 by_group[key] = (roll, tiebreaks[combatant.id])
         if roll.total is not None:
@@ -373,7 +383,12 @@ def roll_initiative(encounter: Encounter, system: RuleSystem, roller: Roller,
             rolls[combatant.id] = roll.faces
     kept = {combatant_id: frozen_map(values) for combatant_id, values in choices.items()
             if combatant_id in rolls or combatant_id in announced}
-    return RollInitiative(frozen_map(rolls), frozen_map(tiebreaks), frozen_map(kept), frozen_map(announced))
+    return RollInitiative(frozen_map(rolls), frozen_map(tiebreaks), frozen_map(kept), frozen_map(announced),
+                          system.tiebreak_sides())
+
+
+def _tie_dice(roller: Roller, system: RuleSystem) -> tuple[int, ...]:
+    return tuple(roller.dice(system.tiebreak_dice(), system.tiebreak_sides()))
 
 
 @dataclass(frozen=True)

@@ -73,8 +73,8 @@ def checked_weapon(weapon: Weapon, fields: Sequence[OptionSpec]) -> Weapon:
     if unknown:
         raise RulesError(_("{weapon}: this game's weapons have no field “{field}”.").format(
             weapon=name, field=unknown[0][:40]))
-    values = {spec.key: _checked_value(spec, weapon.values.get(spec.key, spec.default), name) for spec in fields
-              if spec.filled or spec.key in weapon.values}
+    values = {spec.key: _checked_value(spec, weapon.values.get(spec.key, spec.default), name) for spec in fields}
+    values = {key: value for key, value in values.items() if by_key[key].filled or value != by_key[key].default}
     checked = Weapon(name, frozen_map(values))
     if ROUNDS in by_key and MAGAZINE in by_key and checked.number(ROUNDS) > checked.number(MAGAZINE):
         raise RulesError(_("{weapon}: {rounds} rounds loaded, but the magazine holds {magazine}.").format(

@@ -20,7 +20,7 @@ from rules.text import _, pgettext
 from rules.time_units import ROUNDS, TimeUnits
 
 if TYPE_CHECKING:  # history imports this module: these types are only needed by the checker
-    from rules.history import History, Operation
+    from rules.history import History, LogLine, Operation
 
 
 class Hook(StrEnum):
@@ -73,8 +73,8 @@ class OptionSpec:
     #: A TABLE's field and entry names as the GM reads them ((data key, English label marked with N_), ...):
     #: the settings form shows these, the data keeps its keys.
     labels: tuple[tuple[str, str], ...] = ()
-    #: A weapon field added after weapons were saved: a weapon without it keeps none (readers use the default),
-    #: so a fight saved before replays to the state it saved.
+    #: A weapon field added after weapons were saved: False keeps it only when it differs from the default
+    #: (readers use the default), so a fight saved before it replays to the very state it saved.
     filled: bool = True
 
     def _in_range(self, value: JsonValue) -> bool:
@@ -409,9 +409,32 @@ class RuleSystem(ABC):
         """Whether initiative is rolled again at the start of every round."""
         return True
 
+    def typed_faces(self, text: str, spec: DiceSpec, encounter: Encounter) -> str:
+        """Initiative faces as the GM typed them, in the spelling :func:`rules.initiative_text.read_initiative`
+        reads (Člověk's two-digit d10s: "10, 50" is "1, 5"); DiceError for what no die shows. Default: as typed."""
+        return text
+
+    def rolls_initiative(self, encounter: Encounter) -> bool:
+        """Whether starting a round rolls initiative (Člověk's turns by alternation or by the conflict's logic do
+        not: the log then names no one's roll)."""
+        return True
+
+    def score_edit(self, combatant: Combatant, text: str, encounter: Encounter) -> Operation | None:
+        """The operation a text typed in the table's initiative column makes, or None for the GM's score
+        (:class:`~rules.turns.SetInitiative`); RulesError says why the text is wrong."""
+        return None
+
     def tiebreak_dice(self) -> int:
-        """How many d6 to roll up front to settle ties nothing else settles."""
+        """How many dice (of :meth:`tiebreak_sides`) to roll up front to settle ties nothing else settles."""
         return 4
+
+    def tiebreak_sides(self) -> int:
+        """The die the tie-break dice are (a d6 unless the game's text names another)."""
+        return 6
+
+    def tie_lines(self, encounter: Encounter) -> Sequence[LogLine]:
+        """Log lines saying how the tie-break dice just rolled for initiative settle ties (default: none)."""
+        return ()
 
     @abstractmethod
     def remaining_slots(self, encounter: Encounter) -> list[Slot]:

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from rules.combatants import ApplyHarm, SetAttribute, SetOption, SpendAction
+from rules.dice import Roller
+from rules.encounter import frozen_map
 from rules.errors import OperationError, RulesError
 from rules.history import History
 from rules.systems.clovek import (
@@ -27,7 +31,7 @@ from rules.systems.clovek.rolls import (
     resolve_power,
 )
 from rules.systems.clovek.system import initiative_score
-from rules.turns import NextTurn, SetInitiative
+from rules.turns import NextTurn, RollInitiative, SetInitiative, roll_initiative
 from tests.rules.test_clovek_scenes import left, roll, seed_fight
 
 # --- dice banks ------------------------------------------------------------------------------------------
@@ -499,3 +503,70 @@ def test_track_sizes_are_a_gm_table() -> None:
         history.do(SetOption("track_sizes", {"physical": {"wounds": 0}}))
     history.do(ApplyHarm("b", "physical_wounds", 9))
     assert history.state.combatant("b").boxes("physical_wounds") == 6
+
+
+# --- initiative ties: Composure, then a d10 roll-off ------------------------------------------------------
+
+
+class RecordingRoller(Roller):
+    """A seeded roller that remembers the dice it was asked for (count, sides)."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(random.Random(seed))
+        self.asked: list[tuple[int, int]] = []
+
+    def dice(self, count: int, sides: int) -> list[int]:
+        self.asked.append((count, sides))
+        return super().dice(count, sides)
+
+
+def tied_at_four() -> History:
+    """Cesare's Composure raised to Adriana's 4; neither risks a mental die: both at 4, Composure 4."""
+    history = seed_fight()
+    history.do(SetAttribute("c", "composure", 4))
+    return history
+
+
+def test_the_roll_off_is_a_d10_rolled_for_everyone_and_replayed_from_history() -> None:
+    # clovek.md Decision: "ties (the seed is silent) go to the higher Composure, then a d10 roll-off".
+    history = tied_at_four()
+    roller = RecordingRoller(3)
+    operation = roll_initiative(history.state, history.system, roller)
+    assert operation.tiebreak_sides == 10
+    assert {sides for _count, sides in roller.asked} == {10}  # no die of the roll is a d6
+    assert all(1 <= face <= 10 for faces in operation.tiebreaks.values() for face in faces)
+    entry = history.do(operation)
+    order = [slot.ids[0] for slot in history.system.remaining_slots(history.state)]
+    first, second = sorted(("c", "a"), key=lambda cid: operation.tiebreaks[cid], reverse=True)
+    assert order.index(first) < order.index(second)
+    tie = next(line for line in entry.log if "roll-off" in line.text)
+    assert tie.args["score"] == 4 and tie.args["composure"] == 4
+    replayed = History.replay(history.initial, [e.operation for e in history.entries])
+    assert [slot.ids for slot in history.system.remaining_slots(replayed.state)] == [(cid,) for cid in order]
+    assert replayed.entries[-1].text() == entry.text()
+
+
+def test_the_roll_off_line_names_each_ones_d10_winner_first_and_the_dice_it_took() -> None:
+    history = tied_at_four()
+    entry = history.do(RollInitiative(frozen_map({"c": (), "a": (), "b": ()}),
+                                      frozen_map({"c": (7, 2), "a": (9, 1), "b": (10, 10)}), tiebreak_sides=10))
+    assert "Tie at 4, Composure 4 too: the d10 roll-off gives Adriana 9; Cesare 7." in entry.text()
+    assert "Beatrice" not in entry.text().split("roll-off")[1]  # Composure 2: no tie with anyone
+    assert history.state.clock.current is not None and history.state.clock.current.ids == ("a",)
+    history.undo()
+    entry = history.do(RollInitiative(frozen_map({"c": (), "a": ()}),
+                                      frozen_map({"c": (7, 8), "a": (7, 2)}), tiebreak_sides=10))
+    assert "the d10 roll-off gives Cesare 7, 8; Adriana 7, 2." in entry.text()
+
+
+def test_a_roll_off_face_must_be_a_d10s_and_an_older_fights_d6_tie_dice_still_replay() -> None:
+    history = tied_at_four()
+    with pytest.raises(OperationError, match="not d10 faces"):
+        history.do(RollInitiative(frozen_map({"c": (), "a": ()}), frozen_map({"c": (11,), "a": (1,)}),
+                                  tiebreak_sides=10))
+    with pytest.raises(OperationError, match="d10, not d8"):
+        history.do(RollInitiative(frozen_map({"c": (), "a": ()}), frozen_map({"c": (1,), "a": (2,)}),
+                                  tiebreak_sides=8))
+    older = history.do(RollInitiative(frozen_map({"c": (), "a": ()}), frozen_map({"c": (6,), "a": (1,)})))
+    assert "roll-off" not in older.text()  # saved before the roll-off was logged: the same lines as then
+    assert history.state.clock.current is not None and history.state.clock.current.ids == ("c",)

@@ -7,11 +7,14 @@ example)."
 
 from __future__ import annotations
 
+import pytest
+
 from rules.combatants import AddCombatant, SetOption
 from rules.encounter import Side, frozen_map
+from rules.errors import OperationError, RulesError
 from rules.history import History
-from rules.systems.clovek import SYSTEM
-from rules.turns import NextTurn
+from rules.systems.clovek import SYSTEM, SetTurnPlace
+from rules.turns import NextTurn, RollInitiative
 from tests.rules.test_clovek_scenes import ADRIANA, BEATRICE, left, roll, seed_fight
 
 
@@ -70,3 +73,66 @@ def test_alternation_needs_no_roll_and_alternates_the_sides_in_list_order() -> N
     roll(history, dict.fromkeys("bcadg", ()))  # Roll initiative only starts the round: no dice to roll
     assert _round(history) == ["Beatrice", "Adriana", "Cesare", "Guard", "Dante"]
     assert left(history, "b")[2] == mental_before  # no mental dice risked
+
+
+def test_by_the_conflicts_logic_there_is_no_roll_and_the_gm_arranges_the_order() -> None:
+    # "ordered by alternation, by the conflict's logic or … by initiative"; the GM picks per conflict.
+    history = _two_sides()
+    history.do(SetOption("turn_order", "logic"))
+    beatrice = history.state.combatant("b")
+    assert SYSTEM.initiative_inputs(beatrice, history.state) == ()
+    assert SYSTEM.initiative_dice(beatrice, history.state).count == 0
+    mental_before = left(history, "b")[2]
+    entry = history.do(SetTurnPlace("g", 1))  # the guard bursts in first, by the scene's logic
+    assert entry.text() == "The GM puts Guard at place 1 of 5 in the turn order."
+    history.do(SetTurnPlace("b", 5))
+    assert [SYSTEM.score_text(history.state.combatant(cid), history.state) for cid in "gcadb"] == list("12345")
+    roll(history, dict.fromkeys("bcadg", ()))
+    assert _round(history) == ["Guard", "Cesare", "Adriana", "Dante", "Beatrice"]
+    assert left(history, "b")[2] == mental_before  # no mental dice risked
+    roll(history, dict.fromkeys("bcadg", ()))  # the order holds for the whole conflict, round after round
+    assert _acting(history) == "Guard"
+
+
+def test_a_place_moved_mid_round_changes_who_comes_next_and_undo_restores_it() -> None:
+    history = _two_sides()
+    history.do(SetOption("turn_order", "logic"))
+    roll(history, dict.fromkeys("bcadg", ()))
+    assert _acting(history) == "Beatrice"
+    history.do(NextTurn())
+    assert _acting(history) == "Cesare"
+    history.do(SetTurnPlace("g", 3))  # Cesare acts now; the guard comes right after him
+    history.do(NextTurn())
+    assert _acting(history) == "Guard"
+    history.undo()
+    history.undo()
+    assert [s.ids[0] for s in SYSTEM.remaining_slots(history.state)] == ["c", "a", "d", "g"]
+
+
+def test_alternation_alternates_the_sides_in_the_gms_order() -> None:
+    history = _two_sides()
+    history.do(SetOption("turn_order", "alternation"))
+    history.do(SetTurnPlace("d", 1))
+    history.do(SetTurnPlace("g", 2))
+    roll(history, dict.fromkeys("bcadg", ()))
+    assert _round(history) == ["Dante", "Guard", "Beatrice", "Adriana", "Cesare"]
+
+
+def test_a_place_is_refused_by_initiative_and_outside_the_order() -> None:
+    history = _two_sides()
+    with pytest.raises(OperationError, match="Turns go by initiative"):
+        history.do(SetTurnPlace("g", 1))
+    assert SYSTEM.score_edit(history.state.combatant("g"), "1", history.state) is None  # the GM's score
+    history.do(SetOption("turn_order", "logic"))
+    with pytest.raises(OperationError, match="from 1 to 5, not 6"):
+        history.do(SetTurnPlace("g", 6))
+    with pytest.raises(RulesError, match="place in the turn order"):
+        SYSTEM.score_edit(history.state.combatant("g"), "first", history.state)
+    assert SYSTEM.score_edit(history.state.combatant("g"), " 2 ", history.state) == SetTurnPlace("g", 2)
+
+
+def test_without_initiative_the_round_starts_without_anyone_rolling_in_the_log() -> None:
+    history = _two_sides()
+    history.do(SetOption("turn_order", "logic"))
+    entry = history.do(RollInitiative(frozen_map(dict.fromkeys("bcadg", ())), frozen_map()))
+    assert "for initiative" not in entry.text() and "Round 1 begins." in entry.text()

@@ -37,8 +37,8 @@ def checked(*weapons: Weapon) -> tuple[Weapon, ...]:
 
 def test_the_fields_are_what_the_roll_dialog_reads() -> None:
     keys = [spec.key for spec in SYSTEM.weapon_fields()]
-    assert keys == ["bank", "skill_name", "skill", "skill_kind", "dice", "bonus", "kind", "value", "power_bonus",
-                    "harm", "magazine", "rounds"]
+    assert keys == ["bank", "skill_name", "skill", "skill_kind", "supernatural", "dice", "bonus", "kind", "value",
+                    "power_bonus", "harm", "magazine", "rounds"]
 
 
 def test_a_good_weapon_gets_every_field_with_its_default() -> None:
@@ -50,6 +50,19 @@ def test_a_good_weapon_gets_every_field_with_its_default() -> None:
     assert pistol.value("kind") == "equipment" and pistol.number("value") == 3 and pistol.number(ROUNDS) == 2
     (threat,) = checked(weapon("Intimidation", bank="social", skill=3, harm="stun", skill_kind="talent"))
     assert threat.value("bank") == "social" and threat.value("harm") == "stun"
+
+
+def test_a_supernatural_skill_is_kept_only_when_ticked_so_older_weapons_stay_as_saved() -> None:
+    # clovek.md: "Supernatural skills reroll every die showing ≥ 15 − skill": a per-skill mark on the attack.
+    (rapier,) = checked(RAPIER)
+    assert "supernatural" not in rapier.values  # a weapon saved before the field replays to the same values
+    (curse,) = checked(weapon("Evil eye", bank="mental", skill=8, supernatural=True))
+    assert curse.value("supernatural") is True
+    assert "supernatural" in SYSTEM.describe_weapon(curse)
+    (plain,) = checked(weapon("Evil eye", bank="mental", skill=8, supernatural=False))
+    assert "supernatural" not in plain.values
+    with pytest.raises(RulesError, match="Supernatural skill"):
+        checked(weapon("Evil eye", supernatural="yes"))
 
 
 @pytest.mark.parametrize(("values", "message"), [

@@ -369,7 +369,7 @@ def test_from_faces(line: str, faces: str, total: int) -> None:
         ("4d10 skill 1", "2+3,9,5,0+2", "Only a 10 is rolled again (2+3)."),
         ("d10 skill 7 supernatural", "7+3", "Only a die showing 8 or more is rolled again (7+3)."),
         ("d10 skill 7 supernatural", "9", "A 9 is rolled again"),
-        ("d10 skill 3", "11", "A d10 cannot show 11."),
+        ("d10 skill 3", "11", "“11” is no d10 face: type 1 to 10 (0 is 10)"),
     ],
 )
 def test_from_faces_errors(line: str, faces: str, message: str) -> None:

@@ -15,7 +15,7 @@ from app.document import EncounterDocument
 from rules.combatants import SetAttribute
 from rules.dice import Roller
 from rules.serialize import to_data
-from rules.systems.clovek import SetInitiativeDice, StartLongAction
+from rules.systems.clovek import ClovekCheck, SetInitiativeDice, StartLongAction
 from rules.systems.clovek.dice import SkillKind
 from rules.systems.clovek.long_actions import LongKind, find_long_action
 from rules.systems.clovek.odds import OUTCOMES, outcome_odds, roll_odds
@@ -251,3 +251,57 @@ def test_armor_came_later_so_an_old_fight_replays_to_the_state_it_saved() -> Non
     assert history.state.combatant("b").attribute("armor") == 0
     spec = next(spec for spec in history.system.attribute_specs() if spec.key == "armor")
     assert spec.default == 0 and not spec.filled_when_added
+
+
+def test_the_dialog_counts_odds_hints_and_dice_by_the_encounters_rolling_options(dialog_for: DialogFactory) -> None:
+    # clovek.md "Rolling" Decisions: floor 5 for every skill (default) or supernatural skills only; at skill 11+ a
+    # supernatural skill rerolls only its successes (default) or literally from 15 − skill.
+    from rules.combatants import SetOption
+    from rules.systems.clovek.dice import RollRules
+
+    document = EncounterDocument(seed_fight())
+    dialog = dialog_for(document, attacker_id="b")
+    dialog.roll_box.skill.setValue(7)
+    dialog.roll_box.dice.setValue(2)
+    assert dialog.roll_box.info.text() == "Success on 5 or more; a 10 is rolled again."
+    assert dict(dialog.outcome_odds.outcomes())["Failure"] == pytest.approx(
+        outcome_odds(roll_odds(2, 7, SkillKind.ABILITY))["failure"])
+    document.apply(SetOption("success_floor", "supernatural"))
+    assert dialog.roll_box.info.text() == "Success on 3 or more; a 10 is rolled again."
+    assert dict(dialog.outcome_odds.outcomes())["Failure"] == pytest.approx(
+        outcome_odds(roll_odds(2, 7, SkillKind.ABILITY, rules=RollRules(floor_every_skill=False)))["failure"])
+    dialog.roll_entry.set_faces_text("3, 4")
+    dialog.resolve()
+    assert "2 successes: full success." in dialog.result_label.text()
+    dialog.next_attack()
+    document.apply(SetOption("supernatural_reroll", "literal"))
+    dialog.roll_box.skill.setValue(12)
+    dialog.roll_box.supernatural.setChecked(True)
+    assert dialog.roll_box.info.text() == ("Success on 5 or more; 3 or more is rolled again, a failed die too.")
+    dialog.roll_entry.set_faces_text("3+10+2, 1")
+    assert dialog.resolve_button.isEnabled(), dialog.status_label.text()
+    assert dialog.net_successes() == 1
+    dialog.resolve()
+    assert "1 success: basic success." in dialog.result_label.text()
+
+
+def test_faces_typed_as_two_digit_d10s_show_them_are_read_and_shown_as_read(dialog_for: DialogFactory) -> None:
+    # clovek.md: "On d10s with two-digit faces ignore the second digit: "10" = 1, "20" = 2, "00" = 10".
+    from rules.combatants import SetOption
+
+    document = EncounterDocument(seed_fight())
+    dialog = dialog_for(document, attacker_id="b")
+    dialog.roll_box.skill.setValue(1)
+    dialog.roll_box.dice.setValue(4)
+    dialog.roll_entry.set_faces_text("20, 90, 50, 00+20")
+    assert dialog.roll_entry.result_label.text() == "2 successes, full success (read as 2, 9, 5, 10+2)"
+    dialog.roll_entry.set_faces_text("20, 90, 55, 00+20")
+    assert "“55” is no d10 face" in dialog.roll_entry.error_text() and not dialog.resolve_button.isEnabled()
+    document.apply(SetOption("d10_faces", "two_digit"))
+    dialog.roll_entry.set_faces_text("10, 90, 50, 00+20")
+    assert dialog.roll_entry.faces() == ((1,), (9,), (5,), (10, 2))
+    dialog.resolve()
+    assert "2 successes: full success." in dialog.result_label.text()
+    operation = document.history.entries[-1].operation
+    assert isinstance(operation, ClovekCheck)
+    assert operation.test.faces == ((1,), (9,), (5,), (10, 2))  # the history keeps the faces as read

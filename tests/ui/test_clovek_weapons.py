@@ -210,3 +210,23 @@ def test_reload_in_the_window_fills_the_actors_pistol_as_her_physical_action(ope
     assert rounds(window.document, "c4") == 6
     assert adriana.actions_used.get("physical") == 1 and adriana.pools["physical"].spent == 1
     assert "Adriana reloads the Heavy pistol." in window.document.history.entries[-1].text()
+
+
+def test_a_supernatural_skills_weapon_ticks_supernatural_and_its_reroll_shows(dialog_for: Callable[
+        ..., ClovekCheckDialog]) -> None:
+    # clovek.md: "Supernatural skills reroll every die showing ≥ 15 − skill": skill 8 rerolls 7 or more.
+    from rules.encounter import Weapon
+
+    document = EncounterDocument(sample())
+    curse = Weapon("Evil eye", frozen_map({"bank": "mental", "skill_name": "Curses", "skill": 8,
+                                           "supernatural": True}))
+    rapier = document.state.combatant("c2").weapon("Rapier")
+    assert rapier is not None
+    document.apply(SetWeapons("c2", (rapier, curse)))
+    dialog = dialog_for(document, attacker_id="c2")
+    picker, roll = dialog.weapon_picker, dialog.roll_box
+    assert picker.itemText(picker.findData("Evil eye")) == "Evil eye · Curses 8 · mental · supernatural"
+    picker.setCurrentIndex(picker.findData("Evil eye"))
+    assert roll.supernatural.isChecked() and roll.info.text() == "Success on 5 or more; 7 or more is rolled again."
+    picker.setCurrentIndex(picker.findData("Rapier"))
+    assert not roll.supernatural.isChecked()

@@ -98,3 +98,39 @@ def test_one_edit_of_the_panel_spin_box_is_one_line_and_one_undo(qtbot: QtBot) -
     assert document.undo_stack.count() == steps + 1
     box.stepUp()  # an arrow step is an edit of its own
     assert len(_lines(document)) == 2 and document.undo_stack.count() == steps + 2
+
+
+def test_mental_dice_typed_as_two_digit_d10s_show_them_are_read_and_shown_as_read(qtbot: QtBot) -> None:
+    # clovek.md: "On d10s with two-digit faces ignore the second digit: "10" = 1, "20" = 2, "00" = 10".
+    # The seed's Beatrice: 2, 5, 7, 8, 3 + Composure 2 = 10, typed as her two-digit dice show them.
+    from rules.combatants import SetOption
+
+    document = EncounterDocument(seed_fight())
+    dialog = _dialog(qtbot, document)
+    dialog.fields["b"].setText("20, 50, 70, 80, 30")
+    assert dialog.readings["b"].text() == "dice: 10 (read as 2, 5, 7, 8, 3)"
+    dialog.fields["b"].setText("35, 50")
+    assert dialog.readings["b"].text() == "✗" and "“35” is no d10 face" in dialog.message.text()
+    dialog.fields["b"].setText("10, 20")  # another face spelled so: the dice have two digits, 10 is a 1
+    assert dialog.readings["b"].text() == "dice: 4 (read as 1, 2)"
+    dialog.reject()
+    document.apply(SetOption("d10_faces", "two_digit"))
+    dialog = _dialog(qtbot, document)
+    dialog.inputs["b"]["initiative_dice"].setValue(1)  # one die: a lone number is its face
+    dialog.fields["b"].setText("10")
+    assert dialog.readings["b"].text() == "dice: 3 (read as 1)"
+    dialog.fields["b"].setText("=12")  # a total stays a total
+    assert dialog.readings["b"].text() == "total: 12"
+    dialog.fields["b"].setText("00, 10")
+    dialog.roll()
+    assert document.system.score_text(document.state.combatant("b"), document.state) == "12"
+
+
+def test_a_long_reading_widens_the_dialog_instead_of_being_clipped(qtbot: QtBot) -> None:
+    dialog = _dialog(qtbot, EncounterDocument(seed_fight()))
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    dialog.fields["b"].setText("20, 50, 70, 80, 30, 60, 90, 00")
+    label = dialog.readings["b"]
+    assert "(read as 2, 5, 7, 8, 3, 6, 9, 10)" in label.text()
+    assert label.width() >= label.sizeHint().width()

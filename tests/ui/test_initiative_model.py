@@ -190,3 +190,27 @@ def test_damage_next_undo_and_redo_change_rows_in_place(qtmodeltester: Any) -> N
     document.undo_stack.redo()
     assert not resets
     qtmodeltester.check(model)
+
+
+def test_clovek_without_initiative_the_column_shows_and_takes_the_place_in_the_gms_order(qtbot: Any) -> None:
+    # clovek.md: turns "ordered by alternation, by the conflict's logic or … by initiative"; the GM picks.
+    from rules.combatants import SetOption
+    from rules.encounter import frozen_map
+    from rules.turns import RollInitiative
+    from tests.rules.test_clovek_scenes import seed_fight
+
+    document = EncounterDocument(seed_fight())
+    document.apply(SetOption("turn_order", "logic"))
+    model = InitiativeModel(document)
+    assert [model.index(row, Column.INITIATIVE).data() for row in range(3)] == ["1", "2", "3"]
+    row = _names(model).index("Adriana")
+    assert model.setData(model.index(row, Column.INITIATIVE), "1")
+    document.apply(RollInitiative(frozen_map(dict.fromkeys("bca", ())), frozen_map()))
+    assert _names(model) == ["Adriana", "Beatrice", "Cesare"]
+    assert [model.index(row, Column.INITIATIVE).data() for row in range(3)] == ["1", "2", "3"]
+    with qtbot.waitSignal(model.error) as signal:
+        assert not model.setData(model.index(0, Column.INITIATIVE), "9")
+    assert "from 1 to 3" in signal.args[0]
+    document.undo_stack.undo()  # the round's start
+    document.undo_stack.undo()  # the place
+    assert model.index(_names(model).index("Adriana"), Column.INITIATIVE).data() == "3"

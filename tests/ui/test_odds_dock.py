@@ -241,3 +241,22 @@ def test_a_layout_the_old_odds_dock_broke_is_not_restored(qtbot: QtBot, tmp_path
     again = reopened(qtbot, tmp_path)
     assert drawn(again, again.log_dock)
     assert not again.odds_dock.isVisible()
+
+
+def test_clovek_odds_under_either_reading_of_the_rolling_decisions(qtbot: QtBot) -> None:
+    # clovek.md "Rolling": floor 5 for every skill (default) or supernatural skills only; a supernatural skill 11+
+    # rerolls only its successes (default) or literally every die at 15 − skill or more.
+    from rules.systems.clovek.dice import RollRules
+
+    dock, _document = dock_for(qtbot, "clovek")
+    dock.select("outcome")
+    set_fields(dock, dice=3, dots=7)
+    default = outcome_odds(roll_odds(3, 7, SkillKind.ABILITY))
+    assert dock.chart.heights() == pytest.approx([default[key] for key in OUTCOMES], abs=TOLERANCE)
+    set_fields(dock, floor_supernatural_only=True)
+    floor = outcome_odds(roll_odds(3, 7, SkillKind.ABILITY, rules=RollRules(floor_every_skill=False)))
+    assert dock.chart.heights() == pytest.approx([floor[key] for key in OUTCOMES], abs=TOLERANCE)
+    assert floor["failure"] != default["failure"]
+    set_fields(dock, floor_supernatural_only=False, dots=12, supernatural=True, literal_reroll=True)
+    literal = outcome_odds(roll_odds(3, 12, SkillKind.ABILITY, True, RollRules(literal_reroll=True)))
+    assert dock.chart.heights() == pytest.approx([literal[key] for key in OUTCOMES], abs=TOLERANCE)

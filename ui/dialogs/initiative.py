@@ -190,7 +190,9 @@ class RollInitiativeDialog(QDialog):
     def _read(self, combatant_id: str) -> TypedInitiative | None:
         """One field's reading (RulesError with the combatant's name if it is unreadable)."""
         try:
-            return read_initiative(self.fields[combatant_id].text(), self._dice(combatant_id))
+            spec, state = self._dice(combatant_id), self._session.document.state
+            typed = self._session.document.system.typed_faces(self.fields[combatant_id].text(), spec, state)
+            return read_initiative(typed, spec)
         except RulesError as problem:
             name = self._session.document.state.combatant(combatant_id).name
             raise RulesError(f"{name}: {problem}") from None
@@ -206,6 +208,9 @@ class RollInitiativeDialog(QDialog):
             return
         show_message(label, text, error=False)
         show_message(self.message, "")
+        wanted = label.sizeHint().width() - label.width()
+        if wanted > 0 and self.isVisible():  # a long reading (Člověk's "read as 2, 5, 7, 8, 3") is never clipped
+            self.resize(self.width() + wanted, self.height())
 
     def _reading(self, combatant_id: str) -> str:
         system = self._session.document.system
@@ -222,7 +227,11 @@ class RollInitiativeDialog(QDialog):
                 name=combatant.name, count=spec.count, typed=len(typed.faces)))
         else:
             initiative, text = Initiative(spec.base, typed.faces), _("dice: {score}")
-        return text.format(score=system.score_text(replace(combatant, initiative=initiative), state))
+        reading = text.format(score=system.score_text(replace(combatant, initiative=initiative), state))
+        as_typed = self.fields[combatant_id].text()
+        if typed.faces and system.typed_faces(as_typed, spec, state) != as_typed:  # Člověk's two-digit d10s
+            return _("{summary} (read as {faces})").format(summary=reading, faces=", ".join(map(str, typed.faces)))
+        return reading
 
     def typed(self) -> tuple[dict[str, tuple[int, ...]], dict[str, int]]:
         """The faces and the totals typed per combatant (RulesError with the combatant's name if one is unreadable)."""

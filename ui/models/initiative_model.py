@@ -21,6 +21,7 @@ from app.i18n import N_, _, ngettext
 from rules.combatants import EditCombatant, is_hidden
 from rules.encounter import SIDE_LABELS, STATUS_LABELS, Combatant, Encounter, Side, SlotKind, Status
 from rules.errors import RulesError
+from rules.history import Operation
 from rules.systems.base import RuleSystem
 from rules.time_units import TimeUnits
 from rules.turns import SetInitiative, pass_slots, played_order
@@ -312,11 +313,13 @@ class InitiativeModel(EnumTableModel):
             return False
         return True
 
-    def _edit_operation(self, combatant_id: str, column: Column, text: str) -> EditCombatant | SetInitiative | None:
+    def _edit_operation(self, combatant_id: str, column: Column, text: str) -> Operation | None:
         if column is Column.NAME:
             return EditCombatant(combatant_id, "name", text)
         if column is Column.INITIATIVE:
-            return SetInitiative(combatant_id, _parse_score(text))
+            state, system = self._document.state, self._document.system
+            own = system.score_edit(state.combatant(combatant_id), text, state)  # Člověk's place in the order
+            return own if own is not None else SetInitiative(combatant_id, _parse_score(text))
         return None
 
     # --- keeping up with the document ----------------------------------------------------------

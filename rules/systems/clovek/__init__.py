@@ -7,6 +7,7 @@ from rules.systems.clovek.check import ClovekCheck, PowerRoll, SkillRoll
 from rules.systems.clovek.long_actions import EndLongAction, PauseLongAction, ResumeLongAction, StartLongAction
 from rules.systems.clovek.odds import successes_distribution
 from rules.systems.clovek.ops import ClovekBurn, ClovekSpend, RefillBanks, SetCapacityName, SetInitiativeDice
+from rules.systems.clovek.order import SetTurnPlace
 from rules.systems.clovek.rolls import success_number
 from rules.systems.clovek.system import ClovekSystem
 
@@ -24,6 +25,7 @@ __all__ = [
     "ResumeLongAction",
     "SetCapacityName",
     "SetInitiativeDice",
+    "SetTurnPlace",
     "SkillRoll",
     "StartLongAction",
     "success_number",

@@ -18,7 +18,7 @@ from rules.errors import OperationError
 from rules.history import Applied, AttackRecord, LogLine, Operation, require_combatant
 from rules.systems.base import RuleSystem
 from rules.systems.clovek.banks import BANK_WORDS, check_bank
-from rules.systems.clovek.dice import ClovekTest, SkillKind
+from rules.systems.clovek.dice import DEFAULT_ROLL_RULES, ClovekTest, RollRules, SkillKind
 from rules.systems.clovek.economy import ACTION, burn_stun, check_role, grant_of, spend_dice, take_action
 from rules.systems.clovek.long_actions import add_roll, find_long_action, with_long_action
 from rules.systems.clovek.ops import bonus_line
@@ -31,6 +31,7 @@ from rules.systems.clovek.rolls import (
     evaluate_check,
     power_source,
     resolve_power,
+    roll_rules,
     skill_kind,
 )
 from rules.text import _
@@ -60,7 +61,7 @@ class SkillRoll:
     bonus: int = 0
     penalty: int = 0
 
-    def checked(self) -> Chains:
+    def checked(self, rules: RollRules = DEFAULT_ROLL_RULES) -> Chains:
         """The faces as read (0 is 10), after checking every die and its rerolls; DiceError if wrong."""
         check_bank(self.bank)
         _check_modifiers(self.bonus, self.penalty)
@@ -70,13 +71,13 @@ class SkillRoll:
             raise OperationError(_("A skill's name has at most {limit} characters.").format(limit=MAX_NAME))
         if not self.faces:
             raise OperationError(_("Every activity needs at least one die."))
-        test = ClovekTest(len(self.faces), self.skill, skill_kind(self.skill_kind), self.supernatural)
+        test = ClovekTest(len(self.faces), self.skill, skill_kind(self.skill_kind), self.supernatural, rules)
         return test.from_chains(self.faces).faces
 
-    def result(self) -> CheckResult:
-        """Successes, outcome, critical failure and practice point."""
-        return evaluate_check(self.checked(), self.skill, skill_kind(self.skill_kind), self.supernatural,
-                              self.bonus, self.penalty)
+    def result(self, rules: RollRules = DEFAULT_ROLL_RULES) -> CheckResult:
+        """Successes, outcome, critical failure and practice point, under the encounter's reading of the rules."""
+        return evaluate_check(self.checked(rules), self.skill, skill_kind(self.skill_kind), self.supernatural,
+                              self.bonus, self.penalty, rules)
 
 
 @dataclass(frozen=True)
@@ -91,7 +92,7 @@ class PowerRoll:
     drop_base: bool = False
     name: str = ""  # the capacity attribute or the item ("Constitution", "heavy pistol")
 
-    def result(self, dice: int, critical_range: int) -> PowerResult:
+    def result(self, dice: int, critical_range: int, rules: RollRules = DEFAULT_ROLL_RULES) -> PowerResult:
         """Check that ``dice`` dice were rolled and work the power out."""
         _check_modifiers(self.bonus, self.penalty)
         if not 0 <= self.value <= 20 or len(self.name) > MAX_NAME:
@@ -99,9 +100,9 @@ class PowerRoll:
         if len(self.faces) != dice:
             raise OperationError(_("The power roll takes one die per success: {needed}, not {typed}.").format(
                 needed=dice, typed=len(self.faces)))
-        faces = ClovekTest(dice, self.value, SkillKind.ABILITY).from_chains(self.faces).faces
+        faces = ClovekTest(dice, self.value, SkillKind.ABILITY, rules=rules).from_chains(self.faces).faces
         return resolve_power(power_source(self.source), self.value, faces, self.bonus, self.penalty, self.drop_base,
-                             critical_range)
+                             critical_range, rules)
 
 
 @dataclass(frozen=True)
@@ -142,8 +143,9 @@ class ClovekCheck(Operation):
         actor = require_combatant(encounter, self.combatant_id)
         check_role(self.role)
         self._check_target(encounter)
-        attack = self.test.result()
-        defence = self.defence.result() if self.defence is not None else None
+        rules = roll_rules(system, encounter)
+        attack = self.test.result(rules)
+        defence = self.defence.result(rules) if self.defence is not None else None
         state, log = self._pay(encounter, system, actor)
         state, rounds_left = self._fire(state)
         log += [*_roll_lines(actor.name, self.test, attack), *rounds_left]
@@ -179,7 +181,7 @@ class ClovekCheck(Operation):
             raise OperationError(_("The action failed: there is no power to roll."))
         critical_range = system.option(encounter, "power_critical_range")
         span = critical_range if isinstance(critical_range, int) else POWER_CRITICAL_RANGE
-        return self.power.result(net, span)
+        return self.power.result(net, span, roll_rules(system, encounter))
 
     # --- consequences -----------------------------------------------------------------------------
     def _fire(self, state: Encounter) -> tuple[Encounter, tuple[LogLine, ...]]:

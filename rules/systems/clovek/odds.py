@@ -1,9 +1,15 @@
 """Člověk odds: successes of exploding d10 pools, critical failures, outcome words after a defence, power.
 
 Built on :func:`rules.odds.exploding_successes` (exact with Fractions, or floats). Infinite distributions are
-cut where the tail left out is below 1e-12 (:data:`rules.odds.DEFAULT_TAIL`). A critical failure needs no
-success on the dice and a die in the critical range; critical faces never succeed (the range ends at 4, the
-success number is at least 5), so P(critical) = P(all fail) − P(all fail outside the range) = fⁿ − (f − c)ⁿ.
+cut where the tail left out is below 1e-12 (:data:`rules.odds.DEFAULT_TAIL`).
+
+A roll of one face either succeeds or not, and either rerolls or not. A failed face that rerolls (the literal
+reading of the supernatural reroll) adds nothing and only starts another roll, so leaving those rolls out changes
+no total: the other three kinds keep their shares relative to each other, divided by 1 − P(failed reroll). A
+critical failure needs no success on any die and a die whose first face is in the critical range (a face that
+succeeded is never critical): with q the chance that one die ends with no success, q = a + b·q (a: a face
+that fails and stops, b: one that fails and rerolls), and q' the same with first faces outside the range,
+P(critical) = qⁿ − q'ⁿ.
 """
 
 from __future__ import annotations
@@ -16,7 +22,14 @@ from typing import Final, Generic
 from rules import odds
 from rules.errors import RulesError
 from rules.odds import Dist, P
-from rules.systems.clovek.dice import CLOVEK_LADDER, CRITICAL_FAILURE, CRITICAL_RANGE, SkillKind
+from rules.systems.clovek.dice import (
+    CLOVEK_LADDER,
+    CRITICAL_FAILURE,
+    CRITICAL_RANGE,
+    DEFAULT_ROLL_RULES,
+    RollRules,
+    SkillKind,
+)
 from rules.systems.clovek.rolls import (
     POWER_CRITICAL_RANGE,
     PowerSource,
@@ -56,13 +69,27 @@ def _check_dice(dice: int) -> None:
         raise RulesError(_("Roll from 0 to {limit} dice, not {count}.").format(limit=MAX_DICE, count=dice))
 
 
+FACES: Final[range] = range(1, 11)
+
+
+def _share(one: P, faces: list[int]) -> P:
+    return one * len(faces) / 10
+
+
 def _roll(one: P, dice: int, success_at: int, reroll_at: int, critical_top: int) -> RollOdds[P]:
     """``one`` is 1.0 or Fraction(1): it sets the number type of every probability."""
     _check_dice(dice)
-    explode = one * (11 - reroll_at) / 10
-    counted = odds.exploding_successes(dice, one * (11 - success_at) / 10, explode)
-    fail, critical = one * (success_at - 1) / 10, one * critical_top / 10
-    return RollOdds(counted.dist, counted.truncated, fail**dice - (fail - critical) ** dice)
+    failed = [face for face in FACES if face < success_at]
+    stop = _share(one, [face for face in failed if face < reroll_at])
+    again = _share(one, [face for face in failed if face >= reroll_at])
+    explode = _share(one, [face for face in FACES if face >= max(success_at, reroll_at)]) / (1 - again)
+    succeed = _share(one, [face for face in FACES if face >= success_at]) / (1 - again)
+    counted = odds.exploding_successes(dice, succeed, explode)
+    fails = stop / (1 - again)
+    outside = [face for face in failed if face > critical_top]
+    fails_outside = (_share(one, [face for face in outside if face < reroll_at])
+                     + _share(one, [face for face in outside if face >= reroll_at]) * fails)
+    return RollOdds(counted.dist, counted.truncated, fails**dice - fails_outside**dice)
 
 
 @functools.lru_cache(maxsize=256)
@@ -75,25 +102,27 @@ def _exact_roll(dice: int, success_at: int, reroll_at: int, critical_top: int) -
     return _roll(Fraction(1), dice, success_at, reroll_at, critical_top)
 
 
-def roll_odds(dice: int, skill: int, kind: SkillKind = SkillKind.ABILITY, supernatural: bool = False) -> RollOdds[
-        float]:
-    """Odds of a skill roll of ``dice`` d10 at ``skill`` dots (floats)."""
-    return _float_roll(dice, success_number(skill), reroll_number(skill, supernatural), CRITICAL_RANGE[kind])
+def roll_odds(dice: int, skill: int, kind: SkillKind = SkillKind.ABILITY, supernatural: bool = False,
+              rules: RollRules = DEFAULT_ROLL_RULES) -> RollOdds[float]:
+    """Odds of a skill roll of ``dice`` d10 at ``skill`` dots (floats), under the encounter's ``rules``."""
+    return _float_roll(dice, success_number(skill, supernatural, rules), reroll_number(skill, supernatural, rules),
+                       CRITICAL_RANGE[kind])
 
 
-def exact_roll_odds(dice: int, skill: int, kind: SkillKind = SkillKind.ABILITY,
-                    supernatural: bool = False) -> RollOdds[Fraction]:
+def exact_roll_odds(dice: int, skill: int, kind: SkillKind = SkillKind.ABILITY, supernatural: bool = False,
+                    rules: RollRules = DEFAULT_ROLL_RULES) -> RollOdds[Fraction]:
     """The same with exact Fractions (the tests' reference)."""
-    return _exact_roll(dice, success_number(skill), reroll_number(skill, supernatural), CRITICAL_RANGE[kind])
+    return _exact_roll(dice, success_number(skill, supernatural, rules), reroll_number(skill, supernatural, rules),
+                       CRITICAL_RANGE[kind])
 
 
-def successes_distribution(dice: int, skill: int, kind: str = "ability",
-                           supernatural: bool = False) -> tuple[list[float], float]:
+def successes_distribution(dice: int, skill: int, kind: str = "ability", supernatural: bool = False,
+                           rules: RollRules = DEFAULT_ROLL_RULES) -> tuple[list[float], float]:
     """(P(k successes) for k = 0, 1, … until the tail left is below 1e-12, P(critical failure)).
 
     P(0 successes) includes the critical failures; the critical failure's chance is given apart.
     """
-    result = roll_odds(dice, skill, skill_kind(kind), supernatural)
+    result = roll_odds(dice, skill, skill_kind(kind), supernatural, rules)
     return list(result.dist.probs), result.critical
 
 
@@ -156,12 +185,13 @@ class PowerSpec:
     penalty: int = 0
     drop_base: bool = False
     critical_range: int = POWER_CRITICAL_RANGE
+    rules: RollRules = DEFAULT_ROLL_RULES
 
 
 def power_odds(one: P, dice: int, spec: PowerSpec) -> Dist[P]:
     """Final power of an action with ``dice`` successes (``one`` = 1.0 or Fraction(1) picks the number type)."""
     base = base_power(spec.source, spec.value, spec.drop_base)
-    rolled = _power_roll(one, dice, spec.value, spec.critical_range)
+    rolled = _power_roll(one, dice, spec.value, spec.critical_range, spec.rules)
     no_success = rolled.dist.probability(0) - rolled.critical
     weights: dict[int, P] = {}
     for successes, p in rolled.dist.items():
@@ -172,10 +202,11 @@ def power_odds(one: P, dice: int, spec: PowerSpec) -> Dist[P]:
     return Dist.from_mapping(weights)
 
 
-def _power_roll(one: P, dice: int, value: int, critical_range: int) -> RollOdds[P]:
+def _power_roll(one: P, dice: int, value: int, critical_range: int, rules: RollRules) -> RollOdds[P]:
+    success_at, reroll_at = success_number(value, False, rules), reroll_number(value, False, rules)
     if isinstance(one, Fraction):
-        return _exact_roll(dice, success_number(value), reroll_number(value), critical_range)
-    return _float_roll(dice, success_number(value), reroll_number(value), critical_range)
+        return _exact_roll(dice, success_at, reroll_at, critical_range)
+    return _float_roll(dice, success_at, reroll_at, critical_range)
 
 
 def action_power_odds(net: Dist[P], spec: PowerSpec) -> Dist[P]:

@@ -13,9 +13,13 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
+from rules.encounter import Encounter
 from rules.errors import RulesError
+from rules.systems.base import RuleSystem
 from rules.systems.clovek.dice import (
     CRITICAL_FAILURE,
+    DEFAULT_ROLL_RULES,
+    RollRules,
     SkillKind,
     clovek_critical_failure,
     clovek_face,
@@ -34,17 +38,35 @@ POWER_CRITICAL_RANGE: Final[int] = 2
 
 Chains = Sequence[Sequence[int]]
 
+#: clovek.md Decision: the minimum success number 5 binds every roll (default) or only supernatural skills.
+SUCCESS_FLOOR, FLOOR_EVERY_SKILL, FLOOR_SUPERNATURAL = "success_floor", "every_skill", "supernatural"
+#: clovek.md Decision: at skill 11+ a supernatural skill rerolls its successful dice only (default) or, literally,
+#: every die at or above 15 − skill.
+SUPERNATURAL_REROLL, REROLL_SUCCESSES, REROLL_LITERAL = "supernatural_reroll", "successes", "literal"
 
-def success_number(skill: int, supernatural: bool = False) -> int:
-    """Lowest face that succeeds: 10 − skill, never below 5 (a supernatural skill changes only what rerolls)."""
+#: clovek.md "Dice banks": some d10s show 00–90 ("10 je potom tedy jedna … 00 je deset"): how a typed "10" reads.
+D10_FACES, FACES_PLAIN, FACES_TWO_DIGIT = "d10_faces", "plain", "two_digit"
+
+
+def roll_rules(system: RuleSystem, encounter: Encounter) -> RollRules:
+    """The encounter's reading of the two Rolling Decisions and of its d10s' faces, for every roll it makes."""
+    return RollRules(floor_every_skill=system.option(encounter, SUCCESS_FLOOR) != FLOOR_SUPERNATURAL,
+                     literal_reroll=system.option(encounter, SUPERNATURAL_REROLL) == REROLL_LITERAL,
+                     two_digit_faces=system.option(encounter, D10_FACES) == FACES_TWO_DIGIT)
+
+
+def success_number(skill: int, supernatural: bool = False, rules: RollRules = DEFAULT_ROLL_RULES) -> int:
+    """Lowest face that succeeds: 10 − skill, never below 5 (for every skill, or by the encounter's option only
+    for a supernatural one)."""
     _check_skill(skill)
-    return clovek_success_number(skill)
+    return clovek_success_number(skill, supernatural, rules)
 
 
-def reroll_number(skill: int, supernatural: bool = False) -> int:
-    """Lowest face rolled again: 10, or 15 − skill for a supernatural skill (never below the success number)."""
+def reroll_number(skill: int, supernatural: bool = False, rules: RollRules = DEFAULT_ROLL_RULES) -> int:
+    """Lowest face rolled again: 10, or 15 − skill for a supernatural skill (by default never below the success
+    number)."""
     _check_skill(skill)
-    return clovek_reroll_number(skill, supernatural)
+    return clovek_reroll_number(skill, supernatural, rules)
 
 
 def _check_skill(skill: int) -> None:
@@ -95,14 +117,14 @@ class CheckResult:
 
 
 def evaluate_check(faces: Chains, skill: int, kind: SkillKind, supernatural: bool = False, bonus: int = 0,
-                   penalty: int = 0) -> CheckResult:
+                   penalty: int = 0, rules: RollRules = DEFAULT_ROLL_RULES) -> CheckResult:
     """Work out a skill roll from its faces (one chain per die, rerolls after the first face).
 
     A critical failure needs no success on the dice (penalties never make one); a practice point is earned by a
     critical failure or by a total success on the dice alone, and never on a knowledge.
     """
-    rolled = count_clovek_successes(faces, skill, supernatural)
-    critical = clovek_critical_failure(faces, skill, kind)
+    rolled = count_clovek_successes(faces, skill, supernatural, rules)
+    critical = clovek_critical_failure(faces, skill, kind, supernatural, rules)
     practice = kind is not SkillKind.KNOWLEDGE and (critical or rolled >= TOTAL_SUCCESS)
     return CheckResult(rolled, modified_successes(rolled, bonus, penalty), critical, practice)
 
@@ -167,22 +189,26 @@ class PowerResult:
         return self.total > 0
 
 
-def power_critical(faces: Chains, value: int, critical_range: int = POWER_CRITICAL_RANGE) -> bool:
+def power_critical(faces: Chains, value: int, critical_range: int = POWER_CRITICAL_RANGE,
+                   rules: RollRules = DEFAULT_ROLL_RULES) -> bool:
     """No power success rolled and some die (as first rolled) at or below ``critical_range``."""
-    if count_clovek_successes(faces, value) > 0:
+    if count_clovek_successes(faces, value, False, rules) > 0:
         return False
     return any(chain and 1 <= clovek_face(chain[0]) <= critical_range for chain in faces)
 
 
 def resolve_power(source: PowerSource, value: int, faces: Chains, bonus: int = 0, penalty: int = 0,
-                  drop_base: bool = False, critical_range: int = POWER_CRITICAL_RANGE) -> PowerResult:
+                  drop_base: bool = False, critical_range: int = POWER_CRITICAL_RANGE,
+                  rules: RollRules = DEFAULT_ROLL_RULES) -> PowerResult:
     """Roll the action's successes as dice against ``value`` (the capacity attribute or the item's power value).
 
-    On a critical failure the power is 1 before penalties, without base or bonuses; on a capacity attribute it
-    also earns a practice point on that attribute.
+    The roll "funguje totožně s hodem na dovednost" (works as a skill roll) on a skill that is not supernatural,
+    so the encounter's minimum-success reading binds it as it binds skills. On a critical failure the power is 1
+    before penalties, without base or bonuses; on a capacity attribute it also earns a practice point on that
+    attribute.
     """
     base = base_power(source, value, drop_base)
-    critical = power_critical(faces, value, critical_range)
-    rolled = count_clovek_successes(faces, value)
+    critical = power_critical(faces, value, critical_range, rules)
+    rolled = count_clovek_successes(faces, value, False, rules)
     practice = critical and source is PowerSource.ATTRIBUTE
     return PowerResult(base, rolled, bonus, penalty, critical, practice)

@@ -19,7 +19,6 @@ from rules.encounter import (
     Initiative,
     JsonValue,
     Pool,
-    Side,
     Slot,
     SlotKind,
     Status,
@@ -28,7 +27,7 @@ from rules.encounter import (
 )
 from rules.errors import OperationError, RulesError
 from rules.harm import Harm
-from rules.history import History, Operation
+from rules.history import History, LogLine, Operation
 from rules.systems.base import (
     AttributeSpec,
     BudgetItem,
@@ -69,9 +68,30 @@ from rules.systems.clovek.banks import (
     with_extra,
     with_spent,
 )
-from rules.systems.clovek.dice import DICE_WORDS
+from rules.systems.clovek.dice import DICE_WORDS, read_clovek_faces
 from rules.systems.clovek.economy import OFF_HAND_BURNS, action_type, new_round, spend_dice, take_action
 from rules.systems.clovek.long_actions import healing_blocked, long_actions
+from rules.systems.clovek.order import (
+    BY_ALTERNATION,
+    BY_INITIATIVE,
+    BY_LOGIC,
+    TURN_ORDER,
+    SetTurnPlace,
+    gm_order,
+    round_places,
+    turn_order,
+)
+from rules.systems.clovek.rolls import (
+    D10_FACES,
+    FACES_PLAIN,
+    FACES_TWO_DIGIT,
+    FLOOR_EVERY_SKILL,
+    FLOOR_SUPERNATURAL,
+    REROLL_LITERAL,
+    REROLL_SUCCESSES,
+    SUCCESS_FLOOR,
+    SUPERNATURAL_REROLL,
+)
 from rules.systems.clovek.weapons import (
     ONE_PHYSICAL_DIE,
     RELOAD_OPTION,
@@ -105,9 +125,6 @@ _ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
 )
 
 NOTE_ONLY, UNCONSCIOUS = "note", "unconscious"
-#: clovek.md Decision: "the GM picks the ordering per conflict (default: initiative in fights…)": turns "ordered by
-#: alternation, by the conflict's logic or, in some kinds of conflict, by initiative".
-TURN_ORDER, BY_INITIATIVE, BY_ALTERNATION = "turn_order", "initiative", "alternation"
 #: clovek.md Decision: the banks refill at the end of the round (default) or, by option, at the start of the next.
 REFILL, REFILL_AT_END, REFILL_AT_START = "banks_refill", "end", "start"
 
@@ -123,6 +140,24 @@ def _options() -> tuple[OptionSpec, ...]:
                    help=N_("What your campaign calls them, e.g. {\"social\": \"Will\"}; a character may have its "
                            "own names. Empty: Social capacity, Mental capacity."),
                    labels=(("social", N_("Social capacity")), ("mental", N_("Mental capacity")))),
+        OptionSpec(SUCCESS_FLOOR, N_("The minimum success number 5 binds"), OptionKind.CHOICE, FLOOR_EVERY_SKILL,
+                   choices=((FLOOR_EVERY_SKILL, N_("every roll (a die succeeds on 10 − skill, at least 5)")),
+                            (FLOOR_SUPERNATURAL, N_("supernatural skills only (others succeed on 10 − skill)"))),
+                   help=N_("The text gives the minimum 5 for supernatural skills, the summary for every roll; the "
+                           "designer calls these the rules for skills of 6 or more. Power rolls follow it as "
+                           "skills that are not supernatural.")),
+        OptionSpec(SUPERNATURAL_REROLL, N_("A supernatural skill of 11 or more rerolls"), OptionKind.CHOICE,
+                   REROLL_SUCCESSES,
+                   choices=((REROLL_SUCCESSES, N_("only its successful dice")),
+                            (REROLL_LITERAL, N_("every die at 15 − skill or more, a failed one too"))),
+                   help=N_("A supernatural skill rerolls from 15 − skill; from skill 11 that is below the success "
+                           "number. The reroll is “for further successes”, so by default only successes reroll. "
+                           "A 1 never rerolls.")),
+        OptionSpec(D10_FACES, N_("The table's d10s show"), OptionKind.CHOICE, FACES_PLAIN,
+                   choices=((FACES_PLAIN, N_("0 to 9 (a typed 10 is a ten)")),
+                            (FACES_TWO_DIGIT, N_("00 to 90 (a typed 10 is a one, 00 a ten)"))),
+                   help=N_("On d10s with two-digit faces the second digit is ignored: 10 is 1, 20 is 2, 00 is 10. "
+                           "Faces typed as 00 or 20–90 are read so either way; only 10 needs this choice.")),
         OptionSpec("power_critical_range", N_("Critical range of power rolls (highest face)"), OptionKind.INT, 2,
                    minimum=1, maximum=4,
                    help=N_("The rules say 1–2; the seed's Cesare example (2, 5, 4 is no critical failure) reads "
@@ -142,10 +177,13 @@ def _options() -> tuple[OptionSpec, ...]:
         OptionSpec(TURN_ORDER, N_("Turns in a round go"), OptionKind.CHOICE, BY_INITIATIVE,
                    choices=((BY_INITIATIVE, N_("by initiative: each may risk mental dice")),
                             (BY_ALTERNATION, N_("by alternation, no initiative roll: a player, then an opponent, "
-                                                "in the list's order"))),
+                                                "each side in the GM's order")),
+                            (BY_LOGIC, N_("by the conflict's logic, no initiative roll: in the order the GM "
+                                          "arranges"))),
                    help=N_("The rules order a conflict's turns by alternation, by its logic or by initiative. "
-                           "Alternating, Roll initiative only starts the round (no mental dice are risked); the "
-                           "conflict's logic is the GM's: type the scores once the round has started.")),
+                           "Without initiative, Roll initiative only starts the round (no mental dice are risked) "
+                           "and the Initiative column shows each one's place in the GM's order: type a place there to "
+                           "move someone; it holds for the whole conflict.")),
         RELOAD_SPEC,
     )
 
@@ -294,8 +332,12 @@ class ClovekSystem(RuleSystem):
 
     # --- initiative ---------------------------------------------------------------------------
     def turn_order(self, encounter: Encounter) -> str:
-        """How the round's turns are ordered (option): by initiative or by alternation."""
-        return BY_ALTERNATION if self.option(encounter, TURN_ORDER) == BY_ALTERNATION else BY_INITIATIVE
+        """How the round's turns are ordered (option): by initiative, by alternation or by the conflict's logic."""
+        return turn_order(self, encounter)
+
+    def rolls_initiative(self, encounter: Encounter) -> bool:
+        """Only turns by initiative roll it; alternation and the conflict's logic follow the GM's order."""
+        return self.turn_order(encounter) == BY_INITIATIVE
 
     def initiative_dice(self, combatant: Combatant, encounter: Encounter) -> DiceSpec:
         """The mental dice the character chose to risk (as many as are left), best die + Composure; none when the
@@ -328,18 +370,42 @@ class ClovekSystem(RuleSystem):
                                 0, left, counts_dice=True,
                                 help=N_("Best die + Composure; the dice stay spent for the round.")),)
 
+    def typed_faces(self, text: str, spec: DiceSpec, encounter: Encounter) -> str:
+        """Mental dice typed as two-digit dice show them, read as faces (a total, "=12" or a lone number for
+        several dice, stays as typed)."""
+        numbers = text.replace(",", " ").replace(";", " ").split()
+        if text.strip().startswith("=") or (len(numbers) == 1 and "+" not in text and spec.count != 1):
+            return text
+        return read_clovek_faces(text, self.option(encounter, D10_FACES) == FACES_TWO_DIGIT)
+
     def store_initiative_inputs(self, combatant: Combatant, values: Mapping[str, int],
                                 encounter: Encounter) -> Combatant:
         """The dice risked are kept for the next rounds, as if set in the dice banks panel."""
         return with_extra(combatant, INITIATIVE_DICE, values[INITIATIVE_DICE])
+
+    def tiebreak_sides(self) -> int:
+        """clovek.md Decision: ties "go to the higher Composure, then a d10 roll-off" (the dice rolled up front
+        are that roll-off, rolled again while it ties)."""
+        return 10
+
+    def tie_lines(self, encounter: Encounter) -> Sequence[LogLine]:
+        """One line per tie that the same Composure leaves to the roll-off: the d10s each rolled, winner first."""
+        if self.turn_order(encounter) != BY_INITIATIVE:
+            return ()
+        ties: dict[tuple[int, int], list[Combatant]] = {}
+        for combatant in encounter.combatants.values():
+            if combatant.initiative is not None and self.can_act(combatant, encounter):
+                ties.setdefault((_score(combatant), combatant.attribute(COMPOSURE)), []).append(combatant)
+        return tuple(_roll_off_line(score, composure, tied) for (score, composure), tied in ties.items()
+                     if len(tied) > 1)
 
     def remaining_slots(self, encounter: Encounter) -> list[Slot]:
         clock = encounter.clock
         taking_part = [c for c in encounter.combatants.values()
                        if c.initiative is not None and self.can_act(c, encounter)]
         waiting = [c for c in taking_part if c.id not in clock.acted]
-        if self.turn_order(encounter) == BY_ALTERNATION:
-            places = alternation(taking_part)
+        if self.turn_order(encounter) != BY_INITIATIVE:
+            places = round_places(self, encounter, taking_part)
             waiting.sort(key=lambda c: places[c.id])
         else:
             waiting.sort(key=lambda c: _tie_key(c, clock.yielded), reverse=True)
@@ -348,7 +414,21 @@ class ClovekSystem(RuleSystem):
         return actors + delayed_slots(encounter)
 
     def score_text(self, combatant: Combatant, encounter: Encounter) -> str:
+        """The initiative score; without initiative, the place in the GM's order (1 first; alternating, the sides
+        take turns in it)."""
+        if self.turn_order(encounter) != BY_INITIATIVE:
+            ordered = [c.id for c in gm_order(list(encounter.combatants.values()))]
+            return str(ordered.index(combatant.id) + 1)
         return "–" if combatant.initiative is None else str(initiative_score(combatant.initiative))
+
+    def score_edit(self, combatant: Combatant, text: str, encounter: Encounter) -> Operation | None:
+        """Without initiative a number typed in the order column is the combatant's new place in the GM's order."""
+        if self.turn_order(encounter) == BY_INITIATIVE:
+            return None
+        typed = text.strip()
+        if not typed.isascii() or not typed.isdigit():
+            raise RulesError(_("Type the place in the turn order, 1 for the first."))
+        return SetTurnPlace(combatant.id, int(typed))
 
     # --- timing and the turn ------------------------------------------------------------------
     def on_hook(self, encounter: Encounter, hook: Hook, actors: tuple[str, ...]) -> HookResult:
@@ -402,19 +482,6 @@ def _score(combatant: Combatant) -> int:
     return initiative_score(combatant.initiative) if combatant.initiative is not None else 0
 
 
-def alternation(combatants: Sequence[Combatant]) -> dict[str, int]:
-    """Each combatant's place when the sides alternate: the players' side (and its allies) first, then an opponent,
-    each side in the list's order; when one side runs out, the other's go on in order."""
-    players = [c.id for c in combatants if c.side is not Side.OPPONENT]
-    opponents = [c.id for c in combatants if c.side is Side.OPPONENT]
-    places: dict[str, int] = {}
-    for index in range(max(len(players), len(opponents))):
-        for side in (players, opponents):
-            if index < len(side):
-                places[side[index]] = len(places)
-    return places
-
-
 def _tie_key(combatant: Combatant, yielded: frozenset[str]) -> tuple[int, ...]:
     """Highest score first; one who yielded goes after its ties; then the higher Composure; then the tie-break
     dice rolled with it (clovek.md Decision: "ties (the seed is silent) go to the higher Composure, then a d10
@@ -422,6 +489,17 @@ def _tie_key(combatant: Combatant, yielded: frozenset[str]) -> tuple[int, ...]:
     initiative = combatant.initiative
     tiebreak = initiative.tiebreak if initiative is not None else ()
     return (_score(combatant), 0 if combatant.id in yielded else 1, combatant.attribute(COMPOSURE), *tiebreak)
+
+
+def _roll_off_line(score: int, composure: int, tied: list[Combatant]) -> LogLine:
+    """"Tie at 4, Composure 4 too: the d10 roll-off gives Cesare 6; Adriana 1" (as many dice as it took)."""
+    dice = [c.initiative.tiebreak if c.initiative is not None else () for c in tied]
+    shown = next((length for length in range(1, max(map(len, dice), default=0) + 1)
+                  if len({faces[:length] for faces in dice}) == len(dice)), max(map(len, dice), default=0))
+    ranked = sorted(zip(tied, dice, strict=True), key=lambda pair: pair[1], reverse=True)
+    rolls = "; ".join(f"{c.name} {', '.join(map(str, faces[:shown]))}" for c, faces in ranked)
+    return LogLine("Tie at {score}, Composure {composure} too: the d10 roll-off gives {rolls}.",
+                   {"score": score, "composure": composure, "rolls": rolls})
 
 
 def _charge_initiative_dice(encounter: Encounter, system: ClovekSystem) -> Encounter:

@@ -28,6 +28,7 @@ BANK: Final[str] = "bank"
 SKILL_NAME: Final[str] = "skill_name"
 SKILL: Final[str] = "skill"
 SKILL_KIND: Final[str] = "skill_kind"
+SUPERNATURAL: Final[str] = "supernatural"
 DICE: Final[str] = "dice"
 BONUS: Final[str] = "bonus"
 KIND: Final[str] = "kind"  # where the power comes from: a PowerSource value
@@ -50,6 +51,9 @@ WEAPON_FIELDS: Final[tuple[OptionSpec, ...]] = (
     OptionSpec(SKILL_KIND, N_("Skill kind"), OptionKind.CHOICE, SkillKind.ABILITY.value,
                choices=tuple((kind.value, _KIND_WORDS[kind]) for kind in SkillKind),
                help=N_("Sets the critical range: talent 1, ability 1–2, knowledge 1–4.")),
+    OptionSpec(SUPERNATURAL, N_("Supernatural skill"), OptionKind.BOOL, False, filled=False,
+               help=N_("A supernatural skill rerolls every die showing 15 − dots or more, and the minimum success "
+                       "number 5 always binds it.")),
     OptionSpec(DICE, N_("Dice usually committed"), OptionKind.INT, 0, minimum=0, maximum=MAX_DICE,
                help=N_("Filled into the roll, at most what the bank has left; 0: chosen each time.")),
     OptionSpec(BONUS, N_("Bonus successes"), OptionKind.INT, 0, minimum=0, maximum=50),
@@ -124,6 +128,8 @@ def describe_weapon(weapon: Weapon) -> str:
                  else _("skill {dots}").format(dots=dots)]
     if weapon.value(BANK) != PHYSICAL:
         parts.append(_(BANK_WORDS[str(weapon.value(BANK))]))
+    if weapon.value(SUPERNATURAL) is True:
+        parts.append(_("supernatural"))
     if weapon.number(BONUS):
         parts.append(ngettext("+{bonus} success", "+{bonus} successes", weapon.number(BONUS)).format(
             bonus=weapon.number(BONUS)))

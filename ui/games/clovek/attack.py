@@ -29,7 +29,7 @@ from rules.errors import RulesError
 from rules.history import Operation
 from rules.systems.clovek import ClovekCheck, PowerRoll
 from rules.systems.clovek.banks import ARMOR, BANKS, CAPACITY, WOUNDS, capacity_name, track_key
-from rules.systems.clovek.dice import SkillKind
+from rules.systems.clovek.dice import RollRules, SkillKind
 from rules.systems.clovek.economy import ACTION, REACTION, action_type, round_running
 from rules.systems.clovek.long_actions import LongState, long_actions
 from rules.systems.clovek.odds import (
@@ -40,6 +40,7 @@ from rules.systems.clovek.rolls import (
     POWER_CRITICAL_RANGE,
     PowerSource,
     evaluate_check,
+    roll_rules,
 )
 from rules.systems.clovek.weapons import (
     BANK,
@@ -51,6 +52,7 @@ from rules.systems.clovek.weapons import (
     SKILL,
     SKILL_KIND,
     SKILL_NAME,
+    SUPERNATURAL,
     VALUE,
 )
 from rules.turns import current_actor
@@ -215,6 +217,7 @@ class ClovekCheckDialog(AttackDialog):
         roll.skill_name.setText(str(weapon.value(SKILL_NAME) or ""))
         roll.skill.setValue(weapon.number(SKILL))
         roll.kind.setCurrentIndex(max(0, roll.kind.findData(weapon.value(SKILL_KIND))))
+        roll.supernatural.setChecked(weapon.value(SUPERNATURAL) is True)
         roll.bonus.setValue(weapon.number(BONUS))
         if weapon.number(DICE):
             roll.limit(self._attacker())  # the bank chosen above caps the dice
@@ -289,6 +292,9 @@ class ClovekCheckDialog(AttackDialog):
         value = self._document.system.option(self._state, "power_critical_range")
         return value if isinstance(value, int) else POWER_CRITICAL_RANGE
 
+    def _rules(self) -> RollRules:
+        return roll_rules(self._document.system, self._state)
+
     def inputs_now(self) -> CheckInputs:
         """The form as the odds take it."""
         defence = self.defence_box.values() if self._defending() else None
@@ -299,6 +305,8 @@ class ClovekCheckDialog(AttackDialog):
 
     def _recompute(self) -> None:
         with self._edits.quietly():
+            rules = self._rules()
+            self.roll_box.rules = self.defence_box.rules = self.power_box.rules = rules
             self.roll_box.limit(self._attacker())
             self.defence_box.limit(self._target())
             self.power_box.sync()
@@ -340,7 +348,7 @@ class ClovekCheckDialog(AttackDialog):
         elif net <= 0:
             self.power_entry.set_expression(None, _("Not needed: the action failed."))
         else:
-            self.power_entry.set_expression(PowerDice(net, power.value, SkillKind.ABILITY))
+            self.power_entry.set_expression(PowerDice(net, power.value, SkillKind.ABILITY, rules=power.rules))
 
     def net_successes(self) -> int | None:
         """Successes that get through once the roll (and the defence) are entered, else None."""
@@ -349,14 +357,14 @@ class ClovekCheckDialog(AttackDialog):
             return None
         values = self.roll_box.values()
         attack = evaluate_check(roll.faces, values.skill, values.kind, values.supernatural, values.bonus,
-                                values.penalty)
+                                values.penalty, values.rules)
         if not self._defending() or self.defence_entry.expression() is None or not attack.succeeded:
             return attack.successes
         defence = self.defence_entry.result()
         if defence is None:
             return None
         d = self.defence_box.values()
-        held = evaluate_check(defence.faces, d.skill, d.kind, d.supernatural, d.bonus, d.penalty)
+        held = evaluate_check(defence.faces, d.skill, d.kind, d.supernatural, d.bonus, d.penalty, d.rules)
         return attack.successes - max(0, held.successes)
 
     def _resolve_problem(self) -> tuple[str, bool]:
@@ -397,7 +405,7 @@ class ClovekCheckDialog(AttackDialog):
 
     def rolled_outcome(self, operation: Operation) -> str | None:
         assert isinstance(operation, ClovekCheck)
-        result = operation.test.result()
+        result = operation.test.result(self._rules())
         net = self.net_successes()
         return outcome_label("critical" if result.critical else
                              outcome_key(net if net is not None else result.successes))
@@ -407,7 +415,7 @@ class ClovekCheckDialog(AttackDialog):
         assert isinstance(operation, ClovekCheck)
         net = self.net_successes()
         if operation.power is not None and net is not None and net > 0:
-            total = operation.power.result(net, self._critical_range()).total
+            total = operation.power.result(net, self._critical_range(), self._rules()).total
             labels = [label for label, _p in self.power_odds.outcomes()]
             self.power_odds.highlight(power_row_label(total, labels))
             self.power_chart.highlight(power_row_label(total, labels))

@@ -26,7 +26,7 @@ from rules.encounter import Combatant
 from rules.odds import Dist
 from rules.systems.clovek import SkillRoll
 from rules.systems.clovek.banks import BANK_TITLES, BANKS, bank
-from rules.systems.clovek.dice import ClovekTest, SkillKind
+from rules.systems.clovek.dice import DEFAULT_ROLL_RULES, ClovekTest, RollRules, SkillKind, read_as_note
 from rules.systems.clovek.odds import (
     OUTCOME_WORDS,
     OUTCOMES,
@@ -58,10 +58,11 @@ class SideInputs:
     supernatural: bool = False
     bonus: int = 0
     penalty: int = 0
+    rules: RollRules = DEFAULT_ROLL_RULES  # the encounter's reading of the floor and the supernatural reroll
 
     def test(self) -> ClovekTest | None:
         """The dice to roll (None without dice)."""
-        return ClovekTest(self.dice, self.skill, self.kind, self.supernatural) if self.dice > 0 else None
+        return ClovekTest(self.dice, self.skill, self.kind, self.supernatural, self.rules) if self.dice > 0 else None
 
 
 @dataclass(frozen=True)
@@ -74,7 +75,7 @@ class CheckInputs:
 
 
 def _side(side: SideInputs) -> RollOdds[float]:
-    return roll_odds(side.dice, side.skill, side.kind, side.supernatural)
+    return roll_odds(side.dice, side.skill, side.kind, side.supernatural, side.rules)
 
 
 def outcome_chances(inputs: CheckInputs) -> dict[str, float]:
@@ -185,6 +186,8 @@ class RollBox(QGroupBox):
         self.penalty = spin_box(0, 50)
         self.info = QLabel()
         self.info.setWordWrap(True)
+        #: The encounter's reading of the Rolling Decisions (the dialog sets it from the fight's options).
+        self.rules = DEFAULT_ROLL_RULES
         self.form = QFormLayout(self)
         self.form.addRow(_("Bank"), self.bank)
         self.form.addRow(_("Skill"), self.skill_name)
@@ -202,7 +205,7 @@ class RollBox(QGroupBox):
         """The roll as the rules take it."""
         return SideInputs(str(self.bank.currentData()), self.dice.value(), self.skill.value(),
                           SkillKind(str(self.kind.currentData())), self.supernatural.isChecked(),
-                          self.bonus.value(), self.penalty.value())
+                          self.bonus.value(), self.penalty.value(), self.rules)
 
     def skill_roll(self, faces: tuple[tuple[int, ...], ...]) -> SkillRoll:
         """The operation's part for this side."""
@@ -216,10 +219,18 @@ class RollBox(QGroupBox):
         self.dice.setMaximum(left)
         self.dice_note.setText(_("of {left} left").format(left=left))
         values = self.values()
-        text = _("Success on {number} or more; a 10 is rolled again.").format(number=success_number(values.skill))
-        if values.supernatural:
+        number = success_number(values.skill, values.supernatural, self.rules)
+        reroll = reroll_number(values.skill, values.supernatural, self.rules)
+        if number <= 1:
+            text = _("Every die succeeds; {reroll} or more is rolled again.").format(reroll=reroll)
+        elif reroll == 10:
+            text = _("Success on {number} or more; a 10 is rolled again.").format(number=number)
+        elif reroll < number:
+            text = _("Success on {number} or more; {reroll} or more is rolled again, a failed die too.").format(
+                number=number, reroll=reroll)
+        else:
             text = _("Success on {number} or more; {reroll} or more is rolled again.").format(
-                number=success_number(values.skill), reroll=reroll_number(values.skill, True))
+                number=number, reroll=reroll)
         self.info.setText(text)
 
 
@@ -241,6 +252,7 @@ class PowerBox(QGroupBox):
         self.track = QComboBox()
         self.info = QLabel()
         self.info.setWordWrap(True)
+        self.rules = DEFAULT_ROLL_RULES  # as the roll boxes': the power roll works as a skill roll
         form = QFormLayout(self)
         form.addRow(_("From"), self.source)
         form.addRow(_("Value"), pair(self.value, "", self.item))
@@ -264,7 +276,8 @@ class PowerBox(QGroupBox):
         if source is None:
             return None
         drop = self.drop_base.isChecked() and source is PowerSource.ATTRIBUTE
-        return PowerSpec(source, self.value.value(), self.bonus.value(), self.penalty.value(), drop, critical_range)
+        return PowerSpec(source, self.value.value(), self.bonus.value(), self.penalty.value(), drop, critical_range,
+                         self.rules)
 
     def sync(self) -> None:
         """Enable what matters for the chosen source."""
@@ -279,7 +292,7 @@ class PowerBox(QGroupBox):
             return
         base = base_power(source, self.value.value(), self.drop_base.isChecked() and self.drop_base.isEnabled())
         self.info.setText(_("Base {base}; one die per success that gets through, success on {number} or more.")
-                          .format(base=base, number=success_number(self.value.value())))
+                          .format(base=base, number=success_number(self.value.value(), False, self.rules)))
 
 
 class PowerDice(ClovekTest):
@@ -290,7 +303,7 @@ class PowerDice(ClovekTest):
         return _("{dice} against {value}").format(dice=f"{self.count}d10", value=self.skill)
 
     def summarize(self, result: RollResult) -> str:
-        return successes_phrase(result.successes or 0)
+        return read_as_note(successes_phrase(result.successes or 0), result)
 
 
 def fill(combo: QComboBox, items: list[tuple[str, object]], wanted: object) -> None:

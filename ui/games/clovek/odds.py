@@ -12,7 +12,7 @@ from typing import Final
 
 from app.i18n import N_, _
 from rules.odds import Dist
-from rules.systems.clovek.dice import SkillKind
+from rules.systems.clovek.dice import RollRules, SkillKind
 from rules.systems.clovek.odds import OUTCOMES, PowerSpec
 from rules.systems.clovek.rolls import POWER_SOURCE_LABELS, PowerSource
 from ui.charts.odds_data import OddsData, PoolSweep, categories
@@ -76,10 +76,12 @@ def _inputs(values: Values) -> CheckInputs:
     """The dock's fields as the roll form's inputs (no defence; a power roll when the question has one)."""
     kind = values["kind"]
     assert isinstance(kind, SkillKind)
+    rules = RollRules(floor_every_skill=not values.get("floor_supernatural_only", False),
+                      literal_reroll=bool(values.get("literal_reroll", False)))
     roll = SideInputs("", number(values, "dice"), number(values, "dots"), kind, bool(values["supernatural"]),
-                      number(values, "bonus"), number(values, "penalty"))
+                      number(values, "bonus"), number(values, "penalty"), rules)
     source = values.get("source")
-    power = PowerSpec(source, number(values, "power")) if isinstance(source, PowerSource) else None
+    power = PowerSpec(source, number(values, "power"), rules=rules) if isinstance(source, PowerSource) else None
     return CheckInputs(roll, None, power)
 
 
@@ -90,10 +92,15 @@ def _power(values: Values) -> OddsData:
 
 
 _ROLL_FIELDS: Final[tuple[Field, ...]] = (
-    Field("dice", N_("Dice"), 3, 0, 30), Field("dots", N_("Skill dots"), 1, 0, 10),
+    Field("dice", N_("Dice"), 3, 0, 30), Field("dots", N_("Skill dots"), 1, 0, 20),
     Field("kind", N_("Skill kind"), SkillKind.ABILITY, choices=tuple((KIND_WORDS[kind], kind) for kind in SkillKind)),
     Field("supernatural", N_("Supernatural"), False, check=True),
-    Field("bonus", N_("Bonus"), 0, 0, 10), Field("penalty", N_("Penalty"), 0, 0, 10))
+    Field("bonus", N_("Bonus"), 0, 0, 10), Field("penalty", N_("Penalty"), 0, 0, 10),
+    # The encounter options of the same names (clovek.md "Rolling" Decisions), for asking either reading.
+    Field("floor_supernatural_only", N_("Min. 5: supernatural only"), False, check=True,
+          tip=N_("The minimum success number 5 binds only supernatural skills (others succeed on 10 − skill)")),
+    Field("literal_reroll", N_("Literal reroll at 11+"), False, check=True,
+          tip=N_("A supernatural skill of 11 or more rerolls every die at 15 − skill or more, a failed one too")))
 _POWER_FIELDS: Final[tuple[Field, ...]] = (
     Field("source", N_("Power from"), PowerSource.ATTRIBUTE,
           choices=tuple((POWER_SOURCE_LABELS[source], source) for source in PowerSource)),
