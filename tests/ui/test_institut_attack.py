@@ -395,3 +395,41 @@ def test_every_page_rolls_the_die_the_gm_chose(dialog_for: DialogFactory) -> Non
     row.caught.setChecked(True)
     row.faces.setText("10, 10, 10, 10, 10, 10, 10, 10")
     assert row.error() == "" and row.faces_rolled() == (10,) * 8
+
+
+def test_modifiers_in_points_are_worded_computed_and_recorded_as_points(dialog_for: DialogFactory) -> None:
+    """institut.md "Dice (Decision)", option: ambush +3 and point blank +4 are points added to the total."""
+    document, ids = fight()
+    document.apply(SetOption("modifier_unit", "points"))
+    dialog = dialog_for(document)
+    page = dialog.attack
+    page.damage.setValue(4)
+    page.ambush.setChecked(True)
+    page.point_blank.setChecked(True)
+    assert page.ambush.text() == "Ambush, first round (+3 points to hit)"
+    assert page.point_blank.text() == "Point blank (+4 damage points)"
+    assert page.cover_label.text() == "Cover (points)"
+    sheet = page.sheet_label.text()
+    assert "Attack: 5 dice +3 points" in sheet and "+4 points" in sheet
+    expected = attack_outcome_distribution(5, Defence.DODGE, 2, 4, attack_points=3, damage_points=4)
+    assert dict(page.odds.outcomes())["Dodged"] == pytest.approx(expected["miss"])
+    assert str(page.attack_entry.expression()) == "5d6+3"
+    page.attack_entry.set_faces_text("1, 1, 1, 1, 1")  # 5 + 3 = 8 against 6 + 1 = 7: a hit
+    page.defence_entry.set_faces_text("6, 1")
+    page.damage_entries[0].set_faces_text("2, 2, 1, 1")  # 6 + 4 = 10: Medium
+    operation = dialog.operation()
+    assert isinstance(operation, InstitutAttack)
+    assert (operation.attack_faces, operation.attack_points, operation.damage_points) == ((1,) * 5, 3, 4)
+    dialog.resolve()
+    assert wounds(document, ids["Bandit 1"]) == [0, 1, 0, 0, 0]
+    assert "Modifiers to the attack roll: +3 points (in its total)." in page.result.text()
+
+
+def test_modifiers_in_dice_are_worded_as_dice_by_default(dialog_for: DialogFactory) -> None:
+    document, _ids = fight()
+    dialog = dialog_for(document)
+    page = dialog.attack
+    page.ambush.setChecked(True)
+    assert page.ambush.text() == "Ambush, first round (+3 dice to hit)"
+    assert "Attack: 8 dice" in page.sheet_label.text() and "+3 dice" in page.sheet_label.text()
+    assert str(page.attack_entry.expression()) == "8d6"

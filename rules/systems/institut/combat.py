@@ -1,6 +1,9 @@
 """Institute's attack arithmetic: how many dice each roll gets, who wins, how many wounds a hit makes.
 
-Every modifier counts in dice (−1 = one die fewer) and every roll is a pool of d6 summed. A roll against a
+Every modifier counts in dice (−1 = one die fewer) and every roll is a pool of d6 summed; the GM's option
+(institut.md Decision) may count the situational ones (ambush, point blank, called shots, two guns, cover…)
+as points added to the total instead, while an extra action's −1 and full auto's two dice stay dice, as the
+seed states them. A roll against a
 difficulty succeeds when it reaches it; against an opposing roll the defender must roll *more* than the
 attack to block it (and, by default, to dodge it). These functions only compute; the operations in
 :mod:`rules.systems.institut.ops` record the dice and change the fight.
@@ -68,29 +71,59 @@ WEAPON_KIND_LABELS: Final[dict[WeaponKind, str]] = {
 }
 
 
+class Unit(StrEnum):
+    """What a situational modifier counts in (institut.md Decision: dice by default; option: points)."""
+
+    DICE = "dice"
+    POINTS = "points"
+
+
+UNIT_LABELS: Final[dict[Unit, str]] = {
+    Unit.DICE: N_("dice (−2 is two dice fewer)"),
+    Unit.POINTS: N_("points added to the roll's total"),
+}
+
+
 @dataclass(frozen=True)
 class Line:
-    """One part of a dice pool, for the GM to read: an English source label and its dice."""
+    """One part of a dice pool, for the GM to read: an English source label and its dice, or (``points``) the
+    points it adds to the total."""
 
     label: str
     dice: int
+    points: bool = False
 
 
 @dataclass(frozen=True)
 class Pool:
-    """A dice pool and how it was built; ``dice`` never drops below 0 (no dice: the roll is 0)."""
+    """A dice pool and how it was built; ``dice`` never drops below 0 (no dice: the roll is 0); ``points`` is
+    added to the sum of the dice."""
 
     lines: tuple[Line, ...]
 
     @property
     def dice(self) -> int:
         """Dice to roll."""
-        return max(0, sum(line.dice for line in self.lines))
+        return max(0, sum(line.dice for line in self.lines if not line.points))
+
+    @property
+    def points(self) -> int:
+        """Points added to (or, negative, taken off) the sum of the dice."""
+        return sum(line.dice for line in self.lines if line.points)
 
 
-def pool(*lines: tuple[str, int], keep_zero: Sequence[str] = ()) -> Pool:
-    """A pool from (label, dice) parts; zero parts are dropped unless named in ``keep_zero``."""
-    return Pool(tuple(Line(label, dice) for label, dice in lines if dice or label in keep_zero))
+def pool(*lines: tuple[str, int], keep_zero: Sequence[str] = (), in_points: Sequence[str] = ()) -> Pool:
+    """A pool from (label, dice) parts; zero parts are dropped unless named in ``keep_zero``; parts named in
+    ``in_points`` count as points added to the total instead of dice."""
+    return Pool(tuple(Line(label, dice, label in in_points) for label, dice in lines
+                      if dice or label in keep_zero))
+
+
+#: The situational modifiers of each roll, which the GM's option may count in points (the others, skill,
+#: wounds, extra actions, full auto, a weapon's damage dice, stay dice).
+HIT_MODIFIERS: Final[tuple[str, ...]] = (N_("Weapon"), N_("Ambush (first round)"), N_("Called shot"),
+                                         N_("Two guns"), N_("Visibility and natural cover"))
+DAMAGE_MODIFIERS: Final[tuple[str, ...]] = (N_("Point blank"), N_("Called shot"), N_("Armor"), N_("Cover"))
 
 
 @dataclass(frozen=True)
@@ -115,6 +148,7 @@ class Shot:
     action_penalty: int = 0  # the attacker's for this round once this attack is counted, positive
     ambush: bool = False  # in place first and prepared, round one
     visibility: int = 0  # the GM's dice for not seeing the target well or natural cover (negative: harder)
+    unit: Unit = Unit.DICE  # what the situational modifiers count in (the GM's option)
 
 
 def attack_pool(shot: Shot, modifiers: Modifiers) -> Pool:
@@ -132,6 +166,7 @@ def attack_pool(shot: Shot, modifiers: Modifiers) -> Pool:
         (N_("Two guns"), modifiers.two_guns_hit if mode is FireMode.TWO_GUNS else 0),
         (N_("Visibility and natural cover"), shot.visibility),
         keep_zero=(N_("Skill"),),
+        in_points=HIT_MODIFIERS if shot.unit is Unit.POINTS else (),
     )
 
 
@@ -159,6 +194,7 @@ def damage_pool(shot: Shot, modifiers: Modifiers) -> Pool | None:
         (N_("Armor"), -shot.armor if armor_counts(shot) else 0),
         (N_("Cover"), -shot.cover),
         keep_zero=(N_("Weapon"), N_("Strength")),
+        in_points=DAMAGE_MODIFIERS if shot.unit is Unit.POINTS else (),
     )
 
 

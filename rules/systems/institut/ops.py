@@ -31,6 +31,7 @@ from rules.systems.institut.system import (
     check_may_act,
     count_may_be_lowered_after_roll,
     dodge_tie,
+    in_points,
     pool_die,
     pyramid_for,
     tables,
@@ -326,6 +327,7 @@ class SkipRound(Operation):
 FlagName = Literal["ambush", "dead"]
 _FLAG_LINES: Final[dict[tuple[str, bool], str]] = {
     ("ambush", True): N_("{name} lies in ambush: +{count} dice to hit in the first round."),
+    ("ambush points", True): N_("{name} lies in ambush: +{count} points to hit in the first round."),
     ("ambush", False): N_("{name} is no longer in ambush."),
     ("dead", True): N_("The GM rules that {name} is dead."),
     ("dead", False): N_("{name} is not dead after all."),
@@ -348,7 +350,8 @@ class SetInstitutFlag(Operation):
         if rounds.flag(combatant, self.flag) == self.value:
             raise OperationError(_("Nothing to change."))
         updated = rounds.with_flag(combatant, self.flag, self.value)
-        line = LogLine(_FLAG_LINES[(self.flag, self.value)], {
+        unit = " points" if self.flag == "ambush" and self.value and in_points(encounter) else ""
+        line = LogLine(_FLAG_LINES[(self.flag + unit, self.value)], {
             "name": combatant.name, "count": tables(encounter).modifiers.ambush_hit})
         state = encounter.with_combatant(updated)
         return Applied(state, (line, *_status_lines(system, combatant, updated, state)))
@@ -412,9 +415,17 @@ class InstitutAttack(Operation):
     target_held: str = ""
     saved_weapon: str = field(default="", metadata=ADDED_LATER)
     blade_faces: Faces = field(default=(), metadata=ADDED_LATER)
+    #: Modifiers the GM's option counts in points (institut.md Decision), added to the attack roll's total and to
+    #: each damage roll's.
+    attack_points: int = field(default=0, metadata=ADDED_LATER)
+    damage_points: int = field(default=0, metadata=ADDED_LATER)
 
     def attacker_id(self) -> str | None:
         return self.attacker
+
+    def attack_total(self) -> int:
+        """The attack roll's total: its dice and the modifiers counted in points."""
+        return sum(self.attack_faces) + self.attack_points
 
     def attack_record(self) -> AttackRecord | None:
         return AttackRecord(self.attacker, self.target, self.saved_weapon)
@@ -429,7 +440,7 @@ class InstitutAttack(Operation):
         log = [_points("{attacker} attacks {target} with {weapon}: {points} point.",
                        "{attacker} attacks {target} with {weapon}: {points} points.",
                        {"attacker": attacker.name, "target": target.name, "weapon": self.weapon or _("a weapon")},
-                       sum(self.attack_faces))]
+                       self.attack_total()), *_modifier_lines(self.attack_points, self.damage_points)]
         ammunition: list[LogLine] = []  # said last: the rounds are fired whether the attack hits or not
         state = _fire(state, attacker.id, self.saved_weapon, self.rounds, ammunition)
         opposing = self.difficulty
@@ -446,7 +457,7 @@ class InstitutAttack(Operation):
             tie = dodge_tie(encounter)
         except RulesError as problem:
             raise OperationError(str(problem)) from None
-        if not hits(sum(self.attack_faces), defence, opposing, tie):
+        if not hits(self.attack_total(), defence, opposing, tie):
             log.append(LogLine(_MISS_LINES[defence], {"name": target.name}))
             if self.blade_faces:
                 log.append(_points("{target}'s blade stops the fist: {points} point against {attacker}.",
@@ -459,7 +470,7 @@ class InstitutAttack(Operation):
         if not self.damage_rolls:
             return Applied(state, (*log, LogLine("A hit, with no damage roll."), *ammunition))
         for faces in self.damage_rolls:
-            state = _wound(state, system, target.id, sum(faces), self.wounds_per_hit, log)
+            state = _wound(state, system, target.id, sum(faces) + self.damage_points, self.wounds_per_hit, log)
         return Applied(state, (*log, *ammunition))
 
     def _validate(self, sides: int) -> Defence:
@@ -481,7 +492,22 @@ class InstitutAttack(Operation):
         _check_text(self.weapon, _("The weapon's name"))
         if not 0 <= self.rounds <= 999:
             raise OperationError(_("Rounds fired must be between 0 and 999."))
+        if not (-MAX_POOL <= self.attack_points <= MAX_POOL and -MAX_POOL <= self.damage_points <= MAX_POOL):
+            raise OperationError(_("Modifiers in points are between −{limit} and +{limit}.").format(limit=MAX_POOL))
         return defence
+
+
+def _modifier_lines(attack: int, damage: int) -> list[LogLine]:
+    """What the modifiers counted in points add to the attack and to each damage roll, when they add anything."""
+    lines = []
+    if attack:
+        lines.append(LogLine("Modifiers to the attack roll: {points:+d} point (in its total).", {"points": attack},
+                             plural="Modifiers to the attack roll: {points:+d} points (in its total).",
+                             count=abs(attack)))
+    if damage:
+        lines.append(LogLine("Modifiers to each damage roll: {points:+d} point.", {"points": damage},
+                             plural="Modifiers to each damage roll: {points:+d} points.", count=abs(damage)))
+    return lines
 
 
 _MISS_LINES: Final[dict[Defence, str]] = {

@@ -41,19 +41,20 @@ def attack_scale(attack: InstitutAttack, encounter: Encounter, system: RuleSyste
     pyramid = pyramid_for(encounter.combatant(attack.target), encounter)
     tie = _tie(system, encounter)
     return attack_outcome_distribution(len(attack.attack_faces), defence, opposing, damage, pyramid, tie,
-                                       sides=pool_die(encounter))
+                                       sides=pool_die(encounter), attack_points=attack.attack_points,
+                                       damage_points=attack.damage_points)
 
 
 def attack_key(attack: InstitutAttack, encounter: Encounter, system: RuleSystem) -> str:
     """The outcome key the attack's own dice gave, as :meth:`InstitutAttack.apply` resolves it."""
     defence = Defence(attack.defence)
     opposing = attack.difficulty if defence is Defence.DIFFICULTY else sum(attack.defence_faces)
-    if not hits(sum(attack.attack_faces), defence, opposing, _tie(system, encounter)):
+    if not hits(attack.attack_total(), defence, opposing, _tie(system, encounter)):
         return MISS
     if not attack.damage_rolls:
         return HIT
     pyramid = pyramid_for(encounter.combatant(attack.target), encounter)
-    return pyramid.classify(sum(attack.damage_rolls[0])) or NO_WOUND
+    return pyramid.classify(sum(attack.damage_rolls[0]) + attack.damage_points) or NO_WOUND
 
 
 def attack_probability(attack: InstitutAttack, encounter: Encounter, system: RuleSystem) -> float:

@@ -35,7 +35,7 @@ from rules.systems.base import (
     track_reading,
 )
 from rules.systems.institut import arms, rounds, typed_harm
-from rules.systems.institut.combat import DEFAULT_SIDES, DIE_CHOICES, DIE_LABELS, DodgeTie
+from rules.systems.institut.combat import DEFAULT_SIDES, DIE_CHOICES, DIE_LABELS, UNIT_LABELS, DodgeTie, Unit
 from rules.systems.institut.pyramid import (
     CLASS_CONTEXT,
     CLASS_LABELS,
@@ -103,6 +103,7 @@ _TABLE_LABELS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
 
 DIE: Final[str] = "die"
 LOWERED_AFTER_ROLL: Final[str] = "declared_count_lowered_after_roll"
+MODIFIER_UNIT: Final[str] = "modifier_unit"
 
 _OPTIONS: Final[tuple[OptionSpec, ...]] = (
     OptionSpec("pyramid", N_("Life pyramid"), OptionKind.TABLE, default_table("pyramid"), help=_TABLE_HELP["pyramid"],
@@ -125,6 +126,13 @@ _OPTIONS: Final[tuple[OptionSpec, ...]] = (
     OptionSpec(LOWERED_AFTER_ROLL, N_("The declared number of actions may be lowered after a roll"), OptionKind.BOOL,
                False, help=N_("Off: once a combatant has rolled for an action this round, it can declare more "
                               "actions but not fewer (the rolls already made were at the declared penalty).")),
+    # institut.md Decision: the seed gives an extra action's −1 and full auto's two in dice; "all other
+    # modifiers … count in dice too (default …); option: points added to the total".
+    OptionSpec(MODIFIER_UNIT, N_("Situational modifiers count in"), OptionKind.CHOICE, Unit.DICE.value,
+               choices=tuple((unit.value, label) for unit, label in UNIT_LABELS.items()),
+               help=N_("Ambush, point blank, called shots, two guns, a weapon's own modifier to hit, sight, armor "
+                       "and cover. An extra action's −1 and full auto's dice are dice either way, as the rules "
+                       "text gives them.")),
 )
 
 
@@ -343,6 +351,29 @@ def pool_die(encounter: Encounter) -> int:
     raise RulesError(_("Option “{option}” cannot be {value!r}.").format(option=_("Die of every pool"), value=value))
 
 
+def modifier_unit(encounter: Encounter) -> Unit:
+    """What the situational modifiers count in (the GM's option; RulesError for a value no setting has)."""
+    value = encounter.options.get(MODIFIER_UNIT, Unit.DICE.value)
+    if isinstance(value, str) and value in {unit.value for unit in Unit}:
+        return Unit(value)
+    raise RulesError(_("Option “{option}” cannot be {value!r}.").format(option=_("Situational modifiers count in"),
+                                                                        value=value))
+
+
+def _in_points(encounter: Encounter) -> bool:
+    """Whether the situational modifiers count in points (a value no setting has reads as the default)."""
+    try:
+        return modifier_unit(encounter) is Unit.POINTS
+    except RulesError:
+        return False
+
+
+def in_points(encounter: Encounter) -> bool:
+    """Whether the GM's option counts the situational modifiers in points (a damaged value: dice, the
+    default; the attack's operation says what is wrong)."""
+    return _in_points(encounter)
+
+
 def dodge_tie(encounter: Encounter) -> DodgeTie:
     """The GM's rule for a dodge equal to the attack; RulesError for a value no setting has (a damaged file)."""
     value = encounter.options.get("dodge_tie", DodgeTie.ATTACKER.value)  # the option's default
@@ -444,7 +475,9 @@ def _round_notes(combatant: Combatant, encounter: Encounter, data: InstitutTable
     elif rounds.goes_first(combatant, encounter):
         notes.append(_("Gave up the last round: acts first in this one."))
     if rounds.flag(combatant, rounds.AMBUSH) and encounter.clock.round <= 1:
-        notes.append(_("Ambush: +{count} dice to hit in the first round.").format(count=modifiers.ambush_hit))
+        text = (_("Ambush: +{count} points to hit in the first round.") if _in_points(encounter)
+                else _("Ambush: +{count} dice to hit in the first round."))
+        notes.append(text.format(count=modifiers.ambush_hit))
     suppressing = combatant.extra.get(rounds.SUPPRESSION)
     if isinstance(suppressing, Mapping):
         notes.append(_("Keeps {area} under suppression fire (difficulty {difficulty}).").format(

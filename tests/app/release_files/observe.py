@@ -24,7 +24,8 @@ OPTIONS_ADDED_SINCE: dict[str, frozenset[str]] = {"souboj": frozenset({"reload_c
                                                                        "test_success", "move_exactly", "parry_with"}),
                                                    "clovek": frozenset({"reload_cost", "banks_refill",
                                                                         "off_hand_burns", "turn_order"}),
-                                                   "institut": frozenset({"die", "declared_count_lowered_after_roll"}),
+                                                   "institut": frozenset({"die", "declared_count_lowered_after_roll",
+                                                                        "modifier_unit"}),
                                                    "sr3": frozenset({"melee_staging", "free_actions_need_a_phase"})}
 
 

@@ -39,6 +39,7 @@ from rules.systems.institut.combat import (
     FireMode,
     Pool,
     Shot,
+    Unit,
     attack_pool,
     blade_pool,
     check_mode,
@@ -70,6 +71,7 @@ from ui.games.institut.pages.page import (
     entry_total,
     flat_faces,
     held_items,
+    no_dice,
     pool_html,
     side_by_side,
     wound_rows,
@@ -122,6 +124,10 @@ class AttackPage(Page):
         self._prefill_skill = False  # the skill chosen changed: read its dice from the attacker
         self._defence_shown: Defence | None = None
         self._nothing_to_defend_with = False  # the defence was set to a difficulty because of that, not by the GM
+        self._unit = Unit.DICE  # what the situational modifiers count in (the GM's option), as the labels say
+        self.weapon_hit_label = QLabel()
+        self.armor_label = QLabel()
+        self.cover_label = QLabel()
         self.preset = Choice[str | None]()
         self.name = QLineEdit(placeholderText=_("e.g. AK-74"))
         self.kind = Choice((_(label), kind) for kind, label in WEAPON_KIND_LABELS.items())
@@ -191,9 +197,29 @@ class AttackPage(Page):
         self.preset.set_items([(_("Type the weapon in"), None), *weapons])
         parts = [(_("Not called"), None), *((called_shot_label(key), key) for key in sorted(data.called_shots))]
         self.called.set_items(parts)
-        modifiers = data.modifiers
+        self._label_modifiers()
+
+    def set_unit(self, unit: Unit) -> None:
+        """Word the modifiers' inputs in the unit the GM's option counts them in ("dice" or "points")."""
+        if unit is not self._unit:
+            self._unit = unit
+            self._label_modifiers()
+
+    def _label_modifiers(self) -> None:
+        modifiers = self._data.modifiers
+        if self._unit is Unit.POINTS:
+            self.point_blank.setText(_("Point blank (+{count} damage points)").format(
+                count=modifiers.point_blank_damage))
+            self.ambush.setText(_("Ambush, first round (+{count} points to hit)").format(count=modifiers.ambush_hit))
+            self.weapon_hit_label.setText(_("Weapon's points to hit"))
+            self.armor_label.setText(_("Body armor (points)"))
+            self.cover_label.setText(_("Cover (points)"))
+            return
         self.point_blank.setText(_("Point blank (+{count} damage dice)").format(count=modifiers.point_blank_damage))
         self.ambush.setText(_("Ambush, first round (+{count} dice to hit)").format(count=modifiers.ambush_hit))
+        self.weapon_hit_label.setText(_("Weapon's dice to hit"))
+        self.armor_label.setText(_("Body armor (dice)"))
+        self.cover_label.setText(_("Cover (dice)"))
 
     def _build_layout(self) -> None:
         weapon = QGroupBox(_("Weapon"))
@@ -203,7 +229,7 @@ class AttackPage(Page):
         form.addRow(_("Kind"), self.kind)
         form.addRow(_("Skill"), _row(self.skill_name, self.skill))
         form.addRow(self.damage_label, self.damage)
-        form.addRow(_("Weapon's dice to hit"), self.weapon_hit)
+        form.addRow(self.weapon_hit_label, self.weapon_hit)
         form.addRow(_("Firing"), self.mode)
         form.addRow(_("Burst"), self.burst)
         form.addRow(self.one_handed)
@@ -224,8 +250,8 @@ class AttackPage(Page):
         form.addRow(_("Target's action"), self.target_held)
         form.addRow(self.blade)
         form.addRow(_("Blade (+ Strength)"), self.blade_dice)
-        form.addRow(_("Body armor (dice)"), self.armor)
-        form.addRow(_("Cover (dice)"), self.cover)
+        form.addRow(self.armor_label, self.armor)
+        form.addRow(self.cover_label, self.cover)
         sheet = QWidget()
         QVBoxLayout(sheet).addWidget(self.sheet_label)
         sheet.setMinimumWidth(self.fontMetrics().averageCharWidth() * 34)
@@ -357,6 +383,7 @@ class AttackPage(Page):
         self.blade_dice.setValue(blades[0].number(DAMAGE) if blades else 0)
 
     def refresh(self, context: Context) -> None:
+        self.set_unit(context.unit())
         with self.edits.quietly():
             if self._prefill_skill and context.attacker is not None:
                 self.skill.setValue(context.attacker.attribute(self.skill_name.value()))
@@ -388,7 +415,7 @@ class AttackPage(Page):
                     point_blank=self.point_blank.isChecked(),
                     called=self._data.called_shots.get(self.called.value() or ""), armor=self.armor.value(),
                     cover=self.cover.value(), wound_penalty=wounds, action_penalty=actions,
-                    ambush=self.ambush.isChecked(), visibility=self.visibility.value())
+                    ambush=self.ambush.isChecked(), visibility=self.visibility.value(), unit=context.unit())
 
     def _work_out(self, context: Context) -> AttackSheet:
         if context.attacker is None or context.target is None:
@@ -454,7 +481,9 @@ class AttackPage(Page):
         opposing = sheet.defence_pool.dice if sheet.defence_pool is not None else sheet.difficulty
         damage = sheet.damage.dice if sheet.damage is not None else None
         odds = attack_outcome_distribution(sheet.attack.dice, sheet.defence, opposing, damage,
-                                           context.pyramid(context.target), context.tie(), sides=context.sides())
+                                           context.pyramid(context.target), context.tie(), sides=context.sides(),
+                                           attack_points=sheet.attack.points,
+                                           damage_points=sheet.damage.points if sheet.damage is not None else 0)
         rows = [(_(MISS_LABELS[sheet.defence]), odds["miss"])]
         if damage is None:
             rows.append((_("Hit"), odds["hit"]))
@@ -465,7 +494,8 @@ class AttackPage(Page):
 
     def _set_expressions(self, context: Context, sheet: AttackSheet) -> None:
         with self.edits.quietly():
-            self.attack_entry.set_expression(dice_expression(sheet.attack.dice, context.sides()), _(NO_DICE))
+            self.attack_entry.set_expression(dice_expression(sheet.attack.dice, context.sides(), sheet.attack.points),
+                                             _(NO_DICE) if not sheet.attack.points else no_dice(sheet.attack.points))
             if sheet.defence_pool is None and self._nothing_to_defend_with and context.target is not None:
                 self.defence_entry.set_expression(None, _("{name} has no action left to dodge with.").format(
                     name=context.target.name))
@@ -486,11 +516,12 @@ class AttackPage(Page):
                 elif sheet.damage is None:
                     entry.set_expression(None, _("No damage roll: a hit there wounds nobody."))
                 else:
-                    entry.set_expression(dice_expression(sheet.damage.dice, context.sides()), _(NO_DICE))
+                    entry.set_expression(dice_expression(sheet.damage.dice, context.sides(), sheet.damage.points),
+                                         _(NO_DICE) if not sheet.damage.points else no_dice(sheet.damage.points))
 
     def _hit(self, context: Context, sheet: AttackSheet) -> bool | None:
         """Whether the attack got through (None while its dice are missing)."""
-        attack = entry_total(self.attack_entry)
+        attack = entry_total(self.attack_entry, sheet.attack.points)
         opposing = sheet.difficulty if sheet.defence_pool is None else entry_total(self.defence_entry)
         if attack is None or opposing is None:
             return None
@@ -514,7 +545,8 @@ class AttackPage(Page):
             if sheet.defence_pool is not None else (), sheet.difficulty if sheet.defence_pool is None else 0,
             rolls, sheet.wounds, sheet.rounds, self.attacker_held.value(),
             self.target_held.value() if sheet.defence_pool is not None else "", self.saved_weapon(context),
-            flat_faces(self.blade_entry) if sheet.blade is not None and hit is False else ())
+            flat_faces(self.blade_entry) if sheet.blade is not None and hit is False else (),
+            sheet.attack.points, sheet.damage.points if sheet.damage is not None else 0)
 
     def outcome(self, operation: Operation, context: Context) -> str | None:
         sheet = self._sheet
@@ -524,7 +556,7 @@ class AttackPage(Page):
             return _(MISS_LABELS[sheet.defence])
         if not operation.damage_rolls:
             return _("Hit")
-        wound = context.pyramid(context.target).classify(sum(operation.damage_rolls[0]))
+        wound = context.pyramid(context.target).classify(sum(operation.damage_rolls[0]) + operation.damage_points)
         if wound is None:
             return _("Hit, no wound")
         label = _(CLASS_LABELS[wound])
