@@ -433,3 +433,27 @@ def test_modifiers_in_dice_are_worded_as_dice_by_default(dialog_for: DialogFacto
     assert page.ambush.text() == "Ambush, first round (+3 dice to hit)"
     assert "Attack: 8 dice" in page.sheet_label.text() and "+3 dice" in page.sheet_label.text()
     assert str(page.attack_entry.expression()) == "8d6"
+
+
+def test_a_skill_check_page_rolls_any_combatants_skill_against_a_difficulty(dialog_for: DialogFactory) -> None:
+    """institut.md: the skill's rating in dice; equalling the difficulty succeeds."""
+    from rules.systems.institut import SkillCheck
+    from rules.systems.institut.odds import success_probability
+
+    document, ids = fight()
+    dialog = dialog_for(document)
+    dialog.tabs.setCurrentWidget(dialog.check)
+    page = dialog.check
+    assert dialog.attacker_label.text() == "Who rolls" and not dialog.target.isEnabled()
+    page.skill.select("athletics")
+    page.difficulty.setValue(7)
+    assert dict(page.odds.outcomes())["Success"] == pytest.approx(success_probability(2, 7))
+    assert str(page.check_entry.expression()) == "2d6"
+    page.check_entry.set_faces_text("4, 3")
+    dialog.resolve()
+    entry = document.history.entries[-1]
+    assert isinstance(entry.operation, SkillCheck) and entry.operation.combatant_id == ids["Sokolov"]
+    assert "Sokolov checks Athletics: 7 against difficulty 7 — success." in page.result.text()
+    count = len(document.history.entries)
+    document.undo_stack.undo()
+    assert len(document.history.entries) == count - 1

@@ -5,6 +5,7 @@
 * A dodge through suppression fire: failed or made, from the dodge pool against the difficulty.
 * Crossing suppression fire: how many bullets the creature took, of its dodges (a binomial count).
 * A grenade throw: how many metres off target it landed, from :func:`throw_distribution`.
+* A skill check: made or failed, from its pool (and points) against the difficulty.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from rules.history import Operation
 from rules.odds import extreme_tail
 from rules.systems.base import RuleSystem
 from rules.systems.institut import rounds
+from rules.systems.institut.checks import SkillCheck, succeeds
 from rules.systems.institut.combat import Defence, DodgeTie, hits
 from rules.systems.institut.crossing import CrossSuppression
 from rules.systems.institut.odds import (
@@ -23,6 +25,7 @@ from rules.systems.institut.odds import (
     attack_outcome_distribution,
     bullets_distribution,
     pool_total,
+    success_probability,
     throw_distribution,
 )
 from rules.systems.institut.ops import InstitutAttack, SuppressionDodge, ThrowGrenade
@@ -91,6 +94,12 @@ def throw_probability(throw: ThrowGrenade, encounter: Encounter) -> float:
     return extreme_tail(list(scale.values()), list(scale).index(deviation))
 
 
+def check_probability(check: SkillCheck, encounter: Encounter) -> float:
+    """P(the check ended the way it did): made (its total covers the difficulty) or failed."""
+    made = success_probability(len(check.faces), check.difficulty, sides=pool_die(encounter), points=check.points)
+    return made if succeeds(sum(check.faces) + check.points, check.difficulty) else 1 - made
+
+
 def outcome_probability(operation: Operation, before: Encounter, system: RuleSystem) -> float | None:
     """The game's :meth:`RuleSystem.outcome_probability`: the rolls it knows the odds of, None for the rest."""
     if isinstance(operation, InstitutAttack):
@@ -101,4 +110,6 @@ def outcome_probability(operation: Operation, before: Encounter, system: RuleSys
         return crossing_probability(operation, before)
     if isinstance(operation, ThrowGrenade):
         return throw_probability(operation, before)
+    if isinstance(operation, SkillCheck):
+        return check_probability(operation, before)
     return None

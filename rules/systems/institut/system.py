@@ -360,18 +360,13 @@ def modifier_unit(encounter: Encounter) -> Unit:
                                                                         value=value))
 
 
-def _in_points(encounter: Encounter) -> bool:
-    """Whether the situational modifiers count in points (a value no setting has reads as the default)."""
+def in_points(encounter: Encounter) -> bool:
+    """Whether the GM's option counts the situational modifiers in points (a damaged value reads as dice, the
+    default)."""
     try:
         return modifier_unit(encounter) is Unit.POINTS
     except RulesError:
         return False
-
-
-def in_points(encounter: Encounter) -> bool:
-    """Whether the GM's option counts the situational modifiers in points (a damaged value: dice, the
-    default; the attack's operation says what is wrong)."""
-    return _in_points(encounter)
 
 
 def dodge_tie(encounter: Encounter) -> DodgeTie:
@@ -475,7 +470,7 @@ def _round_notes(combatant: Combatant, encounter: Encounter, data: InstitutTable
     elif rounds.goes_first(combatant, encounter):
         notes.append(_("Gave up the last round: acts first in this one."))
     if rounds.flag(combatant, rounds.AMBUSH) and encounter.clock.round <= 1:
-        text = (_("Ambush: +{count} points to hit in the first round.") if _in_points(encounter)
+        text = (_("Ambush: +{count} points to hit in the first round.") if in_points(encounter)
                 else _("Ambush: +{count} dice to hit in the first round."))
         notes.append(text.format(count=modifiers.ambush_hit))
     suppressing = combatant.extra.get(rounds.SUPPRESSION)

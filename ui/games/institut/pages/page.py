@@ -160,6 +160,7 @@ class Page(QWidget):
     weapon_typed = Signal()
     uses_attacker = True
     uses_target = True
+    uses_weapon = True
 
     def __init__(self, roller: Roller) -> None:
         super().__init__()
