@@ -124,12 +124,12 @@ def test_a_characters_own_pyramid_and_the_gms_ruling_on_death(qtbot: QtBot) -> N
     panel = details(qtbot, document, sokolov)
     part = pyramid_of(panel)
     part.own.setChecked(True)
-    part.editor.spins["light"][1].setValue(6)  # six Light boxes
-    part.editor.spins["mortal"][0].setValue(30)
+    part.editor.lines[0][2].setValue(6)  # six Light boxes
+    part.editor.lines[4][1].setValue(30)  # Mortal from 30
     part.editor.apply_button.click()
     assert [len(part.pyramid.box_rects(key)) for key in CLASSES] == [6, 3, 2, 1, 1]
     assert "Mortal (30+)" in part.pyramid.text()
-    part.editor.spins["heavy"][0].setValue(5)  # below Medium's threshold: refused, said in the panel
+    part.editor.lines[2][1].setValue(5)  # Heavy below Medium's threshold: refused, said in the panel
     part.editor.apply_button.click()
     assert "Heavy" in panel.message_text()
     part.editor.default_button.click()
@@ -215,3 +215,32 @@ def test_after_a_roll_the_round_section_refuses_a_lower_count_with_the_rule(qtbo
     part.declare.click()
     assert "cannot be lowered after a roll" in panel.message_text()
     assert rounds.round_actions(document.state.combatant(ids["Sokolov"])).declared == 3
+
+
+def test_the_own_pyramid_form_edits_the_number_of_classes_and_their_names(qtbot: QtBot) -> None:
+    """institut.md: "editable per character (number of classes, names, thresholds and boxes)"."""
+    history, ids = cast(("Sokolov",))
+    document = EncounterDocument(history)
+    sokolov = ids["Sokolov"]
+    panel = details(qtbot, document, sokolov)
+    part = pyramid_of(panel)
+    part.own.setChecked(True)
+    editor = part.editor
+    assert [line[0].text() for line in editor.lines] == ["Light", "Medium", "Heavy", "Critical", "Mortal"]
+    editor.remove_button.click()
+    editor.remove_button.click()  # Light, Medium, Heavy
+    editor.lines[2][0].setText("Fatal")
+    editor.lines[2][3].setValue(0)
+    editor.add_button.click()  # a fourth, heavier: from Heavy's 15 + 5
+    assert editor.lines[3][0].text() == "Class 4" and editor.lines[3][1].value() == 20
+    editor.lines[3][0].setText("Gone")
+    editor.apply_button.click()
+    pyramid = part.pyramid
+    assert [row.label for row in pyramid.rows()] == ["Light", "Medium", "Fatal", "Gone"]
+    assert [row.heaviest for row in pyramid.rows()] == [False, False, False, True]
+    document.apply(ApplyHarm(sokolov, "class4", 1))
+    assert "Dying" in part.summary.text()
+    editor.lines[1][0].setText("light")  # two classes of one name: refused, said in the panel
+    editor.apply_button.click()
+    assert "Two classes are named light" in panel.message_text()
+    assert [row.label for row in part.pyramid.rows()] == ["Light", "Medium", "Fatal", "Gone"]

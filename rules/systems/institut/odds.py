@@ -117,7 +117,7 @@ def wound_class_distribution(dice: int, pyramid: Pyramid | None = None, *,
 
 def _classes(total: Dist[odds.P], pyramid: Pyramid) -> dict[str | None, odds.P]:
     zero = total.probs[0] * 0
-    result: dict[str | None, odds.P] = {None: zero, **dict.fromkeys(CLASSES, zero)}
+    result: dict[str | None, odds.P] = {None: zero, **dict.fromkeys(pyramid.keys, zero)}
     for value, probability in total.items():
         key = pyramid.classify(value)
         result[key] = result[key] + probability
@@ -142,7 +142,8 @@ def attack_outcome_distribution(attack: int, defence: Defence, opposing: int, da
 
     ``damage`` is the damage dice of one roll (None: a hit makes no damage roll, e.g. a pistol shot out of a
     hand, reported as ``hit``). The keys are :data:`OUTCOMES` (with ``hit`` in place of the classes then).
-    ``attack_points`` and ``damage_points`` are added to the rolls' totals (modifiers counted in points).
+    ``attack_points`` and ``damage_points`` are added to the rolls' totals (modifiers counted in points). A
+    character's own pyramid gives its own class keys in place of the default ones.
     """
     if exact:
         return _outcomes(hit_probability(attack, defence, opposing, tie, exact=True, sides=sides,
@@ -162,7 +163,7 @@ def _outcomes(p_hit: odds.P, damage: int | None, pyramid: Pyramid | None, *, exa
                                                                   sides=sides, points=points) if exact
                                         else wound_class_distribution(damage, pyramid, sides=sides, points=points))
     result[NO_WOUND] = p_hit * classes[None]
-    for key in CLASSES:
+    for key in (pyramid or load_tables().pyramid).keys:
         result[key] = p_hit * classes[key]
     return result
 

@@ -26,7 +26,7 @@ from rules.history import Applied, AttackRecord, LogArg, LogLine, Operation, req
 from rules.systems.base import Hook, Reminder, RuleSystem
 from rules.systems.institut import rounds
 from rules.systems.institut.combat import Defence, grenade_throw, hits
-from rules.systems.institut.pyramid import CLASS_LABELS, CLASSES, pyramid_from_rows
+from rules.systems.institut.pyramid import MAX_CLASSES, MORTAL, pyramid_from_rows
 from rules.systems.institut.system import (
     check_may_act,
     count_may_be_lowered_after_roll,
@@ -34,6 +34,7 @@ from rules.systems.institut.system import (
     in_points,
     pool_die,
     pyramid_for,
+    stored_pyramid,
     tables,
     wound_penalty,
 )
@@ -174,16 +175,18 @@ def _wound(state: Encounter, system: RuleSystem, target_id: str, total: int, cou
     filled, placed = pyramid.place(target.damage, wound, count)
     hurt = replace(target, damage=frozen_map({**target.damage, **filled}))
     state = state.with_combatant(hurt)
-    args: dict[str, LogArg] = {"name": target.name, "wound": CLASS_LABELS[wound], "count": count, "points": total}
+    args: dict[str, LogArg] = {"name": target.name, "wound": pyramid.label(wound), "count": count, "points": total}
     log.append(LogLine("{points} points: {name} takes {count} {wound} wound.", args,
                        plural="{points} points: {name} takes {count} {wound} wounds.", count=count,
                        translate=("wound",)))
     for placement in placed:
         if placement.overflow:
-            log.append(LogLine("No box is free: the wound stays on the Mortal row."))
+            log.append(LogLine("No box is free: the wound stays on the Mortal row.") if placement.landed == MORTAL
+                       else LogLine("No box is free: the wound stays on the {wound} row.",
+                                    {"wound": pyramid.label(placement.landed)}, translate=("wound",)))
         elif placement.landed != placement.rolled:
             log.append(LogLine("The {wound} row is full: the wound goes to {landed}.", {
-                "wound": CLASS_LABELS[placement.rolled], "landed": CLASS_LABELS[placement.landed]},
+                "wound": pyramid.label(placement.rolled), "landed": pyramid.label(placement.landed)},
                 translate=("wound", "landed")))
     log.extend(_status_lines(system, target, hurt, state))
     return state
@@ -361,23 +364,31 @@ class SetInstitutFlag(Operation):
 class SetPyramid(Operation):
     """Give a character its own pyramid, (threshold, boxes, penalty) per class lightest first; None: default.
 
-    Wounds a shrunken row no longer holds pass on to the next heavier class, as any wound would.
+    ``names``: the classes' own names, as many as rows (institut.md: "editable per character (number of classes,
+    names, thresholds and boxes)"); () keeps the five default classes. Wounds move class by class in order
+    (lightest first) to the new rows; a shrunken row's wounds pass on to the next heavier class, as any wound
+    would.
     """
 
     kind = "institut_pyramid"
     combatant_id: str
     rows: tuple[tuple[int, int, int], ...] | None
+    names: tuple[str, ...] = field(default=(), metadata=ADDED_LATER)
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         combatant = require_combatant(encounter, self.combatant_id)
+        if len(self.names) > MAX_CLASSES:
+            raise OperationError(_("A life pyramid has 1 to {limit} classes.").format(limit=MAX_CLASSES))
+        names = self.names or None
         if self.rows is not None:
-            pyramid_from_rows(self.rows)  # a RulesError says what is wrong
-        updated = rounds.set_extra(combatant, rounds.PYRAMID, self.rows)
+            pyramid_from_rows(self.rows, names)  # a RulesError says what is wrong
+        old = pyramid_for(combatant, encounter)
+        stored = stored_pyramid(self.rows, names) if self.rows is not None else None
+        updated = rounds.set_extra(combatant, rounds.PYRAMID, stored)
         pyramid = pyramid_for(updated, encounter)
-        filled: dict[str, int] = dict.fromkeys(CLASSES, 0)
-        for key in CLASSES:  # re-place every wound, lightest first, so overflow follows the new rows
-            filled, _placed = pyramid.place(filled, key, combatant.boxes(key))
-        updated = replace(updated, damage=frozen_map({**combatant.damage, **filled}))
+        filled = pyramid.carried_over(combatant.damage, old)
+        kept = {key: boxes for key, boxes in combatant.damage.items() if key not in old.keys}
+        updated = replace(updated, damage=frozen_map({**kept, **filled}))
         text = (N_("{name} gets a life pyramid of their own.") if self.rows is not None
                 else N_("{name} uses the encounter's life pyramid again."))
         state = encounter.with_combatant(updated)

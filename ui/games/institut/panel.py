@@ -1,10 +1,11 @@
 """Institute's parts of the details panel: the life pyramid (drawn as one) and the round's declarations.
 
-:class:`PyramidWidget` draws the five classes as a real pyramid, Mortal's single box at the top and Light's
-row at the bottom, each row centred, with the class name and the damage that enters it on the left and the
-penalty dice on the right. A click on an empty box adds a wound of that class (it takes the first free box,
-overflowing upwards as the rules say); a click on a filled box heals one. Like every panel widget it only asks:
-the sections turn requests into operations and the document decides.
+:class:`PyramidWidget` draws the classes (five by default, or the character's own) as a real pyramid, the
+heaviest class (Mortal's single box) at the top and the lightest row at the bottom, each row centred, with the
+class name and the damage that enters it on the left and the penalty dice on the right. A click on an empty box
+adds a wound of that class (it takes the first free box, overflowing upwards as the rules say); a click on a
+filled box heals one. Like every panel widget it only asks: the sections turn requests into operations and the
+document decides.
 """
 
 from __future__ import annotations
@@ -48,7 +49,15 @@ from rules.encounter import Combatant, Encounter, Status
 from rules.systems.base import RuleSystem
 from rules.systems.institut import rounds
 from rules.systems.institut.ops import DeclareActions, HoldAction, ResolveHeld, SetInstitutFlag, SetPyramid, SkipRound
-from rules.systems.institut.pyramid import CLASS_LABELS, CLASSES, MAX_BOXES, MAX_PENALTY, MAX_THRESHOLD, MORTAL, Pyramid
+from rules.systems.institut.pyramid import (
+    CLASSES,
+    MAX_BOXES,
+    MAX_CLASSES,
+    MAX_NAME,
+    MAX_PENALTY,
+    MAX_THRESHOLD,
+    Pyramid,
+)
 from rules.systems.institut.system import pyramid_for, tables
 from ui.games.base import Apply, SectionFactory
 from ui.widgets.condition_track import MARK_WHITE, TrackColors
@@ -82,12 +91,24 @@ class PyramidRow:
     boxes: int
     filled: int
     penalty: int
+    colour: QColor
+    heaviest: bool  # a wound here means dying
+
+
+def class_colour(pyramid: Pyramid, key: str) -> QColor:
+    """A default class's own colour; a class the GM added takes the colour of its place, light to mortal."""
+    if key in CLASS_COLOURS and pyramid.keys == CLASSES:
+        return CLASS_COLOURS[key]
+    shades = list(CLASS_COLOURS.values())
+    count, position = len(pyramid.classes), pyramid.position(key)
+    return shades[round(position * (len(shades) - 1) / (count - 1))] if count > 1 else shades[-1]
 
 
 def pyramid_rows(pyramid: Pyramid, combatant: Combatant) -> list[PyramidRow]:
     """The rows to draw for ``combatant`` (lightest first, translated labels)."""
-    return [PyramidRow(wound.key, _(CLASS_LABELS[wound.key]), pyramid.range_text(wound.key), wound.boxes,
-                       combatant.boxes(wound.key), wound.penalty) for wound in pyramid.classes]
+    return [PyramidRow(wound.key, _(wound.label), pyramid.range_text(wound.key), wound.boxes,
+                       combatant.boxes(wound.key), wound.penalty, class_colour(pyramid, wound.key),
+                       wound.key == pyramid.heaviest) for wound in pyramid.classes]
 
 
 class PyramidWidget(QWidget):
@@ -99,7 +120,7 @@ class PyramidWidget(QWidget):
         super().__init__(parent)
         self._rows: list[PyramidRow] = []
         self._hovered: tuple[str, int] | None = None
-        self._cursor: tuple[str, int] = (CLASSES[0], 0)
+        self._cursor: tuple[str, int] = ("", 0)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setMouseTracking(True)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
@@ -116,7 +137,7 @@ class PyramidWidget(QWidget):
         key, index = self._cursor
         row = self._row(key)
         if row is None or index >= row.boxes:
-            self._cursor = (rows[0].key, 0) if rows else (CLASSES[0], 0)
+            self._cursor = (rows[0].key, 0) if rows else ("", 0)
         self.setAccessibleDescription(self.text())
         self.setToolTip(self.text())
         if resized:
@@ -264,13 +285,13 @@ class PyramidWidget(QWidget):
         painter.setFont(name)
         painter.setPen(palette.color(QPalette.ColorRole.WindowText))
         right = QRectF(self.width() - PAD - self._penalty_width(), top, self._penalty_width(), height)
-        text = _("→ dying") if row.key == MORTAL else (
+        text = _("→ dying") if row.heaviest else (
             ngettext("−{count} die", "−{count} dice", row.penalty).format(count=row.penalty) if row.penalty else "–")
         painter.drawText(right, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, text)
 
     def _paint_box(self, painter: QPainter, rect: QRectF, row: PyramidRow, index: int, colors: TrackColors) -> None:
         filled, overflow = index < row.filled, index >= row.boxes
-        fill = colors.overflow if overflow else (CLASS_COLOURS[row.key] if filled else colors.empty)
+        fill = colors.overflow if overflow else (row.colour if filled else colors.empty)
         painter.setPen(QPen(colors.border, 1.2))
         painter.setBrush(fill)
         painter.drawRoundedRect(rect.adjusted(0.5, 0.5, -0.5, -0.5), 3, 3)
@@ -333,9 +354,10 @@ class PyramidWidget(QWidget):
             self._move_to(row_key, index + (1 if key == Qt.Key.Key_Right else -1))
         elif key in (Qt.Key.Key_Up, Qt.Key.Key_Down):
             step = 1 if key == Qt.Key.Key_Up else -1
-            position = CLASSES.index(row_key) + step
-            if 0 <= position < len(CLASSES):
-                self._move_to(CLASSES[position], index)
+            keys = [row.key for row in self._rows]
+            position = keys.index(row_key) + step if row_key in keys else 0
+            if 0 <= position < len(keys):
+                self._move_to(keys[position], index)
         elif key in (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter):
             self._toggle(row_key, index)
         elif key in (Qt.Key.Key_Plus, Qt.Key.Key_Minus):
@@ -362,42 +384,96 @@ class PyramidWidget(QWidget):
 
 
 class PyramidEditor(QFrame):
-    """The character's own pyramid: per class the damage that enters it, its boxes and its penalty dice."""
+    """The character's own pyramid: per class its name, the damage that enters it, its boxes and its penalty dice;
+    classes may be added (a heavier one on top) and removed (institut.md: "editable per character (number of
+    classes, names, thresholds and boxes)"). Apply hands the rows to the rules, which say what is wrong."""
 
     def __init__(self) -> None:
         super().__init__()
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        grid = QGridLayout(self)
-        grid.setContentsMargins(6, 6, 6, 6)
+        self._grid = QGridLayout(self)
+        self._grid.setContentsMargins(6, 6, 6, 6)
         for column, title in enumerate((_("Class"), _("From"), _("Boxes"), _("Penalty"))):
-            grid.addWidget(QLabel(f"<b>{title}</b>"), 0, column)
-        self.spins: dict[str, tuple[QSpinBox, QSpinBox, QSpinBox]] = {}
-        for row, key in enumerate(CLASSES, start=1):
-            label = _(CLASS_LABELS[key])
-            spins = (spin_box(1, MAX_THRESHOLD, name=_("{wound}: damage that enters it").format(wound=label)),
-                     spin_box(1, MAX_BOXES, name=_("{wound}: boxes").format(wound=label)),
-                     spin_box(0, MAX_PENALTY, name=_("{wound}: penalty dice").format(wound=label)))
-            grid.addWidget(QLabel(label), row, 0)
-            for column, spin in enumerate(spins, start=1):
-                grid.addWidget(spin, row, column)
-            self.spins[key] = spins
+            self._grid.addWidget(QLabel(f"<b>{title}</b>"), 0, column)
+        self.lines: list[tuple[QLineEdit, QSpinBox, QSpinBox, QSpinBox]] = []
+        self._renamed = False  # the GM typed a name: the classes are the GM's own from now on
+        self.add_button = QPushButton(_("Add a class"))
+        self.add_button.setToolTip(_("A heavier class on top of the pyramid."))
+        self.remove_button = QPushButton(_("Remove the heaviest"))
         self.apply_button = QPushButton(_("Apply"))
         self.default_button = QPushButton(_("Use the encounter's pyramid"))
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.apply_button)
-        buttons.addWidget(self.default_button)
-        buttons.addStretch(1)
-        grid.addLayout(buttons, len(CLASSES) + 1, 0, 1, 4)
+        self._buttons = QGridLayout()
+        for index, button in enumerate((self.add_button, self.remove_button, self.apply_button,
+                                        self.default_button)):
+            self._buttons.addWidget(button, index // 2, index % 2)
+        self.add_button.clicked.connect(self.add_class)
+        self.remove_button.clicked.connect(self.remove_class)
+
+    def _line(self, name: str) -> tuple[QLineEdit, QSpinBox, QSpinBox, QSpinBox]:
+        edit = QLineEdit(name)
+        edit.setAccessibleName(_("Class name"))
+        edit.setMaxLength(MAX_NAME)
+        edit.textEdited.connect(self._on_renamed)
+        return (edit, spin_box(1, MAX_THRESHOLD, name=_("{wound}: damage that enters it").format(wound=name)),
+                spin_box(1, MAX_BOXES, name=_("{wound}: boxes").format(wound=name)),
+                spin_box(0, MAX_PENALTY, name=_("{wound}: penalty dice").format(wound=name)))
+
+    def _on_renamed(self) -> None:
+        self._renamed = True
+
+    def _set_count(self, count: int) -> None:
+        """Keep ``count`` rows of inputs (lightest first), the buttons under the last."""
+        self._grid.removeItem(self._buttons)
+        while len(self.lines) > count:
+            removed: tuple[QWidget, ...] = self.lines.pop()
+            for widget in removed:
+                self._grid.removeWidget(widget)
+                widget.deleteLater()
+        while len(self.lines) < count:
+            line = self._line("")
+            row = len(self.lines) + 1
+            for column, widget in enumerate(line):
+                self._grid.addWidget(widget, row, column)
+            self.lines.append(line)
+        self._grid.addLayout(self._buttons, count + 1, 0, 1, 4)
+        self.add_button.setEnabled(count < MAX_CLASSES)
+        self.remove_button.setEnabled(count > 1)
 
     def show_pyramid(self, pyramid: Pyramid) -> None:
         """Fill the fields from a pyramid."""
-        for wound in pyramid.classes:
-            for spin, value in zip(self.spins[wound.key], (wound.entered_at, wound.boxes, wound.penalty), strict=True):
+        self._set_count(len(pyramid.classes))
+        self._renamed = pyramid.names() is not None
+        for line, wound in zip(self.lines, pyramid.classes, strict=True):
+            line[0].setText(_(wound.label))
+            for spin, value in zip(line[1:], (wound.entered_at, wound.boxes, wound.penalty), strict=True):
                 spin.setValue(value)
+
+    def add_class(self) -> None:
+        """One more class, heavier than the last: entered 5 points above it, one box, its penalty + 1."""
+        last = self.lines[-1] if self.lines else None
+        self._set_count(len(self.lines) + 1)
+        self._renamed = True
+        edit, threshold, boxes, penalty = self.lines[-1]
+        edit.setText(_("Class {number}").format(number=len(self.lines)))
+        threshold.setValue(min(MAX_THRESHOLD, last[1].value() + 5) if last else 5)
+        boxes.setValue(1)
+        penalty.setValue(min(MAX_PENALTY, last[3].value() + 1) if last else 0)
+        edit.setFocus()
+        edit.selectAll()
+
+    def remove_class(self) -> None:
+        """Drop the heaviest class (its wounds pass to the new heaviest when applied)."""
+        if len(self.lines) > 1:
+            self._set_count(len(self.lines) - 1)
+            self._renamed = True
 
     def rows(self) -> tuple[tuple[int, int, int], ...]:
         """The pyramid as typed, lightest first."""
-        return tuple((a.value(), b.value(), c.value()) for a, b, c in (self.spins[key] for key in CLASSES))
+        return tuple((line[1].value(), line[2].value(), line[3].value()) for line in self.lines)
+
+    def names(self) -> tuple[str, ...]:
+        """The classes' names as typed, or () while they are the five default classes, unrenamed."""
+        return tuple(line[0].text().strip() for line in self.lines) if self._renamed else ()
 
 
 class PyramidSection(QGroupBox):
@@ -429,7 +505,8 @@ class PyramidSection(QGroupBox):
         self.pyramid.wound_requested.connect(self._wound)
         self.own.toggled.connect(self.editor.setVisible)
         self.dead.clicked.connect(lambda checked: self._apply(SetInstitutFlag(self._id, "dead", checked)))
-        self.editor.apply_button.clicked.connect(lambda: self._apply(SetPyramid(self._id, self.editor.rows())))
+        self.editor.apply_button.clicked.connect(
+            lambda: self._apply(SetPyramid(self._id, self.editor.rows(), self.editor.names())))
         self.editor.default_button.clicked.connect(lambda: self._apply(SetPyramid(self._id, None)))
 
     def refresh(self, combatant: Combatant, state: Encounter, system: RuleSystem) -> None:
@@ -459,10 +536,10 @@ def _summary(combatant: Combatant, state: Encounter, system: RuleSystem, pyramid
         return _("Unhurt.")
     penalty = pyramid.penalty(combatant.damage)
     if not penalty:
-        return _("Worst wound: {wound}; no penalty.").format(wound=_(CLASS_LABELS[worst]))
+        return _("Worst wound: {wound}; no penalty.").format(wound=_(pyramid.label(worst)))
     return ngettext("Worst wound: {wound}; −{count} die on every action.",
                     "Worst wound: {wound}; −{count} dice on every action.", penalty).format(
-        wound=_(CLASS_LABELS[worst]), count=penalty)
+        wound=_(pyramid.label(worst)), count=penalty)
 
 
 class RoundSection(QGroupBox):

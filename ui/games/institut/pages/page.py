@@ -92,11 +92,12 @@ def side_by_side(page: QWidget, *columns: QVBoxLayout) -> None:
         row.addLayout(column, 1)
 
 
-def wound_rows(classes: dict[str | None, float], count: int = 1) -> list[tuple[str, float]]:
+def wound_rows(classes: dict[str | None, float], count: int = 1,
+               pyramid: Pyramid | None = None) -> list[tuple[str, float]]:
     """Odds rows for a damage roll: no wound, then each class (×n for a burst)."""
     rows = [(_("No wound"), classes[None])]
-    for key in CLASSES:
-        label = _(CLASS_LABELS[key])
+    for key in pyramid.keys if pyramid is not None else CLASSES:
+        label = _(pyramid.label(key) if pyramid is not None else CLASS_LABELS[key])
         rows.append((_("{wound} ×{count}").format(wound=label, count=count) if count > 1 else label, classes[key]))
     return rows
 

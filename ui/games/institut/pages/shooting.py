@@ -52,7 +52,6 @@ from rules.systems.institut.combat import (
 )
 from rules.systems.institut.odds import MISS_LABELS, attack_outcome_distribution
 from rules.systems.institut.ops import InstitutAttack, attack_penalties, can_defend, defence_penalties
-from rules.systems.institut.pyramid import CLASS_LABELS, CLASSES
 from rules.systems.institut.tables import (
     Burst,
     InstitutTables,
@@ -443,7 +442,8 @@ class AttackPage(Page):
         sheet = self._sheet
         if sheet is None:
             self.sheet_label.setText("")
-            self.show_unknown([_("Miss"), _("No wound"), *(_(CLASS_LABELS[k]) for k in CLASSES)])
+            pyramid = context.pyramid(context.target) if context.target is not None else context.data.pyramid
+            self.show_unknown([_("Miss"), _("No wound"), *(_(wound.label) for wound in pyramid.classes)])
             for entry in self.entries():
                 entry.set_expression(None, _("Fix the attack first."))
             return
@@ -480,15 +480,16 @@ class AttackPage(Page):
         assert context.target is not None
         opposing = sheet.defence_pool.dice if sheet.defence_pool is not None else sheet.difficulty
         damage = sheet.damage.dice if sheet.damage is not None else None
+        pyramid = context.pyramid(context.target)
         odds = attack_outcome_distribution(sheet.attack.dice, sheet.defence, opposing, damage,
-                                           context.pyramid(context.target), context.tie(), sides=context.sides(),
+                                           pyramid, context.tie(), sides=context.sides(),
                                            attack_points=sheet.attack.points,
                                            damage_points=sheet.damage.points if sheet.damage is not None else 0)
         rows = [(_(MISS_LABELS[sheet.defence]), odds["miss"])]
         if damage is None:
             rows.append((_("Hit"), odds["hit"]))
         else:
-            classes = wound_rows({None: odds["none"], **{k: odds[k] for k in CLASSES}}, sheet.wounds)
+            classes = wound_rows({None: odds["none"], **{k: odds[k] for k in pyramid.keys}}, sheet.wounds, pyramid)
             rows += [(_("Hit, no wound") if index == 0 else label, p) for index, (label, p) in enumerate(classes)]
         self.show_odds(rows, attack_chart(rows, damage, context.sides()))
 
@@ -556,8 +557,9 @@ class AttackPage(Page):
             return _(MISS_LABELS[sheet.defence])
         if not operation.damage_rolls:
             return _("Hit")
-        wound = context.pyramid(context.target).classify(sum(operation.damage_rolls[0]) + operation.damage_points)
+        pyramid = context.pyramid(context.target)
+        wound = pyramid.classify(sum(operation.damage_rolls[0]) + operation.damage_points)
         if wound is None:
             return _("Hit, no wound")
-        label = _(CLASS_LABELS[wound])
+        label = _(pyramid.label(wound))
         return _("{wound} ×{count}").format(wound=label, count=sheet.wounds) if sheet.wounds > 1 else label
