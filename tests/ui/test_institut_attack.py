@@ -457,3 +457,26 @@ def test_a_skill_check_page_rolls_any_combatants_skill_against_a_difficulty(dial
     count = len(document.history.entries)
     document.undo_stack.undo()
     assert len(document.history.entries) == count - 1
+
+
+def test_a_shot_is_blocked_only_with_a_suitable_object_already_in_hand(dialog_for: DialogFactory) -> None:
+    """institut.md Defence: "A shot may be blocked instead of dodged only with a suitable object already in hand"."""
+    document, ids = fight()
+    dialog = dialog_for(document)
+    page = dialog.attack
+    assert not page.defence.is_enabled(Defence.BLOCK)  # Bandit 1 holds nothing: no block against a shot
+    page.defence.select(Defence.BLOCK)
+    assert "Bandit 1 has nothing in hand to block a shot with" in dialog.status_label.text()
+    assert not dialog.resolve_button.isEnabled()
+    page.kind.select(WeaponKind.MELEE)  # a blow may be blocked
+    assert page.defence.is_enabled(Defence.BLOCK)
+    assert "nothing in hand" not in dialog.status_label.text()
+    page.kind.select(WeaponKind.FIREARM)
+    applied = document.apply(SetInstitutFlag(ids["Bandit 1"], "in_hand", True))
+    assert applied.entry.text() == "Bandit 1 holds an object that can block a shot."
+    assert page.defence.is_enabled(Defence.BLOCK)
+    page.attack_entry.set_faces_text("2, 2, 2, 2, 2")
+    page.defence_entry.set_faces_text("6, 6")
+    assert dialog.resolve_button.isEnabled(), dialog.status_label.text()
+    dialog.resolve()
+    assert "Bandit 1 blocks the blow." in page.result.text()

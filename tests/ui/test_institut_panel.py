@@ -244,3 +244,15 @@ def test_the_own_pyramid_form_edits_the_number_of_classes_and_their_names(qtbot:
     editor.apply_button.click()
     assert "Two classes are named light" in panel.message_text()
     assert [row.label for row in part.pyramid.rows()] == ["Light", "Medium", "Fatal", "Gone"]
+
+
+def test_the_round_section_marks_an_object_in_hand_to_block_shots(qtbot: QtBot) -> None:
+    history, ids = cast(("Sokolov",))
+    document = EncounterDocument(history)
+    panel = details(qtbot, document, ids["Sokolov"])
+    part = round_of(panel)
+    part.in_hand.click()
+    assert rounds.flag(document.state.combatant(ids["Sokolov"]), rounds.IN_HAND)
+    document.undo_stack.undo()
+    assert not rounds.flag(document.state.combatant(ids["Sokolov"]), rounds.IN_HAND)
+    assert not part.in_hand.isChecked()

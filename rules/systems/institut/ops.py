@@ -327,19 +327,22 @@ class SkipRound(Operation):
         return Applied(state, (line,))
 
 
-FlagName = Literal["ambush", "dead"]
+FlagName = Literal["ambush", "dead", "in_hand"]
 _FLAG_LINES: Final[dict[tuple[str, bool], str]] = {
     ("ambush", True): N_("{name} lies in ambush: +{count} dice to hit in the first round."),
     ("ambush points", True): N_("{name} lies in ambush: +{count} points to hit in the first round."),
     ("ambush", False): N_("{name} is no longer in ambush."),
     ("dead", True): N_("The GM rules that {name} is dead."),
     ("dead", False): N_("{name} is not dead after all."),
+    ("in_hand", True): N_("{name} holds an object that can block a shot."),
+    ("in_hand", False): N_("{name} no longer holds anything that can block a shot."),
 }
 
 
 @dataclass(frozen=True)
 class SetInstitutFlag(Operation):
-    """Mark a combatant as lying in ambush, or as dead (the GM decides death)."""
+    """Mark a combatant as lying in ambush, as dead (the GM decides death), or as holding an object that can block
+    a shot ("A shot may be blocked instead of dodged only with a suitable object already in hand")."""
 
     kind = "institut_flag"
     combatant_id: str
@@ -348,7 +351,7 @@ class SetInstitutFlag(Operation):
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         combatant = require_combatant(encounter, self.combatant_id)
-        if self.flag not in ("ambush", "dead"):
+        if self.flag not in ("ambush", "dead", "in_hand"):
             raise OperationError(_("Unknown mark {flag!r}.").format(flag=self.flag))
         if rounds.flag(combatant, self.flag) == self.value:
             raise OperationError(_("Nothing to change."))

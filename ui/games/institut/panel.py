@@ -58,7 +58,7 @@ from rules.systems.institut.pyramid import (
     MAX_THRESHOLD,
     Pyramid,
 )
-from rules.systems.institut.system import pyramid_for, tables
+from rules.systems.institut.system import in_points, pyramid_for, tables
 from ui.games.base import Apply, SectionFactory
 from ui.widgets.condition_track import MARK_WHITE, TrackColors
 from ui.widgets.inputs import spin_box
@@ -568,6 +568,10 @@ class RoundSection(QGroupBox):
         self.skip = QPushButton(_("Give up this round"))
         self.skip.setToolTip(_("Do nothing this round and act first in the next."))
         self.ambush = QCheckBox(_("In ambush (+3 dice to hit in the first round)"))
+        # institut.md: "A shot may be blocked instead of dodged only with a suitable object already in hand."
+        self.in_hand = QCheckBox(_("Holds an object that can block a shot"))
+        self.in_hand.setToolTip(_("A shield, a blade, a chair… already in hand: the attack dialog offers a block "
+                                  "against a shot only then."))
         self._build_layout()
         self.declare.clicked.connect(
             lambda: self._apply(DeclareActions(self._id, self.declared.value(), after_roll_checked=True)))
@@ -575,6 +579,7 @@ class RoundSection(QGroupBox):
         self.condition.returnPressed.connect(self._hold)
         self.skip.clicked.connect(lambda: self._apply(SkipRound(self._id)))
         self.ambush.clicked.connect(lambda checked: self._apply(SetInstitutFlag(self._id, "ambush", checked)))
+        self.in_hand.clicked.connect(lambda checked: self._apply(SetInstitutFlag(self._id, "in_hand", checked)))
 
     def _build_layout(self) -> None:
         layout = QVBoxLayout(self)
@@ -593,6 +598,7 @@ class RoundSection(QGroupBox):
         layout.addLayout(self._held_box)
         layout.addWidget(self.skip, 0, Qt.AlignmentFlag.AlignLeft)
         layout.addWidget(self.ambush)
+        layout.addWidget(self.in_hand)
 
     def held_rows(self) -> int:
         """How many held declarations are listed."""
@@ -622,9 +628,11 @@ class RoundSection(QGroupBox):
         self.movement.setText(_("Movement: {metres} m; sprinting as the only action: {sprint} m.").format(
             metres=rounds.movement(agility, athletics, actions.total_declared, modifiers),
             sprint=rounds.sprint(agility, athletics, modifiers)))
-        self.ambush.setText(_("In ambush (+{count} dice to hit in the first round)").format(
-            count=modifiers.ambush_hit))
+        text = (_("In ambush (+{count} points to hit in the first round)") if in_points(state)
+                else _("In ambush (+{count} dice to hit in the first round)"))
+        self.ambush.setText(text.format(count=modifiers.ambush_hit))
         self.ambush.setChecked(rounds.flag(combatant, rounds.AMBUSH))
+        self.in_hand.setChecked(rounds.flag(combatant, rounds.IN_HAND))
         if actions.pending != self._pending:
             self._show_held(actions.pending)
 

@@ -81,6 +81,13 @@ from ui.widgets.layout import column as _column
 from ui.widgets.layout import row as _row
 from ui.widgets.messages import text_label
 
+
+def can_block_shot(shot: Shot, target: Combatant) -> bool:
+    """Whether the target may block this attack: any blow, but a shot only with a suitable object already in
+    hand (institut.md Defence)."""
+    return shot.kind is not WeaponKind.FIREARM or rounds.flag(target, rounds.IN_HAND)
+
+
 SKILLS: Final[tuple[tuple[str, str], ...]] = (
     ("shooting", N_("Shooting")), ("boxing", N_("Boxing")), ("melee", N_("Melee")), ("fencing", N_("Fencing")),
     ("martial_arts", N_("Martial arts")), ("athletics", N_("Athletics")),
@@ -397,8 +404,21 @@ class AttackPage(Page):
             self._sheet = self._work_out(context)
         except RulesError as problem:
             self._problem = str(problem)
+        self._offer_block(context)
         self.sync()
         self._show(context)
+
+    def _offer_block(self, context: Context) -> None:
+        """Block is offered against a shot only to a target with a suitable object in hand, saying why not."""
+        target = context.target
+        firearm = self.kind.value() is WeaponKind.FIREARM
+        able = target is None or not firearm or rounds.flag(target, rounds.IN_HAND)
+        self.defence.set_enabled(Defence.BLOCK, able)
+        self.defence.setToolTip(_("A block uses Boxing, Melee or Fencing and must beat the attack; Melee and "
+                                  "Fencing need something in hand.") if able else
+                                _("{name} has nothing in hand to block a shot with: a shot can be blocked only "
+                                  "with a suitable object already in hand.").format(name=target.name if target
+                                                                                    else ""))
 
     def _shot(self, context: Context) -> Shot:
         attacker = context.attacker
@@ -424,6 +444,10 @@ class AttackPage(Page):
         defence = self.defence.value()
         if defence is Defence.DODGE and self.unseen.isChecked():
             raise RulesError(_("An unseen attacker cannot be dodged: attack against a difficulty."))
+        if defence is Defence.BLOCK and not can_block_shot(shot, context.target):
+            raise RulesError(_("{name} has nothing in hand to block a shot with: a shot can be blocked only with a "
+                               "suitable object already in hand (mark it in the details panel).").format(
+                name=context.target.name))
         defending = None
         if defence is not Defence.DIFFICULTY:
             wounds, actions = defence_penalties(context.target, context.state, self.target_held.value())
