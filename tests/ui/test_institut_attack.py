@@ -480,3 +480,29 @@ def test_a_shot_is_blocked_only_with_a_suitable_object_already_in_hand(dialog_fo
     assert dialog.resolve_button.isEnabled(), dialog.status_label.text()
     dialog.resolve()
     assert "Bandit 1 blocks the blow." in page.result.text()
+
+
+def test_the_grenade_page_shows_where_a_missed_throw_lands_and_sets_the_throwers_distance(
+        dialog_for: DialogFactory) -> None:
+    """10 m, 3 + 3 = 6: 4 m off; the GM picks direction 3 (short, to the right): 9 m from the thrower."""
+    document, ids = fight()
+    dialog = dialog_for(document)
+    dialog.tabs.setCurrentWidget(dialog.grenade)
+    page = dialog.grenade
+    page.timed.select(False)
+    page.distance.setValue(10)
+    page.direction.select(3)
+    assert page.landing_label.text() == "Where it lands shows once the throw is rolled."
+    page.throw_entry.set_faces_text("3, 3")
+    assert page.landing_label.text() == "Lands 4 m off target (short, to the right), 9 m from Sokolov."
+    assert page.victims.rows[ids["Sokolov"]].distance.value() == 9
+    page.throw_entry.set_faces_text("2, 2")  # 4: at most half the distance, clearly short
+    assert page.landing_label.text() == "Clearly short: 6 m short of the target, 4 m from Sokolov."
+    assert not page.direction.isEnabled()
+    row = page.victims.rows[ids["Bandit 1"]]
+    row.caught.setChecked(True)
+    row.faces.setText(", ".join(["1"] * row.dice.value()))
+    dialog.resolve()
+    operation = document.history.entries[-1].operation
+    assert isinstance(operation, ThrowGrenade) and operation.direction == 3
+    assert "A clearly short throw: it lands 6 m short of the target" in page.result.text()

@@ -11,6 +11,7 @@ attack to block it (and, by default, to dodge it). These functions only compute;
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -284,6 +285,53 @@ def grenade_throw(distance: int, total: int) -> Throw:
     if total >= distance:
         return Throw(True, 0)
     return Throw(False, distance - total)
+
+
+#: The six directions of a hex, numbered as a d6 picks them, from straight beyond the target round to its left
+#: (institut.md Decision: "the GM picks the direction (or a d6 on a hex)").
+BEYOND, SHORT = 1, 4
+HEX_DIRECTIONS: Final[dict[int, str]] = {
+    1: N_("beyond the target"),
+    2: N_("beyond, to the right"),
+    3: N_("short, to the right"),
+    4: N_("short, towards the thrower"),
+    5: N_("short, to the left"),
+    6: N_("beyond, to the left"),
+}
+
+
+@dataclass(frozen=True)
+class Landing:
+    """Where a thrown grenade lands: metres from the target and from the thrower, the hex direction it went off in
+    (0: on target) and whether the throw was clearly short."""
+
+    off_target: int
+    from_thrower: int
+    direction: int
+    clearly_short: bool = False
+
+
+def clearly_short(distance: int, total: int) -> bool:
+    """institut.md Decision: "«clearly short» = a roll of at most half the distance" (and short of it)."""
+    return total < distance and 2 * total <= distance
+
+
+def landing(distance: int, total: int, direction: int) -> Landing:
+    """Where a throw of ``total`` at ``distance`` metres lands, a miss going off in hex ``direction`` (1–6): a
+    clearly short throw lands between thrower and target, ``total`` metres from the thrower ("is not to be read
+    as an overshoot"); any other miss (distance − roll) metres from the target, the thrower's distance from there
+    by the hex's angle (60° a step from straight beyond), to the nearest metre."""
+    throw = grenade_throw(distance, total)
+    if throw.on_target:
+        return Landing(0, distance, 0)
+    if clearly_short(distance, total):
+        return Landing(throw.deviation, max(0, total), SHORT, clearly_short=True)
+    if direction not in HEX_DIRECTIONS:
+        raise RulesError(_("A direction on a hex is 1 to 6."))
+    off = throw.deviation
+    angle = math.radians(60 * (direction - 1))
+    away = math.sqrt(max(0.0, distance ** 2 + off ** 2 + 2 * distance * off * math.cos(angle)))
+    return Landing(off, round(away), direction)
 
 
 def in_blast(radius: int, distance: int) -> bool:

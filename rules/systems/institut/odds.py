@@ -179,15 +179,16 @@ def bullets_distribution(dice: int, difficulty: int, dodges: int, *,
 
 @overload
 def throw_distribution(dice: int, distance: int, *, exact: Literal[False] = ...,
-                       sides: int = ...) -> dict[int, float]: ...
+                       sides: int = ..., points: int = ...) -> dict[int, float]: ...
 @overload
 def throw_distribution(dice: int, distance: int, *, exact: Literal[True],
-                       sides: int = ...) -> dict[int, Fraction]: ...
+                       sides: int = ..., points: int = ...) -> dict[int, Fraction]: ...
 def throw_distribution(dice: int, distance: int, *, exact: bool = False,
-                       sides: int = DEFAULT_SIDES) -> dict[int, float] | dict[int, Fraction]:
-    """P(the grenade lands ``d`` metres off target) for each ``d`` (0 = on target; a miss: distance − roll)."""
-    total: Dist[float] | Dist[Fraction] = (pool_total(dice, exact=True, sides=sides) if exact
-                                           else pool_total(dice, sides=sides))
+                       sides: int = DEFAULT_SIDES, points: int = 0) -> dict[int, float] | dict[int, Fraction]:
+    """P(the grenade lands ``d`` metres off target) for each ``d`` (0 = on target; a miss: distance − roll, the
+    roll's total ``points`` more than its dice)."""
+    total: Dist[float] | Dist[Fraction] = (pool_total(dice, exact=True, sides=sides, points=points) if exact
+                                           else pool_total(dice, sides=sides, points=points))
     # Every roll of at least the distance lands on target; each shorter one lands its own distance off.
     result: dict[int, float | Fraction] = {0: total.at_least(distance)} if distance <= total.high else {}
     result.update((distance - value, probability) for value, probability in total.items() if value < distance)

@@ -25,7 +25,7 @@ from rules.errors import OperationError, RulesError
 from rules.history import Applied, AttackRecord, LogArg, LogLine, Operation, require_combatant
 from rules.systems.base import Hook, Reminder, RuleSystem
 from rules.systems.institut import rounds
-from rules.systems.institut.combat import Defence, grenade_throw, hits
+from rules.systems.institut.combat import HEX_DIRECTIONS, Defence, Landing, grenade_throw, hits, landing
 from rules.systems.institut.pyramid import MAX_CLASSES, MORTAL, pyramid_from_rows
 from rules.systems.institut.system import (
     check_may_act,
@@ -600,6 +600,17 @@ class SuppressionFire(Operation):
         return Applied(_rename_area_effects(state, joined), (line, together, *ammunition))
 
 
+def _landing_line(thrower: str, where: Landing) -> LogLine:
+    """Where a missed throw lands, from the target and from the thrower (institut.md Grenades Decision)."""
+    args: dict[str, LogArg] = {"metres": where.off_target, "thrower": where.from_thrower, "name": thrower,
+                               "direction": HEX_DIRECTIONS[where.direction]}
+    if where.clearly_short:
+        return LogLine("A clearly short throw: it lands {metres} m short of the target, between {name} and the "
+                       "target, {thrower} m from {name}.", args)
+    return LogLine("It lands {metres} m off target, {direction}: {thrower} m from {name}.", args,
+                   translate=("direction",))
+
+
 def _suppression_effect_name(area: rounds.SuppressedArea) -> str:
     return N_("Suppression fire: {area} (difficulty {difficulty})").format(area=area.name,
                                                                           difficulty=area.difficulty)
@@ -717,9 +728,18 @@ class ThrowGrenade(Operation):
     held: str = ""
     #: The thrower's own grenade ("": typed in the form): the next attack dialog starts from it.
     saved_weapon: str = field(default="", metadata=ADDED_LATER)
+    #: The hex direction (1–6, as a d6 picks it, :data:`HEX_DIRECTIONS`) a miss goes off in; 0: not given (throws
+    #: recorded before it was kept, logged as they were).
+    direction: int = field(default=0, metadata=ADDED_LATER)
+    #: Modifiers the GM's option counts in points (ambush, sight), added to the throw's total.
+    points: int = field(default=0, metadata=ADDED_LATER)
 
     def attacker_id(self) -> str | None:
         return self.thrower
+
+    def total(self) -> int:
+        """The throw's total: its dice and the modifiers counted in points."""
+        return sum(self.throw_faces) + self.points
 
     def attack_record(self) -> AttackRecord | None:
         return AttackRecord(self.thrower, None, self.saved_weapon)
@@ -732,18 +752,25 @@ class ThrowGrenade(Operation):
             raise OperationError(_("A throw reaches 0 to 999 metres."))
         if self.timed and self.blast:
             raise OperationError(_("A timed grenade explodes at the end of the round, not now."))
+        if not 0 <= self.direction <= 6:
+            raise OperationError(_("A direction on a hex is 1 to 6."))
+        if not -MAX_POOL <= self.points <= MAX_POOL:
+            raise OperationError(_("Modifiers in points are between −{limit} and +{limit}.").format(limit=MAX_POOL))
         name = self.grenade.strip() or _("a grenade")
         state = _take_action(encounter, thrower, self.held)
-        total = sum(self.throw_faces)
+        total = self.total()
         throw = grenade_throw(self.distance, total)
         args: dict[str, LogArg] = {"name": thrower.name, "grenade": name, "distance": self.distance}
         log = [_points("{name} throws {grenade} {distance} m: {points} point.",
-                       "{name} throws {grenade} {distance} m: {points} points.", args, total)]
+                       "{name} throws {grenade} {distance} m: {points} points.", args, total),
+               *_modifier_lines(self.points, 0)]
         if throw.on_target:
             log.append(LogLine("It lands where it was thrown."))
-        else:
+        elif not self.direction:
             log.append(LogLine("It lands {metres} m off target, in a random direction (a clearly short throw "
                                "falls short, not beyond).", {"metres": throw.deviation}))
+        else:
+            log.append(_landing_line(thrower.name, landing(self.distance, total, self.direction)))
         if self.timed:
             return self._set_timer(state, name, log)
         log.append(LogLine("{grenade} explodes on impact.", {"grenade": name}))

@@ -89,8 +89,8 @@ def crossing_probability(crossing: CrossSuppression, encounter: Encounter) -> fl
 
 def throw_probability(throw: ThrowGrenade, encounter: Encounter) -> float:
     """P(a landing at least as far from (or as close to) the target as this one)."""
-    scale = throw_distribution(len(throw.throw_faces), throw.distance, sides=pool_die(encounter))
-    deviation = max(0, throw.distance - sum(throw.throw_faces))
+    scale = throw_distribution(len(throw.throw_faces), throw.distance, sides=pool_die(encounter), points=throw.points)
+    deviation = max(0, throw.distance - throw.total())
     return extreme_tail(list(scale.values()), list(scale).index(deviation))
 
 
