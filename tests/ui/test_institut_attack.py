@@ -506,3 +506,30 @@ def test_the_grenade_page_shows_where_a_missed_throw_lands_and_sets_the_throwers
     operation = document.history.entries[-1].operation
     assert isinstance(operation, ThrowGrenade) and operation.direction == 3
     assert "A clearly short throw: it lands 6 m short of the target" in page.result.text()
+
+
+def test_the_target_declares_its_count_at_the_moment_of_its_dodge(dialog_for: DialogFactory) -> None:
+    """Vera's turn is still to come: she may declare 2 as she dodges (−1 on the dodge) and keep her turn."""
+    document, ids = fight()
+    dialog = dialog_for(document, target_id=ids["Vera"])
+    page = dialog.attack
+    assert page.target_declares.isEnabled()
+    assert "Vera has declared nothing and its turn is still to come" in page.sheet_label.text()
+    page.target_declares.setValue(2)
+    assert "Additional actions this round" in page.sheet_label.text().split("Dodge")[1]
+    assert "its turn is still to come" not in page.sheet_label.text()
+    page.attack_entry.set_faces_text("1, 1, 1, 1, 1")
+    page.defence_entry.set_faces_text("6, 6, 6")  # Dodge 4 − 1
+    dialog.resolve()
+    operation = document.history.entries[-1].operation
+    assert isinstance(operation, InstitutAttack) and operation.target_declares == 2
+    assert "Vera declares 2 actions: every roll this round is at −1." in page.result.text()
+    assert ids["Vera"] not in document.state.clock.acted
+
+
+def test_a_target_that_has_had_its_turn_declares_nothing_at_its_dodge(dialog_for: DialogFactory) -> None:
+    document, ids = fight()
+    document.apply(DeclareActions(ids["Sokolov"], 2))
+    document.apply(NextTurn())  # Vera acts; Sokolov has had his turn
+    dialog = dialog_for(document, attacker_id=ids["Vera"], target_id=ids["Sokolov"])
+    assert not dialog.attack.target_declares.isEnabled()

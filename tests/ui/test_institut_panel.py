@@ -256,3 +256,19 @@ def test_the_round_section_marks_an_object_in_hand_to_block_shots(qtbot: QtBot) 
     document.undo_stack.undo()
     assert not rounds.flag(document.state.combatant(ids["Sokolov"]), rounds.IN_HAND)
     assert not part.in_hand.isChecked()
+
+
+def test_the_count_is_declared_in_the_own_turn_or_while_the_turn_is_to_come(qtbot: QtBot) -> None:
+    """institut.md: the count is declared before the first roll; one who has not had its turn may declare at an
+    out-of-turn dodge. Once Sokolov's turn is over, his panel declares nothing more."""
+    from rules.turns import NextTurn
+
+    history, ids = cast(("Sokolov", "Vera"))
+    roll(history, {ids["Sokolov"]: (6,) * 6, ids["Vera"]: (1,) * 5})
+    document = EncounterDocument(history)
+    vera = round_of(details(qtbot, document, ids["Vera"]))
+    assert vera.declare.isEnabled()  # her turn is still to come
+    document.apply(NextTurn())
+    sokolov = round_of(details(qtbot, document, ids["Sokolov"]))
+    assert not sokolov.declare.isEnabled()
+    assert sokolov.declare.toolTip() == "The count was declared in this combatant's turn."

@@ -141,6 +141,20 @@ def _defend(encounter: Encounter, target: Combatant, held: str) -> tuple[Encount
     return state, [LogLine("That is {name}'s only action this round.", {"name": target.name})]
 
 
+def may_declare_now(combatant: Combatant, encounter: Encounter) -> bool:
+    """Whether the combatant may declare its count now: in its own turn, or out of turn while its turn is still
+    to come (institut.md Decision: "the count goes with the declaration, not with the turn")."""
+    current = encounter.clock.current
+    return (current is not None and combatant.id in current.ids) or combatant.id not in encounter.clock.acted
+
+
+def declaring(combatant: Combatant, count: int) -> Combatant:
+    """The combatant as it would be with ``count`` plain actions declared (0: as it is)."""
+    if not count:
+        return combatant
+    return rounds.with_actions(combatant, replace(rounds.round_actions(combatant), declared=count))
+
+
 def roll_penalties(combatant: Combatant, encounter: Encounter, actions: rounds.RoundActions | None = None
                    ) -> tuple[int, int]:
     """(wound dice, extra-action dice) a roll of ``combatant`` loses, with ``actions`` as the round's counters."""
@@ -225,11 +239,17 @@ class DeclareActions(Operation):
     #: Checked against "cannot be lowered after a roll" (institut.md Decision); False for declarations recorded
     #: before that check, which replay as they were made.
     after_roll_checked: bool = field(default=False, metadata=ADDED_LATER)
+    #: Checked against "declared in one's own turn, or (institut.md Decision) at an out-of-turn dodge by one who has
+    #: not had its turn yet"; False for declarations recorded before that check, which replay as they were made.
+    turn_checked: bool = field(default=False, metadata=ADDED_LATER)
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         combatant = require_combatant(encounter, self.combatant_id)
         _require_round(encounter)
         check_may_act(combatant, encounter)
+        if self.turn_checked and not may_declare_now(combatant, encounter):
+            raise OperationError(_("{name} has had its turn this round: its actions were declared then.").format(
+                name=combatant.name))
         actions = rounds.round_actions(combatant)
         if not actions.taken <= self.count <= rounds.MAX_DECLARED:
             raise OperationError(_("{name} has already done {done}: declare {done} to {limit} actions.").format(
@@ -433,6 +453,9 @@ class InstitutAttack(Operation):
     #: each damage roll's.
     attack_points: int = field(default=0, metadata=ADDED_LATER)
     damage_points: int = field(default=0, metadata=ADDED_LATER)
+    #: The target declares this many actions at the moment of its dodge or block (institut.md Decision: one who has
+    #: not had its turn yet may declare its count then); 0: no declaration.
+    target_declares: int = field(default=0, metadata=ADDED_LATER)
 
     def attacker_id(self) -> str | None:
         return self.attacker
@@ -458,6 +481,12 @@ class InstitutAttack(Operation):
         ammunition: list[LogLine] = []  # said last: the rounds are fired whether the attack hits or not
         state = _fire(state, attacker.id, self.saved_weapon, self.rounds, ammunition)
         opposing = self.difficulty
+        if self.target_declares:
+            if defence is Defence.DIFFICULTY:
+                raise OperationError(_("Against a difficulty the target rolls nothing."))
+            declared = DeclareActions(target.id, self.target_declares, after_roll_checked=True,
+                                      turn_checked=True).apply(state, system)
+            state, log = declared.encounter, [*log, *declared.log]
         if defence is not Defence.DIFFICULTY:
             state, defended = _defend(state, state.combatant(target.id), self.target_held)
             opposing = sum(self.defence_faces)

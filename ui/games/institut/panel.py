@@ -48,7 +48,15 @@ from rules.combatants import ApplyHarm
 from rules.encounter import Combatant, Encounter, Status
 from rules.systems.base import RuleSystem
 from rules.systems.institut import rounds
-from rules.systems.institut.ops import DeclareActions, HoldAction, ResolveHeld, SetInstitutFlag, SetPyramid, SkipRound
+from rules.systems.institut.ops import (
+    DeclareActions,
+    HoldAction,
+    ResolveHeld,
+    SetInstitutFlag,
+    SetPyramid,
+    SkipRound,
+    may_declare_now,
+)
 from rules.systems.institut.pyramid import (
     CLASSES,
     MAX_BOXES,
@@ -574,7 +582,8 @@ class RoundSection(QGroupBox):
                                   "against a shot only then."))
         self._build_layout()
         self.declare.clicked.connect(
-            lambda: self._apply(DeclareActions(self._id, self.declared.value(), after_roll_checked=True)))
+            lambda: self._apply(DeclareActions(self._id, self.declared.value(), after_roll_checked=True,
+                                               turn_checked=True)))
         self.hold.clicked.connect(self._hold)
         self.condition.returnPressed.connect(self._hold)
         self.skip.clicked.connect(lambda: self._apply(SkipRound(self._id)))
@@ -614,8 +623,12 @@ class RoundSection(QGroupBox):
             combatant, state)
         if not self.declared.hasFocus():
             self.declared.setValue(max(1, actions.declared))
-        self.declared.setEnabled(able)
-        self.declare.setEnabled(able)
+        # The count is declared in one's own turn, or out of turn while the turn is still to come (institut.md).
+        may_declare = able and may_declare_now(combatant, state)
+        self.declared.setEnabled(may_declare)
+        self.declare.setEnabled(may_declare)
+        self.declare.setToolTip(_("Each action beyond the first: −1 die on every roll this round.") if may_declare
+                                or not able else _("The count was declared in this combatant's turn."))
         # Held declarations are made "во время своего хода", during one's own turn.
         own_turn = state.clock.current is not None and combatant.id in state.clock.current.ids
         self.condition.setEnabled(able and own_turn)

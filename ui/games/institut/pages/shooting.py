@@ -51,7 +51,14 @@ from rules.systems.institut.combat import (
     wounds_per_hit,
 )
 from rules.systems.institut.odds import MISS_LABELS, attack_outcome_distribution
-from rules.systems.institut.ops import InstitutAttack, attack_penalties, can_defend, defence_penalties
+from rules.systems.institut.ops import (
+    InstitutAttack,
+    attack_penalties,
+    can_defend,
+    declaring,
+    defence_penalties,
+    may_declare_now,
+)
 from rules.systems.institut.tables import (
     Burst,
     InstitutTables,
@@ -168,7 +175,8 @@ class AttackPage(Page):
         self.edits.watch(self.name, self.kind, self.skill, self.damage, self.weapon_hit, self.mode, self.burst,
                          self.identical, self.one_handed, self.point_blank, self.called, self.ambush, self.visibility,
                          self.attacker_held, self.defence, self.unseen, self.defence_skill, self.difficulty,
-                         self.target_held, self.blade, self.blade_dice, self.armor, self.cover, *self.entries())
+                         self.target_held, self.target_declares, self.blade, self.blade_dice, self.armor, self.cover,
+                         *self.entries())
         self.kind.currentIndexChanged.connect(self._on_kind)
         self.skill_name.currentIndexChanged.connect(self._on_skill_name)
         self.preset.currentIndexChanged.connect(self._on_preset)
@@ -186,6 +194,12 @@ class AttackPage(Page):
         self.difficulty = spin_box(0, 200)
         self.difficulty.setToolTip(_("For an immobile or unaware target: set by its size."))
         self.target_held = Choice[str]()
+        # institut.md Decision: one who has not had its turn yet may declare its count at the moment of its dodge.
+        # Declaring one action changes nothing (the dodge is that action): the count starts at two.
+        self.target_declares = spin_box(1, rounds.MAX_DECLARED, 1, special=_("no declaration"))
+        self.target_declares.setToolTip(_("The target declares its actions for the round now, before it dodges "
+                                          "(only while its turn is still to come); with nothing declared, an "
+                                          "out-of-turn dodge is its only action this round."))
         self.blade = QCheckBox(_("Blocks with a blade: a fist it stops takes the blade's damage"))
         self.blade_dice = spin_box(-40, 40)
         self.blade_dice.setToolTip(_("The blade's modifier to the defender's Strength, as for its own blows."))
@@ -254,6 +268,7 @@ class AttackPage(Page):
         form.addRow(_("Dodge or block dice"), self.defence_skill)
         form.addRow(_("Difficulty"), self.difficulty)
         form.addRow(_("Target's action"), self.target_held)
+        form.addRow(_("Target declares now"), self.target_declares)
         form.addRow(self.blade)
         form.addRow(_("Blade (+ Strength)"), self.blade_dice)
         form.addRow(self.armor_label, self.armor)
@@ -405,8 +420,24 @@ class AttackPage(Page):
         except RulesError as problem:
             self._problem = str(problem)
         self._offer_block(context)
+        self._offer_declaring(context)
         self.sync()
         self._show(context)
+
+    def _offer_declaring(self, context: Context) -> None:
+        """The target may declare its count now only while its turn is still to come (and it rolls a defence)."""
+        target = context.target
+        able = (target is not None and rounds.round_running(context.state)
+                and self.defence.value() is not Defence.DIFFICULTY and may_declare_now(target, context.state))
+        self.target_declares.setEnabled(able)
+        if not able and self.declares_now():
+            with self.edits.quietly():
+                self.target_declares.setValue(1)
+
+    def declares_now(self) -> int:
+        """The count the target declares at its dodge (0: none; the spin box's lowest value)."""
+        value = self.target_declares.value()
+        return value if value > 1 else 0
 
     def _offer_block(self, context: Context) -> None:
         """Block is offered against a shot only to a target with a suitable object in hand, saying why not."""
@@ -450,7 +481,8 @@ class AttackPage(Page):
                 name=context.target.name))
         defending = None
         if defence is not Defence.DIFFICULTY:
-            wounds, actions = defence_penalties(context.target, context.state, self.target_held.value())
+            declared = declaring(context.target, self.declares_now())
+            wounds, actions = defence_penalties(declared, context.state, self.target_held.value())
             defending = defence_pool(self.defence_skill.value(), wounds, actions)
         modifiers = context.data.modifiers
         used = rounds_fired(shot, modifiers)
@@ -485,6 +517,9 @@ class AttackPage(Page):
         if self._nothing_to_defend_with and context.target is not None and sheet.defence_pool is None:
             notes.append(_("{name} has no action left to dodge or block with: the attack is rolled against a "
                            "difficulty (set it by the target's size).").format(name=context.target.name))
+        if self._only_action(context, sheet) and context.target is not None:
+            notes.append(_("{name} has declared nothing and its turn is still to come: this defence is its only "
+                           "action this round, unless it declares its count now.").format(name=context.target.name))
         if sheet.wounds > 1:
             notes.append(ngettext("A hit puts {count} wound of the rolled class.",
                                   "A hit puts {count} wounds of the rolled class.", sheet.wounds).format(
@@ -499,6 +534,17 @@ class AttackPage(Page):
         self.sheet_label.setText("<br>".join(parts))
         self._show_odds(context, sheet)
         self._set_expressions(context, sheet)
+
+    def _only_action(self, context: Context, sheet: AttackSheet) -> bool:
+        """Whether the target's defence will be its only action this round (institut.md: "If the character has not
+        declared more than one action …, an out-of-turn dodge is its only action this round")."""
+        target, state = context.target, context.state
+        if target is None or sheet.defence_pool is None or self.declares_now() or self.target_held.value():
+            return False
+        current = state.clock.current
+        in_turn = current is not None and target.id in current.ids
+        return (rounds.round_running(state) and not in_turn and target.id not in state.clock.acted
+                and rounds.round_actions(target).nothing_declared)
 
     def _show_odds(self, context: Context, sheet: AttackSheet) -> None:
         assert context.target is not None
@@ -571,7 +617,8 @@ class AttackPage(Page):
             rolls, sheet.wounds, sheet.rounds, self.attacker_held.value(),
             self.target_held.value() if sheet.defence_pool is not None else "", self.saved_weapon(context),
             flat_faces(self.blade_entry) if sheet.blade is not None and hit is False else (),
-            sheet.attack.points, sheet.damage.points if sheet.damage is not None else 0)
+            sheet.attack.points, sheet.damage.points if sheet.damage is not None else 0,
+            self.declares_now() if sheet.defence_pool is not None else 0)
 
     def outcome(self, operation: Operation, context: Context) -> str | None:
         sheet = self._sheet
