@@ -143,3 +143,14 @@ def test_the_extra_action_stays_a_die_in_points_mode() -> None:
     assert attack_penalties(history.state.combatant(ids["Sokolov"]), history.state) == (0, 2)
     attack = attack_pool(Shot(skill=5, action_penalty=2, ambush=True, unit=Unit.POINTS), MODS)
     assert (attack.dice, attack.points) == (3, 3)
+
+
+def test_blast_cover_in_points_comes_off_each_creatures_total() -> None:
+    """Each creature in a blast rolls "with its own cover modifiers": in points, 2 of cover takes 12 to 10."""
+    from rules.systems.institut import Blast, BlastRoll
+
+    history, ids = started()
+    history.do(SetOption("modifier_unit", "points"))
+    text = [line.render() for line in history.do(Blast("F-1", (BlastRoll(ids["Vera"], (6, 6), 3, 2, -2),))).log]
+    assert "The blast catches Vera 3 m away, behind cover of 2 points." in text
+    assert "10 points: Vera takes 1 Medium wound." in text

@@ -533,3 +533,17 @@ def test_a_target_that_has_had_its_turn_declares_nothing_at_its_dodge(dialog_for
     document.apply(NextTurn())  # Vera acts; Sokolov has had his turn
     dialog = dialog_for(document, attacker_id=ids["Vera"], target_id=ids["Sokolov"])
     assert not dialog.attack.target_declares.isEnabled()
+
+
+def test_blast_cover_in_points_keeps_the_dice_and_takes_points_off(dialog_for: DialogFactory) -> None:
+    document, ids = fight()
+    document.apply(SetOption("modifier_unit", "points"))
+    dialog = dialog_for(document)
+    dialog.tabs.setCurrentWidget(dialog.blast)
+    row = dialog.blast.victims.rows[ids["Vera"]]
+    row.caught.setChecked(True)
+    row.cover.setValue(2)
+    assert row.dice.value() == 8  # the grenade's 8 dice: cover is no dice off
+    row.faces.setText("1, 1, 1, 1, 1, 1, 2, 2")
+    assert row.total.text() == "8"  # 10 rolled − 2 points of cover
+    assert row.roll_record().points == -2

@@ -709,6 +709,9 @@ class BlastRoll:
     faces: Faces
     distance: int | None = field(default=None, metadata=ADDED_LATER)
     cover: int = field(default=0, metadata=ADDED_LATER)
+    #: Points added to the roll's total: the cover, negated, when the GM's option counts modifiers in points (the
+    #: faces then hold no cover).
+    points: int = field(default=0, metadata=ADDED_LATER)
 
 
 def _blast(state: Encounter, system: RuleSystem, rolls: Sequence[BlastRoll], log: list[LogLine]) -> Encounter:
@@ -720,8 +723,10 @@ def _blast(state: Encounter, system: RuleSystem, rolls: Sequence[BlastRoll], log
                 name=state.combatant(roll.target).name))
         seen.add(roll.target)
         _check_faces(roll.faces, pool_die(state))
+        if not -MAX_POOL <= roll.points <= MAX_POOL:
+            raise OperationError(_("Modifiers in points are between −{limit} and +{limit}.").format(limit=MAX_POOL))
         log.append(_caught_line(state.combatant(roll.target).name, roll))
-        state = _wound(state, system, roll.target, sum(roll.faces), 1, log)
+        state = _wound(state, system, roll.target, sum(roll.faces) + roll.points, 1, log)
     return state
 
 
@@ -732,6 +737,10 @@ def _caught_line(name: str, roll: BlastRoll) -> LogLine:
         raise OperationError(_("A blast reaches 0 to 999 metres, and cover is at most {limit} dice.").format(
             limit=MAX_POOL))
     args: dict[str, LogArg] = {"name": name, "distance": roll.distance, "cover": roll.cover}
+    if roll.points:
+        return LogLine("The blast catches {name} {distance} m away, behind cover of {cover} point.", args,
+                       plural="The blast catches {name} {distance} m away, behind cover of {cover} points.",
+                       count=roll.cover)
     if roll.cover:
         return LogLine("The blast catches {name} {distance} m away, behind cover of {cover} die.", args,
                        plural="The blast catches {name} {distance} m away, behind cover of {cover} dice.",

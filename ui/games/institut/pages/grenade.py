@@ -90,13 +90,14 @@ class ProfileInputs:
             return str(problem)
         return ""
 
-    def profile(self) -> Profile:
-        """The profile typed (a table that cannot be read counts as none: :meth:`problem` says why)."""
+    def profile(self, unit: Unit = Unit.DICE) -> Profile:
+        """The profile typed (a table that cannot be read counts as none: :meth:`problem` says why); cover counts
+        in ``unit``."""
         try:
             falloff = parse_falloff(self.falloff.text())
         except RulesError:
             falloff = Falloff()
-        return Profile(self.damage.value(), self.radius.value(), falloff)
+        return Profile(self.damage.value(), self.radius.value(), falloff, unit is Unit.POINTS)
 
 
 # --- grenades ----------------------------------------------------------------------------------------------
@@ -229,7 +230,8 @@ class GrenadePage(Page):
             self._label_ambush()
         with self.edits.quietly():
             self.held.set_items(held_items(context.attacker))
-            self.victims.show_combatants(_blast_targets(context), self.blast.profile(), context.sides())
+            self.victims.show_combatants(_blast_targets(context), self.blast.profile(context.unit()),
+                                         context.sides())
         self.victims.setVisible(not self.timed.value())
         self.timed_note.setVisible(self.timed.value())
         self._pool, self._problem = None, ""
@@ -382,7 +384,8 @@ class BlastPage(Page):
 
     def refresh(self, context: Context) -> None:
         with self.edits.quietly():
-            self.victims.show_combatants(_blast_targets(context), self.blast.profile(), context.sides())
+            self.victims.show_combatants(_blast_targets(context), self.blast.profile(context.unit()),
+                                         context.sides())
         rows = wound_rows(wound_class_distribution(self.damage.value(), context.data.pyramid, sides=context.sides()))
         self.show_odds(rows, blast_chart(rows, self.damage.value(), context.sides()))
 
