@@ -547,3 +547,19 @@ def test_blast_cover_in_points_keeps_the_dice_and_takes_points_off(dialog_for: D
     row.faces.setText("1, 1, 1, 1, 1, 1, 2, 2")
     assert row.total.text() == "8"  # 10 rolled − 2 points of cover
     assert row.roll_record().points == -2
+
+
+def test_fencing_and_melee_cannot_block_with_empty_hands(dialog_for: DialogFactory) -> None:
+    """institut.md Defence: "Fencing and Melee cannot block with empty hands" — Vera (Fencing 3) holds nothing."""
+    document, ids = fight()
+    dialog = dialog_for(document, target_id=ids["Vera"])
+    page = dialog.attack
+    page.kind.select(WeaponKind.UNARMED)
+    page.defence.select(Defence.BLOCK)
+    assert page.block_skill.value() == "fencing" and page.defence_skill.value() == 3  # her best block skill
+    assert "Fencing and Melee cannot block with empty hands: Vera holds nothing" in dialog.status_label.text()
+    page.block_skill.select("boxing")
+    assert page.defence_skill.value() == 0 and "empty hands" not in dialog.status_label.text()
+    document.apply(SetInstitutFlag(ids["Vera"], "in_hand", True))
+    page.block_skill.select("fencing")
+    assert page.defence_skill.value() == 3 and "empty hands" not in dialog.status_label.text()

@@ -100,6 +100,14 @@ SKILLS: Final[tuple[tuple[str, str], ...]] = (
     ("martial_arts", N_("Martial arts")), ("athletics", N_("Athletics")),
 )
 BLOCK_SKILLS: Final[tuple[str, ...]] = ("boxing", "melee", "fencing")
+#: "Невозможно использовать Фехтование или Ближний Бой для блокирования удара, если у вас пустые руки."
+NEEDS_SOMETHING_IN_HAND: Final[frozenset[str]] = frozenset({"melee", "fencing"})
+
+
+def hands_full(target: Combatant) -> bool:
+    """Whether the target has something in hand to block with: an object marked in hand, or a melee weapon."""
+    return rounds.flag(target, rounds.IN_HAND) or any(weapon_kind(weapon) is WeaponKind.MELEE
+                                                      for weapon in target.weapons)
 
 
 # --- shooting and melee ------------------------------------------------------------------------------------
@@ -175,7 +183,8 @@ class AttackPage(Page):
         self.edits.watch(self.name, self.kind, self.skill, self.damage, self.weapon_hit, self.mode, self.burst,
                          self.identical, self.one_handed, self.point_blank, self.called, self.ambush, self.visibility,
                          self.attacker_held, self.defence, self.unseen, self.defence_skill, self.difficulty,
-                         self.target_held, self.target_declares, self.blade, self.blade_dice, self.armor, self.cover,
+                         self.target_held, self.target_declares, self.block_skill, self.blade, self.blade_dice,
+                         self.armor, self.cover,
                          *self.entries())
         self.kind.currentIndexChanged.connect(self._on_kind)
         self.skill_name.currentIndexChanged.connect(self._on_skill_name)
@@ -191,6 +200,9 @@ class AttackPage(Page):
                                   "suitable object already in hand."))
         self.unseen = QCheckBox(_("The target cannot see the attacker (no dodge)"))
         self.defence_skill = spin_box(0, 40)
+        self.block_skill = Choice((_(label), key) for key, label in SKILLS if key in BLOCK_SKILLS)
+        self.block_skill.setToolTip(_("Fencing and Melee cannot block with empty hands."))
+        self._block_skill_shown = ""
         self.difficulty = spin_box(0, 200)
         self.difficulty.setToolTip(_("For an immobile or unaware target: set by its size."))
         self.target_held = Choice[str]()
@@ -265,6 +277,7 @@ class AttackPage(Page):
         form = QFormLayout(defence)
         form.addRow(_("Against"), self.defence)
         form.addRow(self.unseen)
+        form.addRow(_("Blocks with"), self.block_skill)
         form.addRow(_("Dodge or block dice"), self.defence_skill)
         form.addRow(_("Difficulty"), self.difficulty)
         form.addRow(_("Target's action"), self.target_held)
@@ -356,6 +369,7 @@ class AttackPage(Page):
         self.target_held.setEnabled(defence is not Defence.DIFFICULTY)
         self.difficulty.setEnabled(defence is Defence.DIFFICULTY)
         self.unseen.setEnabled(defence is Defence.DODGE)
+        self.block_skill.setEnabled(defence is Defence.BLOCK)
         punch_blocked = self.kind.value() is WeaponKind.UNARMED and defence is Defence.BLOCK
         self.blade.setEnabled(punch_blocked)
         self.blade_dice.setEnabled(punch_blocked and self.blade.isChecked())
@@ -393,7 +407,10 @@ class AttackPage(Page):
     def _prefill_defence(self, target: Combatant) -> None:
         self._prefill_blade(target)
         if self.defence.value() is Defence.BLOCK:
-            self.defence_skill.setValue(max(target.attribute(key) for key in BLOCK_SKILLS))
+            if self.block_skill.value() == self._block_skill_shown or not self._block_skill_shown:
+                self.block_skill.select(max(BLOCK_SKILLS, key=target.attribute))  # the target's best
+            self._block_skill_shown = self.block_skill.value()
+            self.defence_skill.setValue(target.attribute(self.block_skill.value()))
         else:
             self.defence_skill.setValue(target.attribute("dodge"))
 
@@ -411,7 +428,9 @@ class AttackPage(Page):
                 self._prefill_skill = False
             self.attacker_held.set_items(held_items(context.attacker))
             self.target_held.set_items(held_items(context.target))
-            if self.defence.value() is not self._defence_shown and context.target is not None:
+            block_skill_changed = (self.defence.value() is Defence.BLOCK
+                                   and self.block_skill.value() != self._block_skill_shown)
+            if (self.defence.value() is not self._defence_shown or block_skill_changed) and context.target is not None:
                 self._prefill_defence(context.target)
             self._defence_shown = self.defence.value()
         self._sheet, self._problem = None, ""
@@ -467,6 +486,18 @@ class AttackPage(Page):
                     cover=self.cover.value(), wound_penalty=wounds, action_penalty=actions,
                     ambush=self.ambush.isChecked(), visibility=self.visibility.value(), unit=context.unit())
 
+    def _check_block(self, shot: Shot, target: Combatant) -> None:
+        """Refuse a block the rules do not allow, saying why: a shot without a suitable object already in hand,
+        Fencing or Melee with empty hands."""
+        if not can_block_shot(shot, target):
+            raise RulesError(_("{name} has nothing in hand to block a shot with: a shot can be blocked only with a "
+                               "suitable object already in hand (mark it in the details panel).").format(
+                name=target.name))
+        if self.block_skill.value() in NEEDS_SOMETHING_IN_HAND and not hands_full(target):
+            raise RulesError(_("Fencing and Melee cannot block with empty hands: {name} holds nothing (mark an "
+                               "object in hand in the details panel, or block with Boxing).").format(
+                name=target.name))
+
     def _work_out(self, context: Context) -> AttackSheet:
         if context.attacker is None or context.target is None:
             raise RulesError(_("Choose an attacker and a target."))
@@ -475,10 +506,8 @@ class AttackPage(Page):
         defence = self.defence.value()
         if defence is Defence.DODGE and self.unseen.isChecked():
             raise RulesError(_("An unseen attacker cannot be dodged: attack against a difficulty."))
-        if defence is Defence.BLOCK and not can_block_shot(shot, context.target):
-            raise RulesError(_("{name} has nothing in hand to block a shot with: a shot can be blocked only with a "
-                               "suitable object already in hand (mark it in the details panel).").format(
-                name=context.target.name))
+        if defence is Defence.BLOCK:
+            self._check_block(shot, context.target)
         defending = None
         if defence is not Defence.DIFFICULTY:
             declared = declaring(context.target, self.declares_now())
