@@ -272,3 +272,13 @@ def test_the_count_is_declared_in_the_own_turn_or_while_the_turn_is_to_come(qtbo
     sokolov = round_of(details(qtbot, document, ids["Sokolov"]))
     assert not sokolov.declare.isEnabled()
     assert sokolov.declare.toolTip() == "The count was declared in this combatant's turn."
+
+
+def test_a_class_name_that_looks_like_markup_is_shown_as_typed(qtbot: QtBot) -> None:
+    from rules.systems.institut import SetPyramid
+
+    history, ids = cast(("Sokolov",))
+    document = EncounterDocument(history)
+    document.apply(SetPyramid(ids["Sokolov"], ((5, 2, 0), (12, 1, 1)), ("<img src=x>", "Dead")))
+    part = pyramid_of(details(qtbot, document, ids["Sokolov"]))
+    assert "<img" not in part.pyramid.toolTip() and "&lt;img src=x&gt;" in part.pyramid.toolTip()

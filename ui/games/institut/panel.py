@@ -10,6 +10,7 @@ document decides.
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass
 from typing import Final
 
@@ -103,6 +104,11 @@ class PyramidRow:
     heaviest: bool  # a wound here means dying
 
 
+def escaped(text: str) -> str:
+    """``text`` as a tooltip shows it: a class name the GM typed is shown as typed, never read as markup."""
+    return "<p style='white-space:pre'>{}</p>".format(html.escape(text).replace("\n", "<br>"))
+
+
 def class_colour(pyramid: Pyramid, key: str) -> QColor:
     """A default class's own colour; a class the GM added takes the colour of its place, light to mortal."""
     if key in CLASS_COLOURS and pyramid.keys == CLASSES:
@@ -147,7 +153,7 @@ class PyramidWidget(QWidget):
         if row is None or index >= row.boxes:
             self._cursor = (rows[0].key, 0) if rows else ("", 0)
         self.setAccessibleDescription(self.text())
-        self.setToolTip(self.text())
+        self.setToolTip(escaped(self.text()))
         if resized:
             self.updateGeometry()
         self.update()
@@ -339,7 +345,7 @@ class PyramidWidget(QWidget):
         hovered = self.box_at(event.position())
         if hovered != self._hovered:
             self._hovered = hovered
-            self.setToolTip(self._box_tip(hovered) if hovered else self.text())
+            self.setToolTip(escaped(self._box_tip(hovered) if hovered else self.text()))
             self.update()
         super().mouseMoveEvent(event)
 

@@ -464,11 +464,12 @@ class AttackPage(Page):
         firearm = self.kind.value() is WeaponKind.FIREARM
         able = target is None or not firearm or rounds.flag(target, rounds.IN_HAND)
         self.defence.set_enabled(Defence.BLOCK, able)
-        self.defence.setToolTip(_("A block uses Boxing, Melee or Fencing and must beat the attack; Melee and "
-                                  "Fencing need something in hand.") if able else
-                                _("{name} has nothing in hand to block a shot with: a shot can be blocked only "
-                                  "with a suitable object already in hand.").format(name=target.name if target
-                                                                                    else ""))
+        tip = (_("A block uses Boxing, Melee or Fencing and must beat the attack; Melee and Fencing need something "
+                 "in hand.") if able or target is None else
+               _("{name} has nothing in hand to block a shot with: a shot can be blocked only with a suitable object "
+                 "already in hand.").format(name=target.name))
+        # Escaped rich text: a name that looks like markup is shown as typed, never rendered.
+        self.defence.setToolTip(f"<p>{html.escape(tip)}</p>")
 
     def _shot(self, context: Context) -> Shot:
         attacker = context.attacker
