@@ -714,9 +714,10 @@ def test_a_timed_grenade_cannot_blast_at_once_and_a_blast_needs_victims() -> Non
 def test_every_option_has_a_default_and_the_weapon_list_is_editable() -> None:
     defaults = INSTITUT.default_options()
     assert set(defaults) == {"pyramid", "called_shots", "modifiers", "weapons", "dodge_tie", "die",
-                             "declared_count_lowered_after_roll"}
+                             "declared_count_lowered_after_roll", "modifier_unit"}
     assert defaults["dodge_tie"] == "attacker" and defaults["die"] == "6"  # institut.md Decision: d6, summed
     assert defaults["declared_count_lowered_after_roll"] is False  # "it cannot be lowered after a roll (default)"
+    assert defaults["modifier_unit"] == "dice"  # "all other modifiers … count in dice too (default …)"
     history, _ids = cast(("Vera",))
     history.do(SetOption("weapons", {"AK-74": {"damage": 7, "burst": "3/2"}, "Knife": {"kind": "melee",
                                                                                         "damage": 1}}))

@@ -395,3 +395,171 @@ def test_every_page_rolls_the_die_the_gm_chose(dialog_for: DialogFactory) -> Non
     row.caught.setChecked(True)
     row.faces.setText("10, 10, 10, 10, 10, 10, 10, 10")
     assert row.error() == "" and row.faces_rolled() == (10,) * 8
+
+
+def test_modifiers_in_points_are_worded_computed_and_recorded_as_points(dialog_for: DialogFactory) -> None:
+    """institut.md "Dice (Decision)", option: ambush +3 and point blank +4 are points added to the total."""
+    document, ids = fight()
+    document.apply(SetOption("modifier_unit", "points"))
+    dialog = dialog_for(document)
+    page = dialog.attack
+    page.damage.setValue(4)
+    page.ambush.setChecked(True)
+    page.point_blank.setChecked(True)
+    assert page.ambush.text() == "Ambush, first round (+3 points to hit)"
+    assert page.point_blank.text() == "Point blank (+4 damage points)"
+    assert page.cover_label.text() == "Cover (points)"
+    sheet = page.sheet_label.text()
+    assert "Attack: 5 dice +3 points" in sheet and "+4 points" in sheet
+    expected = attack_outcome_distribution(5, Defence.DODGE, 2, 4, attack_points=3, damage_points=4)
+    assert dict(page.odds.outcomes())["Dodged"] == pytest.approx(expected["miss"])
+    assert str(page.attack_entry.expression()) == "5d6+3"
+    page.attack_entry.set_faces_text("1, 1, 1, 1, 1")  # 5 + 3 = 8 against 6 + 1 = 7: a hit
+    page.defence_entry.set_faces_text("6, 1")
+    page.damage_entries[0].set_faces_text("2, 2, 1, 1")  # 6 + 4 = 10: Medium
+    operation = dialog.operation()
+    assert isinstance(operation, InstitutAttack)
+    assert (operation.attack_faces, operation.attack_points, operation.damage_points) == ((1,) * 5, 3, 4)
+    dialog.resolve()
+    assert wounds(document, ids["Bandit 1"]) == [0, 1, 0, 0, 0]
+    assert "Modifiers to the attack roll: +3 points (in its total)." in page.result.text()
+
+
+def test_modifiers_in_dice_are_worded_as_dice_by_default(dialog_for: DialogFactory) -> None:
+    document, _ids = fight()
+    dialog = dialog_for(document)
+    page = dialog.attack
+    page.ambush.setChecked(True)
+    assert page.ambush.text() == "Ambush, first round (+3 dice to hit)"
+    assert "Attack: 8 dice" in page.sheet_label.text() and "+3 dice" in page.sheet_label.text()
+    assert str(page.attack_entry.expression()) == "8d6"
+
+
+def test_a_skill_check_page_rolls_any_combatants_skill_against_a_difficulty(dialog_for: DialogFactory) -> None:
+    """institut.md: the skill's rating in dice; equalling the difficulty succeeds."""
+    from rules.systems.institut import SkillCheck
+    from rules.systems.institut.odds import success_probability
+
+    document, ids = fight()
+    dialog = dialog_for(document)
+    dialog.tabs.setCurrentWidget(dialog.check)
+    page = dialog.check
+    assert dialog.attacker_label.text() == "Who rolls" and not dialog.target.isEnabled()
+    page.skill.select("athletics")
+    page.difficulty.setValue(7)
+    assert dict(page.odds.outcomes())["Success"] == pytest.approx(success_probability(2, 7))
+    assert str(page.check_entry.expression()) == "2d6"
+    page.check_entry.set_faces_text("4, 3")
+    dialog.resolve()
+    entry = document.history.entries[-1]
+    assert isinstance(entry.operation, SkillCheck) and entry.operation.combatant_id == ids["Sokolov"]
+    assert "Sokolov checks Athletics: 7 against difficulty 7 — success." in page.result.text()
+    count = len(document.history.entries)
+    document.undo_stack.undo()
+    assert len(document.history.entries) == count - 1
+
+
+def test_a_shot_is_blocked_only_with_a_suitable_object_already_in_hand(dialog_for: DialogFactory) -> None:
+    """institut.md Defence: "A shot may be blocked instead of dodged only with a suitable object already in hand"."""
+    document, ids = fight()
+    dialog = dialog_for(document)
+    page = dialog.attack
+    assert not page.defence.is_enabled(Defence.BLOCK)  # Bandit 1 holds nothing: no block against a shot
+    page.defence.select(Defence.BLOCK)
+    assert "Bandit 1 has nothing in hand to block a shot with" in dialog.status_label.text()
+    assert not dialog.resolve_button.isEnabled()
+    page.kind.select(WeaponKind.MELEE)  # a blow may be blocked
+    assert page.defence.is_enabled(Defence.BLOCK)
+    assert "nothing in hand" not in dialog.status_label.text()
+    page.kind.select(WeaponKind.FIREARM)
+    applied = document.apply(SetInstitutFlag(ids["Bandit 1"], "in_hand", True))
+    assert applied.entry.text() == "Bandit 1 holds an object that can block a shot."
+    assert page.defence.is_enabled(Defence.BLOCK)
+    page.attack_entry.set_faces_text("2, 2, 2, 2, 2")
+    page.defence_entry.set_faces_text("6, 6")
+    assert dialog.resolve_button.isEnabled(), dialog.status_label.text()
+    dialog.resolve()
+    assert "Bandit 1 blocks the blow." in page.result.text()
+
+
+def test_the_grenade_page_shows_where_a_missed_throw_lands_and_sets_the_throwers_distance(
+        dialog_for: DialogFactory) -> None:
+    """10 m, 3 + 3 = 6: 4 m off; the GM picks direction 3 (short, to the right): 9 m from the thrower."""
+    document, ids = fight()
+    dialog = dialog_for(document)
+    dialog.tabs.setCurrentWidget(dialog.grenade)
+    page = dialog.grenade
+    page.timed.select(False)
+    page.distance.setValue(10)
+    page.direction.select(3)
+    assert page.landing_label.text() == "Where it lands shows once the throw is rolled."
+    page.throw_entry.set_faces_text("3, 3")
+    assert page.landing_label.text() == "Lands 4 m off target (short, to the right), 9 m from Sokolov."
+    assert page.victims.rows[ids["Sokolov"]].distance.value() == 9
+    page.throw_entry.set_faces_text("2, 2")  # 4: at most half the distance, clearly short
+    assert page.landing_label.text() == "Clearly short: 6 m short of the target, 4 m from Sokolov."
+    assert not page.direction.isEnabled()
+    row = page.victims.rows[ids["Bandit 1"]]
+    row.caught.setChecked(True)
+    row.faces.setText(", ".join(["1"] * row.dice.value()))
+    dialog.resolve()
+    operation = document.history.entries[-1].operation
+    assert isinstance(operation, ThrowGrenade) and operation.direction == 3
+    assert "A clearly short throw: it lands 6 m short of the target" in page.result.text()
+
+
+def test_the_target_declares_its_count_at_the_moment_of_its_dodge(dialog_for: DialogFactory) -> None:
+    """Vera's turn is still to come: she may declare 2 as she dodges (−1 on the dodge) and keep her turn."""
+    document, ids = fight()
+    dialog = dialog_for(document, target_id=ids["Vera"])
+    page = dialog.attack
+    assert page.target_declares.isEnabled()
+    assert "Vera has declared nothing and its turn is still to come" in page.sheet_label.text()
+    page.target_declares.setValue(2)
+    assert "Additional actions this round" in page.sheet_label.text().split("Dodge")[1]
+    assert "its turn is still to come" not in page.sheet_label.text()
+    page.attack_entry.set_faces_text("1, 1, 1, 1, 1")
+    page.defence_entry.set_faces_text("6, 6, 6")  # Dodge 4 − 1
+    dialog.resolve()
+    operation = document.history.entries[-1].operation
+    assert isinstance(operation, InstitutAttack) and operation.target_declares == 2
+    assert "Vera declares 2 actions: every roll this round is at −1." in page.result.text()
+    assert ids["Vera"] not in document.state.clock.acted
+
+
+def test_a_target_that_has_had_its_turn_declares_nothing_at_its_dodge(dialog_for: DialogFactory) -> None:
+    document, ids = fight()
+    document.apply(DeclareActions(ids["Sokolov"], 2))
+    document.apply(NextTurn())  # Vera acts; Sokolov has had his turn
+    dialog = dialog_for(document, attacker_id=ids["Vera"], target_id=ids["Sokolov"])
+    assert not dialog.attack.target_declares.isEnabled()
+
+
+def test_blast_cover_in_points_keeps_the_dice_and_takes_points_off(dialog_for: DialogFactory) -> None:
+    document, ids = fight()
+    document.apply(SetOption("modifier_unit", "points"))
+    dialog = dialog_for(document)
+    dialog.tabs.setCurrentWidget(dialog.blast)
+    row = dialog.blast.victims.rows[ids["Vera"]]
+    row.caught.setChecked(True)
+    row.cover.setValue(2)
+    assert row.dice.value() == 8  # the grenade's 8 dice: cover is no dice off
+    row.faces.setText("1, 1, 1, 1, 1, 1, 2, 2")
+    assert row.total.text() == "8"  # 10 rolled − 2 points of cover
+    assert row.roll_record().points == -2
+
+
+def test_fencing_and_melee_cannot_block_with_empty_hands(dialog_for: DialogFactory) -> None:
+    """institut.md Defence: "Fencing and Melee cannot block with empty hands" — Vera (Fencing 3) holds nothing."""
+    document, ids = fight()
+    dialog = dialog_for(document, target_id=ids["Vera"])
+    page = dialog.attack
+    page.kind.select(WeaponKind.UNARMED)
+    page.defence.select(Defence.BLOCK)
+    assert page.block_skill.value() == "fencing" and page.defence_skill.value() == 3  # her best block skill
+    assert "Fencing and Melee cannot block with empty hands: Vera holds nothing" in dialog.status_label.text()
+    page.block_skill.select("boxing")
+    assert page.defence_skill.value() == 0 and "empty hands" not in dialog.status_label.text()
+    document.apply(SetInstitutFlag(ids["Vera"], "in_hand", True))
+    page.block_skill.select("fencing")
+    assert page.defence_skill.value() == 3 and "empty hands" not in dialog.status_label.text()

@@ -124,12 +124,12 @@ def test_a_characters_own_pyramid_and_the_gms_ruling_on_death(qtbot: QtBot) -> N
     panel = details(qtbot, document, sokolov)
     part = pyramid_of(panel)
     part.own.setChecked(True)
-    part.editor.spins["light"][1].setValue(6)  # six Light boxes
-    part.editor.spins["mortal"][0].setValue(30)
+    part.editor.lines[0][2].setValue(6)  # six Light boxes
+    part.editor.lines[4][1].setValue(30)  # Mortal from 30
     part.editor.apply_button.click()
     assert [len(part.pyramid.box_rects(key)) for key in CLASSES] == [6, 3, 2, 1, 1]
     assert "Mortal (30+)" in part.pyramid.text()
-    part.editor.spins["heavy"][0].setValue(5)  # below Medium's threshold: refused, said in the panel
+    part.editor.lines[2][1].setValue(5)  # Heavy below Medium's threshold: refused, said in the panel
     part.editor.apply_button.click()
     assert "Heavy" in panel.message_text()
     part.editor.default_button.click()
@@ -215,3 +215,70 @@ def test_after_a_roll_the_round_section_refuses_a_lower_count_with_the_rule(qtbo
     part.declare.click()
     assert "cannot be lowered after a roll" in panel.message_text()
     assert rounds.round_actions(document.state.combatant(ids["Sokolov"])).declared == 3
+
+
+def test_the_own_pyramid_form_edits_the_number_of_classes_and_their_names(qtbot: QtBot) -> None:
+    """institut.md: "editable per character (number of classes, names, thresholds and boxes)"."""
+    history, ids = cast(("Sokolov",))
+    document = EncounterDocument(history)
+    sokolov = ids["Sokolov"]
+    panel = details(qtbot, document, sokolov)
+    part = pyramid_of(panel)
+    part.own.setChecked(True)
+    editor = part.editor
+    assert [line[0].text() for line in editor.lines] == ["Light", "Medium", "Heavy", "Critical", "Mortal"]
+    editor.remove_button.click()
+    editor.remove_button.click()  # Light, Medium, Heavy
+    editor.lines[2][0].setText("Fatal")
+    editor.lines[2][3].setValue(0)
+    editor.add_button.click()  # a fourth, heavier: from Heavy's 15 + 5
+    assert editor.lines[3][0].text() == "Class 4" and editor.lines[3][1].value() == 20
+    editor.lines[3][0].setText("Gone")
+    editor.apply_button.click()
+    pyramid = part.pyramid
+    assert [row.label for row in pyramid.rows()] == ["Light", "Medium", "Fatal", "Gone"]
+    assert [row.heaviest for row in pyramid.rows()] == [False, False, False, True]
+    document.apply(ApplyHarm(sokolov, "class4", 1))
+    assert "Dying" in part.summary.text()
+    editor.lines[1][0].setText("light")  # two classes of one name: refused, said in the panel
+    editor.apply_button.click()
+    assert "Two classes are named light" in panel.message_text()
+    assert [row.label for row in part.pyramid.rows()] == ["Light", "Medium", "Fatal", "Gone"]
+
+
+def test_the_round_section_marks_an_object_in_hand_to_block_shots(qtbot: QtBot) -> None:
+    history, ids = cast(("Sokolov",))
+    document = EncounterDocument(history)
+    panel = details(qtbot, document, ids["Sokolov"])
+    part = round_of(panel)
+    part.in_hand.click()
+    assert rounds.flag(document.state.combatant(ids["Sokolov"]), rounds.IN_HAND)
+    document.undo_stack.undo()
+    assert not rounds.flag(document.state.combatant(ids["Sokolov"]), rounds.IN_HAND)
+    assert not part.in_hand.isChecked()
+
+
+def test_the_count_is_declared_in_the_own_turn_or_while_the_turn_is_to_come(qtbot: QtBot) -> None:
+    """institut.md: the count is declared before the first roll; one who has not had its turn may declare at an
+    out-of-turn dodge. Once Sokolov's turn is over, his panel declares nothing more."""
+    from rules.turns import NextTurn
+
+    history, ids = cast(("Sokolov", "Vera"))
+    roll(history, {ids["Sokolov"]: (6,) * 6, ids["Vera"]: (1,) * 5})
+    document = EncounterDocument(history)
+    vera = round_of(details(qtbot, document, ids["Vera"]))
+    assert vera.declare.isEnabled()  # her turn is still to come
+    document.apply(NextTurn())
+    sokolov = round_of(details(qtbot, document, ids["Sokolov"]))
+    assert not sokolov.declare.isEnabled()
+    assert sokolov.declare.toolTip() == "The count was declared in this combatant's turn."
+
+
+def test_a_class_name_that_looks_like_markup_is_shown_as_typed(qtbot: QtBot) -> None:
+    from rules.systems.institut import SetPyramid
+
+    history, ids = cast(("Sokolov",))
+    document = EncounterDocument(history)
+    document.apply(SetPyramid(ids["Sokolov"], ((5, 2, 0), (12, 1, 1)), ("<img src=x>", "Dead")))
+    part = pyramid_of(details(qtbot, document, ids["Sokolov"]))
+    assert "<img" not in part.pyramid.toolTip() and "&lt;img src=x&gt;" in part.pyramid.toolTip()

@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from typing import Any, Generic, TypeVar
 
 from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QApplication,
@@ -71,6 +72,23 @@ class Choice(QComboBox, Generic[T]):
         """Choose ``value`` (ignored if it is not offered)."""
         if value in self._values:
             self.setCurrentIndex(self._values.index(value))
+
+    def set_enabled(self, value: T, enabled: bool) -> None:
+        """Offer ``value``, or grey it out in the list (still listed: the GM sees it exists and reads why not in
+        the tooltip)."""
+        model = self.model()
+        if value in self._values and isinstance(model, QStandardItemModel):
+            item = model.item(self._values.index(value))
+            if item is not None:
+                item.setEnabled(enabled)
+
+    def is_enabled(self, value: T) -> bool:
+        """Whether ``value`` is offered (listed and not greyed out)."""
+        model = self.model()
+        if value not in self._values or not isinstance(model, QStandardItemModel):
+            return value in self._values
+        item = model.item(self._values.index(value))
+        return item is None or item.isEnabled()
 
 
 def fill_combatants(combo: QComboBox, combatants: list[Combatant], wanted: str | None, *,

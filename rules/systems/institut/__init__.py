@@ -1,5 +1,6 @@
 """Institute (system id ``institut``): the public functions tests and charts rely on."""
 
+from rules.systems.institut.checks import SkillCheck
 from rules.systems.institut.combat import FireMode, Shot, attack_pool, damage_pool, grenade_throw, hits
 from rules.systems.institut.crossing import CrossSuppression, SuppressionRoll, dodges_needed
 from rules.systems.institut.odds import (
@@ -52,6 +53,7 @@ __all__ = [
     "SetInstitutFlag",
     "SetPyramid",
     "Shot",
+    "SkillCheck",
     "SkipRound",
     "SuppressionDodge",
     "SuppressionFire",

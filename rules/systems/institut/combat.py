@@ -1,6 +1,9 @@
 """Institute's attack arithmetic: how many dice each roll gets, who wins, how many wounds a hit makes.
 
-Every modifier counts in dice (−1 = one die fewer) and every roll is a pool of d6 summed. A roll against a
+Every modifier counts in dice (−1 = one die fewer) and every roll is a pool of d6 summed; the GM's option
+(institut.md Decision) may count the situational ones (ambush, point blank, called shots, two guns, cover…)
+as points added to the total instead, while an extra action's −1 and full auto's two dice stay dice, as the
+seed states them. A roll against a
 difficulty succeeds when it reaches it; against an opposing roll the defender must roll *more* than the
 attack to block it (and, by default, to dodge it). These functions only compute; the operations in
 :mod:`rules.systems.institut.ops` record the dice and change the fight.
@@ -8,6 +11,7 @@ attack to block it (and, by default, to dodge it). These functions only compute;
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -68,29 +72,59 @@ WEAPON_KIND_LABELS: Final[dict[WeaponKind, str]] = {
 }
 
 
+class Unit(StrEnum):
+    """What a situational modifier counts in (institut.md Decision: dice by default; option: points)."""
+
+    DICE = "dice"
+    POINTS = "points"
+
+
+UNIT_LABELS: Final[dict[Unit, str]] = {
+    Unit.DICE: N_("dice (−2 is two dice fewer)"),
+    Unit.POINTS: N_("points added to the roll's total"),
+}
+
+
 @dataclass(frozen=True)
 class Line:
-    """One part of a dice pool, for the GM to read: an English source label and its dice."""
+    """One part of a dice pool, for the GM to read: an English source label and its dice, or (``points``) the
+    points it adds to the total."""
 
     label: str
     dice: int
+    points: bool = False
 
 
 @dataclass(frozen=True)
 class Pool:
-    """A dice pool and how it was built; ``dice`` never drops below 0 (no dice: the roll is 0)."""
+    """A dice pool and how it was built; ``dice`` never drops below 0 (no dice: the roll is 0); ``points`` is
+    added to the sum of the dice."""
 
     lines: tuple[Line, ...]
 
     @property
     def dice(self) -> int:
         """Dice to roll."""
-        return max(0, sum(line.dice for line in self.lines))
+        return max(0, sum(line.dice for line in self.lines if not line.points))
+
+    @property
+    def points(self) -> int:
+        """Points added to (or, negative, taken off) the sum of the dice."""
+        return sum(line.dice for line in self.lines if line.points)
 
 
-def pool(*lines: tuple[str, int], keep_zero: Sequence[str] = ()) -> Pool:
-    """A pool from (label, dice) parts; zero parts are dropped unless named in ``keep_zero``."""
-    return Pool(tuple(Line(label, dice) for label, dice in lines if dice or label in keep_zero))
+def pool(*lines: tuple[str, int], keep_zero: Sequence[str] = (), in_points: Sequence[str] = ()) -> Pool:
+    """A pool from (label, dice) parts; zero parts are dropped unless named in ``keep_zero``; parts named in
+    ``in_points`` count as points added to the total instead of dice."""
+    return Pool(tuple(Line(label, dice, label in in_points) for label, dice in lines
+                      if dice or label in keep_zero))
+
+
+#: The situational modifiers of each roll, which the GM's option may count in points (the others, skill,
+#: wounds, extra actions, full auto, a weapon's damage dice, stay dice).
+HIT_MODIFIERS: Final[tuple[str, ...]] = (N_("Weapon"), N_("Ambush (first round)"), N_("Called shot"),
+                                         N_("Two guns"), N_("Visibility and natural cover"))
+DAMAGE_MODIFIERS: Final[tuple[str, ...]] = (N_("Point blank"), N_("Called shot"), N_("Armor"), N_("Cover"))
 
 
 @dataclass(frozen=True)
@@ -115,6 +149,7 @@ class Shot:
     action_penalty: int = 0  # the attacker's for this round once this attack is counted, positive
     ambush: bool = False  # in place first and prepared, round one
     visibility: int = 0  # the GM's dice for not seeing the target well or natural cover (negative: harder)
+    unit: Unit = Unit.DICE  # what the situational modifiers count in (the GM's option)
 
 
 def attack_pool(shot: Shot, modifiers: Modifiers) -> Pool:
@@ -132,6 +167,7 @@ def attack_pool(shot: Shot, modifiers: Modifiers) -> Pool:
         (N_("Two guns"), modifiers.two_guns_hit if mode is FireMode.TWO_GUNS else 0),
         (N_("Visibility and natural cover"), shot.visibility),
         keep_zero=(N_("Skill"),),
+        in_points=HIT_MODIFIERS if shot.unit is Unit.POINTS else (),
     )
 
 
@@ -159,6 +195,7 @@ def damage_pool(shot: Shot, modifiers: Modifiers) -> Pool | None:
         (N_("Armor"), -shot.armor if armor_counts(shot) else 0),
         (N_("Cover"), -shot.cover),
         keep_zero=(N_("Weapon"), N_("Strength")),
+        in_points=DAMAGE_MODIFIERS if shot.unit is Unit.POINTS else (),
     )
 
 
@@ -248,6 +285,53 @@ def grenade_throw(distance: int, total: int) -> Throw:
     if total >= distance:
         return Throw(True, 0)
     return Throw(False, distance - total)
+
+
+#: The six directions of a hex, numbered as a d6 picks them, from straight beyond the target round to its left
+#: (institut.md Decision: "the GM picks the direction (or a d6 on a hex)").
+BEYOND, SHORT = 1, 4
+HEX_DIRECTIONS: Final[dict[int, str]] = {
+    1: N_("beyond the target"),
+    2: N_("beyond, to the right"),
+    3: N_("short, to the right"),
+    4: N_("short, towards the thrower"),
+    5: N_("short, to the left"),
+    6: N_("beyond, to the left"),
+}
+
+
+@dataclass(frozen=True)
+class Landing:
+    """Where a thrown grenade lands: metres from the target and from the thrower, the hex direction it went off in
+    (0: on target) and whether the throw was clearly short."""
+
+    off_target: int
+    from_thrower: int
+    direction: int
+    clearly_short: bool = False
+
+
+def clearly_short(distance: int, total: int) -> bool:
+    """institut.md Decision: "«clearly short» = a roll of at most half the distance" (and short of it)."""
+    return total < distance and 2 * total <= distance
+
+
+def landing(distance: int, total: int, direction: int) -> Landing:
+    """Where a throw of ``total`` at ``distance`` metres lands, a miss going off in hex ``direction`` (1–6): a
+    clearly short throw lands between thrower and target, ``total`` metres from the thrower ("is not to be read
+    as an overshoot"); any other miss (distance − roll) metres from the target, the thrower's distance from there
+    by the hex's angle (60° a step from straight beyond), to the nearest metre."""
+    throw = grenade_throw(distance, total)
+    if throw.on_target:
+        return Landing(0, distance, 0)
+    if clearly_short(distance, total):
+        return Landing(throw.deviation, max(0, total), SHORT, clearly_short=True)
+    if direction not in HEX_DIRECTIONS:
+        raise RulesError(_("A direction on a hex is 1 to 6."))
+    off = throw.deviation
+    angle = math.radians(60 * (direction - 1))
+    away = math.sqrt(max(0.0, distance ** 2 + off ** 2 + 2 * distance * off * math.cos(angle)))
+    return Landing(off, round(away), direction)
 
 
 def in_blast(radius: int, distance: int) -> bool:

@@ -25,14 +25,16 @@ from rules.errors import OperationError, RulesError
 from rules.history import Applied, AttackRecord, LogArg, LogLine, Operation, require_combatant
 from rules.systems.base import Hook, Reminder, RuleSystem
 from rules.systems.institut import rounds
-from rules.systems.institut.combat import Defence, grenade_throw, hits
-from rules.systems.institut.pyramid import CLASS_LABELS, CLASSES, pyramid_from_rows
+from rules.systems.institut.combat import HEX_DIRECTIONS, Defence, Landing, grenade_throw, hits, landing
+from rules.systems.institut.pyramid import MAX_CLASSES, MORTAL, pyramid_from_rows
 from rules.systems.institut.system import (
     check_may_act,
     count_may_be_lowered_after_roll,
     dodge_tie,
+    in_points,
     pool_die,
     pyramid_for,
+    stored_pyramid,
     tables,
     wound_penalty,
 )
@@ -139,6 +141,20 @@ def _defend(encounter: Encounter, target: Combatant, held: str) -> tuple[Encount
     return state, [LogLine("That is {name}'s only action this round.", {"name": target.name})]
 
 
+def may_declare_now(combatant: Combatant, encounter: Encounter) -> bool:
+    """Whether the combatant may declare its count now: in its own turn, or out of turn while its turn is still
+    to come (institut.md Decision: "the count goes with the declaration, not with the turn")."""
+    current = encounter.clock.current
+    return (current is not None and combatant.id in current.ids) or combatant.id not in encounter.clock.acted
+
+
+def declaring(combatant: Combatant, count: int) -> Combatant:
+    """The combatant as it would be with ``count`` plain actions declared (0: as it is)."""
+    if not count:
+        return combatant
+    return rounds.with_actions(combatant, replace(rounds.round_actions(combatant), declared=count))
+
+
 def roll_penalties(combatant: Combatant, encounter: Encounter, actions: rounds.RoundActions | None = None
                    ) -> tuple[int, int]:
     """(wound dice, extra-action dice) a roll of ``combatant`` loses, with ``actions`` as the round's counters."""
@@ -173,16 +189,18 @@ def _wound(state: Encounter, system: RuleSystem, target_id: str, total: int, cou
     filled, placed = pyramid.place(target.damage, wound, count)
     hurt = replace(target, damage=frozen_map({**target.damage, **filled}))
     state = state.with_combatant(hurt)
-    args: dict[str, LogArg] = {"name": target.name, "wound": CLASS_LABELS[wound], "count": count, "points": total}
+    args: dict[str, LogArg] = {"name": target.name, "wound": pyramid.label(wound), "count": count, "points": total}
     log.append(LogLine("{points} points: {name} takes {count} {wound} wound.", args,
                        plural="{points} points: {name} takes {count} {wound} wounds.", count=count,
                        translate=("wound",)))
     for placement in placed:
         if placement.overflow:
-            log.append(LogLine("No box is free: the wound stays on the Mortal row."))
+            log.append(LogLine("No box is free: the wound stays on the Mortal row.") if placement.landed == MORTAL
+                       else LogLine("No box is free: the wound stays on the {wound} row.",
+                                    {"wound": pyramid.label(placement.landed)}, translate=("wound",)))
         elif placement.landed != placement.rolled:
             log.append(LogLine("The {wound} row is full: the wound goes to {landed}.", {
-                "wound": CLASS_LABELS[placement.rolled], "landed": CLASS_LABELS[placement.landed]},
+                "wound": pyramid.label(placement.rolled), "landed": pyramid.label(placement.landed)},
                 translate=("wound", "landed")))
     log.extend(_status_lines(system, target, hurt, state))
     return state
@@ -221,11 +239,17 @@ class DeclareActions(Operation):
     #: Checked against "cannot be lowered after a roll" (institut.md Decision); False for declarations recorded
     #: before that check, which replay as they were made.
     after_roll_checked: bool = field(default=False, metadata=ADDED_LATER)
+    #: Checked against "declared in one's own turn, or (institut.md Decision) at an out-of-turn dodge by one who has
+    #: not had its turn yet"; False for declarations recorded before that check, which replay as they were made.
+    turn_checked: bool = field(default=False, metadata=ADDED_LATER)
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         combatant = require_combatant(encounter, self.combatant_id)
         _require_round(encounter)
         check_may_act(combatant, encounter)
+        if self.turn_checked and not may_declare_now(combatant, encounter):
+            raise OperationError(_("{name} has had its turn this round: its actions were declared then.").format(
+                name=combatant.name))
         actions = rounds.round_actions(combatant)
         if not actions.taken <= self.count <= rounds.MAX_DECLARED:
             raise OperationError(_("{name} has already done {done}: declare {done} to {limit} actions.").format(
@@ -323,18 +347,22 @@ class SkipRound(Operation):
         return Applied(state, (line,))
 
 
-FlagName = Literal["ambush", "dead"]
+FlagName = Literal["ambush", "dead", "in_hand"]
 _FLAG_LINES: Final[dict[tuple[str, bool], str]] = {
     ("ambush", True): N_("{name} lies in ambush: +{count} dice to hit in the first round."),
+    ("ambush points", True): N_("{name} lies in ambush: +{count} points to hit in the first round."),
     ("ambush", False): N_("{name} is no longer in ambush."),
     ("dead", True): N_("The GM rules that {name} is dead."),
     ("dead", False): N_("{name} is not dead after all."),
+    ("in_hand", True): N_("{name} holds an object that can block a shot."),
+    ("in_hand", False): N_("{name} no longer holds anything that can block a shot."),
 }
 
 
 @dataclass(frozen=True)
 class SetInstitutFlag(Operation):
-    """Mark a combatant as lying in ambush, or as dead (the GM decides death)."""
+    """Mark a combatant as lying in ambush, as dead (the GM decides death), or as holding an object that can block
+    a shot ("A shot may be blocked instead of dodged only with a suitable object already in hand")."""
 
     kind = "institut_flag"
     combatant_id: str
@@ -343,12 +371,13 @@ class SetInstitutFlag(Operation):
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         combatant = require_combatant(encounter, self.combatant_id)
-        if self.flag not in ("ambush", "dead"):
+        if self.flag not in ("ambush", "dead", "in_hand"):
             raise OperationError(_("Unknown mark {flag!r}.").format(flag=self.flag))
         if rounds.flag(combatant, self.flag) == self.value:
             raise OperationError(_("Nothing to change."))
         updated = rounds.with_flag(combatant, self.flag, self.value)
-        line = LogLine(_FLAG_LINES[(self.flag, self.value)], {
+        unit = " points" if self.flag == "ambush" and self.value and in_points(encounter) else ""
+        line = LogLine(_FLAG_LINES[(self.flag + unit, self.value)], {
             "name": combatant.name, "count": tables(encounter).modifiers.ambush_hit})
         state = encounter.with_combatant(updated)
         return Applied(state, (line, *_status_lines(system, combatant, updated, state)))
@@ -358,23 +387,31 @@ class SetInstitutFlag(Operation):
 class SetPyramid(Operation):
     """Give a character its own pyramid, (threshold, boxes, penalty) per class lightest first; None: default.
 
-    Wounds a shrunken row no longer holds pass on to the next heavier class, as any wound would.
+    ``names``: the classes' own names, as many as rows (institut.md: "editable per character (number of classes,
+    names, thresholds and boxes)"); () keeps the five default classes. Wounds move class by class in order
+    (lightest first) to the new rows; a shrunken row's wounds pass on to the next heavier class, as any wound
+    would.
     """
 
     kind = "institut_pyramid"
     combatant_id: str
     rows: tuple[tuple[int, int, int], ...] | None
+    names: tuple[str, ...] = field(default=(), metadata=ADDED_LATER)
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         combatant = require_combatant(encounter, self.combatant_id)
+        if len(self.names) > MAX_CLASSES:
+            raise OperationError(_("A life pyramid has 1 to {limit} classes.").format(limit=MAX_CLASSES))
+        names = self.names or None
         if self.rows is not None:
-            pyramid_from_rows(self.rows)  # a RulesError says what is wrong
-        updated = rounds.set_extra(combatant, rounds.PYRAMID, self.rows)
+            pyramid_from_rows(self.rows, names)  # a RulesError says what is wrong
+        old = pyramid_for(combatant, encounter)
+        stored = stored_pyramid(self.rows, names) if self.rows is not None else None
+        updated = rounds.set_extra(combatant, rounds.PYRAMID, stored)
         pyramid = pyramid_for(updated, encounter)
-        filled: dict[str, int] = dict.fromkeys(CLASSES, 0)
-        for key in CLASSES:  # re-place every wound, lightest first, so overflow follows the new rows
-            filled, _placed = pyramid.place(filled, key, combatant.boxes(key))
-        updated = replace(updated, damage=frozen_map({**combatant.damage, **filled}))
+        filled = pyramid.carried_over(combatant.damage, old)
+        kept = {key: boxes for key, boxes in combatant.damage.items() if key not in old.keys}
+        updated = replace(updated, damage=frozen_map({**kept, **filled}))
         text = (N_("{name} gets a life pyramid of their own.") if self.rows is not None
                 else N_("{name} uses the encounter's life pyramid again."))
         state = encounter.with_combatant(updated)
@@ -412,9 +449,20 @@ class InstitutAttack(Operation):
     target_held: str = ""
     saved_weapon: str = field(default="", metadata=ADDED_LATER)
     blade_faces: Faces = field(default=(), metadata=ADDED_LATER)
+    #: Modifiers the GM's option counts in points (institut.md Decision), added to the attack roll's total and to
+    #: each damage roll's.
+    attack_points: int = field(default=0, metadata=ADDED_LATER)
+    damage_points: int = field(default=0, metadata=ADDED_LATER)
+    #: The target declares this many actions at the moment of its dodge or block (institut.md Decision: one who has
+    #: not had its turn yet may declare its count then); 0: no declaration.
+    target_declares: int = field(default=0, metadata=ADDED_LATER)
 
     def attacker_id(self) -> str | None:
         return self.attacker
+
+    def attack_total(self) -> int:
+        """The attack roll's total: its dice and the modifiers counted in points."""
+        return sum(self.attack_faces) + self.attack_points
 
     def attack_record(self) -> AttackRecord | None:
         return AttackRecord(self.attacker, self.target, self.saved_weapon)
@@ -429,10 +477,16 @@ class InstitutAttack(Operation):
         log = [_points("{attacker} attacks {target} with {weapon}: {points} point.",
                        "{attacker} attacks {target} with {weapon}: {points} points.",
                        {"attacker": attacker.name, "target": target.name, "weapon": self.weapon or _("a weapon")},
-                       sum(self.attack_faces))]
+                       self.attack_total()), *_modifier_lines(self.attack_points, self.damage_points)]
         ammunition: list[LogLine] = []  # said last: the rounds are fired whether the attack hits or not
         state = _fire(state, attacker.id, self.saved_weapon, self.rounds, ammunition)
         opposing = self.difficulty
+        if self.target_declares:
+            if defence is Defence.DIFFICULTY:
+                raise OperationError(_("Against a difficulty the target rolls nothing."))
+            declared = DeclareActions(target.id, self.target_declares, after_roll_checked=True,
+                                      turn_checked=True).apply(state, system)
+            state, log = declared.encounter, [*log, *declared.log]
         if defence is not Defence.DIFFICULTY:
             state, defended = _defend(state, state.combatant(target.id), self.target_held)
             opposing = sum(self.defence_faces)
@@ -446,7 +500,7 @@ class InstitutAttack(Operation):
             tie = dodge_tie(encounter)
         except RulesError as problem:
             raise OperationError(str(problem)) from None
-        if not hits(sum(self.attack_faces), defence, opposing, tie):
+        if not hits(self.attack_total(), defence, opposing, tie):
             log.append(LogLine(_MISS_LINES[defence], {"name": target.name}))
             if self.blade_faces:
                 log.append(_points("{target}'s blade stops the fist: {points} point against {attacker}.",
@@ -459,7 +513,7 @@ class InstitutAttack(Operation):
         if not self.damage_rolls:
             return Applied(state, (*log, LogLine("A hit, with no damage roll."), *ammunition))
         for faces in self.damage_rolls:
-            state = _wound(state, system, target.id, sum(faces), self.wounds_per_hit, log)
+            state = _wound(state, system, target.id, sum(faces) + self.damage_points, self.wounds_per_hit, log)
         return Applied(state, (*log, *ammunition))
 
     def _validate(self, sides: int) -> Defence:
@@ -481,7 +535,22 @@ class InstitutAttack(Operation):
         _check_text(self.weapon, _("The weapon's name"))
         if not 0 <= self.rounds <= 999:
             raise OperationError(_("Rounds fired must be between 0 and 999."))
+        if not (-MAX_POOL <= self.attack_points <= MAX_POOL and -MAX_POOL <= self.damage_points <= MAX_POOL):
+            raise OperationError(_("Modifiers in points are between −{limit} and +{limit}.").format(limit=MAX_POOL))
         return defence
+
+
+def _modifier_lines(attack: int, damage: int) -> list[LogLine]:
+    """What the modifiers counted in points add to the attack and to each damage roll, when they add anything."""
+    lines = []
+    if attack:
+        lines.append(LogLine("Modifiers to the attack roll: {points:+d} point (in its total).", {"points": attack},
+                             plural="Modifiers to the attack roll: {points:+d} points (in its total).",
+                             count=abs(attack)))
+    if damage:
+        lines.append(LogLine("Modifiers to each damage roll: {points:+d} point.", {"points": damage},
+                             plural="Modifiers to each damage roll: {points:+d} points.", count=abs(damage)))
+    return lines
 
 
 _MISS_LINES: Final[dict[Defence, str]] = {
@@ -560,6 +629,17 @@ class SuppressionFire(Operation):
         return Applied(_rename_area_effects(state, joined), (line, together, *ammunition))
 
 
+def _landing_line(thrower: str, where: Landing) -> LogLine:
+    """Where a missed throw lands, from the target and from the thrower (institut.md Grenades Decision)."""
+    args: dict[str, LogArg] = {"metres": where.off_target, "thrower": where.from_thrower, "name": thrower,
+                               "direction": HEX_DIRECTIONS[where.direction]}
+    if where.clearly_short:
+        return LogLine("A clearly short throw: it lands {metres} m short of the target, between {name} and the "
+                       "target, {thrower} m from {name}.", args)
+    return LogLine("It lands {metres} m off target, {direction}: {thrower} m from {name}.", args,
+                   translate=("direction",))
+
+
 def _suppression_effect_name(area: rounds.SuppressedArea) -> str:
     return N_("Suppression fire: {area} (difficulty {difficulty})").format(area=area.name,
                                                                           difficulty=area.difficulty)
@@ -629,6 +709,9 @@ class BlastRoll:
     faces: Faces
     distance: int | None = field(default=None, metadata=ADDED_LATER)
     cover: int = field(default=0, metadata=ADDED_LATER)
+    #: Points added to the roll's total: the cover, negated, when the GM's option counts modifiers in points (the
+    #: faces then hold no cover).
+    points: int = field(default=0, metadata=ADDED_LATER)
 
 
 def _blast(state: Encounter, system: RuleSystem, rolls: Sequence[BlastRoll], log: list[LogLine]) -> Encounter:
@@ -640,8 +723,10 @@ def _blast(state: Encounter, system: RuleSystem, rolls: Sequence[BlastRoll], log
                 name=state.combatant(roll.target).name))
         seen.add(roll.target)
         _check_faces(roll.faces, pool_die(state))
+        if not -MAX_POOL <= roll.points <= MAX_POOL:
+            raise OperationError(_("Modifiers in points are between −{limit} and +{limit}.").format(limit=MAX_POOL))
         log.append(_caught_line(state.combatant(roll.target).name, roll))
-        state = _wound(state, system, roll.target, sum(roll.faces), 1, log)
+        state = _wound(state, system, roll.target, sum(roll.faces) + roll.points, 1, log)
     return state
 
 
@@ -652,6 +737,10 @@ def _caught_line(name: str, roll: BlastRoll) -> LogLine:
         raise OperationError(_("A blast reaches 0 to 999 metres, and cover is at most {limit} dice.").format(
             limit=MAX_POOL))
     args: dict[str, LogArg] = {"name": name, "distance": roll.distance, "cover": roll.cover}
+    if roll.points:
+        return LogLine("The blast catches {name} {distance} m away, behind cover of {cover} point.", args,
+                       plural="The blast catches {name} {distance} m away, behind cover of {cover} points.",
+                       count=roll.cover)
     if roll.cover:
         return LogLine("The blast catches {name} {distance} m away, behind cover of {cover} die.", args,
                        plural="The blast catches {name} {distance} m away, behind cover of {cover} dice.",
@@ -677,9 +766,18 @@ class ThrowGrenade(Operation):
     held: str = ""
     #: The thrower's own grenade ("": typed in the form): the next attack dialog starts from it.
     saved_weapon: str = field(default="", metadata=ADDED_LATER)
+    #: The hex direction (1–6, as a d6 picks it, :data:`HEX_DIRECTIONS`) a miss goes off in; 0: not given (throws
+    #: recorded before it was kept, logged as they were).
+    direction: int = field(default=0, metadata=ADDED_LATER)
+    #: Modifiers the GM's option counts in points (ambush, sight), added to the throw's total.
+    points: int = field(default=0, metadata=ADDED_LATER)
 
     def attacker_id(self) -> str | None:
         return self.thrower
+
+    def total(self) -> int:
+        """The throw's total: its dice and the modifiers counted in points."""
+        return sum(self.throw_faces) + self.points
 
     def attack_record(self) -> AttackRecord | None:
         return AttackRecord(self.thrower, None, self.saved_weapon)
@@ -692,18 +790,25 @@ class ThrowGrenade(Operation):
             raise OperationError(_("A throw reaches 0 to 999 metres."))
         if self.timed and self.blast:
             raise OperationError(_("A timed grenade explodes at the end of the round, not now."))
+        if not 0 <= self.direction <= 6:
+            raise OperationError(_("A direction on a hex is 1 to 6."))
+        if not -MAX_POOL <= self.points <= MAX_POOL:
+            raise OperationError(_("Modifiers in points are between −{limit} and +{limit}.").format(limit=MAX_POOL))
         name = self.grenade.strip() or _("a grenade")
         state = _take_action(encounter, thrower, self.held)
-        total = sum(self.throw_faces)
+        total = self.total()
         throw = grenade_throw(self.distance, total)
         args: dict[str, LogArg] = {"name": thrower.name, "grenade": name, "distance": self.distance}
         log = [_points("{name} throws {grenade} {distance} m: {points} point.",
-                       "{name} throws {grenade} {distance} m: {points} points.", args, total)]
+                       "{name} throws {grenade} {distance} m: {points} points.", args, total),
+               *_modifier_lines(self.points, 0)]
         if throw.on_target:
             log.append(LogLine("It lands where it was thrown."))
-        else:
+        elif not self.direction:
             log.append(LogLine("It lands {metres} m off target, in a random direction (a clearly short throw "
                                "falls short, not beyond).", {"metres": throw.deviation}))
+        else:
+            log.append(_landing_line(thrower.name, landing(self.distance, total, self.direction)))
         if self.timed:
             return self._set_timer(state, name, log)
         log.append(LogLine("{grenade} explodes on impact.", {"grenade": name}))

@@ -5,6 +5,7 @@
 * A dodge through suppression fire: failed or made, from the dodge pool against the difficulty.
 * Crossing suppression fire: how many bullets the creature took, of its dodges (a binomial count).
 * A grenade throw: how many metres off target it landed, from :func:`throw_distribution`.
+* A skill check: made or failed, from its pool (and points) against the difficulty.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from rules.history import Operation
 from rules.odds import extreme_tail
 from rules.systems.base import RuleSystem
 from rules.systems.institut import rounds
+from rules.systems.institut.checks import SkillCheck, succeeds
 from rules.systems.institut.combat import Defence, DodgeTie, hits
 from rules.systems.institut.crossing import CrossSuppression
 from rules.systems.institut.odds import (
@@ -23,6 +25,7 @@ from rules.systems.institut.odds import (
     attack_outcome_distribution,
     bullets_distribution,
     pool_total,
+    success_probability,
     throw_distribution,
 )
 from rules.systems.institut.ops import InstitutAttack, SuppressionDodge, ThrowGrenade
@@ -41,19 +44,20 @@ def attack_scale(attack: InstitutAttack, encounter: Encounter, system: RuleSyste
     pyramid = pyramid_for(encounter.combatant(attack.target), encounter)
     tie = _tie(system, encounter)
     return attack_outcome_distribution(len(attack.attack_faces), defence, opposing, damage, pyramid, tie,
-                                       sides=pool_die(encounter))
+                                       sides=pool_die(encounter), attack_points=attack.attack_points,
+                                       damage_points=attack.damage_points)
 
 
 def attack_key(attack: InstitutAttack, encounter: Encounter, system: RuleSystem) -> str:
     """The outcome key the attack's own dice gave, as :meth:`InstitutAttack.apply` resolves it."""
     defence = Defence(attack.defence)
     opposing = attack.difficulty if defence is Defence.DIFFICULTY else sum(attack.defence_faces)
-    if not hits(sum(attack.attack_faces), defence, opposing, _tie(system, encounter)):
+    if not hits(attack.attack_total(), defence, opposing, _tie(system, encounter)):
         return MISS
     if not attack.damage_rolls:
         return HIT
     pyramid = pyramid_for(encounter.combatant(attack.target), encounter)
-    return pyramid.classify(sum(attack.damage_rolls[0])) or NO_WOUND
+    return pyramid.classify(sum(attack.damage_rolls[0]) + attack.damage_points) or NO_WOUND
 
 
 def attack_probability(attack: InstitutAttack, encounter: Encounter, system: RuleSystem) -> float:
@@ -85,9 +89,15 @@ def crossing_probability(crossing: CrossSuppression, encounter: Encounter) -> fl
 
 def throw_probability(throw: ThrowGrenade, encounter: Encounter) -> float:
     """P(a landing at least as far from (or as close to) the target as this one)."""
-    scale = throw_distribution(len(throw.throw_faces), throw.distance, sides=pool_die(encounter))
-    deviation = max(0, throw.distance - sum(throw.throw_faces))
+    scale = throw_distribution(len(throw.throw_faces), throw.distance, sides=pool_die(encounter), points=throw.points)
+    deviation = max(0, throw.distance - throw.total())
     return extreme_tail(list(scale.values()), list(scale).index(deviation))
+
+
+def check_probability(check: SkillCheck, encounter: Encounter) -> float:
+    """P(the check ended the way it did): made (its total covers the difficulty) or failed."""
+    made = success_probability(len(check.faces), check.difficulty, sides=pool_die(encounter), points=check.points)
+    return made if succeeds(sum(check.faces) + check.points, check.difficulty) else 1 - made
 
 
 def outcome_probability(operation: Operation, before: Encounter, system: RuleSystem) -> float | None:
@@ -100,4 +110,6 @@ def outcome_probability(operation: Operation, before: Encounter, system: RuleSys
         return crossing_probability(operation, before)
     if isinstance(operation, ThrowGrenade):
         return throw_probability(operation, before)
+    if isinstance(operation, SkillCheck):
+        return check_probability(operation, before)
     return None

@@ -23,6 +23,7 @@ HELD_CONDITIONS: Final[str] = "held"  # extra: the conditions of pending held de
 SKIPPED: Final[str] = "skipped"  # extra: the round the combatant gave up entirely
 AMBUSH: Final[str] = "ambush"  # extra: in place first and prepared (+3 dice to hit in round one)
 DEAD: Final[str] = "dead"  # extra: the GM ruled the character dead
+IN_HAND: Final[str] = "in_hand"  # extra: holds an object that can block a shot (a shield, a blade…)
 PYRAMID: Final[str] = "pyramid"  # extra: the character's own pyramid
 SUPPRESSION: Final[str] = "suppression"  # extra: the area this shooter keeps under fire this round
 MAX_DECLARED: Final[int] = 10

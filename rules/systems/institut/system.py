@@ -35,14 +35,14 @@ from rules.systems.base import (
     track_reading,
 )
 from rules.systems.institut import arms, rounds, typed_harm
-from rules.systems.institut.combat import DEFAULT_SIDES, DIE_CHOICES, DIE_LABELS, DodgeTie
+from rules.systems.institut.combat import DEFAULT_SIDES, DIE_CHOICES, DIE_LABELS, UNIT_LABELS, DodgeTie, Unit
 from rules.systems.institut.pyramid import (
     CLASS_CONTEXT,
     CLASS_LABELS,
     CLASS_SHORT,
-    CLASSES,
     MORTAL,
     Pyramid,
+    Row,
     pyramid_from_rows,
 )
 from rules.systems.institut.tables import TABLE_KEYS, InstitutTables, default_table, load_tables
@@ -103,6 +103,7 @@ _TABLE_LABELS: Final[dict[str, tuple[tuple[str, str], ...]]] = {
 
 DIE: Final[str] = "die"
 LOWERED_AFTER_ROLL: Final[str] = "declared_count_lowered_after_roll"
+MODIFIER_UNIT: Final[str] = "modifier_unit"
 
 _OPTIONS: Final[tuple[OptionSpec, ...]] = (
     OptionSpec("pyramid", N_("Life pyramid"), OptionKind.TABLE, default_table("pyramid"), help=_TABLE_HELP["pyramid"],
@@ -125,6 +126,13 @@ _OPTIONS: Final[tuple[OptionSpec, ...]] = (
     OptionSpec(LOWERED_AFTER_ROLL, N_("The declared number of actions may be lowered after a roll"), OptionKind.BOOL,
                False, help=N_("Off: once a combatant has rolled for an action this round, it can declare more "
                               "actions but not fewer (the rolls already made were at the declared penalty).")),
+    # institut.md Decision: the seed gives an extra action's −1 and full auto's two in dice; "all other
+    # modifiers … count in dice too (default …); option: points added to the total".
+    OptionSpec(MODIFIER_UNIT, N_("Situational modifiers count in"), OptionKind.CHOICE, Unit.DICE.value,
+               choices=tuple((unit.value, label) for unit, label in UNIT_LABELS.items()),
+               help=N_("Ambush, point blank, called shots, two guns, a weapon's own modifier to hit, sight, armor "
+                       "and cover. An extra action's −1 and full auto's dice are dice either way, as the rules "
+                       "text gives them.")),
 )
 
 
@@ -192,16 +200,19 @@ class InstitutSystem(RuleSystem):
         except RulesError as problem:
             raise OperationError(_("{name}'s life pyramid: {problem}").format(name=combatant.name,
                                                                               problem=problem)) from None
-        damage = {key: combatant.boxes(key) for key in CLASSES}
+        damage = {key: combatant.boxes(key) for key in pyramid_for(combatant, encounter).keys}
         return replace(combatant, damage=frozen_map({**combatant.damage, **damage}))
 
     def tracks(self, combatant: Combatant, encounter: Encounter) -> Sequence[TrackSpec]:
         pyramid = pyramid_for(combatant, encounter)
-        return tuple(TrackSpec(wound.key, CLASS_LABELS[wound.key], wound.boxes, abbreviation=CLASS_SHORT[wound.key],
-                               context=CLASS_CONTEXT) for wound in pyramid.classes)
+        # A class the GM named has no short name of its own: the condition column shows its first letters.
+        return tuple(TrackSpec(wound.key, wound.label, wound.boxes,
+                               abbreviation=CLASS_SHORT.get(wound.key, wound.label[:4]),
+                               context=CLASS_CONTEXT if wound.key in CLASS_SHORT else "")
+                     for wound in pyramid.classes)
 
     def status(self, combatant: Combatant, encounter: Encounter) -> Status:
-        return combatant_status(combatant)
+        return combatant_status(combatant, encounter)
 
     def apply_harm(self, combatant: Combatant, track: str, amount: int, encounter: Encounter) -> Combatant:
         """``amount`` wounds of class ``track`` (each to the first free box, overflowing upwards); < 0 heals."""
@@ -245,7 +256,7 @@ class InstitutSystem(RuleSystem):
         if worst is not None and wounds:
             notes.append(ngettext("{wound} wound: −{count} die on every action.",
                                   "{wound} wound: −{count} dice on every action.", wounds).format(
-                wound=_(CLASS_LABELS[worst]), count=wounds))
+                wound=_(pyramid.label(worst)), count=wounds))
         notes.extend(_round_notes(combatant, encounter, data, wounds))
         status = self.status(combatant, encounter)
         if status is Status.DYING:
@@ -343,6 +354,24 @@ def pool_die(encounter: Encounter) -> int:
     raise RulesError(_("Option “{option}” cannot be {value!r}.").format(option=_("Die of every pool"), value=value))
 
 
+def modifier_unit(encounter: Encounter) -> Unit:
+    """What the situational modifiers count in (the GM's option; RulesError for a value no setting has)."""
+    value = encounter.options.get(MODIFIER_UNIT, Unit.DICE.value)
+    if isinstance(value, str) and value in {unit.value for unit in Unit}:
+        return Unit(value)
+    raise RulesError(_("Option “{option}” cannot be {value!r}.").format(option=_("Situational modifiers count in"),
+                                                                        value=value))
+
+
+def in_points(encounter: Encounter) -> bool:
+    """Whether the GM's option counts the situational modifiers in points (a damaged value reads as dice, the
+    default)."""
+    try:
+        return modifier_unit(encounter) is Unit.POINTS
+    except RulesError:
+        return False
+
+
 def dodge_tie(encounter: Encounter) -> DodgeTie:
     """The GM's rule for a dodge equal to the attack; RulesError for a value no setting has (a damaged file)."""
     value = encounter.options.get("dodge_tie", DodgeTie.ATTACKER.value)  # the option's default
@@ -369,19 +398,41 @@ def pyramid_for(combatant: Combatant, encounter: Encounter) -> Pyramid:
     own = combatant.extra.get(rounds.PYRAMID)
     if own is None:
         return tables(encounter).pyramid
-    return pyramid_from_rows(_rows(own))
+    return pyramid_from_rows(*_rows(own))
 
 
-def _rows(value: JsonValue) -> list[tuple[int, int, int]]:
-    """A pyramid stored in extra data: rows of three whole numbers (RulesError for anything else)."""
-    if not isinstance(value, tuple) or not all(isinstance(row, tuple) and len(row) == 3 for row in value):
-        raise RulesError(_("A pyramid is five rows of (damage that enters the class, boxes, penalty)."))
-    return [(_whole(row[0]), _whole(row[1]), _whole(row[2])) for row in value if isinstance(row, tuple)]
+def stored_pyramid(rows: Sequence[Row], names: Sequence[str] | None) -> JsonValue:
+    """A character's own pyramid as its extra data keeps it: rows of (threshold, boxes, penalty), each led by the
+    class's name when the GM named the classes."""
+    if names is None:
+        return tuple(rows)
+    return tuple((name, *row) for name, row in zip(names, rows, strict=True))
+
+
+def _rows(value: JsonValue) -> tuple[list[Row], list[str] | None]:
+    """A pyramid stored in extra data (:func:`stored_pyramid`): its rows and names (RulesError for anything
+    else)."""
+    if not isinstance(value, tuple) or not value or not all(isinstance(row, tuple) for row in value):
+        raise RulesError(_("A pyramid is rows of (damage that enters the class, boxes, penalty)."))
+    rows: list[Row] = []
+    names: list[str] = []
+    for stored in value:
+        assert isinstance(stored, tuple)
+        numbers = stored
+        if len(stored) == 4 and isinstance(stored[0], str):
+            names.append(stored[0])
+            numbers = stored[1:]
+        if len(numbers) != 3:
+            raise RulesError(_("A pyramid is rows of (damage that enters the class, boxes, penalty)."))
+        rows.append((_whole(numbers[0]), _whole(numbers[1]), _whole(numbers[2])))
+    if names and len(names) != len(rows):
+        raise RulesError(_("Give every class a name."))
+    return rows, names or None
 
 
 def _whole(value: JsonValue) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
-        raise RulesError(_("A pyramid is five rows of (damage that enters the class, boxes, penalty)."))
+        raise RulesError(_("A pyramid is rows of (damage that enters the class, boxes, penalty)."))
     return value
 
 
@@ -394,17 +445,21 @@ def check_may_act(combatant: Combatant, encounter: Encounter) -> None:
     """Refuse an action by someone who gave up the round, is dying or dead, or keeps up suppression fire."""
     if rounds.skips_this_round(combatant, encounter):
         raise OperationError(_("{name} gave up this round and does nothing in it.").format(name=combatant.name))
-    if combatant_status(combatant) is not Status.ACTIVE:
+    if combatant_status(combatant, encounter) is not Status.ACTIVE:
         raise OperationError(_("{name} cannot act now.").format(name=combatant.name))
     if rounds.suppression(combatant, encounter) is not None:
         raise OperationError(_("Suppression fire is {name}'s only action this round.").format(name=combatant.name))
 
 
-def combatant_status(combatant: Combatant) -> Status:
-    """Dead if the GM said so, dying with a filled Mortal box, else active."""
+def combatant_status(combatant: Combatant, encounter: Encounter) -> Status:
+    """Dead if the GM said so, dying with a filled box of the heaviest (Mortal) class, else active."""
     if rounds.flag(combatant, rounds.DEAD):
         return Status.DEAD
-    return Status.DYING if combatant.boxes(MORTAL) > 0 else Status.ACTIVE
+    try:
+        heaviest = pyramid_for(combatant, encounter).heaviest
+    except RulesError:  # a damaged pyramid (prepare refuses one): the default's Mortal row
+        heaviest = MORTAL
+    return Status.DYING if combatant.boxes(heaviest) > 0 else Status.ACTIVE
 
 
 def order_key(combatant: Combatant, encounter: Encounter) -> tuple[int, ...]:
@@ -444,7 +499,9 @@ def _round_notes(combatant: Combatant, encounter: Encounter, data: InstitutTable
     elif rounds.goes_first(combatant, encounter):
         notes.append(_("Gave up the last round: acts first in this one."))
     if rounds.flag(combatant, rounds.AMBUSH) and encounter.clock.round <= 1:
-        notes.append(_("Ambush: +{count} dice to hit in the first round.").format(count=modifiers.ambush_hit))
+        text = (_("Ambush: +{count} points to hit in the first round.") if in_points(encounter)
+                else _("Ambush: +{count} dice to hit in the first round."))
+        notes.append(text.format(count=modifiers.ambush_hit))
     suppressing = combatant.extra.get(rounds.SUPPRESSION)
     if isinstance(suppressing, Mapping):
         notes.append(_("Keeps {area} under suppression fire (difficulty {difficulty}).").format(

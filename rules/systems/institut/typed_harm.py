@@ -15,7 +15,7 @@ from typing import Final
 from rules.errors import RulesError
 from rules.harm import Harm, pick_track, read_count, words_of
 from rules.systems.base import TrackSpec
-from rules.systems.institut.pyramid import CLASS_LABELS, HEAVY, MAX_THRESHOLD, Pyramid
+from rules.systems.institut.pyramid import CLASS_LABELS, HEAVY, MAX_THRESHOLD, MORTAL, Pyramid
 from rules.text import _, ngettext
 
 _TYPED: Final = re.compile(r"^(?P<count>\d+)?\s*(?:=\s*(?P<total>\S+))?\s*(?P<words>.*)$")
@@ -35,8 +35,8 @@ def _classified(pyramid: Pyramid, total: int) -> str:
     return wound
 
 
-def _wounds_text(count: int, wound: str, heal: bool) -> str:
-    name = _(CLASS_LABELS[wound])
+def _wounds_text(pyramid: Pyramid, count: int, wound: str, heal: bool) -> str:
+    name = _(pyramid.label(wound))
     if heal:
         return ngettext("{count} {wound} wound healed", "{count} {wound} wounds healed", count).format(
             count=count, wound=name)
@@ -48,10 +48,12 @@ def _landing(pyramid: Pyramid, damage: Mapping[str, int], wound: str, count: int
     notes: list[str] = []
     for placement in pyramid.place(damage, wound, count)[1]:
         if placement.overflow:
-            note = _("No box is free: the wound stays on the Mortal row.")
+            note = (_("No box is free: the wound stays on the Mortal row.") if placement.landed == MORTAL
+                    else _("No box is free: the wound stays on the {wound} row.").format(
+                        wound=_(pyramid.label(placement.landed))))
         elif placement.landed != placement.rolled:
             note = _("The {wound} row is full: the wound goes to {landed}.").format(
-                wound=_(CLASS_LABELS[placement.rolled]), landed=_(CLASS_LABELS[placement.landed]))
+                wound=_(pyramid.label(placement.rolled)), landed=_(pyramid.label(placement.landed)))
         else:
             continue
         if note not in notes:
@@ -76,10 +78,10 @@ def parse_harm(text: str, pyramid: Pyramid, damage: Mapping[str, int], specs: Se
         total = _damage_total(match["total"])
         wound = _classified(pyramid, total)
         meaning = ngettext("{points} point: {wounds}", "{points} points: {wounds}", total).format(
-            points=total, wounds=_wounds_text(count, wound, heal))
+            points=total, wounds=_wounds_text(pyramid, count, wound, heal))
     else:
         wound = pick_track(words, specs, chosen).key
-        meaning = _wounds_text(count, wound, heal)
+        meaning = _wounds_text(pyramid, count, wound, heal)
     notes = [] if heal else _landing(pyramid, damage, wound, count)
     return Harm(wound, count, " ".join([meaning + ("." if notes else ""), *notes]))
 

@@ -27,7 +27,8 @@ OPTIONS_ADDED_SINCE: dict[str, frozenset[str]] = {"souboj": frozenset({"reload_c
                                                    "clovek": frozenset({"reload_cost", "banks_refill",
                                                                         "off_hand_burns", "turn_order", "success_floor",
                                                                         "supernatural_reroll", "d10_faces"}),
-                                                   "institut": frozenset({"die", "declared_count_lowered_after_roll"}),
+                                                   "institut": frozenset({"die", "declared_count_lowered_after_roll",
+                                                                        "modifier_unit"}),
                                                    "sr3": frozenset({"melee_staging", "free_actions_need_a_phase"})}
 
 

@@ -20,6 +20,7 @@ from rules.history import Operation
 from rules.systems.institut.system import tables
 from rules.systems.institut.tables import InstitutTables, load_tables
 from ui.dialogs.attack_dialog import AttackDialog, Marked, ResolvedForm
+from ui.games.institut.pages.check import CheckPage
 from ui.games.institut.pages.grenade import BlastPage, GrenadePage
 from ui.games.institut.pages.page import Context, Page
 from ui.games.institut.pages.shooting import AttackPage
@@ -46,9 +47,11 @@ class InstitutAttackDialog(AttackDialog):
         self.grenade = GrenadePage(roller, self._data)
         self.blast = BlastPage(roller)
         self.suppression = SuppressionPage(roller)
+        self.check = CheckPage(roller)
         self.tabs = QTabWidget()
         for page, title in ((self.attack, _("Shoot or strike")), (self.grenade, _("Grenade")),
-                            (self.blast, _("Explosion")), (self.suppression, _("Suppression fire"))):
+                            (self.blast, _("Explosion")), (self.suppression, _("Suppression fire")),
+                            (self.check, _("Skill check"))):
             self.tabs.addTab(page, title)
         if self._current_timer():
             self.tabs.setCurrentWidget(self.blast)  # a timed grenade goes off now
@@ -65,9 +68,11 @@ class InstitutAttackDialog(AttackDialog):
 
     def _build_layout(self) -> None:
         who = QGridLayout()
-        for column, (label, widget) in enumerate(((_("Attacker"), self.attacker), (_("Weapon"), self.weapon_row()),
-                                                  (_("Target"), self.target))):
-            who.addWidget(QLabel(label), 0, 2 * column)
+        self.attacker_label = QLabel(_("Attacker"))
+        for column, (label, widget) in enumerate(((self.attacker_label, self.attacker),
+                                                  (QLabel(_("Weapon")), self.weapon_row()),
+                                                  (QLabel(_("Target")), self.target))):
+            who.addWidget(label, 0, 2 * column)
             who.addWidget(widget, 0, 2 * column + 1)
             who.setColumnStretch(2 * column + 1, 1)
         content = QWidget()
@@ -87,7 +92,7 @@ class InstitutAttackDialog(AttackDialog):
 
     def pages(self) -> tuple[Page, ...]:
         """Every page, in tab order."""
-        return (self.attack, self.grenade, self.blast, self.suppression)
+        return (self.attack, self.grenade, self.blast, self.suppression, self.check)
 
     def page(self) -> Page:
         """The page shown."""
@@ -149,11 +154,13 @@ class InstitutAttackDialog(AttackDialog):
     def _set_editable(self, editable: bool) -> None:
         page = self.page()  # a page that needs no attacker (or target) leaves its picker alone
         self.attacker.setEnabled(editable and page.uses_attacker)
-        self.weapon_picker.setEnabled(editable and page.uses_attacker)
+        self.weapon_picker.setEnabled(editable and page.uses_attacker and page.uses_weapon)
         self.target.setEnabled(editable and page.uses_target)
 
     # --- reacting -------------------------------------------------------------------------------
     def _on_tab(self) -> None:
+        # A skill check is rolled by anyone, not only an attacker.
+        self.attacker_label.setText(_("Who rolls") if self.page() is self.check else _("Attacker"))
         self._set_editable(True)
         self._refresh()
 

@@ -1,14 +1,16 @@
 """Institute's parts of the details panel: the life pyramid (drawn as one) and the round's declarations.
 
-:class:`PyramidWidget` draws the five classes as a real pyramid, Mortal's single box at the top and Light's
-row at the bottom, each row centred, with the class name and the damage that enters it on the left and the
-penalty dice on the right. A click on an empty box adds a wound of that class (it takes the first free box,
-overflowing upwards as the rules say); a click on a filled box heals one. Like every panel widget it only asks:
-the sections turn requests into operations and the document decides.
+:class:`PyramidWidget` draws the classes (five by default, or the character's own) as a real pyramid, the
+heaviest class (Mortal's single box) at the top and the lightest row at the bottom, each row centred, with the
+class name and the damage that enters it on the left and the penalty dice on the right. A click on an empty box
+adds a wound of that class (it takes the first free box, overflowing upwards as the rules say); a click on a
+filled box heals one. Like every panel widget it only asks: the sections turn requests into operations and the
+document decides.
 """
 
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass
 from typing import Final
 
@@ -47,9 +49,25 @@ from rules.combatants import ApplyHarm
 from rules.encounter import Combatant, Encounter, Status
 from rules.systems.base import RuleSystem
 from rules.systems.institut import rounds
-from rules.systems.institut.ops import DeclareActions, HoldAction, ResolveHeld, SetInstitutFlag, SetPyramid, SkipRound
-from rules.systems.institut.pyramid import CLASS_LABELS, CLASSES, MAX_BOXES, MAX_PENALTY, MAX_THRESHOLD, MORTAL, Pyramid
-from rules.systems.institut.system import pyramid_for, tables
+from rules.systems.institut.ops import (
+    DeclareActions,
+    HoldAction,
+    ResolveHeld,
+    SetInstitutFlag,
+    SetPyramid,
+    SkipRound,
+    may_declare_now,
+)
+from rules.systems.institut.pyramid import (
+    CLASSES,
+    MAX_BOXES,
+    MAX_CLASSES,
+    MAX_NAME,
+    MAX_PENALTY,
+    MAX_THRESHOLD,
+    Pyramid,
+)
+from rules.systems.institut.system import in_points, pyramid_for, tables
 from ui.games.base import Apply, SectionFactory
 from ui.widgets.condition_track import MARK_WHITE, TrackColors
 from ui.widgets.inputs import spin_box
@@ -82,12 +100,29 @@ class PyramidRow:
     boxes: int
     filled: int
     penalty: int
+    colour: QColor
+    heaviest: bool  # a wound here means dying
+
+
+def escaped(text: str) -> str:
+    """``text`` as a tooltip shows it: a class name the GM typed is shown as typed, never read as markup."""
+    return "<p style='white-space:pre'>{}</p>".format(html.escape(text).replace("\n", "<br>"))
+
+
+def class_colour(pyramid: Pyramid, key: str) -> QColor:
+    """A default class's own colour; a class the GM added takes the colour of its place, light to mortal."""
+    if key in CLASS_COLOURS and pyramid.keys == CLASSES:
+        return CLASS_COLOURS[key]
+    shades = list(CLASS_COLOURS.values())
+    count, position = len(pyramid.classes), pyramid.position(key)
+    return shades[round(position * (len(shades) - 1) / (count - 1))] if count > 1 else shades[-1]
 
 
 def pyramid_rows(pyramid: Pyramid, combatant: Combatant) -> list[PyramidRow]:
     """The rows to draw for ``combatant`` (lightest first, translated labels)."""
-    return [PyramidRow(wound.key, _(CLASS_LABELS[wound.key]), pyramid.range_text(wound.key), wound.boxes,
-                       combatant.boxes(wound.key), wound.penalty) for wound in pyramid.classes]
+    return [PyramidRow(wound.key, _(wound.label), pyramid.range_text(wound.key), wound.boxes,
+                       combatant.boxes(wound.key), wound.penalty, class_colour(pyramid, wound.key),
+                       wound.key == pyramid.heaviest) for wound in pyramid.classes]
 
 
 class PyramidWidget(QWidget):
@@ -99,7 +134,7 @@ class PyramidWidget(QWidget):
         super().__init__(parent)
         self._rows: list[PyramidRow] = []
         self._hovered: tuple[str, int] | None = None
-        self._cursor: tuple[str, int] = (CLASSES[0], 0)
+        self._cursor: tuple[str, int] = ("", 0)
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         self.setMouseTracking(True)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
@@ -116,9 +151,9 @@ class PyramidWidget(QWidget):
         key, index = self._cursor
         row = self._row(key)
         if row is None or index >= row.boxes:
-            self._cursor = (rows[0].key, 0) if rows else (CLASSES[0], 0)
+            self._cursor = (rows[0].key, 0) if rows else ("", 0)
         self.setAccessibleDescription(self.text())
-        self.setToolTip(self.text())
+        self.setToolTip(escaped(self.text()))
         if resized:
             self.updateGeometry()
         self.update()
@@ -264,13 +299,13 @@ class PyramidWidget(QWidget):
         painter.setFont(name)
         painter.setPen(palette.color(QPalette.ColorRole.WindowText))
         right = QRectF(self.width() - PAD - self._penalty_width(), top, self._penalty_width(), height)
-        text = _("→ dying") if row.key == MORTAL else (
+        text = _("→ dying") if row.heaviest else (
             ngettext("−{count} die", "−{count} dice", row.penalty).format(count=row.penalty) if row.penalty else "–")
         painter.drawText(right, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, text)
 
     def _paint_box(self, painter: QPainter, rect: QRectF, row: PyramidRow, index: int, colors: TrackColors) -> None:
         filled, overflow = index < row.filled, index >= row.boxes
-        fill = colors.overflow if overflow else (CLASS_COLOURS[row.key] if filled else colors.empty)
+        fill = colors.overflow if overflow else (row.colour if filled else colors.empty)
         painter.setPen(QPen(colors.border, 1.2))
         painter.setBrush(fill)
         painter.drawRoundedRect(rect.adjusted(0.5, 0.5, -0.5, -0.5), 3, 3)
@@ -310,7 +345,7 @@ class PyramidWidget(QWidget):
         hovered = self.box_at(event.position())
         if hovered != self._hovered:
             self._hovered = hovered
-            self.setToolTip(self._box_tip(hovered) if hovered else self.text())
+            self.setToolTip(escaped(self._box_tip(hovered) if hovered else self.text()))
             self.update()
         super().mouseMoveEvent(event)
 
@@ -333,9 +368,10 @@ class PyramidWidget(QWidget):
             self._move_to(row_key, index + (1 if key == Qt.Key.Key_Right else -1))
         elif key in (Qt.Key.Key_Up, Qt.Key.Key_Down):
             step = 1 if key == Qt.Key.Key_Up else -1
-            position = CLASSES.index(row_key) + step
-            if 0 <= position < len(CLASSES):
-                self._move_to(CLASSES[position], index)
+            keys = [row.key for row in self._rows]
+            position = keys.index(row_key) + step if row_key in keys else 0
+            if 0 <= position < len(keys):
+                self._move_to(keys[position], index)
         elif key in (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter):
             self._toggle(row_key, index)
         elif key in (Qt.Key.Key_Plus, Qt.Key.Key_Minus):
@@ -362,42 +398,96 @@ class PyramidWidget(QWidget):
 
 
 class PyramidEditor(QFrame):
-    """The character's own pyramid: per class the damage that enters it, its boxes and its penalty dice."""
+    """The character's own pyramid: per class its name, the damage that enters it, its boxes and its penalty dice;
+    classes may be added (a heavier one on top) and removed (institut.md: "editable per character (number of
+    classes, names, thresholds and boxes)"). Apply hands the rows to the rules, which say what is wrong."""
 
     def __init__(self) -> None:
         super().__init__()
         self.setFrameShape(QFrame.Shape.StyledPanel)
-        grid = QGridLayout(self)
-        grid.setContentsMargins(6, 6, 6, 6)
+        self._grid = QGridLayout(self)
+        self._grid.setContentsMargins(6, 6, 6, 6)
         for column, title in enumerate((_("Class"), _("From"), _("Boxes"), _("Penalty"))):
-            grid.addWidget(QLabel(f"<b>{title}</b>"), 0, column)
-        self.spins: dict[str, tuple[QSpinBox, QSpinBox, QSpinBox]] = {}
-        for row, key in enumerate(CLASSES, start=1):
-            label = _(CLASS_LABELS[key])
-            spins = (spin_box(1, MAX_THRESHOLD, name=_("{wound}: damage that enters it").format(wound=label)),
-                     spin_box(1, MAX_BOXES, name=_("{wound}: boxes").format(wound=label)),
-                     spin_box(0, MAX_PENALTY, name=_("{wound}: penalty dice").format(wound=label)))
-            grid.addWidget(QLabel(label), row, 0)
-            for column, spin in enumerate(spins, start=1):
-                grid.addWidget(spin, row, column)
-            self.spins[key] = spins
+            self._grid.addWidget(QLabel(f"<b>{title}</b>"), 0, column)
+        self.lines: list[tuple[QLineEdit, QSpinBox, QSpinBox, QSpinBox]] = []
+        self._renamed = False  # the GM typed a name: the classes are the GM's own from now on
+        self.add_button = QPushButton(_("Add a class"))
+        self.add_button.setToolTip(_("A heavier class on top of the pyramid."))
+        self.remove_button = QPushButton(_("Remove the heaviest"))
         self.apply_button = QPushButton(_("Apply"))
         self.default_button = QPushButton(_("Use the encounter's pyramid"))
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.apply_button)
-        buttons.addWidget(self.default_button)
-        buttons.addStretch(1)
-        grid.addLayout(buttons, len(CLASSES) + 1, 0, 1, 4)
+        self._buttons = QGridLayout()
+        for index, button in enumerate((self.add_button, self.remove_button, self.apply_button,
+                                        self.default_button)):
+            self._buttons.addWidget(button, index // 2, index % 2)
+        self.add_button.clicked.connect(self.add_class)
+        self.remove_button.clicked.connect(self.remove_class)
+
+    def _line(self, name: str) -> tuple[QLineEdit, QSpinBox, QSpinBox, QSpinBox]:
+        edit = QLineEdit(name)
+        edit.setAccessibleName(_("Class name"))
+        edit.setMaxLength(MAX_NAME)
+        edit.textEdited.connect(self._on_renamed)
+        return (edit, spin_box(1, MAX_THRESHOLD, name=_("{wound}: damage that enters it").format(wound=name)),
+                spin_box(1, MAX_BOXES, name=_("{wound}: boxes").format(wound=name)),
+                spin_box(0, MAX_PENALTY, name=_("{wound}: penalty dice").format(wound=name)))
+
+    def _on_renamed(self) -> None:
+        self._renamed = True
+
+    def _set_count(self, count: int) -> None:
+        """Keep ``count`` rows of inputs (lightest first), the buttons under the last."""
+        self._grid.removeItem(self._buttons)
+        while len(self.lines) > count:
+            removed: tuple[QWidget, ...] = self.lines.pop()
+            for widget in removed:
+                self._grid.removeWidget(widget)
+                widget.deleteLater()
+        while len(self.lines) < count:
+            line = self._line("")
+            row = len(self.lines) + 1
+            for column, widget in enumerate(line):
+                self._grid.addWidget(widget, row, column)
+            self.lines.append(line)
+        self._grid.addLayout(self._buttons, count + 1, 0, 1, 4)
+        self.add_button.setEnabled(count < MAX_CLASSES)
+        self.remove_button.setEnabled(count > 1)
 
     def show_pyramid(self, pyramid: Pyramid) -> None:
         """Fill the fields from a pyramid."""
-        for wound in pyramid.classes:
-            for spin, value in zip(self.spins[wound.key], (wound.entered_at, wound.boxes, wound.penalty), strict=True):
+        self._set_count(len(pyramid.classes))
+        self._renamed = pyramid.names() is not None
+        for line, wound in zip(self.lines, pyramid.classes, strict=True):
+            line[0].setText(_(wound.label))
+            for spin, value in zip(line[1:], (wound.entered_at, wound.boxes, wound.penalty), strict=True):
                 spin.setValue(value)
+
+    def add_class(self) -> None:
+        """One more class, heavier than the last: entered 5 points above it, one box, its penalty + 1."""
+        last = self.lines[-1] if self.lines else None
+        self._set_count(len(self.lines) + 1)
+        self._renamed = True
+        edit, threshold, boxes, penalty = self.lines[-1]
+        edit.setText(_("Class {number}").format(number=len(self.lines)))
+        threshold.setValue(min(MAX_THRESHOLD, last[1].value() + 5) if last else 5)
+        boxes.setValue(1)
+        penalty.setValue(min(MAX_PENALTY, last[3].value() + 1) if last else 0)
+        edit.setFocus()
+        edit.selectAll()
+
+    def remove_class(self) -> None:
+        """Drop the heaviest class (its wounds pass to the new heaviest when applied)."""
+        if len(self.lines) > 1:
+            self._set_count(len(self.lines) - 1)
+            self._renamed = True
 
     def rows(self) -> tuple[tuple[int, int, int], ...]:
         """The pyramid as typed, lightest first."""
-        return tuple((a.value(), b.value(), c.value()) for a, b, c in (self.spins[key] for key in CLASSES))
+        return tuple((line[1].value(), line[2].value(), line[3].value()) for line in self.lines)
+
+    def names(self) -> tuple[str, ...]:
+        """The classes' names as typed, or () while they are the five default classes, unrenamed."""
+        return tuple(line[0].text().strip() for line in self.lines) if self._renamed else ()
 
 
 class PyramidSection(QGroupBox):
@@ -429,7 +519,8 @@ class PyramidSection(QGroupBox):
         self.pyramid.wound_requested.connect(self._wound)
         self.own.toggled.connect(self.editor.setVisible)
         self.dead.clicked.connect(lambda checked: self._apply(SetInstitutFlag(self._id, "dead", checked)))
-        self.editor.apply_button.clicked.connect(lambda: self._apply(SetPyramid(self._id, self.editor.rows())))
+        self.editor.apply_button.clicked.connect(
+            lambda: self._apply(SetPyramid(self._id, self.editor.rows(), self.editor.names())))
         self.editor.default_button.clicked.connect(lambda: self._apply(SetPyramid(self._id, None)))
 
     def refresh(self, combatant: Combatant, state: Encounter, system: RuleSystem) -> None:
@@ -459,10 +550,10 @@ def _summary(combatant: Combatant, state: Encounter, system: RuleSystem, pyramid
         return _("Unhurt.")
     penalty = pyramid.penalty(combatant.damage)
     if not penalty:
-        return _("Worst wound: {wound}; no penalty.").format(wound=_(CLASS_LABELS[worst]))
+        return _("Worst wound: {wound}; no penalty.").format(wound=_(pyramid.label(worst)))
     return ngettext("Worst wound: {wound}; −{count} die on every action.",
                     "Worst wound: {wound}; −{count} dice on every action.", penalty).format(
-        wound=_(CLASS_LABELS[worst]), count=penalty)
+        wound=_(pyramid.label(worst)), count=penalty)
 
 
 class RoundSection(QGroupBox):
@@ -491,13 +582,19 @@ class RoundSection(QGroupBox):
         self.skip = QPushButton(_("Give up this round"))
         self.skip.setToolTip(_("Do nothing this round and act first in the next."))
         self.ambush = QCheckBox(_("In ambush (+3 dice to hit in the first round)"))
+        # institut.md: "A shot may be blocked instead of dodged only with a suitable object already in hand."
+        self.in_hand = QCheckBox(_("Holds an object that can block a shot"))
+        self.in_hand.setToolTip(_("A shield, a blade, a chair… already in hand: the attack dialog offers a block "
+                                  "against a shot only then."))
         self._build_layout()
         self.declare.clicked.connect(
-            lambda: self._apply(DeclareActions(self._id, self.declared.value(), after_roll_checked=True)))
+            lambda: self._apply(DeclareActions(self._id, self.declared.value(), after_roll_checked=True,
+                                               turn_checked=True)))
         self.hold.clicked.connect(self._hold)
         self.condition.returnPressed.connect(self._hold)
         self.skip.clicked.connect(lambda: self._apply(SkipRound(self._id)))
         self.ambush.clicked.connect(lambda checked: self._apply(SetInstitutFlag(self._id, "ambush", checked)))
+        self.in_hand.clicked.connect(lambda checked: self._apply(SetInstitutFlag(self._id, "in_hand", checked)))
 
     def _build_layout(self) -> None:
         layout = QVBoxLayout(self)
@@ -516,6 +613,7 @@ class RoundSection(QGroupBox):
         layout.addLayout(self._held_box)
         layout.addWidget(self.skip, 0, Qt.AlignmentFlag.AlignLeft)
         layout.addWidget(self.ambush)
+        layout.addWidget(self.in_hand)
 
     def held_rows(self) -> int:
         """How many held declarations are listed."""
@@ -531,8 +629,12 @@ class RoundSection(QGroupBox):
             combatant, state)
         if not self.declared.hasFocus():
             self.declared.setValue(max(1, actions.declared))
-        self.declared.setEnabled(able)
-        self.declare.setEnabled(able)
+        # The count is declared in one's own turn, or out of turn while the turn is still to come (institut.md).
+        may_declare = able and may_declare_now(combatant, state)
+        self.declared.setEnabled(may_declare)
+        self.declare.setEnabled(may_declare)
+        self.declare.setToolTip(_("Each action beyond the first: −1 die on every roll this round.") if may_declare
+                                or not able else _("The count was declared in this combatant's turn."))
         # Held declarations are made "во время своего хода", during one's own turn.
         own_turn = state.clock.current is not None and combatant.id in state.clock.current.ids
         self.condition.setEnabled(able and own_turn)
@@ -545,9 +647,11 @@ class RoundSection(QGroupBox):
         self.movement.setText(_("Movement: {metres} m; sprinting as the only action: {sprint} m.").format(
             metres=rounds.movement(agility, athletics, actions.total_declared, modifiers),
             sprint=rounds.sprint(agility, athletics, modifiers)))
-        self.ambush.setText(_("In ambush (+{count} dice to hit in the first round)").format(
-            count=modifiers.ambush_hit))
+        text = (_("In ambush (+{count} points to hit in the first round)") if in_points(state)
+                else _("In ambush (+{count} dice to hit in the first round)"))
+        self.ambush.setText(text.format(count=modifiers.ambush_hit))
         self.ambush.setChecked(rounds.flag(combatant, rounds.AMBUSH))
+        self.in_hand.setChecked(rounds.flag(combatant, rounds.IN_HAND))
         if actions.pending != self._pending:
             self._show_held(actions.pending)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtWidgets import QCheckBox, QFormLayout, QGroupBox, QLineEdit, QSpinBox, QVBoxLayout
+from PySide6.QtWidgets import QCheckBox, QFormLayout, QGroupBox, QLineEdit, QSpinBox, QToolButton, QVBoxLayout
 
 from app.i18n import _
 from rules.dice import Roller
@@ -18,7 +18,7 @@ from rules.errors import RulesError
 from rules.history import Operation
 from rules.systems.institut import rounds
 from rules.systems.institut.arms import DAMAGE, RADIUS, TIMED, table_values, weapon_falloff, weapon_kind
-from rules.systems.institut.combat import Pool, pool
+from rules.systems.institut.combat import HEX_DIRECTIONS, Landing, Pool, Unit, landing, pool
 from rules.systems.institut.odds import throw_distribution, wound_class_distribution
 from rules.systems.institut.ops import Blast, ThrowGrenade, attack_penalties
 from rules.systems.institut.tables import MAX_RADIUS, Falloff, InstitutTables, WeaponKind, parse_falloff
@@ -28,8 +28,10 @@ from ui.games.institut.pages.page import (
     Context,
     Page,
     dice_expression,
+    entry_total,
     flat_faces,
     held_items,
+    no_dice,
     pool_html,
     side_by_side,
     wound_rows,
@@ -38,6 +40,7 @@ from ui.games.institut.pages.victims import Profile, VictimList
 from ui.widgets.dice_entry import DiceEntry
 from ui.widgets.inputs import Choice, spin_box
 from ui.widgets.layout import column as _column
+from ui.widgets.layout import row as _row
 from ui.widgets.messages import text_label
 
 
@@ -87,13 +90,14 @@ class ProfileInputs:
             return str(problem)
         return ""
 
-    def profile(self) -> Profile:
-        """The profile typed (a table that cannot be read counts as none: :meth:`problem` says why)."""
+    def profile(self, unit: Unit = Unit.DICE) -> Profile:
+        """The profile typed (a table that cannot be read counts as none: :meth:`problem` says why); cover counts
+        in ``unit``."""
         try:
             falloff = parse_falloff(self.falloff.text())
         except RulesError:
             falloff = Falloff()
-        return Profile(self.damage.value(), self.radius.value(), falloff)
+        return Profile(self.damage.value(), self.radius.value(), falloff, unit is Unit.POINTS)
 
 
 # --- grenades ----------------------------------------------------------------------------------------------
@@ -119,6 +123,16 @@ class GrenadePage(Page):
         # hit a spot)".
         self.ambush = QCheckBox()
         self.held = Choice[str]()
+        # institut.md Decision: a miss deviates "in a direction the GM picks (or a d6 on a hex)".
+        self.direction = Choice((f"{number}: {_(label)}", number) for number, label in HEX_DIRECTIONS.items())
+        self.direction.setToolTip(_("Where a missed throw goes off to, seen from the thrower; a clearly short "
+                                    "throw (at most half the distance) always falls between thrower and target."))
+        self.direction_die = QToolButton()
+        self.direction_die.setText(_("d6"))
+        self.direction_die.setToolTip(_("Roll a d6 for the direction on a hex."))
+        self.landing_label = text_label()
+        self._landing: Landing | None = None
+        self._unit = Unit.DICE
         self.blast = ProfileInputs(8)
         self.damage = self.blast.damage
         self.sheet_label = text_label(rich=True)
@@ -127,8 +141,9 @@ class GrenadePage(Page):
         self.set_tables(data)
         self._build_layout()
         self.edits.watch(self.grenade, self.timed, self.distance, self.athletics, self.visibility, self.ambush,
-                         self.held,
+                         self.held, self.direction,
                          *self.blast.widgets(), self.throw_entry)
+        self.direction_die.clicked.connect(lambda: self.direction.select(roller.die(6)))
         self.victims.changed.connect(self.edits.edited)
         self.preset.currentIndexChanged.connect(self._on_preset)
 
@@ -138,7 +153,13 @@ class GrenadePage(Page):
         grenades = sorted((key for key, weapon in data.weapons.items() if weapon.kind is WeaponKind.GRENADE),
                           key=str.casefold)
         self.preset.set_items([(_("Type the grenade in"), None), *((key, key) for key in grenades)])
-        self.ambush.setText(_("Ambush, first round (+{count} dice to hit)").format(count=data.modifiers.ambush_hit))
+        self._label_ambush()
+
+    def _label_ambush(self) -> None:
+        count = self._data.modifiers.ambush_hit
+        self.ambush.setText(_("Ambush, first round (+{count} points to hit)").format(count=count)
+                            if self._unit is Unit.POINTS else
+                            _("Ambush, first round (+{count} dice to hit)").format(count=count))
 
     def _on_preset(self) -> None:
         key = self.preset.value()
@@ -175,6 +196,7 @@ class GrenadePage(Page):
         form.addRow(_("Sight, obstacles"), self.visibility)
         form.addRow(self.ambush)
         form.addRow(_("This action"), self.held)
+        form.addRow(_("If it misses"), _row(self.direction, self.direction_die))
         self.blast.add_rows(form)
         sheet = QGroupBox(_("Dice pools"))
         QVBoxLayout(sheet).addWidget(self.sheet_label)
@@ -182,6 +204,7 @@ class GrenadePage(Page):
         layout = QVBoxLayout(dice)
         layout.addWidget(self.odds)
         layout.addWidget(self.throw_entry)
+        layout.addWidget(self.landing_label)
         result = QGroupBox(_("Result"))
         QVBoxLayout(result).addWidget(self.result)
         self.timed_note = QGroupBox(_("Blast"))
@@ -202,9 +225,13 @@ class GrenadePage(Page):
                 self.ambush.setChecked(rounds.flag(context.attacker, rounds.AMBUSH) and context.state.clock.round <= 1)
 
     def refresh(self, context: Context) -> None:
+        if context.unit() is not self._unit:
+            self._unit = context.unit()
+            self._label_ambush()
         with self.edits.quietly():
             self.held.set_items(held_items(context.attacker))
-            self.victims.show_combatants(_blast_targets(context), self.blast.profile(), context.sides())
+            self.victims.show_combatants(_blast_targets(context), self.blast.profile(context.unit()),
+                                         context.sides())
         self.victims.setVisible(not self.timed.value())
         self.timed_note.setVisible(self.timed.value())
         self._pool, self._problem = None, ""
@@ -217,10 +244,38 @@ class GrenadePage(Page):
                                   (_("Additional actions this round"), -actions),
                                   (_("Sight, obstacles"), self.visibility.value()),
                                   (_("Ambush (first round)"), self._data.modifiers.ambush_hit if self.ambush.isChecked()
-                                   else 0), keep_zero=(_("Athletics"),))
+                                   else 0), keep_zero=(_("Athletics"),),
+                                  in_points=(_("Sight, obstacles"), _("Ambush (first round)"))
+                                  if self._unit is Unit.POINTS else ())
             except RulesError as problem:
                 self._problem = str(problem)
         self._show(context.sides())
+        self._show_landing(context)
+
+    def _show_landing(self, context: Context) -> None:
+        """Where the throw lands once its dice are in: metres from the target and from the thrower; the thrower's
+        own distance from the blast follows it (the GM sets everyone else's from there)."""
+        total = entry_total(self.throw_entry, self._pool.points) if self._pool is not None else None
+        where = landing(self.distance.value(), total, self.direction.value()) if total is not None else None
+        self.direction.setEnabled(where is None or not where.clearly_short)
+        thrower = context.attacker
+        if where is None or thrower is None:
+            self.landing_label.setText(_("Where it lands shows once the throw is rolled."))
+        elif where.direction == 0:
+            self.landing_label.setText(_("On target: {metres} m from {name}.").format(metres=where.from_thrower,
+                                                                                     name=thrower.name))
+        elif where.clearly_short:
+            self.landing_label.setText(_("Clearly short: {metres} m short of the target, {thrower} m from "
+                                         "{name}.").format(metres=where.off_target, thrower=where.from_thrower,
+                                                           name=thrower.name))
+        else:
+            self.landing_label.setText(_("Lands {metres} m off target ({direction}), {thrower} m from {name}.").format(
+                metres=where.off_target, direction=_(HEX_DIRECTIONS[where.direction]), thrower=where.from_thrower,
+                name=thrower.name))
+        if where != self._landing and where is not None and thrower is not None and thrower.id in self.victims.rows:
+            with self.edits.quietly():
+                self.victims.rows[thrower.id].distance.setValue(where.from_thrower)
+        self._landing = where
 
     def _show(self, sides: int) -> None:
         built, distance = self._pool, self.distance.value()
@@ -231,14 +286,15 @@ class GrenadePage(Page):
             return
         difficulty = html.escape(_("Difficulty {difficulty} (the distance in metres)").format(difficulty=distance))
         self.sheet_label.setText(f"{pool_html(_('Throw'), built)}<br><b>{difficulty}</b>")
-        spread = throw_distribution(built.dice, distance, sides=sides)
+        spread = throw_distribution(built.dice, distance, sides=sides, points=built.points)
         bands = ((_("On target"), 0, 0), (_("1–2 m off"), 1, 2), (_("3–5 m off"), 3, 5),
                  (_("6 m or more off"), 6, None))
         rows = [(label, sum(p for off, p in spread.items() if off >= low and (high is None or off <= high)))
                 for label, low, high in bands]
         self.show_odds(rows, throw_chart(rows, spread))
         with self.edits.quietly():
-            self.throw_entry.set_expression(dice_expression(built.dice, sides), _(NO_DICE))
+            self.throw_entry.set_expression(dice_expression(built.dice, sides, built.points),
+                                            _(NO_DICE) if not built.points else no_dice(built.points))
 
     def problem(self, context: Context) -> tuple[str, bool]:
         if self._pool is None:
@@ -269,12 +325,13 @@ class GrenadePage(Page):
         timed = self.timed.value()
         return ThrowGrenade(context.attacker.id, self.grenade.text().strip() or _("a grenade"),
                             self.distance.value(), flat_faces(self.throw_entry), timed,
-                            () if timed else self.victims.rolls(), self.held.value(), self.saved_weapon(context))
+                            () if timed else self.victims.rolls(), self.held.value(), self.saved_weapon(context),
+                            self.direction.value(), self._pool.points)
 
     def outcome(self, operation: Operation, context: Context) -> str | None:
         if not isinstance(operation, ThrowGrenade):
             return None
-        off = max(0, operation.distance - sum(operation.throw_faces))
+        off = max(0, operation.distance - operation.total())
         return (_("On target") if off == 0 else _("1–2 m off") if off <= 2 else _("3–5 m off") if off <= 5
                 else _("6 m or more off"))
 
@@ -327,7 +384,8 @@ class BlastPage(Page):
 
     def refresh(self, context: Context) -> None:
         with self.edits.quietly():
-            self.victims.show_combatants(_blast_targets(context), self.blast.profile(), context.sides())
+            self.victims.show_combatants(_blast_targets(context), self.blast.profile(context.unit()),
+                                         context.sides())
         rows = wound_rows(wound_class_distribution(self.damage.value(), context.data.pyramid, sides=context.sides()))
         self.show_odds(rows, blast_chart(rows, self.damage.value(), context.sides()))
 

@@ -20,9 +20,9 @@ from rules.errors import RulesError
 from rules.history import Operation
 from rules.systems.base import RuleSystem
 from rules.systems.institut import rounds
-from rules.systems.institut.combat import DEFAULT_SIDES, DodgeTie, Pool
+from rules.systems.institut.combat import DEFAULT_SIDES, DodgeTie, Pool, Unit
 from rules.systems.institut.pyramid import CLASS_LABELS, CLASSES, Pyramid
-from rules.systems.institut.system import dodge_tie, pool_die, pyramid_for
+from rules.systems.institut.system import dodge_tie, in_points, pool_die, pyramid_for
 from rules.systems.institut.tables import InstitutTables
 from ui.charts.odds_chart import OddsChart
 from ui.charts.odds_data import OddsData
@@ -35,9 +35,16 @@ from ui.widgets.odds_table import OddsTable
 NO_DICE: Final[str] = N_("No dice: the roll is 0.")
 
 
-def dice_expression(dice: int, sides: int = DEFAULT_SIDES) -> DiceExpression | None:
-    """``dice`` dice of ``sides`` summed, e.g. ``3d6`` (None for no dice: the roll is 0)."""
-    return parse(f"{dice}d{sides}") if dice > 0 else None
+def dice_expression(dice: int, sides: int = DEFAULT_SIDES, points: int = 0) -> DiceExpression | None:
+    """``dice`` dice of ``sides`` summed, e.g. ``3d6``, plus ``points`` (``3d6+2``: modifiers counted in points);
+    None for no dice: the roll is ``points``."""
+    return parse(f"{dice}d{sides}{points:+d}" if points else f"{dice}d{sides}") if dice > 0 else None
+
+
+def no_dice(points: int) -> str:
+    """Why a pool with no dice needs no roll, when modifiers in points still give it a total."""
+    return ngettext("No dice: the roll is {points} point.", "No dice: the roll is {points} points.",
+                    abs(points)).format(points=points)
 
 
 def flat_faces(entry: DiceEntry) -> tuple[int, ...]:
@@ -50,20 +57,30 @@ def whole_number(value: JsonValue) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
-def entry_total(entry: DiceEntry) -> int | None:
-    """The total of an entered roll (0 with no dice), None while its faces are missing."""
+def entry_total(entry: DiceEntry, points: int = 0) -> int | None:
+    """The total of an entered roll (``points`` with no dice: its expression holds the points otherwise, see
+    :func:`dice_expression`), None while its faces are missing."""
     if entry.expression() is None:
-        return 0
+        return points
     result = entry.result()
     return None if result is None else result.total
 
 
+def modifier_text(value: int, points: bool) -> str:
+    """``−2 dice`` or ``−2 points``: a signed modifier in its unit (the GM's option)."""
+    if points:
+        return ngettext("{count} point", "{count} points", abs(value)).format(count=signed(value))
+    return ngettext("{count} die", "{count} dice", abs(value)).format(count=signed(value))
+
+
 def pool_html(title: str, built: Pool) -> str:
-    """A pool's parts and its dice, as a small table."""
+    """A pool's parts and its dice (and the points added to their sum), as a small table."""
     rows = "".join(f"<tr><td>{html.escape(_(line.label))}</td><td align='right'>&nbsp;&nbsp;"
-                   f"{signed(line.dice) if index else line.dice}</td></tr>"
+                   f"{html.escape(modifier_text(line.dice, line.points)) if index else line.dice}</td></tr>"
                    for index, line in enumerate(built.lines))
     dice = ngettext("{count} die", "{count} dice", built.dice).format(count=built.dice)
+    if built.points:
+        dice = _("{dice} {points}").format(dice=dice, points=modifier_text(built.points, True))
     return f"<b>{html.escape(title)}: {dice}</b><table cellspacing='0'>{rows}</table>"
 
 
@@ -75,11 +92,12 @@ def side_by_side(page: QWidget, *columns: QVBoxLayout) -> None:
         row.addLayout(column, 1)
 
 
-def wound_rows(classes: dict[str | None, float], count: int = 1) -> list[tuple[str, float]]:
+def wound_rows(classes: dict[str | None, float], count: int = 1,
+               pyramid: Pyramid | None = None) -> list[tuple[str, float]]:
     """Odds rows for a damage roll: no wound, then each class (×n for a burst)."""
     rows = [(_("No wound"), classes[None])]
-    for key in CLASSES:
-        label = _(CLASS_LABELS[key])
+    for key in pyramid.keys if pyramid is not None else CLASSES:
+        label = _(pyramid.label(key) if pyramid is not None else CLASS_LABELS[key])
         rows.append((_("{wound} ×{count}").format(wound=label, count=count) if count > 1 else label, classes[key]))
     return rows
 
@@ -111,6 +129,10 @@ class Context:
         except RulesError:
             return DEFAULT_SIDES
 
+    def unit(self) -> Unit:
+        """What the situational modifiers count in (the GM's option)."""
+        return Unit.POINTS if in_points(self.state) else Unit.DICE
+
     def tie(self) -> DodgeTie:
         """The GM's rule for a dodge equal to the attack (the default for a value no setting has: the attack's
         operation then says what is wrong)."""
@@ -139,6 +161,7 @@ class Page(QWidget):
     weapon_typed = Signal()
     uses_attacker = True
     uses_target = True
+    uses_weapon = True
 
     def __init__(self, roller: Roller) -> None:
         super().__init__()

@@ -39,6 +39,7 @@ from rules.systems.institut.combat import (
     FireMode,
     Pool,
     Shot,
+    Unit,
     attack_pool,
     blade_pool,
     check_mode,
@@ -50,8 +51,14 @@ from rules.systems.institut.combat import (
     wounds_per_hit,
 )
 from rules.systems.institut.odds import MISS_LABELS, attack_outcome_distribution
-from rules.systems.institut.ops import InstitutAttack, attack_penalties, can_defend, defence_penalties
-from rules.systems.institut.pyramid import CLASS_LABELS, CLASSES
+from rules.systems.institut.ops import (
+    InstitutAttack,
+    attack_penalties,
+    can_defend,
+    declaring,
+    defence_penalties,
+    may_declare_now,
+)
 from rules.systems.institut.tables import (
     Burst,
     InstitutTables,
@@ -70,6 +77,7 @@ from ui.games.institut.pages.page import (
     entry_total,
     flat_faces,
     held_items,
+    no_dice,
     pool_html,
     side_by_side,
     wound_rows,
@@ -80,11 +88,26 @@ from ui.widgets.layout import column as _column
 from ui.widgets.layout import row as _row
 from ui.widgets.messages import text_label
 
+
+def can_block_shot(shot: Shot, target: Combatant) -> bool:
+    """Whether the target may block this attack: any blow, but a shot only with a suitable object already in
+    hand (institut.md Defence)."""
+    return shot.kind is not WeaponKind.FIREARM or rounds.flag(target, rounds.IN_HAND)
+
+
 SKILLS: Final[tuple[tuple[str, str], ...]] = (
     ("shooting", N_("Shooting")), ("boxing", N_("Boxing")), ("melee", N_("Melee")), ("fencing", N_("Fencing")),
     ("martial_arts", N_("Martial arts")), ("athletics", N_("Athletics")),
 )
 BLOCK_SKILLS: Final[tuple[str, ...]] = ("boxing", "melee", "fencing")
+#: "Невозможно использовать Фехтование или Ближний Бой для блокирования удара, если у вас пустые руки."
+NEEDS_SOMETHING_IN_HAND: Final[frozenset[str]] = frozenset({"melee", "fencing"})
+
+
+def hands_full(target: Combatant) -> bool:
+    """Whether the target has something in hand to block with: an object marked in hand, or a melee weapon."""
+    return rounds.flag(target, rounds.IN_HAND) or any(weapon_kind(weapon) is WeaponKind.MELEE
+                                                      for weapon in target.weapons)
 
 
 # --- shooting and melee ------------------------------------------------------------------------------------
@@ -122,6 +145,10 @@ class AttackPage(Page):
         self._prefill_skill = False  # the skill chosen changed: read its dice from the attacker
         self._defence_shown: Defence | None = None
         self._nothing_to_defend_with = False  # the defence was set to a difficulty because of that, not by the GM
+        self._unit = Unit.DICE  # what the situational modifiers count in (the GM's option), as the labels say
+        self.weapon_hit_label = QLabel()
+        self.armor_label = QLabel()
+        self.cover_label = QLabel()
         self.preset = Choice[str | None]()
         self.name = QLineEdit(placeholderText=_("e.g. AK-74"))
         self.kind = Choice((_(label), kind) for kind, label in WEAPON_KIND_LABELS.items())
@@ -156,7 +183,9 @@ class AttackPage(Page):
         self.edits.watch(self.name, self.kind, self.skill, self.damage, self.weapon_hit, self.mode, self.burst,
                          self.identical, self.one_handed, self.point_blank, self.called, self.ambush, self.visibility,
                          self.attacker_held, self.defence, self.unseen, self.defence_skill, self.difficulty,
-                         self.target_held, self.blade, self.blade_dice, self.armor, self.cover, *self.entries())
+                         self.target_held, self.target_declares, self.block_skill, self.blade, self.blade_dice,
+                         self.armor, self.cover,
+                         *self.entries())
         self.kind.currentIndexChanged.connect(self._on_kind)
         self.skill_name.currentIndexChanged.connect(self._on_skill_name)
         self.preset.currentIndexChanged.connect(self._on_preset)
@@ -171,9 +200,18 @@ class AttackPage(Page):
                                   "suitable object already in hand."))
         self.unseen = QCheckBox(_("The target cannot see the attacker (no dodge)"))
         self.defence_skill = spin_box(0, 40)
+        self.block_skill = Choice((_(label), key) for key, label in SKILLS if key in BLOCK_SKILLS)
+        self.block_skill.setToolTip(_("Fencing and Melee cannot block with empty hands."))
+        self._block_skill_shown = ""
         self.difficulty = spin_box(0, 200)
         self.difficulty.setToolTip(_("For an immobile or unaware target: set by its size."))
         self.target_held = Choice[str]()
+        # institut.md Decision: one who has not had its turn yet may declare its count at the moment of its dodge.
+        # Declaring one action changes nothing (the dodge is that action): the count starts at two.
+        self.target_declares = spin_box(1, rounds.MAX_DECLARED, 1, special=_("no declaration"))
+        self.target_declares.setToolTip(_("The target declares its actions for the round now, before it dodges "
+                                          "(only while its turn is still to come); with nothing declared, an "
+                                          "out-of-turn dodge is its only action this round."))
         self.blade = QCheckBox(_("Blocks with a blade: a fist it stops takes the blade's damage"))
         self.blade_dice = spin_box(-40, 40)
         self.blade_dice.setToolTip(_("The blade's modifier to the defender's Strength, as for its own blows."))
@@ -191,9 +229,29 @@ class AttackPage(Page):
         self.preset.set_items([(_("Type the weapon in"), None), *weapons])
         parts = [(_("Not called"), None), *((called_shot_label(key), key) for key in sorted(data.called_shots))]
         self.called.set_items(parts)
-        modifiers = data.modifiers
+        self._label_modifiers()
+
+    def set_unit(self, unit: Unit) -> None:
+        """Word the modifiers' inputs in the unit the GM's option counts them in ("dice" or "points")."""
+        if unit is not self._unit:
+            self._unit = unit
+            self._label_modifiers()
+
+    def _label_modifiers(self) -> None:
+        modifiers = self._data.modifiers
+        if self._unit is Unit.POINTS:
+            self.point_blank.setText(_("Point blank (+{count} damage points)").format(
+                count=modifiers.point_blank_damage))
+            self.ambush.setText(_("Ambush, first round (+{count} points to hit)").format(count=modifiers.ambush_hit))
+            self.weapon_hit_label.setText(_("Weapon's points to hit"))
+            self.armor_label.setText(_("Body armor (points)"))
+            self.cover_label.setText(_("Cover (points)"))
+            return
         self.point_blank.setText(_("Point blank (+{count} damage dice)").format(count=modifiers.point_blank_damage))
         self.ambush.setText(_("Ambush, first round (+{count} dice to hit)").format(count=modifiers.ambush_hit))
+        self.weapon_hit_label.setText(_("Weapon's dice to hit"))
+        self.armor_label.setText(_("Body armor (dice)"))
+        self.cover_label.setText(_("Cover (dice)"))
 
     def _build_layout(self) -> None:
         weapon = QGroupBox(_("Weapon"))
@@ -203,7 +261,7 @@ class AttackPage(Page):
         form.addRow(_("Kind"), self.kind)
         form.addRow(_("Skill"), _row(self.skill_name, self.skill))
         form.addRow(self.damage_label, self.damage)
-        form.addRow(_("Weapon's dice to hit"), self.weapon_hit)
+        form.addRow(self.weapon_hit_label, self.weapon_hit)
         form.addRow(_("Firing"), self.mode)
         form.addRow(_("Burst"), self.burst)
         form.addRow(self.one_handed)
@@ -219,13 +277,15 @@ class AttackPage(Page):
         form = QFormLayout(defence)
         form.addRow(_("Against"), self.defence)
         form.addRow(self.unseen)
+        form.addRow(_("Blocks with"), self.block_skill)
         form.addRow(_("Dodge or block dice"), self.defence_skill)
         form.addRow(_("Difficulty"), self.difficulty)
         form.addRow(_("Target's action"), self.target_held)
+        form.addRow(_("Target declares now"), self.target_declares)
         form.addRow(self.blade)
         form.addRow(_("Blade (+ Strength)"), self.blade_dice)
-        form.addRow(_("Body armor (dice)"), self.armor)
-        form.addRow(_("Cover (dice)"), self.cover)
+        form.addRow(self.armor_label, self.armor)
+        form.addRow(self.cover_label, self.cover)
         sheet = QWidget()
         QVBoxLayout(sheet).addWidget(self.sheet_label)
         sheet.setMinimumWidth(self.fontMetrics().averageCharWidth() * 34)
@@ -309,6 +369,7 @@ class AttackPage(Page):
         self.target_held.setEnabled(defence is not Defence.DIFFICULTY)
         self.difficulty.setEnabled(defence is Defence.DIFFICULTY)
         self.unseen.setEnabled(defence is Defence.DODGE)
+        self.block_skill.setEnabled(defence is Defence.BLOCK)
         punch_blocked = self.kind.value() is WeaponKind.UNARMED and defence is Defence.BLOCK
         self.blade.setEnabled(punch_blocked)
         self.blade_dice.setEnabled(punch_blocked and self.blade.isChecked())
@@ -346,7 +407,10 @@ class AttackPage(Page):
     def _prefill_defence(self, target: Combatant) -> None:
         self._prefill_blade(target)
         if self.defence.value() is Defence.BLOCK:
-            self.defence_skill.setValue(max(target.attribute(key) for key in BLOCK_SKILLS))
+            if self.block_skill.value() == self._block_skill_shown or not self._block_skill_shown:
+                self.block_skill.select(max(BLOCK_SKILLS, key=target.attribute))  # the target's best
+            self._block_skill_shown = self.block_skill.value()
+            self.defence_skill.setValue(target.attribute(self.block_skill.value()))
         else:
             self.defence_skill.setValue(target.attribute("dodge"))
 
@@ -357,13 +421,16 @@ class AttackPage(Page):
         self.blade_dice.setValue(blades[0].number(DAMAGE) if blades else 0)
 
     def refresh(self, context: Context) -> None:
+        self.set_unit(context.unit())
         with self.edits.quietly():
             if self._prefill_skill and context.attacker is not None:
                 self.skill.setValue(context.attacker.attribute(self.skill_name.value()))
                 self._prefill_skill = False
             self.attacker_held.set_items(held_items(context.attacker))
             self.target_held.set_items(held_items(context.target))
-            if self.defence.value() is not self._defence_shown and context.target is not None:
+            block_skill_changed = (self.defence.value() is Defence.BLOCK
+                                   and self.block_skill.value() != self._block_skill_shown)
+            if (self.defence.value() is not self._defence_shown or block_skill_changed) and context.target is not None:
                 self._prefill_defence(context.target)
             self._defence_shown = self.defence.value()
         self._sheet, self._problem = None, ""
@@ -371,8 +438,38 @@ class AttackPage(Page):
             self._sheet = self._work_out(context)
         except RulesError as problem:
             self._problem = str(problem)
+        self._offer_block(context)
+        self._offer_declaring(context)
         self.sync()
         self._show(context)
+
+    def _offer_declaring(self, context: Context) -> None:
+        """The target may declare its count now only while its turn is still to come (and it rolls a defence)."""
+        target = context.target
+        able = (target is not None and rounds.round_running(context.state)
+                and self.defence.value() is not Defence.DIFFICULTY and may_declare_now(target, context.state))
+        self.target_declares.setEnabled(able)
+        if not able and self.declares_now():
+            with self.edits.quietly():
+                self.target_declares.setValue(1)
+
+    def declares_now(self) -> int:
+        """The count the target declares at its dodge (0: none; the spin box's lowest value)."""
+        value = self.target_declares.value()
+        return value if value > 1 else 0
+
+    def _offer_block(self, context: Context) -> None:
+        """Block is offered against a shot only to a target with a suitable object in hand, saying why not."""
+        target = context.target
+        firearm = self.kind.value() is WeaponKind.FIREARM
+        able = target is None or not firearm or rounds.flag(target, rounds.IN_HAND)
+        self.defence.set_enabled(Defence.BLOCK, able)
+        tip = (_("A block uses Boxing, Melee or Fencing and must beat the attack; Melee and Fencing need something "
+                 "in hand.") if able or target is None else
+               _("{name} has nothing in hand to block a shot with: a shot can be blocked only with a suitable object "
+                 "already in hand.").format(name=target.name))
+        # Escaped rich text: a name that looks like markup is shown as typed, never rendered.
+        self.defence.setToolTip(f"<p>{html.escape(tip)}</p>")
 
     def _shot(self, context: Context) -> Shot:
         attacker = context.attacker
@@ -388,7 +485,19 @@ class AttackPage(Page):
                     point_blank=self.point_blank.isChecked(),
                     called=self._data.called_shots.get(self.called.value() or ""), armor=self.armor.value(),
                     cover=self.cover.value(), wound_penalty=wounds, action_penalty=actions,
-                    ambush=self.ambush.isChecked(), visibility=self.visibility.value())
+                    ambush=self.ambush.isChecked(), visibility=self.visibility.value(), unit=context.unit())
+
+    def _check_block(self, shot: Shot, target: Combatant) -> None:
+        """Refuse a block the rules do not allow, saying why: a shot without a suitable object already in hand,
+        Fencing or Melee with empty hands."""
+        if not can_block_shot(shot, target):
+            raise RulesError(_("{name} has nothing in hand to block a shot with: a shot can be blocked only with a "
+                               "suitable object already in hand (mark it in the details panel).").format(
+                name=target.name))
+        if self.block_skill.value() in NEEDS_SOMETHING_IN_HAND and not hands_full(target):
+            raise RulesError(_("Fencing and Melee cannot block with empty hands: {name} holds nothing (mark an "
+                               "object in hand in the details panel, or block with Boxing).").format(
+                name=target.name))
 
     def _work_out(self, context: Context) -> AttackSheet:
         if context.attacker is None or context.target is None:
@@ -398,9 +507,12 @@ class AttackPage(Page):
         defence = self.defence.value()
         if defence is Defence.DODGE and self.unseen.isChecked():
             raise RulesError(_("An unseen attacker cannot be dodged: attack against a difficulty."))
+        if defence is Defence.BLOCK:
+            self._check_block(shot, context.target)
         defending = None
         if defence is not Defence.DIFFICULTY:
-            wounds, actions = defence_penalties(context.target, context.state, self.target_held.value())
+            declared = declaring(context.target, self.declares_now())
+            wounds, actions = defence_penalties(declared, context.state, self.target_held.value())
             defending = defence_pool(self.defence_skill.value(), wounds, actions)
         modifiers = context.data.modifiers
         used = rounds_fired(shot, modifiers)
@@ -416,7 +528,8 @@ class AttackPage(Page):
         sheet = self._sheet
         if sheet is None:
             self.sheet_label.setText("")
-            self.show_unknown([_("Miss"), _("No wound"), *(_(CLASS_LABELS[k]) for k in CLASSES)])
+            pyramid = context.pyramid(context.target) if context.target is not None else context.data.pyramid
+            self.show_unknown([_("Miss"), _("No wound"), *(_(wound.label) for wound in pyramid.classes)])
             for entry in self.entries():
                 entry.set_expression(None, _("Fix the attack first."))
             return
@@ -434,6 +547,9 @@ class AttackPage(Page):
         if self._nothing_to_defend_with and context.target is not None and sheet.defence_pool is None:
             notes.append(_("{name} has no action left to dodge or block with: the attack is rolled against a "
                            "difficulty (set it by the target's size).").format(name=context.target.name))
+        if self._only_action(context, sheet) and context.target is not None:
+            notes.append(_("{name} has declared nothing and its turn is still to come: this defence is its only "
+                           "action this round, unless it declares its count now.").format(name=context.target.name))
         if sheet.wounds > 1:
             notes.append(ngettext("A hit puts {count} wound of the rolled class.",
                                   "A hit puts {count} wounds of the rolled class.", sheet.wounds).format(
@@ -449,23 +565,38 @@ class AttackPage(Page):
         self._show_odds(context, sheet)
         self._set_expressions(context, sheet)
 
+    def _only_action(self, context: Context, sheet: AttackSheet) -> bool:
+        """Whether the target's defence will be its only action this round (institut.md: "If the character has not
+        declared more than one action …, an out-of-turn dodge is its only action this round")."""
+        target, state = context.target, context.state
+        if target is None or sheet.defence_pool is None or self.declares_now() or self.target_held.value():
+            return False
+        current = state.clock.current
+        in_turn = current is not None and target.id in current.ids
+        return (rounds.round_running(state) and not in_turn and target.id not in state.clock.acted
+                and rounds.round_actions(target).nothing_declared)
+
     def _show_odds(self, context: Context, sheet: AttackSheet) -> None:
         assert context.target is not None
         opposing = sheet.defence_pool.dice if sheet.defence_pool is not None else sheet.difficulty
         damage = sheet.damage.dice if sheet.damage is not None else None
+        pyramid = context.pyramid(context.target)
         odds = attack_outcome_distribution(sheet.attack.dice, sheet.defence, opposing, damage,
-                                           context.pyramid(context.target), context.tie(), sides=context.sides())
+                                           pyramid, context.tie(), sides=context.sides(),
+                                           attack_points=sheet.attack.points,
+                                           damage_points=sheet.damage.points if sheet.damage is not None else 0)
         rows = [(_(MISS_LABELS[sheet.defence]), odds["miss"])]
         if damage is None:
             rows.append((_("Hit"), odds["hit"]))
         else:
-            classes = wound_rows({None: odds["none"], **{k: odds[k] for k in CLASSES}}, sheet.wounds)
+            classes = wound_rows({None: odds["none"], **{k: odds[k] for k in pyramid.keys}}, sheet.wounds, pyramid)
             rows += [(_("Hit, no wound") if index == 0 else label, p) for index, (label, p) in enumerate(classes)]
         self.show_odds(rows, attack_chart(rows, damage, context.sides()))
 
     def _set_expressions(self, context: Context, sheet: AttackSheet) -> None:
         with self.edits.quietly():
-            self.attack_entry.set_expression(dice_expression(sheet.attack.dice, context.sides()), _(NO_DICE))
+            self.attack_entry.set_expression(dice_expression(sheet.attack.dice, context.sides(), sheet.attack.points),
+                                             _(NO_DICE) if not sheet.attack.points else no_dice(sheet.attack.points))
             if sheet.defence_pool is None and self._nothing_to_defend_with and context.target is not None:
                 self.defence_entry.set_expression(None, _("{name} has no action left to dodge with.").format(
                     name=context.target.name))
@@ -486,11 +617,12 @@ class AttackPage(Page):
                 elif sheet.damage is None:
                     entry.set_expression(None, _("No damage roll: a hit there wounds nobody."))
                 else:
-                    entry.set_expression(dice_expression(sheet.damage.dice, context.sides()), _(NO_DICE))
+                    entry.set_expression(dice_expression(sheet.damage.dice, context.sides(), sheet.damage.points),
+                                         _(NO_DICE) if not sheet.damage.points else no_dice(sheet.damage.points))
 
     def _hit(self, context: Context, sheet: AttackSheet) -> bool | None:
         """Whether the attack got through (None while its dice are missing)."""
-        attack = entry_total(self.attack_entry)
+        attack = entry_total(self.attack_entry, sheet.attack.points)
         opposing = sheet.difficulty if sheet.defence_pool is None else entry_total(self.defence_entry)
         if attack is None or opposing is None:
             return None
@@ -514,7 +646,9 @@ class AttackPage(Page):
             if sheet.defence_pool is not None else (), sheet.difficulty if sheet.defence_pool is None else 0,
             rolls, sheet.wounds, sheet.rounds, self.attacker_held.value(),
             self.target_held.value() if sheet.defence_pool is not None else "", self.saved_weapon(context),
-            flat_faces(self.blade_entry) if sheet.blade is not None and hit is False else ())
+            flat_faces(self.blade_entry) if sheet.blade is not None and hit is False else (),
+            sheet.attack.points, sheet.damage.points if sheet.damage is not None else 0,
+            self.declares_now() if sheet.defence_pool is not None else 0)
 
     def outcome(self, operation: Operation, context: Context) -> str | None:
         sheet = self._sheet
@@ -524,8 +658,9 @@ class AttackPage(Page):
             return _(MISS_LABELS[sheet.defence])
         if not operation.damage_rolls:
             return _("Hit")
-        wound = context.pyramid(context.target).classify(sum(operation.damage_rolls[0]))
+        pyramid = context.pyramid(context.target)
+        wound = pyramid.classify(sum(operation.damage_rolls[0]) + operation.damage_points)
         if wound is None:
             return _("Hit, no wound")
-        label = _(CLASS_LABELS[wound])
+        label = _(pyramid.label(wound))
         return _("{wound} ×{count}").format(wound=label, count=sheet.wounds) if sheet.wounds > 1 else label

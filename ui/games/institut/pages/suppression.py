@@ -285,9 +285,10 @@ class SuppressionPage(Page):
             rows = [(bullets_label(count), p) for count, p in spread.items()]
         else:
             through = success_probability(self._dodge.dice, difficulty, sides=sides)
-            classes = wound_class_distribution(damage_dice, context.pyramid(context.target), sides=sides)
+            pyramid = context.pyramid(context.target)
+            classes = wound_class_distribution(damage_dice, pyramid, sides=sides)
             rows = [(_("Gets through"), through)]
-            rows += [(label, (1 - through) * p) for label, p in wound_rows(classes)]
+            rows += [(label, (1 - through) * p) for label, p in wound_rows(classes, 1, pyramid)]
         self.show_odds(rows, crossing_chart(rows))
 
     def _set_dice(self, sides: int, damage_dice: int) -> None:
@@ -335,5 +336,6 @@ class SuppressionPage(Page):
             return bullets_label(len(failed))
         if not failed:
             return _("Gets through")
-        wound = context.pyramid(context.target).classify(sum(failed[0].damage_faces))
-        return _(CLASS_LABELS[wound]) if wound else _("No wound")
+        pyramid = context.pyramid(context.target)
+        wound = pyramid.classify(sum(failed[0].damage_faces))
+        return _(pyramid.label(wound)) if wound else _("No wound")

@@ -32,10 +32,16 @@ class Profile:
     damage: int
     radius: int = 0
     falloff: Falloff = field(default_factory=Falloff)
+    cover_in_points: bool = False  # the GM's option counts modifiers in points: cover comes off the total
 
     def dice(self, distance: int, cover: int) -> int:
-        """The dice of a creature ``distance`` metres away behind ``cover`` dice of cover."""
-        return blast_pool(self.damage, self.falloff, distance, cover).dice
+        """The dice of a creature ``distance`` metres away behind ``cover`` dice of cover (no dice off when cover
+        counts in points)."""
+        return blast_pool(self.damage, self.falloff, distance, 0 if self.cover_in_points else cover).dice
+
+    def points(self, cover: int) -> int:
+        """What ``cover`` takes off the total when it counts in points (0 otherwise)."""
+        return -cover if self.cover_in_points else 0
 
 
 class VictimRow(QWidget):
@@ -49,6 +55,7 @@ class VictimRow(QWidget):
         self._roller = roller
         self.sides = DEFAULT_SIDES  # the encounter's die, set by the list
         self.suggested = 0  # the dice the profile gives at this distance and cover (set by the list)
+        self.cover_in_points = False  # set by the list from the profile
         self.caught = QCheckBox(combatant.name)
         self.distance = spin_box(0, 999, suffix=_(" m"), name=_("{name}: metres from the blast").format(
             name=combatant.name))
@@ -112,6 +119,10 @@ class VictimRow(QWidget):
 
     def follow(self, profile: Profile) -> None:
         """Take the profile's dice at this row's distance and cover, unless the GM set the row's dice by hand."""
+        self.cover_in_points = profile.cover_in_points
+        self.cover.setToolTip(_("This creature's own cover between it and the blast, in points off its damage.")
+                              if profile.cover_in_points else
+                              _("This creature's own cover between it and the blast, in dice off its damage."))
         suggested = profile.dice(self.distance.value(), self.cover.value())
         if self.dice.value() == self.suggested:
             self.dice.setValue(suggested)
@@ -119,14 +130,19 @@ class VictimRow(QWidget):
 
     def roll_record(self) -> BlastRoll:
         """This creature's damage roll, with its distance and cover for the log."""
-        return BlastRoll(self.combatant_id, self.faces_rolled() or (), self.distance.value(), self.cover.value())
+        return BlastRoll(self.combatant_id, self.faces_rolled() or (), self.distance.value(), self.cover.value(),
+                         self.points())
+
+    def points(self) -> int:
+        """Points added to this creature's roll: its cover, negated, when cover counts in points."""
+        return -self.cover.value() if self.cover_in_points else 0
 
     def _update(self) -> None:
         caught = self.caught.isChecked()
         for widget in (self.distance, self.cover, self.dice, self.faces, self.roll_button):
             widget.setEnabled(caught)
         faces = self.faces_rolled()
-        self.total.setText(str(sum(faces)) if caught and faces is not None else "")
+        self.total.setText(str(sum(faces) + self.points()) if caught and faces is not None else "")
         self.changed.emit()
 
 
