@@ -285,6 +285,30 @@ def _status_lines(system: RuleSystem, before: Combatant, after: Combatant, state
 # --- attacks -------------------------------------------------------------------------------------------
 
 
+#: The damage pool's log line by the aim ("", "once", "twice") and whether the doubling came before the armor
+#: (whole sentences: each language words the sum its own way).
+_POOL_LINES: Final[dict[tuple[str, bool], tuple[str, str]]] = {
+    ("twice", True): NN_("Damage pool {pool}d6 (({weapon}{modifier}) × 4 − armor {armor}, aimed twice): {faces} "
+                         "removes {count} Hit Point.",
+                         "Damage pool {pool}d6 (({weapon}{modifier}) × 4 − armor {armor}, aimed twice): {faces} "
+                         "removes {count} Hit Points."),
+    ("twice", False): NN_("Damage pool {pool}d6 (({weapon}{modifier} − armor {armor}) × 4, aimed twice): {faces} "
+                          "removes {count} Hit Point.",
+                          "Damage pool {pool}d6 (({weapon}{modifier} − armor {armor}) × 4, aimed twice): {faces} "
+                          "removes {count} Hit Points."),
+    ("once", True): NN_("Damage pool {pool}d6 (({weapon}{modifier}) × 2 − armor {armor}, aimed): {faces} removes "
+                        "{count} Hit Point.",
+                        "Damage pool {pool}d6 (({weapon}{modifier}) × 2 − armor {armor}, aimed): {faces} removes "
+                        "{count} Hit Points."),
+    ("once", False): NN_("Damage pool {pool}d6 (({weapon}{modifier} − armor {armor}) × 2, aimed): {faces} removes "
+                         "{count} Hit Point.",
+                         "Damage pool {pool}d6 (({weapon}{modifier} − armor {armor}) × 2, aimed): {faces} removes "
+                         "{count} Hit Points."),
+    ("", False): NN_("Damage pool {pool}d6 ({weapon}{modifier} − armor {armor}): {faces} removes {count} Hit Point.",
+                     "Damage pool {pool}d6 ({weapon}{modifier} − armor {armor}): {faces} removes {count} Hit Points."),
+}
+
+
 @dataclass(frozen=True)
 class WalkaAttack(Operation):
     """A resolved attack: the opposed roll-under test, then the damage pool on the target's Hit Points.
@@ -468,25 +492,9 @@ class WalkaAttack(Operation):
                                    "modifier": f" + {modifier}" if modifier > 0 else (
                                        f" − {-modifier}" if modifier < 0 else ""), "count": removed,
                                    "faces": ", ".join(str(face) for face in self.damage_faces) or "–"}
-        if self.aimed_twice and before_armor:
-            return LogLine("Damage pool {pool}d6 (({weapon}{modifier}) × 4 − armor {armor}, aimed twice): {faces} "
-                           "removes {count} Hit Point.", args, plural="Damage pool {pool}d6 (({weapon}{modifier}) × 4 "
-                           "− armor {armor}, aimed twice): {faces} removes {count} Hit Points.", count=removed)
-        if self.aimed_twice:
-            return LogLine("Damage pool {pool}d6 (({weapon}{modifier} − armor {armor}) × 4, aimed twice): {faces} "
-                           "removes {count} Hit Point.", args, plural="Damage pool {pool}d6 (({weapon}{modifier} − "
-                           "armor {armor}) × 4, aimed twice): {faces} removes {count} Hit Points.", count=removed)
-        if self.aimed and before_armor:
-            return LogLine("Damage pool {pool}d6 (({weapon}{modifier}) × 2 − armor {armor}, aimed): {faces} removes "
-                           "{count} Hit Point.", args, plural="Damage pool {pool}d6 (({weapon}{modifier}) × 2 − "
-                           "armor {armor}, aimed): {faces} removes {count} Hit Points.", count=removed)
-        if self.aimed:
-            return LogLine("Damage pool {pool}d6 (({weapon}{modifier} − armor {armor}) × 2, aimed): {faces} removes "
-                           "{count} Hit Point.", args, plural="Damage pool {pool}d6 (({weapon}{modifier} − armor "
-                           "{armor}) × 2, aimed): {faces} removes {count} Hit Points.", count=removed)
-        return LogLine("Damage pool {pool}d6 ({weapon}{modifier} − armor {armor}): {faces} removes {count} Hit Point.",
-                       args, plural="Damage pool {pool}d6 ({weapon}{modifier} − armor {armor}): {faces} removes "
-                       "{count} Hit Points.", count=removed)
+        aim = "twice" if self.aimed_twice else ("once" if self.aimed else "")
+        text, plural = _POOL_LINES[(aim, before_armor and bool(aim))]
+        return LogLine(text, args, plural=plural, count=removed)
 
 
 def _roll_line(name: str, faces: tuple[int, ...], kept: int, skill: int, under: bool) -> LogLine:
