@@ -57,7 +57,8 @@ def test_three_named_classes_take_wounds_pass_full_rows_on_and_dying_is_the_heav
     history.do(ApplyHarm(bandit, "class2", 2))  # one fills the row, the next passes on to Death
     assert boxes(history, bandit) == [0, 2, 1]
     assert INSTITUT.status(history.state.combatant(bandit), history.state) is Status.DYING
-    assert "Dying" in " ".join(INSTITUT.condition_notes(history.state.combatant(bandit), history.state))
+    notes = " ".join(INSTITUT.condition_notes(history.state.combatant(bandit), history.state))
+    assert "Dying: a box of the Death class is filled" in notes  # the heaviest class by its own name
     assert INSTITUT.condition_summary(history.state.combatant(bandit), history.state) == "Deat 1/1 · Woun 2/2"
 
 

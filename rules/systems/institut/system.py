@@ -260,7 +260,8 @@ class InstitutSystem(RuleSystem):
         notes.extend(_round_notes(combatant, encounter, data, wounds))
         status = self.status(combatant, encounter)
         if status is Status.DYING:
-            notes.append(_("Dying: a Mortal box is filled (the GM decides death)."))
+            notes.append(_("Dying: a box of the {wound} class is filled (the GM decides death).").format(
+                wound=_(pyramid.label(pyramid.heaviest))))
         elif status is not Status.ACTIVE:
             notes.append(_(STATUS_LABELS[status]))
         return notes

@@ -544,7 +544,8 @@ def _summary(combatant: Combatant, state: Encounter, system: RuleSystem, pyramid
     if status is Status.DEAD:
         return _("Dead.")
     if status is Status.DYING:
-        return _("Dying: a Mortal box is filled. The GM decides death.")
+        return _("Dying: a box of the {wound} class is filled. The GM decides death.").format(
+            wound=_(pyramid.label(pyramid.heaviest)))
     worst = pyramid.worst(combatant.damage)
     if worst is None:
         return _("Unhurt.")
