@@ -19,8 +19,10 @@ from enum import StrEnum
 from typing import Final
 
 from rules.encounter import Combatant, Encounter, JsonValue, frozen_map
+from rules.systems.souboj.combat import Rounding, shadow_removed
 from rules.systems.souboj.model import SHADOW, SHADOW_TIMER, shadow_timer, with_extra
-from rules.text import N_
+from rules.systems.souboj.tables import SoubojTables
+from rules.text import N_, _, ngettext
 
 #: The option naming the clock; a fight saved before it has one clock per creature (what it was played with).
 SHADOW_CLOCK: Final = "shadow_clock"
@@ -145,3 +147,36 @@ def tick(wounds: tuple[ShadowWound, ...], removed: Callable[[int], int]) -> Tick
             if wound.points > gone:
                 after.append(ShadowWound(wound.points - gone, FADED))
     return Tick(tuple(after), faded)
+
+
+# --- what the details panel says --------------------------------------------------------------------------
+
+
+def shadow_notes(combatant: Combatant, clock: ShadowClock, data: SoubojTables, fade: Rounding) -> list[str]:
+    """What fades when: each wound's clock, or the creature's one clock (none once the three quarters faded)."""
+    if combatant.boxes(SHADOW) <= 0:
+        return []
+    if clock is ShadowClock.PER_WOUND:
+        return _wound_notes(combatant, data, fade)
+    timer = shadow_timer(combatant)
+    if not timer:  # 0: the three quarters have faded, the rest stays until healed
+        return []
+    part = f"{data.shadow_removed.numerator}/{data.shadow_removed.denominator}"
+    if clock is ShadowClock.FIGHT_END and timer == data.shadow_recovery_rounds:
+        return [ngettext("{part} of the shadow damage fades {count} round after the fight",
+                         "{part} of the shadow damage fades {count} rounds after the fight", timer).format(
+            part=part, count=timer)]
+    return [ngettext("{part} of the shadow damage fades in {count} round",
+                     "{part} of the shadow damage fades in {count} rounds", timer).format(part=part, count=timer)]
+
+
+def _wound_notes(combatant: Combatant, data: SoubojTables, fade: Rounding) -> list[str]:
+    wounds = shadow_wounds(combatant, data.shadow_recovery_rounds)
+    notes = [ngettext("Shadow wound of {points}: −{removed} in {count} round",
+                      "Shadow wound of {points}: −{removed} in {count} rounds", wound.left).format(
+        points=wound.points, count=wound.left, removed=shadow_removed(wound.points, data.shadow_removed, fade))
+        for wound in wounds if wound.left != FADED]
+    left = sum(wound.points for wound in wounds if wound.left == FADED)
+    if left:
+        notes.append(_("{points} shadow damage left after fading stays until healed").format(points=left))
+    return notes

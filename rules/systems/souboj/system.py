@@ -28,7 +28,7 @@ from rules.systems.base import (
     TrackSpec,
 )
 from rules.systems.souboj import acting, condition, order, weapons
-from rules.systems.souboj.combat import ROUNDING_LABELS, Rounding, shadow_removed
+from rules.systems.souboj.combat import ROUNDING_LABELS, Rounding
 from rules.systems.souboj.model import (
     ACTION_SHORT_LABELS,
     ACTIONS_PER_ROUND,
@@ -57,7 +57,6 @@ from rules.systems.souboj.model import (
     minor_actions,
     moment,
     reactions,
-    shadow_timer,
     with_extra,
     with_reactions,
 )
@@ -76,12 +75,11 @@ from rules.systems.souboj.round_one import (
 )
 from rules.systems.souboj.shadow import (
     CLOCK_LABELS,
-    FADED,
     SHADOW_CLOCK,
     ShadowClock,
     note_wounds,
     shadow_clock,
-    shadow_wounds,
+    shadow_notes,
 )
 from rules.systems.souboj.tables import SoubojTables, load_tables
 from rules.text import N_, NN_, NP_, _, ngettext, pgettext
@@ -479,41 +477,8 @@ def _round_reminders(passed: condition.RoundPassed, dropped: Reminder | None) ->
     return reminders
 
 
-def _shadow_notes(combatant: Combatant, encounter: Encounter) -> list[str]:
-    """What fades when: each wound's clock, or the creature's one clock (none once the three quarters faded)."""
-    if combatant.boxes(SHADOW) <= 0:
-        return []
-    data, clock = tables(encounter), shadow_clock(encounter)
-    if clock is ShadowClock.PER_WOUND:
-        return _wound_notes(combatant, encounter)
-    timer = shadow_timer(combatant)
-    if not timer:  # 0: the three quarters have faded, the rest stays until healed
-        return []
-    part = f"{data.shadow_removed.numerator}/{data.shadow_removed.denominator}"
-    if clock is ShadowClock.FIGHT_END and timer == data.shadow_recovery_rounds:
-        return [ngettext("{part} of the shadow damage fades {count} round after the fight",
-                         "{part} of the shadow damage fades {count} rounds after the fight", timer).format(
-            part=part, count=timer)]
-    return [ngettext("{part} of the shadow damage fades in {count} round",
-                     "{part} of the shadow damage fades in {count} rounds", timer).format(part=part, count=timer)]
-
-
-def _wound_notes(combatant: Combatant, encounter: Encounter) -> list[str]:
-    data = tables(encounter)
-    wounds = shadow_wounds(combatant, data.shadow_recovery_rounds)
-    notes = [ngettext("Shadow wound of {points}: −{removed} in {count} round",
-                      "Shadow wound of {points}: −{removed} in {count} rounds", wound.left).format(
-        points=wound.points, count=wound.left,
-        removed=shadow_removed(wound.points, data.shadow_removed, rounding(encounter)))
-        for wound in wounds if wound.left != FADED]
-    left = sum(wound.points for wound in wounds if wound.left == FADED)
-    if left:
-        notes.append(_("{points} shadow damage left after fading stays until healed").format(points=left))
-    return notes
-
-
 def _timer_notes(combatant: Combatant, encounter: Encounter) -> list[str]:
-    notes = _shadow_notes(combatant, encounter)
+    notes = shadow_notes(combatant, shadow_clock(encounter), tables(encounter), rounding(encounter))
     for held in reactions(combatant):
         notes.append(_("Reaction held, carries over to the next round") if held.carries_over
                      else _("Reaction held"))
