@@ -234,12 +234,15 @@ def test_the_own_pyramid_form_edits_the_number_of_classes_and_their_names(qtbot:
     editor.add_button.click()  # a fourth, heavier: from Heavy's 15 + 5
     assert editor.lines[3][0].text() == "Class 4" and editor.lines[3][1].value() == 20
     editor.lines[3][0].setText("Gone")
+    # a screen reader names each number by its class as named now (they were all ": boxes" before)
+    assert [editor.lines[2][2].accessibleName(), editor.lines[3][1].accessibleName()] == [
+        "Fatal: boxes", "Gone: damage that enters it"]
     editor.apply_button.click()
     pyramid = part.pyramid
     assert [row.label for row in pyramid.rows()] == ["Light", "Medium", "Fatal", "Gone"]
     assert [row.heaviest for row in pyramid.rows()] == [False, False, False, True]
     document.apply(ApplyHarm(sokolov, "class4", 1))
-    assert "Dying" in part.summary.text()
+    assert "Dying: a box of the Gone class is filled" in part.summary.text()
     editor.lines[1][0].setText("light")  # two classes of one name: refused, said in the panel
     editor.apply_button.click()
     assert "Two classes are named light" in panel.message_text()

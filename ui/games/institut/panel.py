@@ -423,14 +423,15 @@ class PyramidEditor(QFrame):
         self.add_button.clicked.connect(self.add_class)
         self.remove_button.clicked.connect(self.remove_class)
 
-    def _line(self, name: str) -> tuple[QLineEdit, QSpinBox, QSpinBox, QSpinBox]:
-        edit = QLineEdit(name)
+    def _line(self) -> tuple[QLineEdit, QSpinBox, QSpinBox, QSpinBox]:
+        edit = QLineEdit()
         edit.setAccessibleName(_("Class name"))
         edit.setMaxLength(MAX_NAME)
         edit.textEdited.connect(self._on_renamed)
-        return (edit, spin_box(1, MAX_THRESHOLD, name=_("{wound}: damage that enters it").format(wound=name)),
-                spin_box(1, MAX_BOXES, name=_("{wound}: boxes").format(wound=name)),
-                spin_box(0, MAX_PENALTY, name=_("{wound}: penalty dice").format(wound=name)))
+        line = (edit, spin_box(1, MAX_THRESHOLD), spin_box(1, MAX_BOXES), spin_box(0, MAX_PENALTY))
+        # A screen reader names each number by its class, as the class is named now (typed or filled in).
+        edit.textChanged.connect(lambda name, numbers=line[1:]: _name_numbers(numbers, name))
+        return line
 
     def _on_renamed(self) -> None:
         self._renamed = True
@@ -444,7 +445,7 @@ class PyramidEditor(QFrame):
                 self._grid.removeWidget(widget)
                 widget.deleteLater()
         while len(self.lines) < count:
-            line = self._line("")
+            line = self._line()
             row = len(self.lines) + 1
             for column, widget in enumerate(line):
                 self._grid.addWidget(widget, row, column)
@@ -537,6 +538,13 @@ class PyramidSection(QGroupBox):
 
     def _wound(self, key: str, delta: int) -> None:
         self._apply(ApplyHarm(self._id, key, delta, _("life pyramid")))
+
+
+def _name_numbers(numbers: tuple[QSpinBox, ...], wound: str) -> None:
+    threshold, boxes, penalty = numbers
+    threshold.setAccessibleName(_("{wound}: damage that enters it").format(wound=wound))
+    boxes.setAccessibleName(_("{wound}: boxes").format(wound=wound))
+    penalty.setAccessibleName(_("{wound}: penalty dice").format(wound=wound))
 
 
 def _summary(combatant: Combatant, state: Encounter, system: RuleSystem, pyramid: Pyramid) -> str:
