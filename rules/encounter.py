@@ -9,11 +9,12 @@ Mapping fields are treated as read-only; build new ones with :func:`with_item` /
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
 from types import MappingProxyType
 from typing import Final, TypeAlias, TypeVar
 
+from rules.frozen import evolve
 from rules.text import N_
 
 #: A value that can live in a JSON document (options, system-specific extras).
@@ -116,7 +117,7 @@ class Weapon:
 
     def with_value(self, key: str, value: JsonValue) -> Weapon:
         """A copy with one value changed."""
-        return replace(self, values=with_item(self.values, key, value))
+        return evolve(self, values=with_item(self.values, key, value))
 
 
 @dataclass(frozen=True)
@@ -168,11 +169,11 @@ class Combatant:
 
     def with_attribute(self, name: str, value: int) -> Combatant:
         """A copy with one attribute changed."""
-        return replace(self, attributes=with_item(self.attributes, name, value))
+        return evolve(self, attributes=with_item(self.attributes, name, value))
 
     def with_damage(self, track: str, value: int) -> Combatant:
         """A copy with the damage on one track changed."""
-        return replace(self, damage=with_item(self.damage, track, value))
+        return evolve(self, damage=with_item(self.damage, track, value))
 
     def weapon(self, name: str) -> Weapon | None:
         """The weapon called ``name`` (None: the combatant carries none by that name)."""
@@ -180,11 +181,11 @@ class Combatant:
 
     def with_weapon(self, weapon: Weapon) -> Combatant:
         """A copy with the weapon of the same name replaced by ``weapon``."""
-        return replace(self, weapons=tuple(weapon if w.name == weapon.name else w for w in self.weapons))
+        return evolve(self, weapons=tuple(weapon if w.name == weapon.name else w for w in self.weapons))
 
     def with_pool(self, name: str, pool: Pool) -> Combatant:
         """A copy with one pool replaced."""
-        return replace(self, pools=with_item(self.pools, name, pool))
+        return evolve(self, pools=with_item(self.pools, name, pool))
 
 
 class SlotKind(StrEnum):
@@ -291,16 +292,16 @@ class Encounter:
 
     def with_combatant(self, combatant: Combatant) -> Encounter:
         """A copy with ``combatant`` added or replaced."""
-        return replace(self, combatants=with_item(self.combatants, combatant.id, combatant))
+        return evolve(self, combatants=with_item(self.combatants, combatant.id, combatant))
 
     def with_clock(self, **changes: object) -> Encounter:
         """A copy with the clock's fields changed."""
-        return replace(self, clock=replace(self.clock, **changes))  # type: ignore[arg-type]
+        return evolve(self, clock=evolve(self.clock, **changes))
 
     def new_id(self, prefix: str) -> tuple[Encounter, str]:
         """Allocate a fresh id; ids come from a counter in the state so replays allocate the same ones."""
         serial = self.serial + 1
-        return replace(self, serial=serial), f"{prefix}{serial}"
+        return evolve(self, serial=serial), f"{prefix}{serial}"
 
     def option(self, name: str, default: JsonValue = None) -> JsonValue:
         """A GM option of this encounter (the RuleSystem supplies defaults)."""
@@ -317,4 +318,4 @@ class Encounter:
         items = {name: item for name, item in self.game.items() if name != key}
         if value is not None:
             items[key] = value
-        return replace(self, game=frozen_map(dict(sorted(items.items()))))
+        return evolve(self, game=frozen_map(dict(sorted(items.items()))))

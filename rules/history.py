@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Protocol
 
 from rules.encounter import Clock, Combatant, Encounter, frozen_map
 from rules.errors import OperationError, RulesError
+from rules.frozen import evolve
 from rules.log_formats import shown_in_language
 from rules.systems import get_system
 from rules.systems.base import Reminder, RuleSystem
@@ -184,16 +185,16 @@ class ClockChange:
     @classmethod
     def between(cls, old: Clock, new: Clock) -> ClockChange:
         """The change from ``old`` to ``new``."""
-        return cls(replace(old, acted=frozenset(), yielded=frozenset()),
-                   replace(new, acted=frozenset(), yielded=frozenset()),
+        return cls(evolve(old, acted=frozenset(), yielded=frozenset()),
+                   evolve(new, acted=frozenset(), yielded=frozenset()),
                    new.acted - old.acted, old.acted - new.acted, new.yielded - old.yielded, old.yielded - new.yielded)
 
     def clock_from(self, clock: Clock, side: int) -> Clock:
         """The clock on ``side`` (0: before, 1: after) of the change, given the clock on the other side."""
         if side == 0:
-            return replace(self.before, acted=(clock.acted - self.acted_in) | self.acted_out,
+            return evolve(self.before, acted=(clock.acted - self.acted_in) | self.acted_out,
                            yielded=(clock.yielded - self.yielded_in) | self.yielded_out)
-        return replace(self.after, acted=(clock.acted - self.acted_out) | self.acted_in,
+        return evolve(self.after, acted=(clock.acted - self.acted_out) | self.acted_in,
                        yielded=(clock.yielded - self.yielded_out) | self.yielded_in)
 
 
@@ -230,7 +231,7 @@ def _apply_delta(state: Encounter, delta: Delta, side: int) -> Encounter:
         merged = dict(getattr(state, name))
         merged.update({key: pair[side] for key, pair in changed.items()})
         changes[name] = frozen_map(merged)
-    return replace(state, **changes)
+    return evolve(state, **changes)
 
 
 def revert(state: Encounter, delta: Delta) -> Encounter:

@@ -9,7 +9,7 @@ round start → pass start → turn start/end … → pass end → round end.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from rules.dice import Roller
 from rules.effects import fire_hook
@@ -26,6 +26,7 @@ from rules.encounter import (
     without_item,
 )
 from rules.errors import OperationError, RulesError
+from rules.frozen import evolve
 from rules.history import Applied, LogLine, Operation, require_combatant
 from rules.initiative_text import TypedInitiative
 from rules.limits import INITIATIVE_DICE, ROUND, SCORE, TIEBREAK_DICE, TYPED_SCORE
@@ -145,7 +146,7 @@ def _drop_lost_delays(encounter: Encounter, system: RuleSystem, slot: Slot) -> A
     text = N_("{name} did not use the delayed action in time; it is lost.")
     lines = tuple(LogLine(text, {"name": encounter.combatant(d.combatant).name}) for d in lost)
     reminders = tuple(Reminder(line.render(), d.combatant) for line, d in zip(lines, lost, strict=True))
-    return Applied(replace(encounter, delays=delays), lines, reminders)
+    return Applied(evolve(encounter, delays=delays), lines, reminders)
 
 
 def _enter(encounter: Encounter, system: RuleSystem, slot: Slot) -> Applied:
@@ -179,7 +180,7 @@ def _lose_pass_delays(encounter: Encounter) -> Applied:
     delays = frozen_map({k: d for k, d in encounter.delays.items() if d not in expired})
     lines = tuple(LogLine("{name}'s delayed action is lost.", {"name": encounter.combatant(d.combatant).name})
                   for d in expired if d.combatant in encounter.combatants)
-    return Applied(replace(encounter, delays=delays), lines)
+    return Applied(evolve(encounter, delays=delays), lines)
 
 
 def advance(encounter: Encounter, system: RuleSystem) -> Applied:
@@ -201,7 +202,7 @@ def advance(encounter: Encounter, system: RuleSystem) -> Applied:
 
 def _end_round(encounter: Encounter, system: RuleSystem) -> Applied:
     result = fire_hook(encounter, system, Hook.ROUND_END)
-    state = replace(result.encounter, delays=frozen_map())
+    state = evolve(result.encounter, delays=frozen_map())
     state = state.with_clock(pass_no=0, current=None, acted=frozenset(), yielded=frozenset())
     line = LogLine("Round {number} ends.", {"number": encounter.clock.round})
     ended = result.then(Applied(state, (line,)))
@@ -291,7 +292,7 @@ class RollInitiative(Operation):
                 raise OperationError(_("{name}'s initiative would be {score}; Bojovka counts scores from {low} to "
                                        "{high}.").format(name=combatant.name, score=rolled.rolled, low=SCORE.low,
                                                          high=SCORE.high))
-            state = state.with_combatant(replace(combatant, initiative=rolled))
+            state = state.with_combatant(evolve(combatant, initiative=rolled))
         for combatant_id, total in self.totals.items():
             state = state.with_combatant(self._announced(state, system, combatant_id, total))
         named = (*self.rolls, *self.totals) if system.rolls_initiative(state) else ()
@@ -311,7 +312,7 @@ class RollInitiative(Operation):
             announced = system.initiative_from_total(combatant, encounter, total)
         except RulesError as problem:
             raise OperationError(str(problem)) from None
-        return replace(combatant, initiative=replace(announced, tiebreak=self._tiebreak(combatant)))
+        return evolve(combatant, initiative=evolve(announced, tiebreak=self._tiebreak(combatant)))
 
     def _tiebreak(self, combatant: Combatant) -> tuple[int, ...]:
         faces = self.tiebreaks.get(combatant.id, ())
@@ -416,12 +417,12 @@ def _start_next_round(encounter: Encounter, system: RuleSystem) -> Applied:
 def _finish(encounter: Encounter, slot: Slot) -> Encounter:
     """Record that ``slot`` has been played."""
     if slot.kind is SlotKind.TIMER:
-        return replace(encounter, effects=without_item(encounter.effects, slot.ids[0]))
+        return evolve(encounter, effects=without_item(encounter.effects, slot.ids[0]))
     if slot.kind is SlotKind.DELAYED:
         delays = encounter.delays
         for combatant_id in slot.ids:
             delays = without_item(delays, combatant_id)
-        return replace(encounter, delays=delays)
+        return evolve(encounter, delays=delays)
     return encounter.with_clock(acted=encounter.clock.acted | set(slot.ids))
 
 
@@ -437,7 +438,7 @@ def _leave_slot(encounter: Encounter, system: RuleSystem, slot: Slot, combatant_
     """Take one combatant out of the current slot (it delayed or yielded) and go on."""
     rest = tuple(i for i in slot.ids if i != combatant_id)
     if rest:
-        return Applied(encounter.with_clock(current=replace(slot, ids=rest)))
+        return Applied(encounter.with_clock(current=evolve(slot, ids=rest)))
     return advance(encounter.with_clock(current=None), system)
 
 
@@ -463,7 +464,7 @@ class DelayAction(Operation):
         clock = encounter.clock
         delay = Delay(self.combatant_id, clock.round, clock.pass_no, self.into_next_pass)
         paid = system.pay_for_delay(encounter.combatant(self.combatant_id), encounter)
-        state = replace(encounter.with_combatant(paid), delays=with_item(encounter.delays, self.combatant_id, delay))
+        state = evolve(encounter.with_combatant(paid), delays=with_item(encounter.delays, self.combatant_id, delay))
         state = state.with_clock(acted=clock.acted | {self.combatant_id})
         passes = system.time_units().passes
         text = passes.delays_into if self.into_next_pass and passes is not None else N_("{name} delays the action.")
@@ -536,7 +537,7 @@ class SetInitiative(Operation):
             raise OperationError(_("An initiative score must be between −{limit} and {limit}.").format(
                 limit=TYPED_SCORE.high))
         base = combatant.initiative or Initiative(0)
-        updated = replace(combatant, initiative=replace(base, override=self.score))
+        updated = evolve(combatant, initiative=evolve(base, override=self.score))
         state = encounter.with_combatant(updated)
         line = LogLine("The GM sets {name}'s initiative to {score}.",
                        {"name": combatant.name, "score": system.score_text(updated, state)})
