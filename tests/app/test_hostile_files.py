@@ -208,12 +208,14 @@ def _byte_damage(data: bytes, rng: random.Random) -> bytes:
 
 
 def mutants(document: dict[str, Any], count: int, seed: int,
-            sealed: bytes | None = None) -> Iterator[tuple[bytes, str]]:
+            sealed: bytes | None = None, first: int = 0) -> Iterator[tuple[bytes, str]]:
     """``count`` damaged versions of ``document``: (bytes, what was done); ``sealed``: the document's sealed
-    bytes, when the caller has them already (sealing a long fight costs more than mutating it)."""
+    bytes, when the caller has them already (sealing a long fight costs more than mutating it). The kind of
+    damage goes round by the mutant's number, counted from ``first``: a caller taking one mutant at a time
+    passes its own count, or every mutant would be the first kind."""
     rng = random.Random(seed)
     sealed = sealed if sealed is not None else sealed_json(document).encode("utf-8")
-    for number in range(count):
+    for number in range(first, first + count):
         if number % 2:
             yield _byte_damage(sealed, rng), "bytes"
         elif number % 4 == 0:
@@ -256,14 +258,14 @@ def test_1000_mutated_encounter_files_open_or_are_refused_clearly(part: int, tmp
     resolve_every_type_hint()
     originals = _originals()
     sealed = [sealed_json(original).encode("utf-8") for original in originals]
-    path, outcomes = tmp_path / "hostile.bojovka", {"opened": 0, "refused": 0}
+    path, outcomes, kinds = tmp_path / "hostile.bojovka", {"opened": 0, "refused": 0}, dict[str, int]()
     for warm_up in (sealed_json(originals[0]).encode(), b"\xff{"):  # the standard library's lazy imports, once
         path.write_bytes(warm_up)
         with contextlib.suppress(StorageError):
             _use(path, tmp_path)
     for number in range(part * PART_FILES, (part + 1) * PART_FILES):
         which = number % len(originals)
-        data, how = next(mutants(originals[which], 1, SEED * 10_000 + number, sealed[which]))
+        data, how = next(mutants(originals[which], 1, SEED * 10_000 + number, sealed[which], first=number))
         path.write_bytes(data)
         try:
             with nothing_executes(monkeypatch):
@@ -276,7 +278,9 @@ def test_1000_mutated_encounter_files_open_or_are_refused_clearly(part: int, tmp
         else:
             outcomes["opened"] += 1
         assert path.read_bytes() == data  # a failed load never touches the file
-    print(f"\nhostile encounter files, part {part + 1} of {PARTS}: {outcomes}")
+        kinds[how] = kinds.get(how, 0) + 1
+    print(f"\nhostile encounter files, part {part + 1} of {PARTS}: {outcomes}, {kinds}")
+    assert set(kinds) == {"bytes", "retyped", "retyped and sealed"}, kinds
     assert outcomes["refused"] > PART_FILES / 2 and outcomes["opened"] > 0, outcomes
 
 
