@@ -24,7 +24,7 @@ from rules.serialize import to_data
 from rules.turns import NextTurn
 from tests.app.test_long_fights import _forged_document
 from tests.rules.sr3_scenes import eight_characters, roll_ones
-from tests.rules.test_documents import EXPECTED, long_fight, spy_on_log
+from tests.rules.test_documents import expected_states, long_fight, spy_on_log
 
 
 class FakeJournal:
@@ -201,9 +201,9 @@ def test_a_loaded_fight_is_on_the_stack_without_replaying_it(tmp_path: Path) -> 
     assert not document.modified
     document.undo_stack.undo()
     document.undo_stack.undo()
-    assert to_data(document.state) == EXPECTED[2] and document.modified
+    assert to_data(document.state) == expected_states()[2] and document.modified
     document.undo_stack.redo()
-    assert to_data(document.state) == EXPECTED[1] and in_step(document)
+    assert to_data(document.state) == expected_states()[1] and in_step(document)
 
 
 def watched(document: EncounterDocument) -> tuple[FakeJournal, list[str]]:
@@ -239,10 +239,10 @@ def test_an_undo_view_jump_into_damage_stops_at_it_with_one_warning(tmp_path: Pa
     document.undo_stack.setIndex(0)  # a click on the first row of the undo history
     assert len(problems) == 1 and in_step(document)
     reached = document.undo_stack.index()
-    assert 0 < reached < top and to_data(document.state) == EXPECTED[top - reached]
+    assert 0 < reached < top and to_data(document.state) == expected_states()[top - reached]
     assert journal.records == ["undo"] * (top - reached)
     document.undo_stack.setIndex(top)
-    assert to_data(document.state) == EXPECTED[0] and in_step(document)
+    assert to_data(document.state) == expected_states()[0] and in_step(document)
 
 
 def test_a_recovered_fight_is_modified_even_without_entries() -> None:

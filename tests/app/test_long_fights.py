@@ -18,7 +18,7 @@ from rules.documents import fight_data
 from rules.history import History
 from rules.serialize import history_to_document, to_data
 from rules.turns import NextTurn
-from tests.rules.test_documents import EXPECTED, long_fight
+from tests.rules.test_documents import expected_states, long_fight
 
 
 def pending(history: History) -> int:
@@ -108,7 +108,7 @@ def test_undo_into_a_damaged_history_is_refused_and_the_stack_stays_in_step(tmp_
         QCoreApplication.processEvents()
         shown.append(to_data(document.state))
     shown.pop()  # the refused step showed nothing new
-    assert shown == EXPECTED[: len(shown)] and "damaged at operation" in problems[0]
+    assert shown == expected_states()[: len(shown)] and "damaged at operation" in problems[0]
     assert stack.index() == len(document.history.entries)  # the refused step moved nothing
     stack.redo()
-    assert to_data(document.state) == EXPECTED[len(shown) - 2]  # redo still works from here
+    assert to_data(document.state) == expected_states()[len(shown) - 2]  # redo still works from here

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 import json
 from typing import Any
 
@@ -43,8 +44,21 @@ def long_fight(operations: int = OPERATIONS, seed: int = 7) -> History:
     return history
 
 
-HISTORY = long_fight()
-DOCUMENT: dict[str, Any] = json.loads(json.dumps(history_to_document(HISTORY)))
+@functools.cache
+def the_history() -> History:
+    """The long fight the tests below read (never change it): built when a test first asks, not when the module is
+    imported (every test process imports this module while collecting, and most never run a test of it)."""
+    return long_fight()
+
+
+@functools.cache
+def _document() -> dict[str, Any]:
+    return json.loads(json.dumps(history_to_document(the_history())))  # type: ignore[no-any-return]
+
+
+def the_document() -> dict[str, Any]:
+    """The long fight as a file holds it (a fresh copy: tests change theirs)."""
+    return copy.deepcopy(_document())
 
 
 def states_back_to_start(history: History) -> list[Any]:
@@ -55,30 +69,33 @@ def states_back_to_start(history: History) -> list[Any]:
     return states
 
 
-EXPECTED = states_back_to_start(long_fight())
+@functools.cache
+def expected_states() -> list[Any]:
+    """to_data of each state of the long fight, from the last to the first (built when first asked for)."""
+    return states_back_to_start(long_fight())
 
 
 def test_a_trusted_document_opens_from_its_state_without_replaying_it() -> None:
-    loaded = history_from_document(copy.deepcopy(DOCUMENT), trusted=True)
-    assert to_data(loaded.state) == DOCUMENT["state"]
+    loaded = history_from_document(the_document(), trusted=True)
+    assert to_data(loaded.state) == _document()["state"]
     completed = sum(entry.complete for entry in loaded.entries)
     assert 0 < completed <= 2 * checkpoint_gap(8)  # the last two segments were checked, nothing else
-    assert fight_data(loaded) == fight_data(HISTORY)
-    assert [entry.text() for entry in loaded.entries] == [entry.text() for entry in HISTORY.entries]
+    assert fight_data(loaded) == fight_data(the_history())
+    assert [entry.text() for entry in loaded.entries] == [entry.text() for entry in the_history().entries]
 
 
 def test_undo_and_redo_through_a_loaded_fight_are_exact() -> None:
-    loaded = history_from_document(copy.deepcopy(DOCUMENT), trusted=True)
-    assert states_back_to_start(loaded) == EXPECTED
+    loaded = history_from_document(the_document(), trusted=True)
+    assert states_back_to_start(loaded) == expected_states()
     assert all(entry.complete for entry in loaded.redo_entries)
     while loaded.redo() is not None:
         pass
-    assert to_data(loaded.state) == DOCUMENT["state"]
-    assert [entry.reminders for entry in loaded.entries] == [entry.reminders for entry in HISTORY.entries]
+    assert to_data(loaded.state) == _document()["state"]
+    assert [entry.reminders for entry in loaded.entries] == [entry.reminders for entry in the_history().entries]
 
 
 def test_the_document_keeps_checkpoints_as_small_patches() -> None:
-    positions = [item["at"] for item in DOCUMENT["checkpoints"]]
+    positions = [item["at"] for item in _document()["checkpoints"]]
     assert positions == sorted(positions) and len(positions) >= OPERATIONS // checkpoint_gap(8)
     history = History(Encounter("sr3", "Crowd"))
     for number in range(200):
@@ -95,8 +112,8 @@ def test_the_document_keeps_checkpoints_as_small_patches() -> None:
 
 
 def test_saving_a_loaded_fight_again_reuses_its_patches_and_round_trips() -> None:
-    loaded = history_from_document(copy.deepcopy(DOCUMENT), trusted=True)
-    assert history_to_document(loaded) == DOCUMENT  # nothing decoded again, nothing changed
+    loaded = history_from_document(the_document(), trusted=True)
+    assert history_to_document(loaded) == _document()  # nothing decoded again, nothing changed
     loaded.do(NextTurn())
     again = history_from_document(json.loads(json.dumps(history_to_document(loaded))), trusted=True)
     reference = long_fight()
@@ -106,7 +123,7 @@ def test_saving_a_loaded_fight_again_reuses_its_patches_and_round_trips() -> Non
 
 
 def test_new_operations_after_undoing_into_a_loaded_fight() -> None:
-    loaded = history_from_document(copy.deepcopy(DOCUMENT), trusted=True)
+    loaded = history_from_document(the_document(), trusted=True)
     reference = long_fight()
     for history in (loaded, reference):
         for _step in range(300):  # deep into the saved history: many segments replayed
@@ -118,17 +135,17 @@ def test_new_operations_after_undoing_into_a_loaded_fight() -> None:
 
 
 def test_an_untrusted_document_is_replayed_in_full() -> None:
-    loaded = history_from_document(copy.deepcopy(DOCUMENT))
+    loaded = history_from_document(the_document())
     assert all(entry.complete for entry in loaded.entries)
-    assert fight_data(loaded) == fight_data(HISTORY)
+    assert fight_data(loaded) == fight_data(the_history())
 
 
 def test_a_schema_1_document_still_opens() -> None:
-    old = {key: value for key, value in copy.deepcopy(DOCUMENT).items() if key not in ("log", "checkpoints")}
+    old = {key: value for key, value in the_document().items() if key not in ("log", "checkpoints")}
     old["schema_version"] = 1
     assert SCHEMA_VERSION == 3
     for trusted in (False, True):  # a sealed schema 1 file has nothing to open from: it is replayed
-        assert fight_data(history_from_document(copy.deepcopy(old), trusted=trusted)) == fight_data(HISTORY)
+        assert fight_data(history_from_document(copy.deepcopy(old), trusted=trusted)) == fight_data(the_history())
 
 
 # --- damage and forgery -------------------------------------------------------------------------
@@ -152,29 +169,29 @@ def _undo_until_refused(history: History) -> tuple[list[Any], str]:
 
 
 def test_a_forged_checkpoint_stops_undo_before_any_state_it_made_is_shown() -> None:
-    document = copy.deepcopy(DOCUMENT)
+    document = the_document()
     checkpoint = _first_checkpoint(document)
     combatants = checkpoint["patch"]["items"].setdefault("combatants", {})
-    combatants["c3"] = dict(to_data(HISTORY.state.combatants["c3"]), notes="forged")  # no operation touches it
+    combatants["c3"] = dict(to_data(the_history().state.combatants["c3"]), notes="forged")  # no operation touches it
     loaded = history_from_document(document, trusted=True)
     shown, problem = _undo_until_refused(loaded)
     assert "damaged at operation" in problem and "Everything after it is intact" in problem
-    assert shown == EXPECTED[: len(shown)]  # every state shown is the true one
+    assert shown == expected_states()[: len(shown)]  # every state shown is the true one
     assert len(shown) > checkpoint_gap(8)  # and undo went as far back as it safely could
-    assert loaded.state is not None and to_data(loaded.state) == EXPECTED[len(shown) - 1]
+    assert loaded.state is not None and to_data(loaded.state) == expected_states()[len(shown) - 1]
     assert _undo_until_refused(loaded)[1] == problem  # asked again: the same answer, at once
 
 
 def test_a_forged_log_line_is_found_when_its_segment_is_replayed() -> None:
-    document = copy.deepcopy(DOCUMENT)
+    document = the_document()
     document["log"][40][2] = [["{name} wins the fight.", {"name": "Mallory"}]]
     loaded = history_from_document(document, trusted=True)
     shown, problem = _undo_until_refused(loaded)
-    assert "the log does not match" in problem and shown == EXPECTED[: len(shown)]
+    assert "the log does not match" in problem and shown == expected_states()[: len(shown)]
 
 
 def test_a_forged_final_state_is_refused_on_opening() -> None:
-    document = copy.deepcopy(DOCUMENT)
+    document = the_document()
     document["state"]["combatants"]["c1"]["damage"]["physical"] += 1  # a value the fight never reached
     with pytest.raises(SchemaError, match="does not match"):
         history_from_document(document, trusted=True)
@@ -189,7 +206,7 @@ def test_a_forged_final_state_is_refused_on_opening() -> None:
     lambda d: d["log"].__setitem__(7, [1, "one", []]),
 ])
 def test_damaged_structure_is_refused_on_opening(damage: Any) -> None:
-    document = copy.deepcopy(DOCUMENT)
+    document = the_document()
     damage(document)
     with pytest.raises(RulesError):
         history_from_document(document, trusted=True)
@@ -207,7 +224,7 @@ def test_damaged_structure_is_refused_on_opening(damage: Any) -> None:
 ])
 def test_each_log_record_is_checked_on_opening_and_named(record: Any, problem: str) -> None:
     """The entries of a trusted fight are made on a fast path; anything it does not take is refused as before."""
-    document = copy.deepcopy(DOCUMENT)
+    document = the_document()
     document["log"][7] = record
     with pytest.raises(SchemaError, match=problem) as error:
         history_from_document(document, trusted=True)
@@ -215,11 +232,11 @@ def test_each_log_record_is_checked_on_opening_and_named(record: Any, problem: s
 
 
 def test_log_records_at_the_limits_open() -> None:
-    document = copy.deepcopy(DOCUMENT)
+    document = the_document()
     document["log"][7][:2] = [10**9, -(10**9)]
     loaded = history_from_document(document, trusted=True)
     assert (loaded.entries[7].round, loaded.entries[7].pass_no) == (10**9, -(10**9))
-    assert loaded.entries[8].round == DOCUMENT["log"][8][0] and loaded.entries[7].index == 7
+    assert loaded.entries[8].round == _document()["log"][8][0] and loaded.entries[7].index == 7
 
 
 @pytest.mark.parametrize("patch", [
@@ -230,7 +247,7 @@ def test_log_records_at_the_limits_open() -> None:
 ])
 def test_a_hostile_patch_gives_a_clear_message(patch: Any) -> None:
     with pytest.raises(SchemaError) as error:
-        decode_patch(HISTORY.state, patch, "checkpoints[at=8]")
+        decode_patch(the_history().state, patch, "checkpoints[at=8]")
     assert str(error.value).startswith("checkpoints[at=8]")
 
 
@@ -245,16 +262,16 @@ def test_a_patch_is_exact_including_the_order_of_every_mapping() -> None:
 
 
 def test_the_archive_is_the_source_of_every_pending_entry() -> None:
-    loaded = history_from_document(copy.deepcopy(DOCUMENT), trusted=True)
+    loaded = history_from_document(the_document(), trusted=True)
     assert isinstance(loaded.source, Archive)
-    assert loaded.entries[3].operation == HISTORY.entries[3].operation  # decoded on demand, not replayed
+    assert loaded.entries[3].operation == the_history().entries[3].operation  # decoded on demand, not replayed
     assert not loaded.entries[3].complete
 
 
 def test_a_saved_patch_is_not_reused_when_its_next_state_changed_at_the_same_position() -> None:
     """Found by the fuzzer: after undoing the last operation and doing another, the position after the last
     checkpoint is the same but its state is not, so the checkpoint's saved patch no longer describes it."""
-    loaded = history_from_document(copy.deepcopy(DOCUMENT), trusted=True)
+    loaded = history_from_document(the_document(), trusted=True)
     reference = long_fight()
     for history in (loaded, reference):
         history.undo()
