@@ -42,6 +42,7 @@ from ui.widgets.dice_line import DiceLine
 from ui.widgets.effects_list import EffectsPanel
 from ui.widgets.initiative_table import InitiativeTable
 from ui.widgets.inputs import guard_the_wheel
+from ui.widgets.layout_firewall import LayoutFirewall
 from ui.widgets.lazy import LazyWidget
 from ui.widgets.log_view import LogView
 from ui.widgets.messages import ReminderLine, as_written, mark_error, plain
@@ -127,9 +128,10 @@ class MainWindow(QMainWindow):
         fight = QWidget()
         layout = QVBoxLayout(fight)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addWidget(self.round_label)
+        self.round_label.setWordWrap(True)  # a long line of names wraps (it never widens the window)
+        layout.addWidget(LayoutFirewall(self.round_label))  # a new text never lays out (and repaints) the window
         layout.addWidget(self.reminder)
-        layout.addWidget(self.strip)
+        layout.addWidget(LayoutFirewall(self.strip))  # a new actor never lays out (and repaints) the window
         layout.addWidget(self.table, 1)
         self.welcome: WelcomePage | None = None  # built the first time it is shown (start-up need not wait)
         self.fight_page = fight
