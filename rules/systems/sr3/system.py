@@ -43,11 +43,12 @@ from rules.systems.sr3.effect_meanings import MEANINGS
 from rules.systems.sr3.levels import LEVEL_BOXES, LEVEL_LABELS, LEVELS
 from rules.systems.sr3.pools import combat_pool
 from rules.systems.sr3.surprise import (
-    completely_surprised,
+    barred_entirely,
+    left_out_of_pass,
+    lifted_at_pass_end,
+    lifted_at_phase,
     lifted_for,
-    may_act_against_now,
     surprise_in_force,
-    with_surprise,
 )
 from rules.systems.sr3.tables import MeleeStaging, ReachRule, Sr3Tables, TieRule, load_tables
 from rules.systems.sr3.time_units import TIME_UNITS
@@ -275,12 +276,14 @@ class Sr3System(RuleSystem):
     def on_hook(self, encounter: Encounter, hook: Hook, actors: tuple[str, ...]) -> HookResult:
         if hook is Hook.ROUND_START:
             return HookResult(_refresh_pools(encounter))
+        phase = encounter.clock.current.phase if encounter.clock.current is not None else None
         if hook is Hook.TURN_START:
-            return HookResult(_reset_actions(delays.replacing_the_pass_action(encounter)))
+            state = _reset_actions(delays.replacing_the_pass_action(encounter))
+            return HookResult(lifted_at_phase(state, phase, ended=False) if surprise_in_force(state) else state)
         if hook is Hook.TURN_END and surprise_in_force(encounter):
-            return HookResult(lifted_for(encounter, actors))
-        if hook is Hook.PASS_END and encounter.clock.pass_no == 1 and surprise_in_force(encounter):
-            return HookResult(with_surprise(encounter, {}))
+            return HookResult(lifted_at_phase(lifted_for(encounter, actors), phase, ended=True))
+        if hook is Hook.PASS_END and surprise_in_force(encounter):
+            return HookResult(lifted_at_pass_end(encounter))
         return HookResult(encounter)
 
     def delay_refusal(self, combatant: Combatant, encounter: Encounter, into_next_pass: bool) -> str | None:
@@ -314,6 +317,9 @@ class Sr3System(RuleSystem):
     def action_budget(self, combatant: Combatant, encounter: Encounter) -> Sequence[BudgetItem]:
         used = combatant.actions_used
         free, simple, complex_ = used.get(FREE, 0), used.get(SIMPLE, 0), used.get(COMPLEX, 0)
+        if barred_entirely(encounter, combatant.id):  # completely surprised: "no actions at all"
+            return tuple(BudgetItem(kind, ACTION_LABELS[kind], count, 0, SPENT_TEXTS[kind])
+                         for kind, count in ((FREE, free), (SIMPLE, simple), (COMPLEX, complex_)))
         free_allowed = 0 if _free_actions_barred(combatant, encounter) else _free_allowed(
             simple, complex_, _in_own_phase(combatant, encounter))
         return (BudgetItem(FREE, ACTION_LABELS[FREE], free, free_allowed, SPENT_TEXTS[FREE]),
@@ -434,7 +440,9 @@ def _in_own_phase(combatant: Combatant, encounter: Encounter) -> bool:
 
 def _free_actions_barred(combatant: Combatant, encounter: Encounter) -> bool:
     """Another character's phase, and the GM has turned off free actions there, or the character has no phase
-    this turn."""
+    this turn; or a surprise test leaves the character no actions at all."""
+    if barred_entirely(encounter, combatant.id):
+        return True
     if _in_own_phase(combatant, encounter):
         return False
     return not _option(encounter, FREE_ELSEWHERE) or _without_a_phase(combatant, encounter)
@@ -450,6 +458,9 @@ def _without_a_phase(combatant: Combatant, encounter: Encounter) -> bool:
 
 
 def _check_may_act_now(combatant: Combatant, kind: str, encounter: Encounter) -> None:
+    if barred_entirely(encounter, combatant.id):
+        raise OperationError(_("{name} is completely surprised: no actions at all, not even free ones, until their "
+                               "next phase has passed.").format(name=combatant.name))
     if _in_own_phase(combatant, encounter):
         return
     if kind != FREE:
@@ -483,7 +494,7 @@ def _pass_actors(encounter: Encounter) -> list[Slot]:
     1,000). can_act is read for everyone at once: the surprise test once, not once a combatant.
     """
     clock = encounter.clock
-    surprised = completely_surprised(encounter) if clock.pass_no == 1 else frozenset()
+    surprised = left_out_of_pass(encounter)
     return _PASS_ACTORS.get((encounter.combatants, encounter.options, clock.pass_no, clock.yielded, surprised),
                             lambda: _actors_in_order(encounter, surprised))
 
@@ -526,7 +537,8 @@ def _reset_actions(encounter: Encounter) -> Encounter:
 
 
 def _completely_surprised(combatant: Combatant, encounter: Encounter) -> bool:
-    """Surprised against every opponent: no actions at all in the first pass after the surprise test."""
-    if encounter.clock.pass_no != 1:
-        return False
-    return may_act_against_now(encounter, combatant.id) == ()
+    """Surprised against every opponent, in the pass whose phase that costs: the turn engine skips them (a test
+    before the turn: the first pass; a mid-turn test: the pass of their next phase, :func:`lost_pass`)."""
+    if encounter.clock.pass_no < 1:
+        return False  # rolling initiative: the completely surprised roll too
+    return combatant.id in left_out_of_pass(encounter)
