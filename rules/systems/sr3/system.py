@@ -37,7 +37,7 @@ from rules.systems.base import (
     RuleSystem,
     TrackSpec,
 )
-from rules.systems.sr3 import delays, dice, initiative, monitor, typed_harm, weapons
+from rules.systems.sr3 import delays, dice, initiative, monitor, tie_scores, typed_harm, weapons
 from rules.systems.sr3.aim import without_aim
 from rules.systems.sr3.effect_meanings import MEANINGS
 from rules.systems.sr3.levels import LEVEL_BOXES, LEVEL_LABELS, LEVELS
@@ -132,6 +132,10 @@ _OPTIONS: Final[tuple[OptionSpec, ...]] = (
                choices=((MeleeStaging.ONCE.value, N_("net minus resistance successes, 2 per level, as for a shot")),
                         (MeleeStaging.TWICE.value, N_("staged up by the net successes, then down by the "
                                                       "resistance successes")))),
+    # sr3.md, Ties: the Decision for step 1, and the option "previous pass's scores" (tie_scores.py); the default
+    # is what fights saved before the option did, a new fight starts with the Decision (default_options).
+    OptionSpec(tie_scores.TIE_SCORES, N_("Tied initiative, first step: the higher of"), OptionKind.CHOICE,
+               tie_scores.TieScores.ROLLED.value, choices=tie_scores.CHOICES),
     OptionSpec(TABLES, N_("Range, visibility and modifier tables"), OptionKind.TABLE, {}),
 )
 _SPECS: Final[dict[str, OptionSpec]] = {spec.key: spec for spec in _OPTIONS}
@@ -154,6 +158,15 @@ class Sr3System(RuleSystem):
 
     def attribute_specs(self) -> Sequence[AttributeSpec]:
         return _ATTRIBUTES
+
+    def default_options(self) -> dict[str, JsonValue]:
+        """A new fight's options: the tie Decision, where a file without the option keeps the rolled results."""
+        return {**super().default_options(), tie_scores.TIE_SCORES: tie_scores.TieScores.TURN_START.value}
+
+    def option(self, encounter: Encounter, key: str) -> JsonValue:
+        """The encounter's value of an option; one it does not hold (a fight saved before it) reads the spec's
+        default, which for the tie option differs from a new fight's (:meth:`default_options`)."""
+        return encounter.options[key] if key in encounter.options else _SPECS[key].default
 
     def validate_option(self, spec: OptionSpec, value: JsonValue) -> JsonValue:
         value = spec.validate(value)
@@ -237,6 +250,12 @@ class Sr3System(RuleSystem):
         return not _completely_surprised(combatant, encounter)
 
     # --- initiative ---------------------------------------------------------------------------
+    def with_initiative_inputs(self, combatant: Combatant, values: Mapping[str, int],
+                               encounter: Encounter) -> Combatant:
+        """Also notes the wounds initiative is rolled with, which the first tie-breaker subtracts."""
+        chosen = super().with_initiative_inputs(combatant, values, encounter)
+        return tie_scores.noted_at_roll(chosen, tie_scores.tie_scores(_option(encounter, tie_scores.TIE_SCORES)))
+
     def initiative_dice(self, combatant: Combatant, encounter: Encounter) -> DiceSpec:
         return DiceSpec(max(1, combatant.attribute("initiative_dice", 1)), 6, combatant.attribute("reaction"))
 
@@ -280,6 +299,9 @@ class Sr3System(RuleSystem):
         if hook is Hook.TURN_START:
             state = _reset_actions(delays.replacing_the_pass_action(encounter))
             return HookResult(lifted_at_phase(state, phase, ended=False) if surprise_in_force(state) else state)
+        if hook is Hook.PASS_START:
+            rule = tie_scores.tie_scores(_option(encounter, tie_scores.TIE_SCORES))
+            return HookResult(tie_scores.noted_at_pass_start(encounter, rule))
         if hook is Hook.TURN_END and surprise_in_force(encounter):
             return HookResult(lifted_at_phase(lifted_for(encounter, actors), phase, ended=True))
         if hook is Hook.PASS_END and surprise_in_force(encounter):
