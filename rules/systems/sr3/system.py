@@ -42,6 +42,7 @@ from rules.systems.sr3.aim import without_aim
 from rules.systems.sr3.effect_meanings import MEANINGS
 from rules.systems.sr3.levels import LEVEL_BOXES, LEVEL_LABELS, LEVELS
 from rules.systems.sr3.pools import combat_pool
+from rules.systems.sr3.position import is_prone
 from rules.systems.sr3.surprise import (
     barred_entirely,
     left_out_of_pass,
@@ -235,6 +236,8 @@ class Sr3System(RuleSystem):
     def condition_notes(self, combatant: Combatant, encounter: Encounter) -> Sequence[str]:
         tn, init = monitor.wound_modifiers(combatant.boxes(monitor.PHYSICAL), combatant.boxes(monitor.STUN))
         notes = [_("TN +{tn}, initiative {init}").format(tn=tn, init=f"−{-init}")] if tn else []
+        if is_prone(combatant):
+            notes.append(_("Prone"))
         status = self.status(combatant, encounter)
         if status is not Status.ACTIVE:
             notes.append(_(STATUS_LABELS[status]))
