@@ -177,3 +177,20 @@ def test_a_mid_turn_test_is_saved_and_opened_as_it_stood() -> None:
     assert opened.state == history.state
     assert still_to_act(opened) == ["Virgil", "Guard A", "Tess"]
     assert history_to_document(opened) == document
+
+
+def test_a_test_before_the_next_turn_replaces_a_mid_turn_one_still_in_force() -> None:
+    # Tess has acted when a test in Guard C's phase leaves her completely surprised: she loses her next phase, next
+    # turn's. A test before that turn replaces it, and leaves Guard B out of its first pass, as any such test does.
+    history, ids = mid_turn_ambush()
+    for _slot in range(5):
+        history.do(NextTurn())
+    assert current_name(history) == "Guard C"
+    history.do(surprise(ids, {"Tess": 0, "Guard C": 4}, {"Tess": "1", "Guard C": "2"}))
+    while history.state.clock.current is not None:
+        history.do(NextTurn())
+    assert allowed(history, ids, "Tess") == set()  # her lost phase is next turn's
+    history.do(surprise(ids, {"Winger": 5, "Guard B": 2}, {"Winger": "1", "Guard B": "2"}))
+    assert allowed(history, ids, "Tess") is None
+    history.do(RollInitiative(frozen_map(dict.fromkeys(ids.values(), (1,))), frozen_map()))
+    assert ids["Guard B"] not in [slot.ids[0] for slot in SYSTEM.remaining_slots(history.state)]

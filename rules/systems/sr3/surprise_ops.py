@@ -10,7 +10,7 @@ from rules.encounter import ADDED_LATER, Encounter, Side, frozen_map
 from rules.errors import OperationError
 from rules.history import Applied, LogLine, Operation, require_combatant
 from rules.systems.base import RuleSystem
-from rules.systems.sr3.surprise import SurpriseResult, lost_pass, surprise_matrix, with_surprise
+from rules.systems.sr3.surprise import SURPRISE_LOST_PASS, SurpriseResult, lost_pass, surprise_matrix, with_surprise
 from rules.text import _
 
 #: The two parties of a test recorded without sides (the names are saved in no file: only compared).
@@ -55,7 +55,9 @@ class SurpriseTest(Operation):
                             {"name": encounter.combatant(cid).name}) for cid in sorted(result.completely_surprised)]
             if self.sides:
                 log += _pair_lines(encounter, result, self.successes)
-            return Applied(with_surprise(encounter, surprise, self.ends_by_phase), tuple(log))
+            # A test before the turn replaces a mid-turn one still in force: its losses end as a turn's test's do.
+            before_turn = encounter.with_game_item(SURPRISE_LOST_PASS, None)
+            return Applied(with_surprise(before_turn, surprise, self.ends_by_phase), tuple(log))
         return self._mid_turn(encounter, result, surprise, log)
 
     def _sides(self, encounter: Encounter) -> dict[str, str]:
