@@ -153,7 +153,7 @@ class MainWindow(QMainWindow):
         return dock
 
     def _build_docks(self) -> None:
-        self.details = CombatantDetails(self.document)
+        self.details = CombatantDetails(self.document, roller=self.session.roller)
         self.table.selected.connect(self.details.set_combatant)
         self.effects = EffectsPanel(self.document)
         self.log_model = LogModel(self.document)

@@ -182,3 +182,16 @@ def test_walkas_defences_are_a_grid_of_check_boxes_over_the_bundled_table(qtbot:
     dialog.apply()
     assert get_system("walka").defences(document.state)["brawling"] == ("dodge", "parry")  # type: ignore[attr-defined]
     assert get_system("walka").defences(document.state)["firearms"] == ("dodge",)  # type: ignore[attr-defined]
+
+
+def test_the_sr3_tie_step_is_a_choice_of_the_form(qtbot: QtBot) -> None:
+    # sr3.md, Ties: the Decision (scores before this turn's wounds) for a new fight, the option "previous pass's
+    # scores", and the rolled results that fights saved before the choice compared.
+    dialog, document = _dialog(qtbot)
+    step = dialog.editors["tie_first_step"]
+    assert isinstance(step, QComboBox)
+    assert [step.itemData(index) for index in range(step.count())] == ["turn_start", "pass_start", "rolled"]
+    assert step.currentData() == "turn_start"
+    step.setCurrentIndex(step.findData("pass_start"))
+    dialog.apply()
+    assert get_system("sr3").option(document.state, "tie_first_step") == "pass_start"

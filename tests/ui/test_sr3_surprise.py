@@ -7,6 +7,7 @@ TN 4: A 4, B 2, C 0. Tess → B, C; Virgil → B, C; Winger → all; A → Tess 
 from __future__ import annotations
 
 import pytest
+from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from app.document import EncounterDocument
@@ -94,13 +95,50 @@ def test_the_losses_end_with_each_fighters_next_phase(qtbot: QtBot) -> None:
     assert ids["Guard B"] not in acting and ids["Guard C"] not in acting
 
 
-def test_after_initiative_the_test_is_refused_with_the_reason(qtbot: QtBot) -> None:
+def test_mid_turn_the_dialog_applies_the_losses_to_the_next_phase(qtbot: QtBot) -> None:
+    # "Decided before the turn's first action, unless it arises mid-turn": Winger 15 has acted, Virgil 13 acts;
+    # guards B (8) and C (6) lose their phase of this pass.
     history, ids = ambush()
-    history.do(RollInitiative(dict.fromkeys(ids.values(), (3,)), {}))
-    dialog = dialog_on(qtbot, EncounterDocument(history))
+    faces = {"Winger": 6, "Virgil": 5, "Guard A": 6, "Guard B": 5, "Tess": 1, "Guard C": 3}
+    history.do(RollInitiative({ids[name]: (face,) for name, face in faces.items()}, {}))
+    history.do(NextTurn())
+    document = EncounterDocument(history)
+    dialog = dialog_on(qtbot, document)
+    assert any("The turn is under way" in label.text() for label in dialog.findChildren(QLabel))
     typed(dialog)
-    assert not dialog.apply_button.isEnabled()
-    assert dialog.status_label.text() == "Make the surprise test before rolling initiative."
+    assert dialog.apply_button.isEnabled()
+    dialog.apply()
+    state = document.state
+    assert completely_surprised(state) == {ids["Guard B"], ids["Guard C"]}
+    slots = document.system.remaining_slots(state)
+    assert [state.combatant(slot.ids[0]).name for slot in slots] == ["Virgil", "Guard A", "Tess"]
+    document.undo_stack.undo()
+    assert [slot.ids[0] for slot in document.system.remaining_slots(document.state)] == [
+        ids[name] for name in ("Virgil", "Guard A", "Guard B", "Tess", "Guard C")]
+
+
+def test_a_third_side_and_a_fighter_left_out(qtbot: QtBot) -> None:
+    # A three-way ambush: Tess turns on Virgil (side 3); Winger is not concerned (left out of the test).
+    history, ids = ambush()
+    document = EncounterDocument(history)
+    dialog = dialog_on(qtbot, document)
+    typed(dialog)
+    rows = {row.combatant.name: row for row in dialog.rows}
+    assert [rows[name].side.currentText() for name in ("Tess", "Guard A")] == ["Side 1", "Side 2"]
+    rows["Tess"].side.setCurrentIndex(2)
+    rows["Winger"].involved.setChecked(False)
+    assert dialog.outcome.text().splitlines() == [
+        "Tess may act against: Guard B, Guard C.",
+        "Virgil may act against: Guard B, Guard C, Tess.",
+        "Guard A may act against: Tess.",
+        "Guard B is completely surprised: no actions at all, not even free ones.",
+        "Guard C is completely surprised: no actions at all, not even free ones."]
+    dialog.apply()
+    operation = document.history.entries[-1].operation
+    assert isinstance(operation, SurpriseTest) and operation.sides[ids["Tess"]] == "3"
+    assert may_act_against_now(document.state, ids["Virgil"]) == tuple(sorted(
+        (ids["Guard B"], ids["Guard C"], ids["Tess"])))
+    assert may_act_against_now(document.state, ids["Winger"]) is None
 
 
 def test_the_window_finds_the_dialog_by_game() -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast, runtime_checkable
 
 from app.i18n import _
 from rules.combatants import SpendAction, SpendPool
@@ -39,6 +39,15 @@ class GameSection(Protocol):
 
 
 SectionFactory = Callable[[Apply], "QWidget"]
+
+
+@runtime_checkable
+class RollingSection(Protocol):
+    """A section that rolls dice (SR3's stand-up test): the panel hands it the session's injected roller once built,
+    so its rolls come from the same source as every other roll of the fight (seeded in tests)."""
+
+    def use_roller(self, roller: Roller) -> None:
+        """Roll with ``roller`` from now on."""
 
 
 class AttackDialogClass(Protocol):

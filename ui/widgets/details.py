@@ -7,6 +7,7 @@ refreshes only when its combatant (or its effects, or whether it is acting) chan
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import Qt, Signal
@@ -32,6 +33,7 @@ from PySide6.QtWidgets import (
 from app.document import Change, EncounterDocument
 from app.i18n import _
 from rules.combatants import EditCombatant, SetAttribute, SetDamage, SetPool, SpendAction, SpendPool
+from rules.dice import Roller
 from rules.encounter import SIDE_LABELS, STATUS_LABELS, Combatant, Encounter, Pool, Side
 from rules.errors import RulesError
 from rules.history import Operation
@@ -39,6 +41,7 @@ from rules.limits import POOL_SIZE
 from rules.report import pool_label
 from rules.systems.base import BudgetItem, RuleSystem
 from ui.games import game_ui
+from ui.games.base import RollingSection
 from ui.models.effects_model import duration_text
 from ui.widgets.condition_track import ConditionTrack
 from ui.widgets.messages import as_written, plain
@@ -362,9 +365,11 @@ class CombatantDetails(QWidget):
 
     message_changed = Signal(str)  # the inline message ('' when cleared), e.g. for a status bar
 
-    def __init__(self, document: EncounterDocument, parent: QWidget | None = None) -> None:
+    def __init__(self, document: EncounterDocument, parent: QWidget | None = None,
+                 roller: Roller | None = None) -> None:
         super().__init__(parent)
         self._document = document
+        self._roller = roller or Roller(random.Random())  # the session's, from the window
         self._id: str | None = None
         self._build()
         self._attributes.build(document.system)
@@ -509,6 +514,8 @@ class CombatantDetails(QWidget):
         _clear(self._game_box)
         self._game_sections = [factory(self._apply) for factory in game_ui(system_id).sections()]
         for section in self._game_sections:
+            if isinstance(section, RollingSection):
+                section.use_roller(self._roller)
             self._game_box.addWidget(section)
 
     # --- changing ------------------------------------------------------------------------------

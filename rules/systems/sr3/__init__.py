@@ -8,8 +8,10 @@ from rules.systems.sr3.levels import stage
 from rules.systems.sr3.melee_ops import Sr3Melee
 from rules.systems.sr3.monitor import wound_modifiers
 from rules.systems.sr3.odds import damage_distribution, success_probability, successes_distribution
-from rules.systems.sr3.ops import Sr3Attack, Sr3QuickDrawFailed, SurpriseTest, grenade_timer
+from rules.systems.sr3.ops import Sr3Attack, Sr3QuickDrawFailed, grenade_timer
+from rules.systems.sr3.position_ops import Sr3DropProne, Sr3StandUp
 from rules.systems.sr3.resistance import Sr3ResistHit
+from rules.systems.sr3.surprise_ops import SurpriseTest
 from rules.systems.sr3.system import Sr3System
 
 SYSTEM = Sr3System()
@@ -20,10 +22,12 @@ __all__ = [
     "RefreshKarma",
     "Sr3Aim",
     "Sr3Attack",
+    "Sr3DropProne",
     "Sr3LoseAim",
     "Sr3Melee",
     "Sr3QuickDrawFailed",
     "Sr3ResistHit",
+    "Sr3StandUp",
     "SurpriseTest",
     "damage_code",
     "damage_distribution",

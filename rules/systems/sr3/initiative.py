@@ -15,6 +15,10 @@ from rules.encounter import Combatant, Encounter, Slot, SlotKind, Status
 from rules.systems.sr3.monitor import PHYSICAL, STUN, status, wound_modifiers
 
 PASS_STEP: Final[int] = 10
+#: Kept in ``Combatant.extra`` (see :mod:`.tie_scores`): the wound modifier the first tie-breaker subtracts, the
+#: initiative the wounds cost when the score it compares was set (at the roll, or at the start of the pass).
+#: Fights saved before it never hold it: their first tie-breaker is the rolled result, as it was played.
+TIE_WOUNDS: Final[str] = "tie_wounds"
 
 
 class Standing(NamedTuple):
@@ -56,10 +60,24 @@ def wound_initiative_penalty(combatant: Combatant) -> int:
 
 
 def unwounded_score(combatant: Combatant, pass_no: int) -> int | None:
-    """The score in ``pass_no`` ignoring wounds (the first tie-breaker), None without initiative."""
+    """The score in ``pass_no`` ignoring wounds, None without initiative."""
     if combatant.initiative is None:
         return None
     return combatant.initiative.rolled - PASS_STEP * (pass_no - 1)
+
+
+def tie_wounds(combatant: Combatant) -> int:
+    """The wound modifier the first tie-breaker subtracts (:data:`TIE_WOUNDS`; none kept: 0)."""
+    value = combatant.extra.get(TIE_WOUNDS)
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def first_tie_score(combatant: Combatant, pass_no: int) -> int | None:
+    """The first tie-breaker in ``pass_no``: the score before the wounds taken since it was set (sr3.md, Ties,
+    Decision: "the scores before any wound taken this turn (rolled results, earlier wounds subtracted)"; option:
+    the previous pass's scores), None without initiative."""
+    base = unwounded_score(combatant, pass_no)
+    return None if base is None else base - tie_wounds(combatant)
 
 
 def score(combatant: Combatant, pass_no: int) -> int | None:
@@ -81,21 +99,21 @@ def pass_scores(combatant: Combatant) -> list[int]:
 def tie_key(combatant: Combatant, pass_no: int, yielded: frozenset[str]) -> tuple[int, ...]:
     """Sort key, highest first: score, then the seed's tie chain, then the pre-rolled d6 tie-breaks.
 
-    Chain: higher score before wounds lowered it, higher modified Reaction, higher natural Reaction,
-    1d6 (rerolled while tied). A combatant who chose to act after its ties sorts after them.
+    Chain: higher score before this turn's wounds lowered it (:func:`first_tie_score`), higher modified Reaction,
+    higher natural Reaction, 1d6 (rerolled while tied). A combatant who chose to act after its ties sorts after them.
     """
     return (score(combatant, pass_no) or 0, 0 if combatant.id in yielded else 1, *tie_chain(combatant, pass_no))
 
 
 def tie_chain(combatant: Combatant, pass_no: int) -> tuple[int, ...]:
-    """How tied initiative orders ``combatant`` in ``pass_no``, highest first: the score before wounds lowered it
-    (the digest's Decision for "higher score in the previous pass"), modified Reaction, natural Reaction, then
+    """How tied initiative orders ``combatant`` in ``pass_no``, highest first: :func:`first_tie_score` (the digest's
+    Decision for "higher score in the previous pass"), modified Reaction, natural Reaction, then
     the pre-rolled d6 tie-breaks. Also the order of held actions taken together (sr3.md, Delaying: "actors at the
     end of a pass or turn: ordered as for tied initiative")."""
     initiative = combatant.initiative
     assert initiative is not None
     reaction = combatant.attribute("reaction")
-    return (unwounded_score(combatant, pass_no) or 0, reaction, combatant.attribute("reaction_natural", reaction),
+    return (first_tie_score(combatant, pass_no) or 0, reaction, combatant.attribute("reaction_natural", reaction),
             *initiative.tiebreak)
 
 
@@ -132,8 +150,8 @@ def pass_key(combatant: Combatant, pass_no: int, yielded: frozenset[str],
     value = unwounded - facts.penalty
     if value <= 0:
         return None
-    return (value, 0 if combatant.id in yielded else 1, unwounded, facts.reaction, facts.reaction_natural,
-            *initiative.tiebreak), value
+    return (value, 0 if combatant.id in yielded else 1, unwounded - tie_wounds(combatant), facts.reaction,
+            facts.reaction_natural, *initiative.tiebreak), value
 
 
 class _Ordered(NamedTuple):

@@ -1,4 +1,4 @@
-"""SR3 operations: the surprise test, a resolved attack, and timed explosives.
+"""SR3 operations: a resolved attack and timed explosives (the surprise test: :mod:`.surprise_ops`).
 
 Each operation carries the dice faces (rolled by the app or typed in by the GM), so replaying the history
 gives the same result and the log can quote the dice.
@@ -6,12 +6,11 @@ gives the same result and the log can quote the dice.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from rules.combatants import harm_lines, track_label
 from rules.effects import AddEffect
-from rules.encounter import ADDED_LATER, Combatant, Effect, Encounter, Pool, Side, frozen_map
+from rules.encounter import ADDED_LATER, Combatant, Effect, Encounter, Pool, frozen_map
 from rules.errors import OperationError
 from rules.history import Applied, AttackRecord, LogLine, Operation, require_combatant
 from rules.systems.base import RuleSystem
@@ -23,7 +22,7 @@ from rules.systems.sr3.karma import MAX_BOUGHT, burn_karma, rerolls_cost, spend_
 from rules.systems.sr3.levels import LEVEL_BOXES, check_level
 from rules.systems.sr3.monitor import PHYSICAL, STUN
 from rules.systems.sr3.shot import ACTION_OF_MODE
-from rules.systems.sr3.surprise import may_act_against_now, surprise_matrix, with_surprise
+from rules.systems.sr3.surprise import may_act_against_now
 from rules.systems.sr3.system import COMBAT_POOL, FREE, FULL_AUTO_ROUNDS, KARMA_ATTRIBUTE, SIMPLE, tables
 from rules.systems.sr3.tables import FiringMode
 from rules.text import N_, NN_, _, ngettext
@@ -37,43 +36,6 @@ MAX_QUICK_DRAW_TN = 30  # a sanity limit on a typed number (4, +2 and +2 in the 
 
 
 # --- surprise -----------------------------------------------------------------------------------
-
-
-def party_of(side: Side) -> str:
-    """The side a combatant is on in a surprise test: the opposition against everyone else."""
-    return "opposition" if side is Side.OPPONENT else "party"
-
-
-@dataclass(frozen=True)
-class SurpriseTest(Operation):
-    """Everyone's Reaction-test successes; decides who may act against whom in the first pass."""
-
-    kind = "sr3_surprise"
-    successes: Mapping[str, int]
-    #: Each fighter's losses end with its next phase (sr3.md: "The losses apply to the current action, or to the
-    #: next phase if not acting now"); False, as tests recorded before: at the end of the first pass.
-    ends_by_phase: bool = field(default=False, metadata=ADDED_LATER)
-
-    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
-        if encounter.clock.current is not None:
-            raise OperationError(_("Make the surprise test before rolling initiative."))
-        for combatant_id in self.successes:
-            require_combatant(encounter, combatant_id)
-        sides = {cid: party_of(encounter.combatant(cid).side) for cid in self.successes}
-        result = surprise_matrix(self.successes, sides)
-        surprise = {cid: tuple(sorted(result.may_act_against.get(cid, frozenset())))
-                    for cid in self.successes if cid in result.completely_surprised or _has_opponent(cid, sides)}
-        log = [LogLine("Surprise test: {name} has {count} success.", {"name": encounter.combatant(cid).name,
-                                                                       "count": n},
-                       plural="Surprise test: {name} has {count} successes.", count=n)
-               for cid, n in self.successes.items()]
-        log += [LogLine("{name} is completely surprised and cannot act in the first pass.",
-                        {"name": encounter.combatant(cid).name}) for cid in sorted(result.completely_surprised)]
-        return Applied(with_surprise(encounter, surprise, self.ends_by_phase), tuple(log))
-
-
-def _has_opponent(combatant_id: str, sides: Mapping[str, str]) -> bool:
-    return any(side != sides[combatant_id] for side in sides.values())
 
 
 def may_act_against(encounter: Encounter, actor: str, opponent: str) -> bool:

@@ -37,17 +37,19 @@ from rules.systems.base import (
     RuleSystem,
     TrackSpec,
 )
-from rules.systems.sr3 import delays, dice, initiative, monitor, typed_harm, weapons
+from rules.systems.sr3 import delays, dice, initiative, monitor, tie_scores, typed_harm, weapons
 from rules.systems.sr3.aim import without_aim
 from rules.systems.sr3.effect_meanings import MEANINGS
 from rules.systems.sr3.levels import LEVEL_BOXES, LEVEL_LABELS, LEVELS
 from rules.systems.sr3.pools import combat_pool
+from rules.systems.sr3.position import is_prone
 from rules.systems.sr3.surprise import (
-    completely_surprised,
+    barred_entirely,
+    left_out_of_pass,
+    lifted_at_pass_end,
+    lifted_at_phase,
     lifted_for,
-    may_act_against_now,
     surprise_in_force,
-    with_surprise,
 )
 from rules.systems.sr3.tables import MeleeStaging, ReachRule, Sr3Tables, TieRule, load_tables
 from rules.systems.sr3.time_units import TIME_UNITS
@@ -131,6 +133,10 @@ _OPTIONS: Final[tuple[OptionSpec, ...]] = (
                choices=((MeleeStaging.ONCE.value, N_("net minus resistance successes, 2 per level, as for a shot")),
                         (MeleeStaging.TWICE.value, N_("staged up by the net successes, then down by the "
                                                       "resistance successes")))),
+    # sr3.md, Ties: the Decision for step 1, and the option "previous pass's scores" (tie_scores.py); the default
+    # is what fights saved before the option did, a new fight starts with the Decision (default_options).
+    OptionSpec(tie_scores.TIE_SCORES, N_("Tied initiative, first step: the higher of"), OptionKind.CHOICE,
+               tie_scores.TieScores.ROLLED.value, choices=tie_scores.CHOICES),
     OptionSpec(TABLES, N_("Range, visibility and modifier tables"), OptionKind.TABLE, {}),
 )
 _SPECS: Final[dict[str, OptionSpec]] = {spec.key: spec for spec in _OPTIONS}
@@ -153,6 +159,15 @@ class Sr3System(RuleSystem):
 
     def attribute_specs(self) -> Sequence[AttributeSpec]:
         return _ATTRIBUTES
+
+    def default_options(self) -> dict[str, JsonValue]:
+        """A new fight's options: the tie Decision, where a file without the option keeps the rolled results."""
+        return {**super().default_options(), tie_scores.TIE_SCORES: tie_scores.TieScores.TURN_START.value}
+
+    def option(self, encounter: Encounter, key: str) -> JsonValue:
+        """The encounter's value of an option; one it does not hold (a fight saved before it) reads the spec's
+        default, which for the tie option differs from a new fight's (:meth:`default_options`)."""
+        return encounter.options[key] if key in encounter.options else _SPECS[key].default
 
     def validate_option(self, spec: OptionSpec, value: JsonValue) -> JsonValue:
         value = spec.validate(value)
@@ -221,6 +236,8 @@ class Sr3System(RuleSystem):
     def condition_notes(self, combatant: Combatant, encounter: Encounter) -> Sequence[str]:
         tn, init = monitor.wound_modifiers(combatant.boxes(monitor.PHYSICAL), combatant.boxes(monitor.STUN))
         notes = [_("TN +{tn}, initiative {init}").format(tn=tn, init=f"−{-init}")] if tn else []
+        if is_prone(combatant):
+            notes.append(_("Prone"))
         status = self.status(combatant, encounter)
         if status is not Status.ACTIVE:
             notes.append(_(STATUS_LABELS[status]))
@@ -236,6 +253,12 @@ class Sr3System(RuleSystem):
         return not _completely_surprised(combatant, encounter)
 
     # --- initiative ---------------------------------------------------------------------------
+    def with_initiative_inputs(self, combatant: Combatant, values: Mapping[str, int],
+                               encounter: Encounter) -> Combatant:
+        """Also notes the wounds initiative is rolled with, which the first tie-breaker subtracts."""
+        chosen = super().with_initiative_inputs(combatant, values, encounter)
+        return tie_scores.noted_at_roll(chosen, tie_scores.tie_scores(_option(encounter, tie_scores.TIE_SCORES)))
+
     def initiative_dice(self, combatant: Combatant, encounter: Encounter) -> DiceSpec:
         return DiceSpec(max(1, combatant.attribute("initiative_dice", 1)), 6, combatant.attribute("reaction"))
 
@@ -275,12 +298,17 @@ class Sr3System(RuleSystem):
     def on_hook(self, encounter: Encounter, hook: Hook, actors: tuple[str, ...]) -> HookResult:
         if hook is Hook.ROUND_START:
             return HookResult(_refresh_pools(encounter))
+        phase = encounter.clock.current.phase if encounter.clock.current is not None else None
         if hook is Hook.TURN_START:
-            return HookResult(_reset_actions(delays.replacing_the_pass_action(encounter)))
+            state = _reset_actions(delays.replacing_the_pass_action(encounter))
+            return HookResult(lifted_at_phase(state, phase, ended=False) if surprise_in_force(state) else state)
+        if hook is Hook.PASS_START:
+            rule = tie_scores.tie_scores(_option(encounter, tie_scores.TIE_SCORES))
+            return HookResult(tie_scores.noted_at_pass_start(encounter, rule))
         if hook is Hook.TURN_END and surprise_in_force(encounter):
-            return HookResult(lifted_for(encounter, actors))
-        if hook is Hook.PASS_END and encounter.clock.pass_no == 1 and surprise_in_force(encounter):
-            return HookResult(with_surprise(encounter, {}))
+            return HookResult(lifted_at_phase(lifted_for(encounter, actors), phase, ended=True))
+        if hook is Hook.PASS_END and surprise_in_force(encounter):
+            return HookResult(lifted_at_pass_end(encounter))
         return HookResult(encounter)
 
     def delay_refusal(self, combatant: Combatant, encounter: Encounter, into_next_pass: bool) -> str | None:
@@ -314,6 +342,9 @@ class Sr3System(RuleSystem):
     def action_budget(self, combatant: Combatant, encounter: Encounter) -> Sequence[BudgetItem]:
         used = combatant.actions_used
         free, simple, complex_ = used.get(FREE, 0), used.get(SIMPLE, 0), used.get(COMPLEX, 0)
+        if barred_entirely(encounter, combatant.id):  # completely surprised: "no actions at all"
+            return tuple(BudgetItem(kind, ACTION_LABELS[kind], count, 0, SPENT_TEXTS[kind])
+                         for kind, count in ((FREE, free), (SIMPLE, simple), (COMPLEX, complex_)))
         free_allowed = 0 if _free_actions_barred(combatant, encounter) else _free_allowed(
             simple, complex_, _in_own_phase(combatant, encounter))
         return (BudgetItem(FREE, ACTION_LABELS[FREE], free, free_allowed, SPENT_TEXTS[FREE]),
@@ -434,7 +465,9 @@ def _in_own_phase(combatant: Combatant, encounter: Encounter) -> bool:
 
 def _free_actions_barred(combatant: Combatant, encounter: Encounter) -> bool:
     """Another character's phase, and the GM has turned off free actions there, or the character has no phase
-    this turn."""
+    this turn; or a surprise test leaves the character no actions at all."""
+    if barred_entirely(encounter, combatant.id):
+        return True
     if _in_own_phase(combatant, encounter):
         return False
     return not _option(encounter, FREE_ELSEWHERE) or _without_a_phase(combatant, encounter)
@@ -450,6 +483,9 @@ def _without_a_phase(combatant: Combatant, encounter: Encounter) -> bool:
 
 
 def _check_may_act_now(combatant: Combatant, kind: str, encounter: Encounter) -> None:
+    if barred_entirely(encounter, combatant.id):
+        raise OperationError(_("{name} is completely surprised: no actions at all, not even free ones, until their "
+                               "next phase has passed.").format(name=combatant.name))
     if _in_own_phase(combatant, encounter):
         return
     if kind != FREE:
@@ -483,7 +519,7 @@ def _pass_actors(encounter: Encounter) -> list[Slot]:
     1,000). can_act is read for everyone at once: the surprise test once, not once a combatant.
     """
     clock = encounter.clock
-    surprised = completely_surprised(encounter) if clock.pass_no == 1 else frozenset()
+    surprised = left_out_of_pass(encounter)
     return _PASS_ACTORS.get((encounter.combatants, encounter.options, clock.pass_no, clock.yielded, surprised),
                             lambda: _actors_in_order(encounter, surprised))
 
@@ -526,7 +562,8 @@ def _reset_actions(encounter: Encounter) -> Encounter:
 
 
 def _completely_surprised(combatant: Combatant, encounter: Encounter) -> bool:
-    """Surprised against every opponent: no actions at all in the first pass after the surprise test."""
-    if encounter.clock.pass_no != 1:
-        return False
-    return may_act_against_now(encounter, combatant.id) == ()
+    """Surprised against every opponent, in the pass whose phase that costs: the turn engine skips them (a test
+    before the turn: the first pass; a mid-turn test: the pass of their next phase, :func:`lost_pass`)."""
+    if encounter.clock.pass_no < 1:
+        return False  # rolling initiative: the completely surprised roll too
+    return combatant.id in left_out_of_pass(encounter)

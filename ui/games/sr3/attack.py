@@ -40,6 +40,7 @@ from rules.systems.sr3.monitor import PHYSICAL
 from rules.systems.sr3.odds import OUTCOME_LABELS, OUTCOMES
 from rules.systems.sr3.ops import Sr3Attack, Sr3QuickDrawFailed, may_act_against
 from rules.systems.sr3.outcomes import outcome_key
+from rules.systems.sr3.position import PRONE_DODGE, is_prone
 from rules.systems.sr3.ranged import RangedAttack, is_heavy, quick_draw_tn
 from rules.systems.sr3.shot import ACTION_OF_MODE, RECOILING_MODES, ShotInputs, ShotSheet, work_out
 from rules.systems.sr3.system import SIMPLE, tables
@@ -105,6 +106,7 @@ class Sr3AttackDialog(AttackDialog):
         self._changed_ids: set[str] = set()
         self._clock_slot = self._document.state.clock.current
         self._from_effects: tuple[str, str] | None = None  # (effect id, visibility row) last preset
+        self._from_position = 0  # the dodge's "cramped or prone" last preset for a prone target
         self._tables = self._load_tables()
         self.weapon = WeaponBox(self._tables)
         self.situation = SituationBox(self._tables)
@@ -311,9 +313,18 @@ class Sr3AttackDialog(AttackDialog):
             self.defence.ballistic.setValue(target.attribute("ballistic"))
             self.defence.impact.setValue(target.attribute("impact"))
             self.defence.wounds.setValue(wound_modifier(target))
+            self._prefill_position(target)
             self.dice.body.setValue(target.attribute("body"))
             self.melee.fill_defender(target, self._tables)
         self._prefill_effects()
+
+    def _prefill_position(self, target: Combatant) -> None:
+        """A prone target dodges at "GM +1..+2 when hemmed in or prone": the least preset, and taken back when it
+        stands; a value the GM typed stays."""
+        preset = PRONE_DODGE if is_prone(target) else 0
+        if self.defence.cramped.value() == self._from_position and preset != self._from_position:
+            self.defence.cramped.setValue(preset)
+        self._from_position = preset
 
     def _prefill_effects(self) -> None:
         """Visibility from the worst smoke, fog or darkness effect on the encounter, the attacker or the target.

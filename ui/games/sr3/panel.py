@@ -1,5 +1,5 @@
-"""Shadowrun 3's sections of the combatant details panel: the aim (:mod:`ui.games.sr3.aim`), and the karma pool,
-refreshed when the GM says.
+"""Shadowrun 3's sections of the combatant details panel: the position (:mod:`ui.games.sr3.position`), the aim
+(:mod:`ui.games.sr3.aim`), and the karma pool, refreshed when the GM says.
 
 sr3.md, Pools: the karma pool "refreshes every 24 h or when the GM decides, never per turn"; "bought successes cost
 1 point each, permanently, and need at least one rolled success". Points spent on rerolls go through the actor
@@ -20,6 +20,7 @@ from ui.games.base import Apply, SectionFactory
 from ui.games.sr3.aim import AimSection
 from ui.games.sr3.explosives import ExplosiveSection
 from ui.games.sr3.movement import MovementSection
+from ui.games.sr3.position import PositionSection
 
 
 class KarmaSection(QGroupBox):
@@ -66,4 +67,4 @@ class KarmaSection(QGroupBox):
                                         for c in state.combatants.values()))
 
 
-SECTIONS: tuple[SectionFactory, ...] = (AimSection, KarmaSection, MovementSection, ExplosiveSection)
+SECTIONS: tuple[SectionFactory, ...] = (PositionSection, AimSection, KarmaSection, MovementSection, ExplosiveSection)

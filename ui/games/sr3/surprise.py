@@ -13,6 +13,7 @@ from PySide6.QtCore import Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
+    QComboBox,
     QDialog,
     QDialogButtonBox,
     QGridLayout,
@@ -31,14 +32,14 @@ from rules.encounter import Combatant, Status, frozen_map
 from rules.errors import RulesError
 from rules.systems.sr3 import SurpriseTest
 from rules.systems.sr3.dice import TargetNumberTest
-from rules.systems.sr3.ops import party_of
 from rules.systems.sr3.surprise import SurpriseResult, surprise_matrix, surprise_tn
+from rules.systems.sr3.surprise_ops import OPPOSITION, party_of
 from rules.systems.sr3.system import tables
 from ui.widgets.inputs import spin_box
 from ui.widgets.layout import ScrolledContent
 from ui.widgets.messages import show_message, text_label
 
-HEADINGS = (N_("Involved"), N_("Reaction dice"), N_("Ambusher who delayed (TN −2)"), N_("GM modifier"),
+HEADINGS = (N_("Involved"), N_("Side"), N_("Reaction dice"), N_("Ambusher who delayed (TN −2)"), N_("GM modifier"),
             N_("Faces rolled"), "", N_("Successes"))
 
 
@@ -47,7 +48,7 @@ class SurpriseRow(QWidget):
 
     changed = Signal()
 
-    def __init__(self, combatant: Combatant, roller: Roller) -> None:
+    def __init__(self, combatant: Combatant, roller: Roller, sides: int) -> None:
         super().__init__()
         self.combatant = combatant
         self._roller = roller
@@ -55,6 +56,12 @@ class SurpriseRow(QWidget):
         self.successes: int | None = None  # None while the faces are missing or wrong
         self.involved = QCheckBox(combatant.name)
         self.involved.setChecked(True)
+        # "any number of sides": the players and their allies on one, the opponents on another, to start with.
+        self.side = QComboBox()
+        for number in range(1, max(2, sides) + 1):
+            self.side.addItem(_("Side {number}").format(number=number), str(number))
+        self.side.setCurrentIndex(1 if party_of(combatant.side) == OPPOSITION else 0)
+        self.side.setAccessibleName(_("{name}: side").format(name=combatant.name))
         self.dice = spin_box(0, 40, combatant.attribute("reaction"), name=_("{name}: Reaction dice").format(
             name=combatant.name))
         self.delayed = QCheckBox()
@@ -65,14 +72,15 @@ class SurpriseRow(QWidget):
         self.roll_button = QToolButton()
         self.roll_button.setText(_("Roll"))
         self.result = QLabel()
-        for signal in (self.involved.toggled, self.dice.valueChanged, self.delayed.toggled, self.gm.valueChanged,
+        for signal in (self.involved.toggled, self.side.currentIndexChanged, self.dice.valueChanged,
+                       self.delayed.toggled, self.gm.valueChanged,
                        self.faces.textChanged):
             signal.connect(self.changed)
         self.roll_button.clicked.connect(self.roll)
 
     def widgets(self) -> list[QWidget]:
         """The row's cells, left to right."""
-        return [self.involved, self.dice, self.delayed, self.gm, self.faces, self.roll_button, self.result]
+        return [self.involved, self.side, self.dice, self.delayed, self.gm, self.faces, self.roll_button, self.result]
 
     def test(self, document: EncounterDocument) -> TargetNumberTest | None:
         """Reaction dice against the surprise TN (None: no dice)."""
@@ -119,8 +127,9 @@ class SurpriseDialog(QDialog):
         super().__init__(parent)
         self.setWindowTitle(_("Surprise test"))
         self._document = document
-        self.rows = [SurpriseRow(combatant, roller) for combatant in document.state.combatants.values()
-                     if document.system.status(combatant, document.state) is Status.ACTIVE]
+        fighters = [combatant for combatant in document.state.combatants.values()
+                    if document.system.status(combatant, document.state) is Status.ACTIVE]
+        self.rows = [SurpriseRow(combatant, roller, len(fighters)) for combatant in fighters]
         self.outcome = text_label()
         self.status_label = text_label()
         self.buttons = QDialogButtonBox()
@@ -148,13 +157,23 @@ class SurpriseDialog(QDialog):
                        "Against each opponent, more successes lets a fighter act against them until their next "
                        "phase; fewer against everyone leaves them completely surprised."))
         layout.addWidget(note)
+        sides_note = text_label()
+        sides_note.setText(_("Put each fighter on a side (a third side for a three-way ambush); fighters on "
+                             "different sides are opponents. Untick those the surprise does not concern."))
+        layout.addWidget(sides_note)
+        if self._document.state.clock.current is not None:
+            mid_turn = text_label()
+            mid_turn.setText(_("The turn is under way: the losses apply to each fighter's current action, or to "
+                               "their next phase if they are not acting now; the completely surprised lose that "
+                               "phase."))
+            layout.addWidget(mid_turn)
         grid = QGridLayout()
         for column, heading in enumerate(HEADINGS):
             grid.addWidget(QLabel(_(heading) if heading else ""), 0, column)
         for number, row in enumerate(self.rows, start=1):
             for column, widget in enumerate(row.widgets()):
                 grid.addWidget(widget, number, column)
-        grid.setColumnStretch(4, 1)
+        grid.setColumnStretch(HEADINGS.index(N_("Faces rolled")), 1)
         layout.addLayout(grid)
         # Room for the outcome from the start (one line a fighter): the dialog is sized once, when it opens.
         self.outcome.setMinimumHeight(self.fontMetrics().lineSpacing() * (len(self.rows) + 1))
@@ -187,13 +206,14 @@ class SurpriseDialog(QDialog):
         if not rows or any(row.successes is None for row in rows):
             return None
         successes = {row.combatant.id: row.successes or 0 for row in rows}
-        sides = {row.combatant.id: party_of(row.combatant.side) for row in rows}
-        return surprise_matrix(successes, sides)
+        return surprise_matrix(successes, self.sides())
+
+    def sides(self) -> dict[str, str]:
+        """Each involved fighter's side, as the GM set it."""
+        return {row.combatant.id: str(row.side.currentData()) for row in self.involved()}
 
     def problem(self, result: SurpriseResult | None) -> str:
         """What stops Apply ("" when nothing does)."""
-        if self._document.state.clock.current is not None:
-            return _("Make the surprise test before rolling initiative.")
         if result is None:
             return _("Roll or type every fighter's Reaction dice.")
         return ""
@@ -227,7 +247,8 @@ class SurpriseDialog(QDialog):
             return
         successes = {row.combatant.id: row.successes or 0 for row in self.involved()}
         try:
-            self._document.apply(SurpriseTest(frozen_map(successes), ends_by_phase=True), initiator=self)
+            self._document.apply(SurpriseTest(frozen_map(successes), ends_by_phase=True,
+                                              sides=frozen_map(self.sides())), initiator=self)
         except RulesError as problem:
             show_message(self.status_label, str(problem))
             return
