@@ -22,7 +22,7 @@ from rules.serialize import (
     to_data,
 )
 from rules.systems import get_system
-from rules.systems.sr3.ops import may_act_against
+from rules.systems.sr3.surprise_test import may_act_against
 from rules.systems.walka import SYSTEM as WALKA
 from rules.systems.walka import seating
 from rules.systems.walka.seating import listed_seats

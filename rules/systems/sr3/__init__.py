@@ -8,8 +8,9 @@ from rules.systems.sr3.levels import stage
 from rules.systems.sr3.melee_ops import Sr3Melee
 from rules.systems.sr3.monitor import wound_modifiers
 from rules.systems.sr3.odds import damage_distribution, success_probability, successes_distribution
-from rules.systems.sr3.ops import Sr3Attack, Sr3QuickDrawFailed, SurpriseTest, grenade_timer
+from rules.systems.sr3.ops import Sr3Attack, Sr3QuickDrawFailed, grenade_timer
 from rules.systems.sr3.resistance import Sr3ResistHit
+from rules.systems.sr3.surprise_test import SurpriseTest
 from rules.systems.sr3.system import Sr3System
 
 SYSTEM = Sr3System()

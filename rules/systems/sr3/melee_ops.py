@@ -20,7 +20,8 @@ from rules.systems.sr3.levels import check_level
 from rules.systems.sr3.melee import Role, hit_level, resolve_melee
 from rules.systems.sr3.melee_odds import NOBODY, outcome_key
 from rules.systems.sr3.monitor import PHYSICAL, STUN
-from rules.systems.sr3.ops import Chains, check_chains, land_damage, may_act_against, successes_line, take_from_pool
+from rules.systems.sr3.ops import Chains, check_chains, land_damage, successes_line, take_from_pool
+from rules.systems.sr3.surprise_test import may_act_against
 from rules.systems.sr3.system import COMPLEX, tables
 from rules.text import N_, _
 

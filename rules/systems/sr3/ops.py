@@ -6,24 +6,23 @@ gives the same result and the log can quote the dice.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from rules.combatants import harm_lines, track_label
 from rules.effects import AddEffect
-from rules.encounter import ADDED_LATER, Combatant, Effect, Encounter, Pool, Side, frozen_map
+from rules.encounter import ADDED_LATER, Combatant, Effect, Encounter, Pool, frozen_map
 from rules.errors import OperationError
 from rules.history import Applied, AttackRecord, LogLine, Operation, require_combatant
 from rules.systems.base import RuleSystem
 from rules.systems.sr3 import initiative
 from rules.systems.sr3.aim import aim_of, check_pool_with_aim, lost_to_pool, without_aim
-from rules.systems.sr3.damage import DAMAGE_CODE_FORMAT, Ammo, explosive_misfire, resolve_hit
+from rules.systems.sr3.damage import DAMAGE_CODE_FORMAT, Ammo, barrier_stops, explosive_misfire, resolve_hit
 from rules.systems.sr3.dice import count_sr3_successes, rule_of_one
 from rules.systems.sr3.karma import MAX_BOUGHT, burn_karma, rerolls_cost, spend_karma
 from rules.systems.sr3.levels import LEVEL_BOXES, check_level
 from rules.systems.sr3.monitor import PHYSICAL, STUN
 from rules.systems.sr3.shot import ACTION_OF_MODE
-from rules.systems.sr3.surprise import may_act_against_now, surprise_matrix, with_surprise
+from rules.systems.sr3.surprise_test import may_act_against
 from rules.systems.sr3.system import COMBAT_POOL, FREE, FULL_AUTO_ROUNDS, KARMA_ATTRIBUTE, SIMPLE, tables
 from rules.systems.sr3.tables import FiringMode
 from rules.text import N_, NN_, _, ngettext
@@ -32,54 +31,9 @@ from rules.weapons import fire
 Chains = tuple[tuple[int, ...], ...]
 LEVEL_NAMES = {"L": N_("Light"), "M": N_("Moderate"), "S": N_("Serious"), "D": N_("Deadly")}
 MAX_ROUNDS = 100  # a sanity limit on a shot's rounds (the tables say what a mode fires)
+MAX_BARRIER = 100  # a sanity limit on a barrier's rating (no SR3 barrier comes near it)
 MAX_KARMA_REROLLS = 20  # a sanity limit: each reroll costs one point more than the last
 MAX_QUICK_DRAW_TN = 30  # a sanity limit on a typed number (4, +2 and +2 in the book)
-
-
-# --- surprise -----------------------------------------------------------------------------------
-
-
-def party_of(side: Side) -> str:
-    """The side a combatant is on in a surprise test: the opposition against everyone else."""
-    return "opposition" if side is Side.OPPONENT else "party"
-
-
-@dataclass(frozen=True)
-class SurpriseTest(Operation):
-    """Everyone's Reaction-test successes; decides who may act against whom in the first pass."""
-
-    kind = "sr3_surprise"
-    successes: Mapping[str, int]
-    #: Each fighter's losses end with its next phase (sr3.md: "The losses apply to the current action, or to the
-    #: next phase if not acting now"); False, as tests recorded before: at the end of the first pass.
-    ends_by_phase: bool = field(default=False, metadata=ADDED_LATER)
-
-    def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
-        if encounter.clock.current is not None:
-            raise OperationError(_("Make the surprise test before rolling initiative."))
-        for combatant_id in self.successes:
-            require_combatant(encounter, combatant_id)
-        sides = {cid: party_of(encounter.combatant(cid).side) for cid in self.successes}
-        result = surprise_matrix(self.successes, sides)
-        surprise = {cid: tuple(sorted(result.may_act_against.get(cid, frozenset())))
-                    for cid in self.successes if cid in result.completely_surprised or _has_opponent(cid, sides)}
-        log = [LogLine("Surprise test: {name} has {count} success.", {"name": encounter.combatant(cid).name,
-                                                                       "count": n},
-                       plural="Surprise test: {name} has {count} successes.", count=n)
-               for cid, n in self.successes.items()]
-        log += [LogLine("{name} is completely surprised and cannot act in the first pass.",
-                        {"name": encounter.combatant(cid).name}) for cid in sorted(result.completely_surprised)]
-        return Applied(with_surprise(encounter, surprise, self.ends_by_phase), tuple(log))
-
-
-def _has_opponent(combatant_id: str, sides: Mapping[str, str]) -> bool:
-    return any(side != sides[combatant_id] for side in sides.values())
-
-
-def may_act_against(encounter: Encounter, actor: str, opponent: str) -> bool:
-    """Whether the surprise test (if one is in force) lets ``actor`` act against ``opponent``."""
-    allowed = may_act_against_now(encounter, actor)
-    return allowed is None or opponent in allowed
 
 
 # --- attacks ------------------------------------------------------------------------------------
@@ -140,6 +94,12 @@ class Sr3Attack(Operation):
     #: A quick draw (0: none): the Reaction test's TN and dice; "one success: draw and fire" in one simple action.
     quick_draw_tn: int = field(default=0, metadata=ADDED_LATER)
     quick_draw_faces: Chains = field(default=(), metadata=ADDED_LATER)
+    #: The rating of a barrier shot at or through, as the ammunition leaves it (0: none in the way).
+    barrier: int = field(default=0, metadata=ADDED_LATER)
+
+    def stopped(self) -> bool:
+        """Whether a hit meets a barrier "rated above the attack's Power", which stops it."""
+        return barrier_stops(self.barrier, self.power)
 
     def attacker_id(self) -> str | None:
         return self.attacker
@@ -197,6 +157,8 @@ class Sr3Attack(Operation):
             raise OperationError(_("Unknown firing mode {mode!r}.").format(mode=self.mode))
         if not 0 <= self.aim_actions <= MAX_ROUNDS:
             raise OperationError(_("Aim actions and skill cannot be negative."))
+        if not 0 <= self.barrier <= MAX_BARRIER:
+            raise OperationError(_("A barrier's rating is 0 to {limit}.").format(limit=MAX_BARRIER))
         if not 1 <= self.rounds <= MAX_ROUNDS:
             raise OperationError(ngettext("A shot fires 1 to {count} round.", "A shot fires 1 to {count} rounds.",
                                           MAX_ROUNDS).format(count=MAX_ROUNDS))
@@ -478,6 +440,10 @@ def _resolve(state: Encounter, system: RuleSystem, attack: Sr3Attack, log: list[
     outcome = resolve_hit(attack.level, hits, dodge, resist)
     if outcome.missed:
         return Applied(state, (*log, LogLine("The attack misses.")))
+    if attack.stopped():
+        return Applied(state, (*log, LogLine("The barrier (rating {rating}) stops the attack: it is rated above "
+                                             "the Power {power}.", {"rating": attack.barrier,
+                                                                    "power": attack.power})))
     if attack.dodge_faces:
         log.append(successes_line("{name} dodges: {count} success at TN {tn}.",
                                    "{name} dodges: {count} successes at TN {tn}.", target.name, dodge,

@@ -89,6 +89,7 @@ MODIFIER_LABELS: Final[Mapping[str, str]] = MappingProxyType(
         "second_firearm": N_("Second firearm"),
         "aim": N_("Aim"),
         "called_shot": N_("Called shot"),
+        "barrier_breach": N_("Explosive rounds at a barrier (2 × its rating)"),
         "dodge": N_("Dodge"),
         "burst_rounds": N_("Burst or full-auto rounds"),
         "shotgun_spread": N_("Shotgun spread"),

@@ -61,6 +61,7 @@ COMBAT_POOL: Final[str] = N_("combat")  # also the pool's shown name, hence mark
 KARMA_POOL: Final[str] = N_("karma")
 KARMA_ATTRIBUTE: Final[str] = "karma_pool"
 RUN_MULTIPLIER: Final[str] = "run_multiplier"
+DERMAL_ARMOR: Final[str] = "dermal_armor"
 FREE, SIMPLE, COMPLEX = "free", "simple", "complex"
 #: Kept with the phase's action counts: the rounds fired full auto in this phase (one complex action fires them).
 FULL_AUTO_ROUNDS: Final[str] = "full_auto_rounds"
@@ -104,6 +105,8 @@ _ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
     AttributeSpec(KARMA_ATTRIBUTE, N_("Karma pool"), 0, 0, 99, N_("Karma"), filled_when_added=False),
     # sr3.md, Movement: "run = Quickness × 3 (dwarf × 2)"; the races' multipliers are data (movement.run_multiplier).
     AttributeSpec(RUN_MULTIPLIER, N_("Run multiplier (dwarf 2)"), 3, 1, 10, N_("Run×"), filled_when_added=False),
+    # sr3.md, Ranged combat, step 5: "modified Body (dermal armor included)"; it also cancels flechette's extra level.
+    AttributeSpec(DERMAL_ARMOR, N_("Dermal armor"), 0, 0, 10, N_("Derm"), filled_when_added=False),
 )
 
 DELAYING, FREE_ELSEWHERE, MELEE_TIE, REACH_MODE, TABLES = (
@@ -383,6 +386,11 @@ class Sr3System(RuleSystem):
         from rules.systems.sr3.outcomes import outcome_probability  # it imports the operations, which import us
 
         return outcome_probability(operation, before, self)
+
+
+def resisting_body(combatant: Combatant) -> int:
+    """The Body that resists damage: "modified Body (dermal armor included)" (sr3.md, Ranged combat, step 5)."""
+    return combatant.attribute("body") + combatant.attribute(DERMAL_ARMOR)
 
 
 def tables(encounter: Encounter) -> Sr3Tables:

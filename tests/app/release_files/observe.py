@@ -63,7 +63,7 @@ def _walka(state: Encounter, system: RuleSystem) -> dict[str, Any]:
 
 
 def _sr3(state: Encounter) -> dict[str, Any]:
-    from rules.systems.sr3.ops import may_act_against
+    from rules.systems.sr3.surprise_test import may_act_against
 
     ids = list(state.combatants)
     return {"surprised": [[actor, other] for actor in ids for other in ids

@@ -35,6 +35,7 @@ from rules.systems.sr3.damage import DamageCode, describe_damage_code, read_type
 from rules.systems.sr3.levels import LEVEL_LABELS
 from rules.systems.sr3.melee import MeleeFighter, Role
 from rules.systems.sr3.melee_odds import NOBODY, ORDER, MeleeSheet, MeleeSide, work_out_melee
+from rules.systems.sr3.system import resisting_body
 from rules.systems.sr3.tables import Sr3Tables, TieRule
 from rules.systems.sr3.weapons import DAMAGE, REACH, SKILL, is_melee
 from ui.charts.odds_chart import OddsChart
@@ -286,10 +287,10 @@ class MeleeForm(QWidget):
         mine = MeleeSide(self.attack.skill.value() + self.attack_pool.value(),
                          situation.fighter(situation.attacker, self.attack.reach.value(), wound_modifier(attacker)),
                          self.attack.blow(attacker.attribute("strength")),
-                         attacker.attribute("body") + self.resist_pool.value(), attacker.attribute("impact"))
+                         resisting_body(attacker) + self.resist_pool.value(), attacker.attribute("impact"))
         theirs = MeleeSide(self.defence.skill.value() + self.defence_pool.value(),
                            situation.fighter(situation.defender, self.defence.reach.value(), wound_modifier(defender)),
-                           counter, defender.attribute("body") + self.resist_pool.value(),
+                           counter, resisting_body(defender) + self.resist_pool.value(),
                            defender.attribute("impact"))
         return mine, theirs
 
@@ -330,7 +331,7 @@ class MeleeForm(QWidget):
         hurt = defender if hit is Role.DEFENDER else attacker
         tn = sheet.defender_resist_tn if hit is Role.DEFENDER else sheet.attacker_resist_tn
         self.resist_entry.title_label.setText(_("{name} resists").format(name=hurt.name))
-        self.resist_entry.set_expression(tn_test(hurt.attribute("body") + self.resist_pool.value(), tn or 2),
+        self.resist_entry.set_expression(tn_test(resisting_body(hurt) + self.resist_pool.value(), tn or 2),
                                          _("No Body dice."))
 
     def _exchanged(self) -> bool:

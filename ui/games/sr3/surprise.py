@@ -31,8 +31,8 @@ from rules.encounter import Combatant, Status, frozen_map
 from rules.errors import RulesError
 from rules.systems.sr3 import SurpriseTest
 from rules.systems.sr3.dice import TargetNumberTest
-from rules.systems.sr3.ops import party_of
 from rules.systems.sr3.surprise import SurpriseResult, surprise_matrix, surprise_tn
+from rules.systems.sr3.surprise_test import party_of
 from rules.systems.sr3.system import tables
 from ui.widgets.inputs import spin_box
 from ui.widgets.layout import ScrolledContent
