@@ -16,7 +16,7 @@ import pytest
 from rules.dice import Chains
 from rules.errors import RulesError
 from rules.systems.sr3 import SYSTEM as SR3
-from rules.systems.sr3.damage import Ammo, CalledShotEffect, TargetKind
+from rules.systems.sr3.damage import Ammo, CalledShotEffect, DamageCode, TargetKind, blast_power
 from rules.systems.sr3.ops import Sr3Attack
 from rules.systems.sr3.outcomes import attack_probability, outcome_key
 from rules.systems.sr3.ranged import RangedAttack
@@ -171,3 +171,21 @@ def test_dermal_armor_adds_to_the_body_that_resists_a_typed_code() -> None:
 def test_dermal_armor_is_an_optional_attribute() -> None:
     spec = next(spec for spec in SR3.attribute_specs() if spec.key == DERMAL_ARMOR)
     assert spec.default == 0 and not spec.filled_when_added
+
+
+# --- grenades: "Power falling with distance by the grenade's rate per metre, level unchanged" ---
+
+
+def test_a_blasts_power_falls_by_its_rate_per_metre_and_keeps_its_level() -> None:
+    grenade = replace(PISTOL, code_text="10S", kind=WeaponKind.BLAST, falloff=1, blast_metres=3)
+    sheet = work_out(grenade, DATA)
+    assert (sheet.power, sheet.level) == (7, "S") and sheet.weapon_code == DamageCode(10, "S")
+    assert sheet.resist_tn == 7  # impact armor 0
+
+
+def test_a_blast_at_its_centre_keeps_its_code_and_never_falls_below_zero() -> None:
+    grenade = replace(PISTOL, code_text="10S", kind=WeaponKind.BLAST, falloff=2)
+    assert work_out(grenade, DATA).weapon_code is None
+    assert blast_power(10, 2, 8) == 0
+    with pytest.raises(RulesError):
+        blast_power(10, -1, 3)

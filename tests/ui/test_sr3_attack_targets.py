@@ -12,12 +12,14 @@ from collections.abc import Callable
 
 from app.document import EncounterDocument
 from rules.combatants import SetAttribute
+from rules.encounter import Weapon, frozen_map
 from rules.history import Operation
 from rules.systems.sr3.damage import Ammo, TargetKind
 from rules.systems.sr3.dice import TargetNumberTest
 from rules.systems.sr3.ops import Sr3Attack
 from rules.systems.sr3.system import DERMAL_ARMOR
 from rules.systems.sr3.tables import FiringMode, RangeCategory
+from rules.weapons import SetWeapons
 from tests.ui.test_sr3_attack import DialogFactory, dialog_for, fight, type_dice
 from ui.games.sr3.attack import Sr3AttackDialog
 
@@ -94,3 +96,22 @@ def test_explosive_rounds_at_a_barrier_aim_at_twice_its_rating(dialog_for: Dialo
     assert dialog.sheet is None  # a barrier shot at needs its rating
     dialog.situation.hit.barrier.setValue(4)
     assert dialog.sheet is not None and dialog.sheet.attack_tn.value == 8
+
+
+def test_a_saved_grenades_fall_off_lowers_the_power_with_the_targets_distance(dialog_for: DialogFactory) -> None:
+    """sr3.md, Grenades: "Power falling with distance by the grenade's rate per metre, level unchanged"."""
+    document, ids = fight()
+    grenade = Weapon("Offensive grenade", frozen_map({"kind": "blast", "damage": "10S",
+                                                      "weapon_class": "standard_grenade", "blast_falloff": 1}))
+    document.apply(SetWeapons(ids["Mike"], (grenade,)))
+    dialog = dialog_for(document, target_id=ids["Ganger 1"])
+    assert dialog.weapon.falloff.value() == 1 and dialog.defence.blast_metres.isEnabled()
+    dialog.weapon.range.select(RangeCategory.SHORT)
+    dialog.defence.blast_metres.setValue(4)
+    assert dialog.sheet is not None and (dialog.sheet.power, dialog.sheet.level) == (6, "S")
+    assert "(4 m from the blast)" in dialog.damage_label.text()
+    dialog.dice.skill.setValue(3)
+    type_dice(dialog, "5,5,1", "", "1,1,1,1")
+    dialog.resolve()
+    operation = document.history.entries[-1].operation
+    assert isinstance(operation, Sr3Attack) and (operation.power, operation.level) == (6, "S")

@@ -286,6 +286,13 @@ def _object_armor(rating: int, ammo: Ammo, target: TargetKind, tables: Sr3Tables
     return rating
 
 
+def blast_power(power: int, per_metre: int, metres: int) -> int:
+    """A blast's Power ``metres`` from its centre: "Power falling with distance by the grenade's rate per metre,
+    level unchanged"; never below 0."""
+    require(per_metre >= 0 and metres >= 0, _("A blast's fall-off and distance cannot be negative."))
+    return max(0, power - per_metre * metres)
+
+
 def barrier_rating(rating: int, ammo: Ammo, tables: Sr3Tables | None = None) -> int:
     """A barrier's rating against ``ammo``: "APDS halves armor and barrier ratings (round down)", flechette doubles
     it ("barrier and vehicle armor doubled")."""

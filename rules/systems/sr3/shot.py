@@ -8,7 +8,7 @@ the :class:`ShotSheet` it shows, and the resolved :class:`~rules.systems.sr3.ops
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Final
 
@@ -21,6 +21,7 @@ from rules.systems.sr3.damage import (
     ammo_damage_code,
     barrier_rating,
     barrier_stops,
+    blast_power,
     called_shot,
     damage_code,
     dodge_tn,
@@ -81,6 +82,9 @@ class ShotInputs:
     dodge_dice: int
     resist_dice: int
     shooter_armor: tuple[int, int] = (0, 0)
+    #: A blast's Power lost per metre and the target's distance from its centre in metres.
+    falloff: int = 0
+    blast_metres: int = 0
 
 
 @dataclass(frozen=True)
@@ -99,6 +103,8 @@ class ShotSheet:
     odds: dict[str, float]
     #: The barrier's rating as the ammunition leaves it (0: none): above the Power, it stops the attack.
     barrier: int = 0
+    #: The weapon's own code when a blast's fall-off lowered ``base`` (None: no fall-off).
+    weapon_code: DamageCode | None = None
 
     @property
     def stopped(self) -> bool:
@@ -147,7 +153,8 @@ def _attack_tn(inputs: ShotInputs, data: Sr3Tables) -> TargetNumber:
 
 def work_out(inputs: ShotInputs, data: Sr3Tables) -> ShotSheet:
     """Ask the rules for the shot's TNs, damage and odds; RulesError names what the GM must fix."""
-    base = parse_damage_code(inputs.code_text).for_strength(inputs.strength)
+    weapon_code = parse_damage_code(inputs.code_text).for_strength(inputs.strength)
+    base = replace(weapon_code, power=blast_power(weapon_code.power, inputs.falloff, inputs.blast_metres))
     require(inputs.defence.target is not TargetKind.BARRIER or inputs.defence.barrier > 0,
             _("Type the rating of the barrier shot at."))
     require(inputs.defence.dermal >= 0, _("Armor ratings cannot be negative."))
@@ -165,11 +172,11 @@ def work_out(inputs: ShotInputs, data: Sr3Tables) -> ShotSheet:
     resist = resistance_tn(mode_power, ballistic, impact, inputs.kind, inputs.ammo, target=kind, tables=data)
     dodge = dodge_tn(rounds or 1, shotgun_spread=defence.shotgun_spread, wound_modifier=defence.wound_modifier,
                      cramped=defence.cramped, area_weapon=defence.area_weapon, tables=data)
-    misfire = resistance_tn(base.power, *inputs.shooter_armor, inputs.kind, Ammo.NORMAL, tables=data)
+    misfire = resistance_tn(weapon_code.power, *inputs.shooter_armor, inputs.kind, Ammo.NORMAL, tables=data)
     odds = attack_outcome_distribution(inputs.attack_dice, attack_tn.value, inputs.dodge_dice, dodge.value,
                                        inputs.resist_dice, resist, level)
     barrier = _barrier(inputs, data)
     if barrier_stops(barrier, power):
         odds = stopped_by_barrier(odds)
     return ShotSheet(attack_tn, base, (mode_power, mode_level), power, level, armor, resist, dodge, misfire, odds,
-                     barrier)
+                     barrier, weapon_code if weapon_code != base else None)

@@ -435,6 +435,7 @@ class Sr3AttackDialog(AttackDialog):
         dice.dodge.setMaximum(0 if barred else left)
         dice.resist_pool.setMaximum(0 if barred else max(0, left - dice.dodge.value()))
         self.situation.sync()
+        self.defence.blast_metres.setEnabled(self.weapon.falloff.value() > 0)
         self.situation.offer_quick_draw(self.weapon.weapon_class.value(), self._tables)
         self._set_editable(not self._form_locked())
         dice.attacker_pool_note.setText(_("{left} left").format(left=pool_left(attacker)) if attacker else "")
@@ -462,7 +463,8 @@ class Sr3AttackDialog(AttackDialog):
             spot_armor=self.situation.spot_armor.value(),
             attack_dice=dice.skill.value() + dice.attack_pool.value(), dodge_dice=dice.dodge.value(),
             resist_dice=dice.resist_dice(),
-            shooter_armor=(attacker.attribute("ballistic"), attacker.attribute("impact")))
+            shooter_armor=(attacker.attribute("ballistic"), attacker.attribute("impact")),
+            falloff=weapon.falloff.value(), blast_metres=self.defence.blast_metres.value())
 
     def _defence(self) -> Defence:
         hit = self.situation.hit

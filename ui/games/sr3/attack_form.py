@@ -57,6 +57,7 @@ from rules.systems.sr3.tables import (
     label_for,
 )
 from rules.systems.sr3.weapons import (
+    BLAST_FALLOFF,
     COMPENSATION,
     DAMAGE,
     DAMAGE_CODE_HELP,
@@ -162,6 +163,9 @@ def damage_html(sheet: ShotSheet, inputs: ShotInputs) -> str:
     """The damage code step by step (mode, ammunition, called shot), the resistance and dodge TNs."""
     mode = inputs.attack.mode
     codes = [describe_damage_code(sheet.base)]
+    if sheet.weapon_code is not None:  # "Power falling with distance … level unchanged"
+        codes[:1] = [describe_damage_code(sheet.weapon_code), _("{code} ({metres} m from the blast)").format(
+            code=describe_damage_code(sheet.base), metres=inputs.blast_metres)]
     if sheet.mode_code != (sheet.base.power, sheet.base.level):
         codes.append(_("{code} ({mode}, {rounds})").format(
             code=_code_text(*sheet.mode_code), mode=mode.value,
@@ -196,6 +200,9 @@ class WeaponBox(QGroupBox):
         self.name = QLineEdit(placeholderText=_("e.g. Ares Predator"))
         self.code = QLineEdit("9M")
         self.code.setToolTip(_(DAMAGE_CODE_HELP))
+        self.falloff = spin_box(0, 20, special=_("none"), name=_("Power lost per metre"))
+        self.falloff.setToolTip(_("A grenade's or other blast's fall-off: its Power drops by this much for each metre "
+                                  "between the blast and the target, the level unchanged."))
         self.code_error = QLabel()
         self.code_error.setWordWrap(True)
         self.mode: Choice[FiringMode] = _choice(())
@@ -221,7 +228,7 @@ class WeaponBox(QGroupBox):
     def _build_layout(self) -> None:
         form = QFormLayout(self)
         form.addRow(_("Name"), self.name)
-        form.addRow(_("Damage code"), self.code)
+        form.addRow(_("Damage code"), _row(self.code, _("Power − per m"), self.falloff))
         form.addRow("", self.code_error)
         form.addRow(_("Firing mode"), _row(self.mode, _("rounds"), self.rounds))
         form.addRow(_("Rounds fired this phase"), self.fired)
@@ -234,7 +241,7 @@ class WeaponBox(QGroupBox):
 
     def inputs(self) -> list[QWidget]:
         """Inputs whose every change recomputes the sheet (mode and class have their own slot)."""
-        return [self.name, self.code, self.rounds, self.fired, self.compensation, self.gyro, self.range,
+        return [self.name, self.code, self.falloff, self.rounds, self.fired, self.compensation, self.gyro, self.range,
                 self.distance, self.heavy, self.ammo, self.kind, self.smartgun]
 
     def firing_mode(self) -> FiringMode:
@@ -263,6 +270,7 @@ class WeaponBox(QGroupBox):
         self.weapon_class.select(weapon_class(weapon))
         self.ammo.select(ammunition(weapon))
         self.kind.select(weapon_kind(weapon))
+        self.falloff.setValue(weapon.number(BLAST_FALLOFF))
         self.smartgun.setChecked(smart_system(weapon) is not Smart.NONE)
 
     def limit_rounds(self, data: Sr3Tables) -> None:
@@ -391,16 +399,20 @@ class DefenceBox(QGroupBox):
         self.spread = spin_box(0, 10)
         self.cramped = spin_box(0, 4)
         self.area = QCheckBox(_(MODIFIER_LABELS["area_weapon"]))
+        self.blast_metres = spin_box(0, 999, suffix=_(" m"), name=_("Metres from the blast"))
+        self.blast_metres.setToolTip(_("Metres between the blast and the target: a blast's Power falls with them "
+                                       "(the weapon's Power lost per metre)."))
         grid = QGridLayout(self)
         _two_pairs_a_row(grid, ((_("Ballistic armor"), self.ballistic), (_("Impact armor"), self.impact),
                                 (_("Wound modifier"), self.wounds),
                                 (_(MODIFIER_LABELS["shotgun_spread"]), self.spread),
                                 (_(MODIFIER_LABELS["cramped"]), self.cramped)))
-        grid.addWidget(self.area, 2, 2, 1, 2)
+        grid.addWidget(self.area, 2, 2)
+        grid.addWidget(self.blast_metres, 2, 3)
 
     def inputs(self) -> list[QWidget]:
         """Inputs whose every change recomputes the sheet."""
-        return [self.ballistic, self.impact, self.wounds, self.spread, self.cramped, self.area]
+        return [self.ballistic, self.impact, self.wounds, self.spread, self.cramped, self.area, self.blast_metres]
 
     def values(self) -> Defence:
         """The defence as the rules take it."""
