@@ -16,7 +16,7 @@ import pytest
 from rules.dice import Chains
 from rules.errors import RulesError
 from rules.systems.sr3 import SYSTEM as SR3
-from rules.systems.sr3.damage import Ammo, CalledShotEffect, DamageCode, TargetKind, blast_power
+from rules.systems.sr3.damage import Ammo, CalledShotEffect, DamageCode, TargetKind, blast_power, spread_power
 from rules.systems.sr3.ops import Sr3Attack
 from rules.systems.sr3.outcomes import attack_probability, outcome_key
 from rules.systems.sr3.ranged import RangedAttack
@@ -189,3 +189,20 @@ def test_a_blast_at_its_centre_keeps_its_code_and_never_falls_below_zero() -> No
     assert blast_power(10, 2, 8) == 0
     with pytest.raises(RulesError):
         blast_power(10, -1, 3)
+
+
+# --- shotguns: "shot spreads with range and choke"; "+1 per shotgun spread step" on the dodge ---
+
+
+def test_each_spread_step_lowers_the_shotguns_power_and_eases_the_dodge() -> None:
+    shotgun = replace(PISTOL, code_text="10S", spread_power=1, defence=Defence(shotgun_spread=2))
+    sheet = work_out(shotgun, DATA)
+    assert (sheet.power, sheet.level) == (8, "S") and sheet.weapon_code == DamageCode(10, "S")
+    assert {line.key: line.value for line in sheet.dodge_tn.lines} == {"dodge": 4, "shotgun_spread": 2}
+
+
+def test_a_shotgun_without_a_power_loss_per_step_keeps_its_power() -> None:
+    sheet = work_out(replace(PISTOL, code_text="10S", defence=Defence(shotgun_spread=3)), DATA)
+    assert sheet.power == 10 and sheet.weapon_code is None
+    with pytest.raises(RulesError):
+        spread_power(10, 1, -1)

@@ -115,3 +115,18 @@ def test_a_saved_grenades_fall_off_lowers_the_power_with_the_targets_distance(di
     dialog.resolve()
     operation = document.history.entries[-1].operation
     assert isinstance(operation, Sr3Attack) and (operation.power, operation.level) == (6, "S")
+
+
+def test_a_saved_shotguns_power_falls_with_each_spread_step(dialog_for: DialogFactory) -> None:
+    """sr3.md, Shotguns: "shot spreads with range and choke"; the Power per step is the weapon's data."""
+    document, ids = fight()
+    shotgun = Weapon("Remington Roomsweeper", frozen_map({"kind": "firearm", "damage": "9S", "modes": "SA",
+                                                         "weapon_class": "shotgun", "spread_power": 1}))
+    document.apply(SetWeapons(ids["Mike"], (shotgun,)))
+    dialog = dialog_for(document, target_id=ids["Ganger 1"])
+    assert dialog.weapon.spread_power.value() == 1
+    dialog.weapon.range.select(RangeCategory.SHORT)
+    dialog.defence.spread.setValue(3)
+    assert dialog.sheet is not None and (dialog.sheet.power, dialog.sheet.level) == (6, "S")
+    assert dialog.sheet.dodge_tn.value == 4 + 3
+    assert "(spread 3)" in dialog.damage_label.text()

@@ -293,6 +293,12 @@ def blast_power(power: int, per_metre: int, metres: int) -> int:
     return max(0, power - per_metre * metres)
 
 
+def spread_power(power: int, per_step: int, steps: int) -> int:
+    """A shotgun's Power after ``steps`` of spread at ``per_step`` each (the weapon's data); never below 0."""
+    require(per_step >= 0 and steps >= 0, _("A shotgun's spread and its Power loss cannot be negative."))
+    return max(0, power - per_step * steps)
+
+
 def barrier_rating(rating: int, ammo: Ammo, tables: Sr3Tables | None = None) -> int:
     """A barrier's rating against ``ammo``: "APDS halves armor and barrier ratings (round down)", flechette doubles
     it ("barrier and vehicle armor doubled")."""

@@ -28,6 +28,7 @@ from rules.systems.sr3.damage import (
     parse_damage_code,
     relevant_armor,
     resistance_tn,
+    spread_power,
 )
 from rules.systems.sr3.monitor import PHYSICAL, STUN
 from rules.systems.sr3.odds import attack_outcome_distribution, stopped_by_barrier
@@ -85,6 +86,8 @@ class ShotInputs:
     #: A blast's Power lost per metre and the target's distance from its centre in metres.
     falloff: int = 0
     blast_metres: int = 0
+    #: A shotgun's Power lost per step of spread (the steps are the defence's ``shotgun_spread``).
+    spread_power: int = 0
 
 
 @dataclass(frozen=True)
@@ -103,7 +106,7 @@ class ShotSheet:
     odds: dict[str, float]
     #: The barrier's rating as the ammunition leaves it (0: none): above the Power, it stops the attack.
     barrier: int = 0
-    #: The weapon's own code when a blast's fall-off lowered ``base`` (None: no fall-off).
+    #: The weapon's own code when a blast's fall-off or a shotgun's spread lowered ``base`` (None: neither did).
     weapon_code: DamageCode | None = None
 
     @property
@@ -154,7 +157,8 @@ def _attack_tn(inputs: ShotInputs, data: Sr3Tables) -> TargetNumber:
 def work_out(inputs: ShotInputs, data: Sr3Tables) -> ShotSheet:
     """Ask the rules for the shot's TNs, damage and odds; RulesError names what the GM must fix."""
     weapon_code = parse_damage_code(inputs.code_text).for_strength(inputs.strength)
-    base = replace(weapon_code, power=blast_power(weapon_code.power, inputs.falloff, inputs.blast_metres))
+    lowered = blast_power(weapon_code.power, inputs.falloff, inputs.blast_metres)
+    base = replace(weapon_code, power=spread_power(lowered, inputs.spread_power, inputs.defence.shotgun_spread))
     require(inputs.defence.target is not TargetKind.BARRIER or inputs.defence.barrier > 0,
             _("Type the rating of the barrier shot at."))
     require(inputs.defence.dermal >= 0, _("Armor ratings cannot be negative."))

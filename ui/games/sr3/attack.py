@@ -460,11 +460,11 @@ class Sr3AttackDialog(AttackDialog):
             code_text=str(typed_value(DAMAGE, weapon.code.text())), strength=attacker.attribute("strength"),
             kind=weapon.kind.value(), ammo=weapon.ammo.value(), attack=self._ranged_attack(),
             defence=self._defence(), called_effect=self.situation.called_effect.value(),
-            spot_armor=self.situation.spot_armor.value(),
+            spot_armor=self.situation.spot_armor.value(), resist_dice=dice.resist_dice(),
             attack_dice=dice.skill.value() + dice.attack_pool.value(), dodge_dice=dice.dodge.value(),
-            resist_dice=dice.resist_dice(),
             shooter_armor=(attacker.attribute("ballistic"), attacker.attribute("impact")),
-            falloff=weapon.falloff.value(), blast_metres=self.defence.blast_metres.value())
+            falloff=weapon.falloff.value(), blast_metres=self.defence.blast_metres.value(),
+            spread_power=weapon.spread_power.value())
 
     def _defence(self) -> Defence:
         hit = self.situation.hit

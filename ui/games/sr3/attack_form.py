@@ -61,6 +61,7 @@ from rules.systems.sr3.weapons import (
     COMPENSATION,
     DAMAGE,
     DAMAGE_CODE_HELP,
+    SPREAD_POWER,
     WEAPON_KIND_LABELS,
     Smart,
     ammunition,
@@ -159,13 +160,22 @@ def _code_change_text(sheet: ShotSheet, inputs: ShotInputs) -> str:
     return (_("{code} (called shot)") if called else _("{code} (ammunition)")).format(code=code)
 
 
+def _lowered_text(base: DamageCode, inputs: ShotInputs) -> str:
+    """The code a blast's distance or a shotgun's spread lowered, naming why."""
+    why = []
+    if inputs.falloff and inputs.blast_metres:
+        why.append(_("{metres} m from the blast").format(metres=inputs.blast_metres))
+    if inputs.spread_power and inputs.defence.shotgun_spread:
+        why.append(_("spread {steps}").format(steps=inputs.defence.shotgun_spread))
+    return _("{code} ({why})").format(code=describe_damage_code(base), why=", ".join(why))
+
+
 def damage_html(sheet: ShotSheet, inputs: ShotInputs) -> str:
     """The damage code step by step (mode, ammunition, called shot), the resistance and dodge TNs."""
     mode = inputs.attack.mode
     codes = [describe_damage_code(sheet.base)]
-    if sheet.weapon_code is not None:  # "Power falling with distance … level unchanged"
-        codes[:1] = [describe_damage_code(sheet.weapon_code), _("{code} ({metres} m from the blast)").format(
-            code=describe_damage_code(sheet.base), metres=inputs.blast_metres)]
+    if sheet.weapon_code is not None:  # "Power falling with distance … level unchanged", or spread shot
+        codes[:1] = [describe_damage_code(sheet.weapon_code), _lowered_text(sheet.base, inputs)]
     if sheet.mode_code != (sheet.base.power, sheet.base.level):
         codes.append(_("{code} ({mode}, {rounds})").format(
             code=_code_text(*sheet.mode_code), mode=mode.value,
@@ -203,6 +213,9 @@ class WeaponBox(QGroupBox):
         self.falloff = spin_box(0, 20, special=_("none"), name=_("Power lost per metre"))
         self.falloff.setToolTip(_("A grenade's or other blast's fall-off: its Power drops by this much for each metre "
                                   "between the blast and the target, the level unchanged."))
+        self.spread_power = spin_box(0, 20, special=_("none"), name=_("Power lost per spread step"))
+        self.spread_power.setToolTip(_("A shotgun's shot spreads with range and choke: each step of spread at the "
+                                       "target (the target's defence) lowers the Power by this much."))
         self.code_error = QLabel()
         self.code_error.setWordWrap(True)
         self.mode: Choice[FiringMode] = _choice(())
@@ -233,7 +246,7 @@ class WeaponBox(QGroupBox):
         form.addRow(_("Firing mode"), _row(self.mode, _("rounds"), self.rounds))
         form.addRow(_("Rounds fired this phase"), self.fired)
         form.addRow(_("Recoil compensation"), _row(self.compensation, _("gyro"), self.gyro))
-        form.addRow(_("Weapon class"), self.weapon_class)
+        form.addRow(_("Weapon class"), _row(self.weapon_class, _("Power − per spread"), self.spread_power))
         form.addRow(_("Range"), _row(self.range, self.distance))
         form.addRow(_("Ammunition"), self.ammo)
         form.addRow(_("Weapon kind"), self.kind)
@@ -241,7 +254,8 @@ class WeaponBox(QGroupBox):
 
     def inputs(self) -> list[QWidget]:
         """Inputs whose every change recomputes the sheet (mode and class have their own slot)."""
-        return [self.name, self.code, self.falloff, self.rounds, self.fired, self.compensation, self.gyro, self.range,
+        return [self.name, self.code, self.falloff, self.spread_power,
+                self.rounds, self.fired, self.compensation, self.gyro, self.range,
                 self.distance, self.heavy, self.ammo, self.kind, self.smartgun]
 
     def firing_mode(self) -> FiringMode:
@@ -271,6 +285,7 @@ class WeaponBox(QGroupBox):
         self.ammo.select(ammunition(weapon))
         self.kind.select(weapon_kind(weapon))
         self.falloff.setValue(weapon.number(BLAST_FALLOFF))
+        self.spread_power.setValue(weapon.number(SPREAD_POWER))
         self.smartgun.setChecked(smart_system(weapon) is not Smart.NONE)
 
     def limit_rounds(self, data: Sr3Tables) -> None:
