@@ -220,7 +220,7 @@ def _take_action(encounter: Encounter, system: RuleSystem, attack: Sr3Attack) ->
                        "phase.").format(name=attacker.name, weapon=attack.weapon)
         raise OperationError(" ".join((fired_text, _("The GM may still record the attack as taking no action."))))
     if attack.called_shot:
-        attacker = _call_the_shot(system, attacker, encounter)
+        attacker = call_the_shot(system, attacker, encounter)
     try:
         acted = system.spend_action(attacker, ACTION_OF_MODE[mode], encounter)
     except OperationError as refusal:
@@ -289,7 +289,7 @@ class Sr3QuickDrawFailed(Operation):
 SINGLE_SHOT_PREFIX = "single_shot:"
 
 
-def _call_the_shot(system: RuleSystem, attacker: Combatant, encounter: Encounter) -> Combatant:
+def call_the_shot(system: RuleSystem, attacker: Combatant, encounter: Encounter) -> Combatant:
     """"Called shot: free action": spent before the shot's own action (the aim it may follow still counts in
     the TN the form worked out)."""
     try:

@@ -112,6 +112,7 @@ _ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
 DELAYING, FREE_ELSEWHERE, MELEE_TIE, REACH_MODE, TABLES = (
     "delaying", "free_actions_in_other_phases", "melee_tie", "reach_mode", "tables")
 MELEE_STAGING = "melee_staging"
+CALLED_THROWS_AND_MELEE = "called_shots_throws_and_melee"
 FREE_NEEDS_PHASE = "free_actions_need_a_phase"
 
 _OPTIONS: Final[tuple[OptionSpec, ...]] = (
@@ -134,6 +135,8 @@ _OPTIONS: Final[tuple[OptionSpec, ...]] = (
                choices=((MeleeStaging.ONCE.value, N_("net minus resistance successes, 2 per level, as for a shot")),
                         (MeleeStaging.TWICE.value, N_("staged up by the net successes, then down by the "
                                                       "resistance successes")))),
+    # sr3.md Decision: "throws and melee may be called too (default), option: not".
+    OptionSpec(CALLED_THROWS_AND_MELEE, N_("Called shots with throws and in melee"), OptionKind.BOOL, True),
     OptionSpec(TABLES, N_("Range, visibility and modifier tables"), OptionKind.TABLE, {}),
 )
 _SPECS: Final[dict[str, OptionSpec]] = {spec.key: spec for spec in _OPTIONS}
@@ -401,6 +404,9 @@ def tables(encounter: Encounter) -> Sr3Tables:
     tie = _melee_rule(encounter, MELEE_TIE, TieRule, data.melee.tie_rule)
     reach = _melee_rule(encounter, REACH_MODE, ReachRule, data.melee.reach_rule)
     staging = _melee_rule(encounter, MELEE_STAGING, MeleeStaging, data.melee.staging)
+    # Off here, or in the tables the GM overrode (called_shot.throws_and_melee): either refuses them.
+    if data.called_shot_throws_and_melee and not _option(encounter, CALLED_THROWS_AND_MELEE):
+        data = replace(data, called_shot_throws_and_melee=False)
     if (tie, reach, staging) == (data.melee.tie_rule, data.melee.reach_rule, data.melee.staging):
         return data
     return replace(data, melee=replace(data.melee, tie_rule=tie, reach_rule=reach, staging=staging))

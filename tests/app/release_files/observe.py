@@ -29,7 +29,8 @@ OPTIONS_ADDED_SINCE: dict[str, frozenset[str]] = {"souboj": frozenset({"reload_c
                                                                         "supernatural_reroll", "d10_faces"}),
                                                    "institut": frozenset({"die", "declared_count_lowered_after_roll",
                                                                         "modifier_unit"}),
-                                                   "sr3": frozenset({"melee_staging", "free_actions_need_a_phase"})}
+                                                   "sr3": frozenset({"melee_staging", "free_actions_need_a_phase",
+                                                                    "called_shots_throws_and_melee"})}
 
 
 def _slot(slot: Slot | None) -> Any:
