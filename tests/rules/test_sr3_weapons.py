@@ -61,7 +61,8 @@ def used(history: History, combatant_id: str) -> dict[str, int]:
 def test_the_fields_are_the_dialogs_weapon_inputs() -> None:
     keys = [spec.key for spec in SR3.weapon_fields()]
     assert keys == ["damage", "kind", "weapon_class", "modes", "recoil_compensation", "smart", "laser_sight",
-                    "ammo", "magazine", "rounds", "loading", "skill", "reach", "strength_minimum"]
+                    "ammo", "magazine", "rounds", "loading", "skill", "reach", "strength_minimum", "blast_falloff",
+                    "spread_power"]
     classes = dict(next(spec for spec in SR3.weapon_fields() if spec.key == "weapon_class").choices)
     assert classes[""] == "Not given" and classes["assault_rifle"] == "Assault rifle" and "bow" in classes
 

@@ -79,6 +79,14 @@ AMMO_LABELS: Final[Mapping[Ammo, str]] = MappingProxyType(
     }
 )
 
+TARGET_KIND_LABELS: Final[Mapping[TargetKind, str]] = MappingProxyType(
+    {
+        TargetKind.CHARACTER: N_("Person"),
+        TargetKind.VEHICLE: N_("Vehicle or drone"),
+        TargetKind.BARRIER: N_("Barrier"),
+    }
+)
+
 CALLED_SHOT_LABELS: Final[Mapping[CalledShotEffect, str]] = MappingProxyType(
     {
         CalledShotEffect.EXTRA_LEVEL: N_("+1 damage level"),
@@ -276,6 +284,32 @@ def _object_armor(rating: int, ammo: Ammo, target: TargetKind, tables: Sr3Tables
     if ammo is Ammo.FLECHETTE:
         return rating * rules.flechette_barrier_multiplier
     return rating
+
+
+def blast_power(power: int, per_metre: int, metres: int) -> int:
+    """A blast's Power ``metres`` from its centre: "Power falling with distance by the grenade's rate per metre,
+    level unchanged"; never below 0."""
+    require(per_metre >= 0 and metres >= 0, _("A blast's fall-off and distance cannot be negative."))
+    return max(0, power - per_metre * metres)
+
+
+def spread_power(power: int, per_step: int, steps: int) -> int:
+    """A shotgun's Power after ``steps`` of spread at ``per_step`` each (the weapon's data); never below 0."""
+    require(per_step >= 0 and steps >= 0, _("A shotgun's spread and its Power loss cannot be negative."))
+    return max(0, power - per_step * steps)
+
+
+def barrier_rating(rating: int, ammo: Ammo, tables: Sr3Tables | None = None) -> int:
+    """A barrier's rating against ``ammo``: "APDS halves armor and barrier ratings (round down)", flechette doubles
+    it ("barrier and vehicle armor doubled")."""
+    tables = tables or load_tables()
+    require(rating >= 0, _("A barrier's rating cannot be negative."))
+    return _object_armor(rating, ammo, TargetKind.BARRIER, tables)
+
+
+def barrier_stops(rating: int, power: int) -> bool:
+    """"A barrier rated above the attack's Power stops it" (``rating`` as the ammunition leaves it)."""
+    return rating > power
 
 
 def resistance_tn(

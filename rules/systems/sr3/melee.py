@@ -16,7 +16,11 @@ from rules.systems.sr3.damage import DamageCode
 from rules.systems.sr3.levels import stage
 from rules.systems.sr3.ranged import ModifierLine, TargetNumber, line, require, target_number
 from rules.systems.sr3.tables import MeleeStaging, ReachRule, Sr3Tables, TieRule, load_tables
-from rules.text import _
+from rules.text import N_, _
+
+#: Why a melee called shot is refused: the encounter's option (sr3.md's Decision, "option: not").
+CALLED_MELEE_REFUSED = N_("This encounter allows called shots with firearms and bows only, not in melee (option "
+                          "\"Called shots with throws and in melee\").")
 
 
 class Role(StrEnum):
@@ -35,6 +39,8 @@ class MeleeFighter:
     visibility_modifier: int = 0
     position_modifier: int = 0
     gm_modifier: int = 0
+    #: A called shot: "+4, … the effects as for firearms" (sr3.md's Decision: throws and melee may be called too).
+    called_shot: bool = False
 
 
 def reach_modifiers(attacker_reach: int, defender_reach: int, tables: Sr3Tables | None = None) -> tuple[int, int]:
@@ -56,6 +62,9 @@ def _fighter_tn(fighter: MeleeFighter, reach: int, tables: Sr3Tables) -> TargetN
     ]
     lines: list[ModifierLine] = [line("melee", tables.melee.base_tn)]
     lines += [line(key, value) for key, value in optional if value]
+    if fighter.called_shot:
+        require(tables.called_shot_throws_and_melee, _(CALLED_MELEE_REFUSED))
+        lines.append(line("called_shot", tables.ranged.called_shot))
     return target_number(lines, tables.minimum_tn)
 
 

@@ -17,10 +17,18 @@ from rules.systems.base import RuleSystem
 from rules.systems.sr3.damage import DAMAGE_CODE_FORMAT, DamageCode
 from rules.systems.sr3.dice import count_sr3_successes
 from rules.systems.sr3.levels import check_level
-from rules.systems.sr3.melee import Role, hit_level, resolve_melee
+from rules.systems.sr3.melee import CALLED_MELEE_REFUSED, Role, hit_level, resolve_melee
 from rules.systems.sr3.melee_odds import NOBODY, outcome_key
 from rules.systems.sr3.monitor import PHYSICAL, STUN
-from rules.systems.sr3.ops import Chains, check_chains, land_damage, may_act_against, successes_line, take_from_pool
+from rules.systems.sr3.ops import (
+    Chains,
+    call_the_shot,
+    check_chains,
+    land_damage,
+    may_act_against,
+    successes_line,
+    take_from_pool,
+)
 from rules.systems.sr3.system import COMPLEX, tables
 from rules.text import N_, _
 
@@ -62,6 +70,9 @@ class Sr3Melee(Operation):
     #: Interception ("Zadržení"): the attacker strikes a mover passing within 1 m, a free attack out of turn; the
     #: mover is on full defence, and the interceptor gives up the rest of this pass (sr3.md, Interception).
     interception: bool = field(default=False, metadata=ADDED_LATER)
+    #: A called shot: "+4 TN (held in ``attack_tn``), the effects as for firearms" (held in ``level`` and
+    #: ``resist_tn``); a free action of the attacker's (sr3.md's Decision: melee may be called too).
+    called_shot: bool = field(default=False, metadata=ADDED_LATER)
 
     def attacker_id(self) -> str | None:
         """Whoever's blow lands (a winning defender's counterblow is the defender's harm)."""
@@ -93,10 +104,15 @@ class Sr3Melee(Operation):
         self._validate()
         self._check_surprise(encounter)
         state = encounter
+        if self.called_shot:
+            if not tables(encounter).called_shot_throws_and_melee:
+                raise OperationError(_(CALLED_MELEE_REFUSED))
+            if self.counts_as_action and not self.interception:
+                state = state.with_combatant(call_the_shot(system, attacker, state))
         if self.interception:
             state = self._intercept(state, system)
         elif self.counts_as_action:
-            state = state.with_combatant(system.spend_action(attacker, COMPLEX, state))
+            state = state.with_combatant(system.spend_action(state.combatant(self.attacker), COMPLEX, state))
         state = take_from_pool(state, state.combatant(self.attacker), self.attack_pool)
         state = take_from_pool(state, state.combatant(self.defender), self.defence_pool)
         rules = tables(encounter)
@@ -175,6 +191,8 @@ class Sr3Melee(Operation):
         text = intercepts if self.interception else attacks
         log = [LogLine(text, {"attacker": attacker.name, "target": defender.name, "weapon": self.weapon,
                               "code": f"{self.power}{self.level}"}, shown_as={"code": DAMAGE_CODE_FORMAT})]
+        if self.called_shot:
+            log.append(LogLine("A called shot (+4 TN, a free action)."))
         if self.full_defence:
             log.append(LogLine("{name} fights on full defence.", {"name": defender.name}))
         log.append(successes_line("{name}: {count} success at TN {tn}.", "{name}: {count} successes at TN {tn}.",

@@ -240,3 +240,12 @@ def damage_distribution(
     if exact:
         return _damage_only(attack_outcome_distribution(*args, exact=True))
     return _damage_only(attack_outcome_distribution(*args))
+
+
+def stopped_by_barrier(outcomes: dict[str, float]) -> dict[str, float]:
+    """The outcomes of an attack a barrier stops ("a barrier rated above the attack's Power stops it"): a hit
+    reaches nobody, so whatever was not a miss is no damage."""
+    stopped = dict.fromkeys(OUTCOMES, 0.0)
+    stopped["miss"] = outcomes["miss"]
+    stopped["none"] = 1.0 - outcomes["miss"]
+    return stopped

@@ -16,7 +16,7 @@ from rules.history import Applied, AttackRecord, LogLine, Operation, require_com
 from rules.systems.base import RuleSystem
 from rules.systems.sr3 import initiative
 from rules.systems.sr3.aim import aim_of, check_pool_with_aim, lost_to_pool, without_aim
-from rules.systems.sr3.damage import DAMAGE_CODE_FORMAT, Ammo, explosive_misfire, resolve_hit
+from rules.systems.sr3.damage import DAMAGE_CODE_FORMAT, Ammo, barrier_stops, explosive_misfire, resolve_hit
 from rules.systems.sr3.dice import count_sr3_successes, rule_of_one
 from rules.systems.sr3.karma import MAX_BOUGHT, burn_karma, rerolls_cost, spend_karma
 from rules.systems.sr3.levels import LEVEL_BOXES, check_level
@@ -31,6 +31,7 @@ from rules.weapons import fire
 Chains = tuple[tuple[int, ...], ...]
 LEVEL_NAMES = {"L": N_("Light"), "M": N_("Moderate"), "S": N_("Serious"), "D": N_("Deadly")}
 MAX_ROUNDS = 100  # a sanity limit on a shot's rounds (the tables say what a mode fires)
+MAX_BARRIER = 100  # a sanity limit on a barrier's rating (no SR3 barrier comes near it)
 MAX_KARMA_REROLLS = 20  # a sanity limit: each reroll costs one point more than the last
 MAX_QUICK_DRAW_TN = 30  # a sanity limit on a typed number (4, +2 and +2 in the book)
 
@@ -102,6 +103,12 @@ class Sr3Attack(Operation):
     #: A quick draw (0: none): the Reaction test's TN and dice; "one success: draw and fire" in one simple action.
     quick_draw_tn: int = field(default=0, metadata=ADDED_LATER)
     quick_draw_faces: Chains = field(default=(), metadata=ADDED_LATER)
+    #: The rating of a barrier shot at or through, as the ammunition leaves it (0: none in the way).
+    barrier: int = field(default=0, metadata=ADDED_LATER)
+
+    def stopped(self) -> bool:
+        """Whether a hit meets a barrier "rated above the attack's Power", which stops it."""
+        return barrier_stops(self.barrier, self.power)
 
     def attacker_id(self) -> str | None:
         return self.attacker
@@ -159,6 +166,8 @@ class Sr3Attack(Operation):
             raise OperationError(_("Unknown firing mode {mode!r}.").format(mode=self.mode))
         if not 0 <= self.aim_actions <= MAX_ROUNDS:
             raise OperationError(_("Aim actions and skill cannot be negative."))
+        if not 0 <= self.barrier <= MAX_BARRIER:
+            raise OperationError(_("A barrier's rating is 0 to {limit}.").format(limit=MAX_BARRIER))
         if not 1 <= self.rounds <= MAX_ROUNDS:
             raise OperationError(ngettext("A shot fires 1 to {count} round.", "A shot fires 1 to {count} rounds.",
                                           MAX_ROUNDS).format(count=MAX_ROUNDS))
@@ -220,7 +229,7 @@ def _take_action(encounter: Encounter, system: RuleSystem, attack: Sr3Attack) ->
                        "phase.").format(name=attacker.name, weapon=attack.weapon)
         raise OperationError(" ".join((fired_text, _("The GM may still record the attack as taking no action."))))
     if attack.called_shot:
-        attacker = _call_the_shot(system, attacker, encounter)
+        attacker = call_the_shot(system, attacker, encounter)
     try:
         acted = system.spend_action(attacker, ACTION_OF_MODE[mode], encounter)
     except OperationError as refusal:
@@ -289,7 +298,7 @@ class Sr3QuickDrawFailed(Operation):
 SINGLE_SHOT_PREFIX = "single_shot:"
 
 
-def _call_the_shot(system: RuleSystem, attacker: Combatant, encounter: Encounter) -> Combatant:
+def call_the_shot(system: RuleSystem, attacker: Combatant, encounter: Encounter) -> Combatant:
     """"Called shot: free action": spent before the shot's own action (the aim it may follow still counts in
     the TN the form worked out)."""
     try:
@@ -440,6 +449,10 @@ def _resolve(state: Encounter, system: RuleSystem, attack: Sr3Attack, log: list[
     outcome = resolve_hit(attack.level, hits, dodge, resist)
     if outcome.missed:
         return Applied(state, (*log, LogLine("The attack misses.")))
+    if attack.stopped():
+        return Applied(state, (*log, LogLine("The barrier (rating {rating}) stops the attack: it is rated above "
+                                             "the Power {power}.", {"rating": attack.barrier,
+                                                                    "power": attack.power})))
     if attack.dodge_faces:
         log.append(successes_line("{name} dodges: {count} success at TN {tn}.",
                                    "{name} dodges: {count} successes at TN {tn}.", target.name, dodge,

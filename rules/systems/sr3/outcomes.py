@@ -19,9 +19,9 @@ from rules.systems.sr3.levels import LEVELS
 from rules.systems.sr3.melee import Role
 from rules.systems.sr3.melee_odds import ORDER, MeleeQuestion, Roll, melee_outcome_distribution
 from rules.systems.sr3.melee_ops import Sr3Melee, outcome_key_of
-from rules.systems.sr3.odds import attack_outcome_distribution
+from rules.systems.sr3.odds import attack_outcome_distribution, stopped_by_barrier
 from rules.systems.sr3.ops import Sr3Attack
-from rules.systems.sr3.system import tables
+from rules.systems.sr3.system import resisting_body, tables
 from rules.systems.sr3.tables import WeaponKind
 
 #: Outcome keys of the attack distribution, from the attacker's worst result to the best.
@@ -33,6 +33,8 @@ def outcome_key(attack: Sr3Attack) -> str:
     outcome = resolve_hit(attack.level, *attack.successes())
     if outcome.missed:
         return "miss"
+    if attack.stopped():
+        return "none"  # the barrier stopped the hit: no damage
     if outcome.dodged:
         return "dodged"
     return outcome.level or "none"
@@ -49,6 +51,8 @@ def attack_probability(attack: Sr3Attack) -> float:
         return float((1 / 6) ** len(attack.attack_faces))
     odds = attack_outcome_distribution(len(attack.attack_faces), attack.attack_tn, len(attack.dodge_faces),
                                        attack.dodge_tn, len(attack.resist_faces), attack.resist_tn, attack.level)
+    if attack.stopped():
+        odds = stopped_by_barrier(odds)
     return extreme_tail([odds[key] for key in SCALE], SCALE.index(outcome_key(attack)))
 
 
@@ -67,7 +71,7 @@ def melee_question(melee: Sr3Melee, before: Encounter) -> MeleeQuestion:
     def resisting(side: Combatant, blow_power: int, role: Role) -> Roll:
         if hit.startswith(role.value):
             return rolled
-        return Roll(side.attribute("body"), resistance_tn(blow_power, 0, side.attribute("impact"), WeaponKind.MELEE,
+        return Roll(resisting_body(side), resistance_tn(blow_power, 0, side.attribute("impact"), WeaponKind.MELEE,
                                                           tables=rules))
 
     return MeleeQuestion(

@@ -89,6 +89,7 @@ MODIFIER_LABELS: Final[Mapping[str, str]] = MappingProxyType(
         "second_firearm": N_("Second firearm"),
         "aim": N_("Aim"),
         "called_shot": N_("Called shot"),
+        "barrier_breach": N_("Explosive rounds at a barrier (2 × its rating)"),
         "dodge": N_("Dodge"),
         "burst_rounds": N_("Burst or full-auto rounds"),
         "shotgun_spread": N_("Shotgun spread"),
@@ -483,8 +484,8 @@ def _check_called_shot(attack: RangedAttack, tables: Sr3Tables) -> None:
         )
     elif attack.weapon_kind in (WeaponKind.THROWN, WeaponKind.BLAST):
         require(tables.called_shot_throws_and_melee,
-                _("This encounter's tables allow called shots with firearms and bows only, not with throws "
-                  "(called_shot.throws_and_melee)."))
+                _("This encounter allows called shots with firearms and bows only, not with throws (option "
+                  "\"Called shots with throws and in melee\")."))
 
 
 def _add_other(attack: RangedAttack, sheet: _Sheet) -> None:

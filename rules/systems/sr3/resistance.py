@@ -30,7 +30,7 @@ from rules.systems.sr3.levels import LEVEL_LABELS, LEVELS, check_level, stage
 from rules.systems.sr3.monitor import PHYSICAL, STUN
 from rules.systems.sr3.odds import MIN_TN, successes_distribution
 from rules.systems.sr3.ops import check_chains, land_damage, successes_line, take_from_pool
-from rules.systems.sr3.system import COMBAT_POOL, tables
+from rules.systems.sr3.system import COMBAT_POOL, resisting_body, tables
 from rules.systems.sr3.tables import WeaponKind
 from rules.systems.sr3.typed_harm import TypedCode
 from rules.text import _, ngettext
@@ -41,7 +41,7 @@ MAX_RESIST_TN = 100
 
 def resistance(code: TypedCode, target: Combatant, encounter: Encounter) -> Sr3Resistance:
     """What ``target`` rolls against ``code``: Body dice, its combat pool left, TN Power − impact armor."""
-    body, armor = target.attribute("body"), target.attribute("impact")
+    body, armor = resisting_body(target), target.attribute("impact")
     # A blast meets impact armor (the tables' armor_vs), never below the minimum TN: the attack's own rule.
     tn = resistance_tn(code.power, target.attribute("ballistic"), armor, WeaponKind.BLAST, tables=tables(encounter))
     shown = describe_damage_code(DamageCode(code.power, code.level, stun=code.spec.key == STUN))

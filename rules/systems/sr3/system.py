@@ -63,6 +63,7 @@ COMBAT_POOL: Final[str] = N_("combat")  # also the pool's shown name, hence mark
 KARMA_POOL: Final[str] = N_("karma")
 KARMA_ATTRIBUTE: Final[str] = "karma_pool"
 RUN_MULTIPLIER: Final[str] = "run_multiplier"
+DERMAL_ARMOR: Final[str] = "dermal_armor"
 FREE, SIMPLE, COMPLEX = "free", "simple", "complex"
 #: Kept with the phase's action counts: the rounds fired full auto in this phase (one complex action fires them).
 FULL_AUTO_ROUNDS: Final[str] = "full_auto_rounds"
@@ -106,11 +107,14 @@ _ATTRIBUTES: Final[tuple[AttributeSpec, ...]] = (
     AttributeSpec(KARMA_ATTRIBUTE, N_("Karma pool"), 0, 0, 99, N_("Karma"), filled_when_added=False),
     # sr3.md, Movement: "run = Quickness × 3 (dwarf × 2)"; the races' multipliers are data (movement.run_multiplier).
     AttributeSpec(RUN_MULTIPLIER, N_("Run multiplier (dwarf 2)"), 3, 1, 10, N_("Run×"), filled_when_added=False),
+    # sr3.md, Ranged combat, step 5: "modified Body (dermal armor included)"; it also cancels flechette's extra level.
+    AttributeSpec(DERMAL_ARMOR, N_("Dermal armor"), 0, 0, 10, N_("Derm"), filled_when_added=False),
 )
 
 DELAYING, FREE_ELSEWHERE, MELEE_TIE, REACH_MODE, TABLES = (
     "delaying", "free_actions_in_other_phases", "melee_tie", "reach_mode", "tables")
 MELEE_STAGING = "melee_staging"
+CALLED_THROWS_AND_MELEE = "called_shots_throws_and_melee"
 FREE_NEEDS_PHASE = "free_actions_need_a_phase"
 
 _OPTIONS: Final[tuple[OptionSpec, ...]] = (
@@ -137,6 +141,8 @@ _OPTIONS: Final[tuple[OptionSpec, ...]] = (
     # is what fights saved before the option did, a new fight starts with the Decision (default_options).
     OptionSpec(tie_scores.TIE_SCORES, N_("Tied initiative, first step: the higher of"), OptionKind.CHOICE,
                tie_scores.TieScores.ROLLED.value, choices=tie_scores.CHOICES),
+    # sr3.md Decision: "throws and melee may be called too (default), option: not".
+    OptionSpec(CALLED_THROWS_AND_MELEE, N_("Called shots with throws and in melee"), OptionKind.BOOL, True),
     OptionSpec(TABLES, N_("Range, visibility and modifier tables"), OptionKind.TABLE, {}),
 )
 _SPECS: Final[dict[str, OptionSpec]] = {spec.key: spec for spec in _OPTIONS}
@@ -416,6 +422,11 @@ class Sr3System(RuleSystem):
         return outcome_probability(operation, before, self)
 
 
+def resisting_body(combatant: Combatant) -> int:
+    """The Body that resists damage: "modified Body (dermal armor included)" (sr3.md, Ranged combat, step 5)."""
+    return combatant.attribute("body") + combatant.attribute(DERMAL_ARMOR)
+
+
 def tables(encounter: Encounter) -> Sr3Tables:
     """The SR3 data tables with this encounter's GM overrides (option ``tables``) merged in, and its melee options
     (``melee_tie``, ``reach_mode``) as the melee rules: every calculator gets the encounter's rules from here."""
@@ -424,6 +435,9 @@ def tables(encounter: Encounter) -> Sr3Tables:
     tie = _melee_rule(encounter, MELEE_TIE, TieRule, data.melee.tie_rule)
     reach = _melee_rule(encounter, REACH_MODE, ReachRule, data.melee.reach_rule)
     staging = _melee_rule(encounter, MELEE_STAGING, MeleeStaging, data.melee.staging)
+    # Off here, or in the tables the GM overrode (called_shot.throws_and_melee): either refuses them.
+    if data.called_shot_throws_and_melee and not _option(encounter, CALLED_THROWS_AND_MELEE):
+        data = replace(data, called_shot_throws_and_melee=False)
     if (tie, reach, staging) == (data.melee.tie_rule, data.melee.reach_rule, data.melee.staging):
         return data
     return replace(data, melee=replace(data.melee, tie_rule=tie, reach_rule=reach, staging=staging))

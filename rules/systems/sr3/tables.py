@@ -228,6 +228,8 @@ class AmmoRules:
     apds_vs_vehicles: bool
     ex_power: int
     he_power: int
+    #: "through a barrier the attack TN is 2 × its rating" (explosive rounds breaching a barrier).
+    ex_barrier_tn_multiplier: int
     flechette_levels_vs_unarmored: int
     flechette_impact_multiplier: int
     flechette_barrier_multiplier: int

@@ -34,6 +34,12 @@ from rules.weapons import MAGAZINE, ammunition_fields, text_field
 DAMAGE, KIND, WEAPON_CLASS, MODES, COMPENSATION, SMART, LASER, AMMO, LOADING, SKILL, REACH = (
     "damage", "kind", "weapon_class", "modes", "recoil_compensation", "smart", "laser_sight", "ammo", "loading",
     "skill", "reach")
+#: sr3.md, Grenades: "Power falling with distance by the grenade's rate per metre, level unchanged"; the rate is the
+#: weapon's (sr3.md's Decision: "grenade codes and fall-off … data, none fixed here").
+BLAST_FALLOFF = "blast_falloff"
+#: sr3.md, Shotguns: "shot spreads with range and choke" (the dodge's "+1 per shotgun spread step"); the Power each
+#: step costs is the weapon's (the Decision: "shotgun spread and Power: data, none fixed here").
+SPREAD_POWER = "spread_power"
 #: sr3.md, Ranges: "bow STRmin ×1/10/30/60 (its Strength Minimum)": a bow's bands scale with the bow's own number.
 STRENGTH_MINIMUM = "strength_minimum"
 
@@ -111,6 +117,13 @@ def weapon_fields() -> tuple[OptionSpec, ...]:
         OptionSpec(STRENGTH_MINIMUM, N_("Strength Minimum"), OptionKind.INT, 0, minimum=0, maximum=30, filled=False,
                    help=N_("A bow's Strength Minimum: its range bands scale with it, not with the wielder's "
                            "Strength; 0: the wielder's Strength.")),
+        OptionSpec(BLAST_FALLOFF, N_("Power lost per metre"), OptionKind.INT, 0, minimum=0, maximum=20, filled=False,
+                   help=N_("A grenade's or other blast's fall-off: its Power drops by this much for each metre "
+                           "between the blast and the target, the level unchanged; 0: none.")),
+        OptionSpec(SPREAD_POWER, N_("Power lost per spread step"), OptionKind.INT, 0, minimum=0, maximum=20,
+                   filled=False,
+                   help=N_("A shotgun's shot spreads with range and choke: each step of spread at the target lowers "
+                           "the Power by this much (and makes the dodge 1 harder); 0: none.")),
     )
 
 

@@ -30,7 +30,8 @@ OPTIONS_ADDED_SINCE: dict[str, frozenset[str]] = {"souboj": frozenset({"reload_c
                                                    "institut": frozenset({"die", "declared_count_lowered_after_roll",
                                                                         "modifier_unit"}),
                                                    "sr3": frozenset({"melee_staging", "free_actions_need_a_phase",
-                                                                     "tie_first_step"})}
+                                                                     "tie_first_step",
+                                                                     "called_shots_throws_and_melee"})}
 
 
 def _slot(slot: Slot | None) -> Any:

@@ -42,8 +42,8 @@ from rules.systems.sr3.ops import Sr3Attack, Sr3QuickDrawFailed, may_act_against
 from rules.systems.sr3.outcomes import outcome_key
 from rules.systems.sr3.position import PRONE_DODGE, is_prone
 from rules.systems.sr3.ranged import RangedAttack, is_heavy, quick_draw_tn
-from rules.systems.sr3.shot import ACTION_OF_MODE, RECOILING_MODES, ShotInputs, ShotSheet, work_out
-from rules.systems.sr3.system import SIMPLE, tables
+from rules.systems.sr3.shot import ACTION_OF_MODE, RECOILING_MODES, Defence, ShotInputs, ShotSheet, work_out
+from rules.systems.sr3.system import DERMAL_ARMOR, SIMPLE, resisting_body, tables
 from rules.systems.sr3.tables import VISIBILITY_LABELS, Sr3Tables, label_for
 from rules.systems.sr3.weapons import (
     DAMAGE,
@@ -59,19 +59,21 @@ from rules.weapons import fire
 from ui.charts.odds_chart import OddsChart
 from ui.dialogs.attack_dialog import AttackDialog, Marked, ResolvedForm
 from ui.games.sr3.aim import AimField
+from ui.games.sr3.attack_dice import DiceBox
 from ui.games.sr3.attack_form import (
     COMBO_LENGTH,
     DefenceBox,
-    DiceBox,
     SituationBox,
     WeaponBox,
     damage_html,
     karma_left,
     pool_left,
+    ranged_attack,
     tn_lines_html,
     tn_test,
     wound_modifier,
 )
+from ui.games.sr3.attack_target import barrier_text
 from ui.games.sr3.melee_form import MeleeForm
 from ui.games.sr3.odds import ORDER, AttackQuestion, attack_chart, tick_text
 from ui.widgets.dice_entry import DiceEntry
@@ -119,6 +121,8 @@ class Sr3AttackDialog(AttackDialog):
         self.effects_note.hide()
         self.aim_note = text_label()  # what the attacker's tracked aim does to this shot
         self.aim_note.hide()
+        self.barrier_note = text_label()  # what the barrier shot at or through does (the first column is full)
+        self.barrier_note.hide()
         self.aim = AimField(self.situation.aim, self.aim_note)
         self.tn_lines = text_label(rich=True)
         self.damage_label = text_label(rich=True)
@@ -158,7 +162,8 @@ class Sr3AttackDialog(AttackDialog):
         self.pickers.setLayout(pickers)
         self._ranged_first = _column(self.pickers, self.weapon, self.defence, damage_box)
         for column in (self._ranged_first, _column(self.situation, self.sheet_tabs),
-                       _column(self.dice, self.aim_note, self.effects_note, result_box)):
+                       _column(self.dice, self.barrier_note, self.aim_note, self.effects_note,
+                                                                  result_box)):
             columns.addLayout(column)  # natural widths: equal stretch would widen every column to the widest
         self._ranged_page = content
         self.pages.addWidget(content)
@@ -216,7 +221,7 @@ class Sr3AttackDialog(AttackDialog):
     def _inputs(self) -> list[QWidget]:
         dice = self.dice
         return [*self.weapon.inputs(), *self.situation.inputs(), *self.defence.inputs(),
-                dice.skill, dice.attack_pool, dice.dodge, dice.body, dice.resist_pool]
+                dice.skill, dice.attack_pool, dice.dodge, dice.body, dice.resist_pool, dice.dermal]
 
     def entries(self) -> tuple[DiceEntry, ...]:
         return self.melee.entries() if self.is_melee() else self.dice.entries()
@@ -315,6 +320,7 @@ class Sr3AttackDialog(AttackDialog):
             self.defence.wounds.setValue(wound_modifier(target))
             self._prefill_position(target)
             self.dice.body.setValue(target.attribute("body"))
+            self.dice.dermal.setValue(target.attribute(DERMAL_ARMOR))
             self.melee.fill_defender(target, self._tables)
         self._prefill_effects()
 
@@ -439,6 +445,7 @@ class Sr3AttackDialog(AttackDialog):
         dice.dodge.setMaximum(0 if barred else left)
         dice.resist_pool.setMaximum(0 if barred else max(0, left - dice.dodge.value()))
         self.situation.sync()
+        self.defence.blast_metres.setEnabled(self.weapon.falloff.value() > 0)
         self.situation.offer_quick_draw(self.weapon.weapon_class.value(), self._tables)
         self._set_editable(not self._form_locked())
         dice.attacker_pool_note.setText(_("{left} left").format(left=pool_left(attacker)) if attacker else "")
@@ -462,31 +469,21 @@ class Sr3AttackDialog(AttackDialog):
         return ShotInputs(
             code_text=str(typed_value(DAMAGE, weapon.code.text())), strength=attacker.attribute("strength"),
             kind=weapon.kind.value(), ammo=weapon.ammo.value(), attack=self._ranged_attack(),
-            defence=self.defence.values(), called_effect=self.situation.called_effect.value(),
-            spot_armor=self.situation.spot_armor.value(),
+            defence=self._defence(), called_effect=self.situation.called_effect.value(),
+            spot_armor=self.situation.spot_armor.value(), resist_dice=dice.resist_dice(),
             attack_dice=dice.skill.value() + dice.attack_pool.value(), dodge_dice=dice.dodge.value(),
-            resist_dice=dice.body.value() + dice.resist_pool.value(),
-            shooter_armor=(attacker.attribute("ballistic"), attacker.attribute("impact")))
+            shooter_armor=(attacker.attribute("ballistic"), attacker.attribute("impact")),
+            falloff=weapon.falloff.value(), blast_metres=self.defence.blast_metres.value(),
+            spread_power=weapon.spread_power.value())
+
+    def _defence(self) -> Defence:
+        hit = self.situation.hit
+        return replace(self.defence.values(), target=hit.kind.value(), barrier=hit.barrier.value(),
+                       dermal=self.dice.dermal.value())
 
     def _ranged_attack(self) -> RangedAttack:
-        weapon, place = self.weapon, self.situation
-        distance = weapon.distance.value()
-        return RangedAttack(
-            range_category=weapon.range.value(), distance=distance or None,
-            weapon_class=weapon.weapon_class.value(), strength=self._strength(),
-            magnification=place.magnification.value(), visibility=place.visibility.value(),
-            vision=place.vision.value(), attacker_movement=place.attacker_movement.value(),
-            difficult_terrain=place.difficult.isChecked(), target_movement=place.target_movement.value(),
-            partial_cover=place.cover.isChecked(), blind_fire=place.blind.isChecked(),
-            melee_opponents=place.melee.value(), target_index=place.target_index.value(),
-            smartgun=weapon.smartgun.isChecked(), smartlink=place.smartlink.isChecked(),
-            smartgoggles=place.goggles.isChecked(), laser_sight=place.laser.isChecked(),
-            aim_actions=self.aim.for_shot(self.dice.attack_pool.value()).counted, skill=self.dice.skill.value(),
-            called_shot=place.called.isChecked(), weapon_kind=weapon.kind.value(),
-            second_firearm=place.second.isChecked(), other_firearm_recoil=place.other_recoil.value(),
-            wound_modifier=place.wounds.value(), mode=weapon.firing_mode(), rounds=weapon.rounds.value(),
-            rounds_fired_before=weapon.fired.value(), recoil_compensation=weapon.compensation.value(),
-            gyro=weapon.gyro.value(), heavy_weapon=weapon.heavy.isChecked(), gm_modifier=place.gm.value())
+        aimed = self.aim.for_shot(self.dice.attack_pool.value()).counted
+        return ranged_attack(self.weapon, self.situation, aimed, self.dice.skill.value(), self._strength())
 
     def _strength(self) -> int | None:
         """The Strength a Strength-scaled range row uses: a saved bow's own Strength Minimum, else the wielder's."""
@@ -526,6 +523,8 @@ class Sr3AttackDialog(AttackDialog):
         show_message(self.weapon.code_error, code_problem)
         self.weapon.code_error.setVisible(bool(code_problem))
         sheet = self._sheet
+        self.barrier_note.setText(barrier_text(sheet) if sheet is not None else "")
+        self.barrier_note.setVisible(bool(self.barrier_note.text()))
         if sheet is None or inputs is None:
             self.tn_label.setText(_("TN –"))
             self.sheet_tabs.setTabText(1, _("Target number"))
@@ -540,7 +539,7 @@ class Sr3AttackDialog(AttackDialog):
         self.damage_label.setText(damage_html(sheet, inputs))
         self.dice.odds.set_outcomes([(_(OUTCOME_LABELS[key]), sheet.odds[key]) for key in OUTCOMES])
         question = AttackQuestion(inputs.attack_dice, sheet.attack_tn.value, inputs.dodge_dice, sheet.dodge_tn.value,
-                                  inputs.resist_dice, sheet.resist_tn, sheet.level)
+                                  inputs.resist_dice, sheet.resist_tn, sheet.level, sheet.stopped)
         self.chart.set_data(attack_chart(question, sheet.odds))
 
     def _melee_weapon(self) -> str:
@@ -582,7 +581,7 @@ class Sr3AttackDialog(AttackDialog):
         if self.is_melee():
             self.melee.follow_dice(attacker, self._target())
             return
-        self.dice.set_tests(self._sheet, self._explosive(), attacker.attribute("body") if attacker else 0,
+        self.dice.set_tests(self._sheet, self._explosive(), resisting_body(attacker) if attacker else 0,
                             self._quick_draw_test())
 
     def _quick_draw_tn(self) -> int:
@@ -653,7 +652,7 @@ class Sr3AttackDialog(AttackDialog):
             dodge_karma_rerolls=dice.dodge_karma.paid_rerolls(), resist_karma_rerolls=dice.resist_karma.paid_rerolls(),
             karma_averts_disaster=dice.averted(), attack_bought=dice.attack_bought.paid(),
             dodge_bought=dice.dodge_bought.paid(), resist_bought=dice.resist_bought.paid(),
-            quick_draw_tn=self._quick_draw_tn(), quick_draw_faces=dice.quick_draw_entry.faces())
+            quick_draw_tn=self._quick_draw_tn(), quick_draw_faces=dice.quick_draw_entry.faces(), barrier=sheet.barrier)
         if not self._misfired():
             return attack
         # The round detonated: the shooter resists the weapon's standard code, without combat pool.
@@ -695,7 +694,7 @@ class Sr3AttackDialog(AttackDialog):
     def _set_editable(self, editable: bool) -> None:
         super()._set_editable(editable)
         dice = self.dice
-        for widget in (dice.skill, dice.attack_pool, dice.body, self.counts):
+        for widget in (dice.skill, dice.attack_pool, dice.body, dice.dermal, self.counts):
             widget.setEnabled(editable)
         pool_allowed = editable and not self._pool_barred()
         dice.dodge.setEnabled(pool_allowed)

@@ -1,7 +1,8 @@
 """The SR3 attack dialog's form: weapon, situation, the target's defence, the dice, and the sheet as text.
 
 Each group box hands the dialog its inputs (every change recomputes the sheet) and reads back as plain values;
-:class:`DiceBox` also decides which tests the dice entries need once the attack's dice are in.
+:class:`~ui.games.sr3.attack_dice.DiceBox` (the dice) decides which tests the dice entries need once the attack's dice
+are in.
 """
 
 from __future__ import annotations
@@ -10,22 +11,18 @@ import html
 from collections.abc import Iterable
 from typing import Final, TypeVar
 
-from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QFormLayout,
     QGridLayout,
     QGroupBox,
-    QHBoxLayout,
     QLabel,
     QLineEdit,
-    QPushButton,
-    QVBoxLayout,
     QWidget,
 )
 
 from app.i18n import N_, _, ngettext
-from rules.dice import DiceExpression, Roller, parse
+from rules.dice import DiceExpression
 from rules.encounter import Combatant, Weapon
 from rules.systems.sr3.damage import (
     AMMO_LABELS,
@@ -36,7 +33,7 @@ from rules.systems.sr3.damage import (
     DamageCode,
     describe_damage_code,
 )
-from rules.systems.sr3.dice import TargetNumberTest, rule_of_one
+from rules.systems.sr3.dice import TargetNumberTest
 from rules.systems.sr3.levels import LEVEL_LABELS
 from rules.systems.sr3.monitor import PHYSICAL, STUN, wound_modifiers
 from rules.systems.sr3.ranged import (
@@ -44,6 +41,7 @@ from rules.systems.sr3.ranged import (
     RANGE_LABELS,
     VISION_LABELS,
     AttackerMovement,
+    RangedAttack,
     TargetMovement,
     TargetNumber,
 )
@@ -59,9 +57,11 @@ from rules.systems.sr3.tables import (
     label_for,
 )
 from rules.systems.sr3.weapons import (
+    BLAST_FALLOFF,
     COMPENSATION,
     DAMAGE,
     DAMAGE_CODE_HELP,
+    SPREAD_POWER,
     WEAPON_KIND_LABELS,
     Smart,
     ammunition,
@@ -71,11 +71,10 @@ from rules.systems.sr3.weapons import (
     weapon_class,
     weapon_kind,
 )
-from ui.games.sr3.karma_rerolls import BoughtSuccesses, KarmaReroll, KarmaSpending, Payer, avert_disaster_box
+from ui.games.sr3.attack_target import HitRow
 from ui.widgets.dice_entry import DiceEntry
 from ui.widgets.inputs import Choice, signed, spin_box
 from ui.widgets.layout import row as _row
-from ui.widgets.odds_table import OddsTable
 
 #: The kinds a ranged attack is made with (a melee weapon is refused with a message: :mod:`.attack`).
 RANGED_KINDS: Final[tuple[WeaponKind, ...]] = tuple(kind for kind in WEAPON_KIND_LABELS if kind is not WeaponKind.MELEE)
@@ -161,10 +160,22 @@ def _code_change_text(sheet: ShotSheet, inputs: ShotInputs) -> str:
     return (_("{code} (called shot)") if called else _("{code} (ammunition)")).format(code=code)
 
 
+def _lowered_text(base: DamageCode, inputs: ShotInputs) -> str:
+    """The code a blast's distance or a shotgun's spread lowered, naming why."""
+    why = []
+    if inputs.falloff and inputs.blast_metres:
+        why.append(_("{metres} m from the blast").format(metres=inputs.blast_metres))
+    if inputs.spread_power and inputs.defence.shotgun_spread:
+        why.append(_("spread {steps}").format(steps=inputs.defence.shotgun_spread))
+    return _("{code} ({why})").format(code=describe_damage_code(base), why=", ".join(why))
+
+
 def damage_html(sheet: ShotSheet, inputs: ShotInputs) -> str:
     """The damage code step by step (mode, ammunition, called shot), the resistance and dodge TNs."""
     mode = inputs.attack.mode
     codes = [describe_damage_code(sheet.base)]
+    if sheet.weapon_code is not None:  # "Power falling with distance … level unchanged", or spread shot
+        codes[:1] = [describe_damage_code(sheet.weapon_code), _lowered_text(sheet.base, inputs)]
     if sheet.mode_code != (sheet.base.power, sheet.base.level):
         codes.append(_("{code} ({mode}, {rounds})").format(
             code=_code_text(*sheet.mode_code), mode=mode.value,
@@ -199,6 +210,12 @@ class WeaponBox(QGroupBox):
         self.name = QLineEdit(placeholderText=_("e.g. Ares Predator"))
         self.code = QLineEdit("9M")
         self.code.setToolTip(_(DAMAGE_CODE_HELP))
+        self.falloff = spin_box(0, 20, special=_("none"), name=_("Power lost per metre"))
+        self.falloff.setToolTip(_("A grenade's or other blast's fall-off: its Power drops by this much for each metre "
+                                  "between the blast and the target, the level unchanged."))
+        self.spread_power = spin_box(0, 20, special=_("none"), name=_("Power lost per spread step"))
+        self.spread_power.setToolTip(_("A shotgun's shot spreads with range and choke: each step of spread at the "
+                                       "target (the target's defence) lowers the Power by this much."))
         self.code_error = QLabel()
         self.code_error.setWordWrap(True)
         self.mode: Choice[FiringMode] = _choice(())
@@ -224,12 +241,12 @@ class WeaponBox(QGroupBox):
     def _build_layout(self) -> None:
         form = QFormLayout(self)
         form.addRow(_("Name"), self.name)
-        form.addRow(_("Damage code"), self.code)
+        form.addRow(_("Damage code"), _row(self.code, _("Power − per m"), self.falloff))
         form.addRow("", self.code_error)
         form.addRow(_("Firing mode"), _row(self.mode, _("rounds"), self.rounds))
         form.addRow(_("Rounds fired this phase"), self.fired)
         form.addRow(_("Recoil compensation"), _row(self.compensation, _("gyro"), self.gyro))
-        form.addRow(_("Weapon class"), self.weapon_class)
+        form.addRow(_("Weapon class"), _row(self.weapon_class, _("Power − per spread"), self.spread_power))
         form.addRow(_("Range"), _row(self.range, self.distance))
         form.addRow(_("Ammunition"), self.ammo)
         form.addRow(_("Weapon kind"), self.kind)
@@ -237,7 +254,8 @@ class WeaponBox(QGroupBox):
 
     def inputs(self) -> list[QWidget]:
         """Inputs whose every change recomputes the sheet (mode and class have their own slot)."""
-        return [self.name, self.code, self.rounds, self.fired, self.compensation, self.gyro, self.range,
+        return [self.name, self.code, self.falloff, self.spread_power,
+                self.rounds, self.fired, self.compensation, self.gyro, self.range,
                 self.distance, self.heavy, self.ammo, self.kind, self.smartgun]
 
     def firing_mode(self) -> FiringMode:
@@ -266,6 +284,8 @@ class WeaponBox(QGroupBox):
         self.weapon_class.select(weapon_class(weapon))
         self.ammo.select(ammunition(weapon))
         self.kind.select(weapon_kind(weapon))
+        self.falloff.setValue(weapon.number(BLAST_FALLOFF))
+        self.spread_power.setValue(weapon.number(SPREAD_POWER))
         self.smartgun.setChecked(smart_system(weapon) is not Smart.NONE)
 
     def limit_rounds(self, data: Sr3Tables) -> None:
@@ -314,14 +334,16 @@ class SituationBox(QGroupBox):
         self.wounds = spin_box(0, 12)
         self.magnification = spin_box(0, 3)
         self.gm = spin_box(-20, 20)
+        self.hit = HitRow(COMBO_LENGTH)
         self._build_layout()
 
     def _build_layout(self) -> None:
         form = QFormLayout(self)
         form.addRow(_("Visibility"), self.visibility)
         form.addRow(_("Vision"), self.vision)
-        form.addRow(_("Attacker"), self.attacker_movement)
-        form.addRow("", self.difficult)
+        # Difficult terrain beside the movement: its row went to what the shot hits (the dialog must not grow).
+        form.addRow(_("Attacker"), _row(self.attacker_movement, self.difficult))
+        form.addRow(_("Shooting at"), self.hit)
         form.addRow(_("Target"), self.target_movement)
         form.addRow(self._grid((self.cover, self.blind), (self.smartlink, self.goggles), (self.laser, self.second),
                                (self.quick_draw, self.holstered)))
@@ -338,7 +360,7 @@ class SituationBox(QGroupBox):
         return [self.visibility, self.vision, self.attacker_movement, self.difficult, self.target_movement,
                 self.cover, self.blind, self.melee, self.target_index, self.smartlink, self.goggles, self.laser,
                 self.aim, self.called, self.called_effect, self.spot_armor, self.second, self.other_recoil,
-                self.wounds, self.magnification, self.gm, self.quick_draw, self.holstered]
+                self.wounds, self.magnification, self.gm, self.quick_draw, self.holstered, *self.hit.inputs()]
 
     def offer_quick_draw(self, weapon_class: str | None, data: Sr3Tables) -> None:
         """A quick draw only for "pistol-size weapons (Concealability ≥ 4)": the classes the data names, or a
@@ -392,16 +414,20 @@ class DefenceBox(QGroupBox):
         self.spread = spin_box(0, 10)
         self.cramped = spin_box(0, 4)
         self.area = QCheckBox(_(MODIFIER_LABELS["area_weapon"]))
+        self.blast_metres = spin_box(0, 999, suffix=_(" m"), name=_("Metres from the blast"))
+        self.blast_metres.setToolTip(_("Metres between the blast and the target: a blast's Power falls with them "
+                                       "(the weapon's Power lost per metre)."))
         grid = QGridLayout(self)
         _two_pairs_a_row(grid, ((_("Ballistic armor"), self.ballistic), (_("Impact armor"), self.impact),
                                 (_("Wound modifier"), self.wounds),
                                 (_(MODIFIER_LABELS["shotgun_spread"]), self.spread),
                                 (_(MODIFIER_LABELS["cramped"]), self.cramped)))
-        grid.addWidget(self.area, 2, 2, 1, 2)
+        grid.addWidget(self.area, 2, 2)
+        grid.addWidget(self.blast_metres, 2, 3)
 
     def inputs(self) -> list[QWidget]:
         """Inputs whose every change recomputes the sheet."""
-        return [self.ballistic, self.impact, self.wounds, self.spread, self.cramped, self.area]
+        return [self.ballistic, self.impact, self.wounds, self.spread, self.cramped, self.area, self.blast_metres]
 
     def values(self) -> Defence:
         """The defence as the rules take it."""
@@ -409,171 +435,23 @@ class DefenceBox(QGroupBox):
                        self.cramped.value(), self.area.isChecked())
 
 
-class DiceBox(QGroupBox):
-    """How many dice each side rolls, within the combat pools left; the odds; then the dice themselves."""
-
-    def __init__(self, roller: Roller) -> None:
-        super().__init__(_("Dice and odds"))
-        self.skill = spin_box(0, 40)
-        self.attack_pool = spin_box(0, 0)
-        self.dodge = spin_box(0, 0)
-        self.body = spin_box(0, 40)
-        self.resist_pool = spin_box(0, 0)
-        self.attacker_pool_note = QLabel()
-        self.target_pool_note = QLabel()
-        self.target_pool_note.setWordWrap(True)
-        self.odds = OddsTable()
-        self.quick_draw_entry = DiceEntry(_("Quick draw (Reaction)"), roller)
-        self.quick_draw_entry.setVisible(False)
-        self.attack_entry = DiceEntry(_("Attack"), roller)
-        self.dodge_entry = DiceEntry(_("Dodge"), roller)
-        self.resist_entry = DiceEntry(_("Resistance"), roller)
-        self.misfire_entry = DiceEntry(_("Misfire staging"), roller)
-        self.misfire_entry.setVisible(False)
-        self.roll_all = QPushButton(_("Roll the rest"))
-        self.roll_all.setAutoDefault(False)
-        self.roll_all.setToolTip(_("Roll every test still missing, in order: attack, dodge, resistance."))
-        self.attack_karma = KarmaReroll(self.attack_entry, _(
-            "The attacker's karma pool rolls the failed attack dice again: 1 point, each further reroll of the test "
-            "1 more."), roller)
-        self.dodge_karma = KarmaReroll(self.dodge_entry, _(
-            "The target's karma pool rolls the failed dodge dice again: 1 point, each further reroll of the test "
-            "1 more."), roller)
-        self.resist_karma = KarmaReroll(self.resist_entry, _(
-            "Whoever resists pays from their karma pool to roll the failed resistance dice again: 1 point, each "
-            "further reroll of the test 1 more."), roller)
-        self.attack_bought = BoughtSuccesses(self.attack_entry)
-        self.dodge_bought = BoughtSuccesses(self.dodge_entry)
-        self.resist_bought = BoughtSuccesses(self.resist_entry)
-        self.avert_disaster = avert_disaster_box()
-        self._explosive = False
-        self._build_layout()
-
-    def entries(self) -> tuple[DiceEntry, ...]:
-        """The dice entries in the order the tests are made."""
-        return (self.quick_draw_entry, self.attack_entry, self.dodge_entry, self.resist_entry, self.misfire_entry)
-
-    def quick_draw_failed(self) -> bool:
-        """Whether the quick draw's Reaction test rolled no success: no shot from that weapon this phase."""
-        if self.quick_draw_entry.expression() is None:
-            return False
-        result = self.quick_draw_entry.result()
-        return result is not None and not result.successes
-
-    def all_ones(self) -> bool:
-        """Whether the attack test rolled all 1s (the rule of one)."""
-        result = self.attack_entry.result()
-        return result is not None and rule_of_one(result.faces)
-
-    def misfired(self, explosive: bool) -> bool:
-        """Whether an ``explosive`` round rolled all ones on the attack dice: it detonated in the weapon, unless
-        the attacker's karma made it a plain failure."""
-        return explosive and self.all_ones() and not self.averted()
-
-    def averted(self) -> bool:
-        return not self.avert_disaster.isHidden() and self.avert_disaster.isChecked()
-
-    def karma_spending(self) -> KarmaSpending:
-        resisting = Payer.ATTACKER if self.misfired(self._explosive) else Payer.TARGET
-        rerolls = ((self.attack_karma, Payer.ATTACKER), (self.dodge_karma, Payer.TARGET),
-                   (self.resist_karma, resisting))
-        bought = ((self.attack_bought, Payer.ATTACKER), (self.dodge_bought, Payer.TARGET),
-                  (self.resist_bought, resisting))
-        return KarmaSpending(rerolls, bought, self.averted())
-
-    def offer_karma(self, attacker_left: int | None, target_left: int | None, editable: bool) -> None:
-        """Offer the karma rerolls of each test and, after all 1s with an explosive round, the point that makes it
-        a plain failure; each within what its payer has left after the rest of the shot."""
-        could_avert = self._explosive and self.all_ones() and attacker_left is not None
-        self.avert_disaster.setVisible(could_avert)
-        if not could_avert:
-            self._uncheck_averting()  # new dice, or a pool gone: a later all-ones roll asks again
-        spending = self.karma_spending()
-        spending.offer({Payer.ATTACKER: attacker_left, Payer.TARGET: target_left}, editable)
-        spare = (attacker_left or 0) - spending.committed(Payer.ATTACKER)
-        self.avert_disaster.setEnabled(editable and (self.avert_disaster.isChecked() or spare >= 1))
-
-    def clear_karma(self) -> None:
-        for button in (self.attack_karma, self.dodge_karma, self.resist_karma):
-            button.rerolls = 0
-        for bought in (self.attack_bought, self.dodge_bought, self.resist_bought):
-            blocked = bought.box.blockSignals(True)
-            bought.box.setValue(0)
-            bought.box.blockSignals(blocked)
-        self._uncheck_averting()
-
-    def _uncheck_averting(self) -> None:
-        blocked = self.avert_disaster.blockSignals(True)  # the form is being refreshed already
-        self.avert_disaster.setChecked(False)
-        self.avert_disaster.blockSignals(blocked)
-
-    def set_tests(self, sheet: ShotSheet | None, explosive: bool, shooter_body: int,
-                  quick_draw: DiceExpression | None = None) -> None:
-        """Give each entry the test it needs now; a quick draw's and the attack's results decide what follows."""
-        self._explosive = explosive
-        if sheet is None:
-            for entry in self.entries():
-                entry.set_expression(None, _("Fix the attack first."))
-            return
-        self.quick_draw_entry.setVisible(quick_draw is not None)
-        self.quick_draw_entry.set_expression(quick_draw, _("No Reaction dice."))
-        if self.quick_draw_failed():
-            self.misfire_entry.setVisible(False)
-            for entry in (self.attack_entry, self.dodge_entry, self.resist_entry, self.misfire_entry):
-                entry.set_expression(None, _("Not needed: the quick draw failed."))
-            return
-        attack_dice = self.skill.value() + self.attack_pool.value()
-        self.attack_entry.set_expression(tn_test(attack_dice, sheet.attack_tn.value), _("Enter the skill dice."))
-        misfired = self.misfired(explosive)
-        self.misfire_entry.setVisible(misfired)
-        self.misfire_entry.set_expression(parse("1d6") if misfired else None)
-        if misfired:
-            self.dodge_entry.set_expression(None, _("Not needed: the round detonated in the weapon."))
-            self.resist_entry.title_label.setText(_("Shooter's resistance"))
-            self.resist_entry.set_expression(tn_test(shooter_body, sheet.misfire_resist_tn), _("No Body dice."))
-        else:
-            self._set_defence_tests(sheet)
-
-    def _set_defence_tests(self, sheet: ShotSheet) -> None:
-        """The target's dodge and resistance, each needed only if the attack is still on."""
-        hits = successes_entered(self.attack_entry, no_dice=None)  # no attack dice yet: the rest still to come
-        self.resist_entry.title_label.setText(_("Resistance"))
-        missed = _("Not needed: the attack missed.")
-        dodge = tn_test(self.dodge.value(), sheet.dodge_tn.value) if hits != 0 else None
-        self.dodge_entry.set_expression(dodge, missed if hits == 0 else _("No dodge."))
-        dodge_hits = successes_entered(self.dodge_entry)
-        dodged = (hits is not None and dodge_hits is not None
-                  and dodge_hits + self.dodge_bought.paid() > hits + self.attack_bought.paid())
-        needed = hits != 0 and not dodged
-        resist = tn_test(self.body.value() + self.resist_pool.value(), sheet.resist_tn) if needed else None
-        reason = missed if hits == 0 else (_("Not needed: the attack was dodged.") if dodged else _("No dice."))
-        self.resist_entry.set_expression(resist, reason)
-
-    def _build_layout(self) -> None:
-        grid = QGridLayout()
-        cells = ((_("Attack skill"), self.skill, 0, 0), (_("+ combat pool"), self.attack_pool, 0, 2),
-                 (_("Dodge (pool)"), self.dodge, 1, 0), (_("Body"), self.body, 2, 0),
-                 (_("+ combat pool"), self.resist_pool, 2, 2))
-        for text, widget, row, column in cells:
-            grid.addWidget(QLabel(text), row, column)
-            grid.addWidget(widget, row, column + 1)
-        grid.addWidget(self.attacker_pool_note, 0, 4)
-        grid.addWidget(self.target_pool_note, 1, 2, 1, 3)
-        grid.setColumnStretch(4, 1)
-        layout = QVBoxLayout(self)
-        layout.addLayout(grid)
-        layout.addWidget(self.odds)
-        karma: dict[DiceEntry, tuple[QWidget, ...]] = {
-            self.attack_entry: (self.avert_disaster, *self.attack_bought.widgets(), self.attack_karma),
-            self.dodge_entry: (*self.dodge_bought.widgets(), self.dodge_karma),
-            self.resist_entry: (*self.resist_bought.widgets(), self.resist_karma)}
-        for entry in self.entries():
-            layout.addWidget(entry)
-            if entry in karma:
-                buttons = QHBoxLayout()
-                buttons.addStretch(1)
-                for button in karma[entry]:
-                    buttons.addWidget(button)
-                layout.addLayout(buttons)
-        layout.addWidget(self.roll_all, 0, Qt.AlignmentFlag.AlignRight)
-
+def ranged_attack(weapon: WeaponBox, place: SituationBox, aim_actions: int, skill: int,
+                  strength: int | None) -> RangedAttack:
+    """The attack as the weapon and situation boxes set it (``aim_actions`` as the aim counts for this shot,
+    ``strength`` what a Strength-scaled range row uses)."""
+    distance = weapon.distance.value()
+    return RangedAttack(
+        range_category=weapon.range.value(), distance=distance or None,
+        weapon_class=weapon.weapon_class.value(), strength=strength,
+        magnification=place.magnification.value(), visibility=place.visibility.value(),
+        vision=place.vision.value(), attacker_movement=place.attacker_movement.value(),
+        difficult_terrain=place.difficult.isChecked(), target_movement=place.target_movement.value(),
+        partial_cover=place.cover.isChecked(), blind_fire=place.blind.isChecked(),
+        melee_opponents=place.melee.value(), target_index=place.target_index.value(),
+        smartgun=weapon.smartgun.isChecked(), smartlink=place.smartlink.isChecked(),
+        smartgoggles=place.goggles.isChecked(), laser_sight=place.laser.isChecked(),
+        aim_actions=aim_actions, skill=skill, called_shot=place.called.isChecked(), weapon_kind=weapon.kind.value(),
+        second_firearm=place.second.isChecked(), other_firearm_recoil=place.other_recoil.value(),
+        wound_modifier=place.wounds.value(), mode=weapon.firing_mode(), rounds=weapon.rounds.value(),
+        rounds_fired_before=weapon.fired.value(), recoil_compensation=weapon.compensation.value(),
+        gyro=weapon.gyro.value(), heavy_weapon=weapon.heavy.isChecked(), gm_modifier=place.gm.value())

@@ -8,6 +8,7 @@ numbers and the odds; the dice make one :class:`~rules.systems.sr3.Sr3Melee`. Th
 from __future__ import annotations
 
 import html
+from dataclasses import replace
 from typing import Final
 
 from PySide6.QtGui import QShowEvent
@@ -31,18 +32,27 @@ from rules.dice import Roller
 from rules.encounter import Combatant, Weapon
 from rules.errors import RulesError
 from rules.systems.sr3 import Sr3Melee
-from rules.systems.sr3.damage import DamageCode, describe_damage_code, read_typed_damage_code
+from rules.systems.sr3.damage import (
+    CALLED_SHOT_LABELS,
+    CalledShotEffect,
+    DamageCode,
+    called_shot,
+    describe_damage_code,
+    read_typed_damage_code,
+)
 from rules.systems.sr3.levels import LEVEL_LABELS
 from rules.systems.sr3.melee import MeleeFighter, Role
 from rules.systems.sr3.melee_odds import NOBODY, ORDER, MeleeSheet, MeleeSide, work_out_melee
-from rules.systems.sr3.tables import Sr3Tables, TieRule
+from rules.systems.sr3.system import resisting_body
+from rules.systems.sr3.tables import Sr3Tables, TieRule, load_tables
 from rules.systems.sr3.weapons import DAMAGE, REACH, SKILL, is_melee
 from ui.charts.odds_chart import OddsChart
 from ui.charts.odds_data import OddsData, categories
 from ui.games.sr3.attack_form import pool_left, successes_entered, tn_lines_html, tn_test, wound_modifier
 from ui.widgets.dice_entry import DiceEntry
-from ui.widgets.inputs import spin_box
+from ui.widgets.inputs import Choice, spin_box
 from ui.widgets.layout import column as _column
+from ui.widgets.layout import row as _row
 from ui.widgets.messages import text_label
 from ui.widgets.odds_table import OddsTable
 
@@ -130,6 +140,14 @@ class SituationGrid(QGroupBox):
                                        "full defence, the TN counts only reach, movement (as the GM modifier) and "
                                        "wounds, and the attacker gives up the rest of this pass."))
         grid.addWidget(self.interception, len(self.ROWS) + 2, 0, 1, 3)
+        # "+4, the effects as for firearms" (sr3.md's Decision: melee may be called too, unless the GM's option).
+        self.called = QCheckBox(_("Called shot"))
+        self.called_effect: Choice[CalledShotEffect] = Choice(
+            ((_(label), key) for key, label in CALLED_SHOT_LABELS.items()), min_length=12)
+        self.spot_armor = spin_box(0, 30, name=_("Spot or part armor"))
+        self.spot_armor.setToolTip(_("Armor of the spot hit, or the rating of the vehicle part."))
+        grid.addWidget(_row(self.called, self.called_effect, _("Spot or part armor"), self.spot_armor),
+                       len(self.ROWS) + 3, 0, 1, 3)
         self.interception.toggled.connect(self._follow_interception)
 
     def _follow_interception(self, intercepting: bool) -> None:
@@ -143,12 +161,32 @@ class SituationGrid(QGroupBox):
         for box in (*self.attacker[:2], *self.defender[:2]):
             box.setEnabled(not intercepting)
 
-    def fighter(self, boxes: list[QSpinBox], reach: int, wounds: int) -> MeleeFighter:
+    def fighter(self, boxes: list[QSpinBox], reach: int, wounds: int, called: bool = False) -> MeleeFighter:
         visibility, position, gm = (box.value() for box in boxes)
-        return MeleeFighter(reach, wounds, visibility, position, gm)
+        return MeleeFighter(reach, wounds, visibility, position, gm, called)
 
     def inputs(self) -> list[QWidget]:
-        return [*self.attacker, *self.defender, self.full_defence, self.interception]
+        return [*self.attacker, *self.defender, self.full_defence, self.interception, self.called,
+                self.called_effect, self.spot_armor]
+
+    def sync(self, allowed: bool) -> None:
+        """The called shot only where the encounter allows it; its details only when it is called."""
+        if not allowed and self.called.isChecked():
+            self.called.setChecked(False)
+        self.called.setEnabled(allowed)
+        self.called_effect.setEnabled(self.called.isChecked())
+        self.spot_armor.setEnabled(self.called.isChecked()
+                                   and self.called_effect.value() is not CalledShotEffect.EXTRA_LEVEL)
+
+    def called_blow(self, blow: DamageCode, impact: int, data: Sr3Tables) -> tuple[DamageCode, int]:
+        """The attacker's blow and the defender's impact armor after a called shot (unchanged without one)."""
+        if not self.called.isChecked():
+            return blow, impact
+        effect = self.called_effect.value()
+        if effect is CalledShotEffect.EXTRA_LEVEL:
+            return replace(blow, level=called_shot(effect, blow.level, impact, tables=data).level), impact
+        spot = self.spot_armor.value()
+        return blow, min(impact, spot) if effect is CalledShotEffect.UNARMORED_SPOT else spot
 
 
 class MeleeForm(QWidget):
@@ -161,6 +199,7 @@ class MeleeForm(QWidget):
         self._names = ("", "")
         self._tie_hits = False  # the GM's rules (set_rules): a tie hits the defender
         self._counterattacks = True  # a winning defender strikes back
+        self._tables = load_tables()  # the encounter's, from set_rules
         self.attack = BlowBox(_("Attacker's blow"))
         self.defence = BlowBox(_("Defender's counterblow"))
         self.situation = SituationGrid()
@@ -283,15 +322,20 @@ class MeleeForm(QWidget):
     def _sides(self, attacker: Combatant, defender: Combatant) -> tuple[MeleeSide, MeleeSide]:
         situation = self.situation
         counter = None if situation.full_defence.isChecked() else self.defence.blow(defender.attribute("strength"))
+        blow, impact = self._called(attacker, defender)
         mine = MeleeSide(self.attack.skill.value() + self.attack_pool.value(),
-                         situation.fighter(situation.attacker, self.attack.reach.value(), wound_modifier(attacker)),
-                         self.attack.blow(attacker.attribute("strength")),
-                         attacker.attribute("body") + self.resist_pool.value(), attacker.attribute("impact"))
+                         situation.fighter(situation.attacker, self.attack.reach.value(), wound_modifier(attacker),
+                                           situation.called.isChecked()),
+                         blow, resisting_body(attacker) + self.resist_pool.value(), attacker.attribute("impact"))
         theirs = MeleeSide(self.defence.skill.value() + self.defence_pool.value(),
                            situation.fighter(situation.defender, self.defence.reach.value(), wound_modifier(defender)),
-                           counter, defender.attribute("body") + self.resist_pool.value(),
-                           defender.attribute("impact"))
+                           counter, resisting_body(defender) + self.resist_pool.value(), impact)
         return mine, theirs
+
+    def _called(self, attacker: Combatant, defender: Combatant) -> tuple[DamageCode, int]:
+        """The attacker's blow and the defender's impact armor, a called shot's effect applied."""
+        blow = self.attack.blow(attacker.attribute("strength"))
+        return self.situation.called_blow(blow, defender.attribute("impact"), self._tables)
 
     def _show(self, sheet: MeleeSheet | None) -> None:
         if sheet is None:
@@ -330,7 +374,7 @@ class MeleeForm(QWidget):
         hurt = defender if hit is Role.DEFENDER else attacker
         tn = sheet.defender_resist_tn if hit is Role.DEFENDER else sheet.attacker_resist_tn
         self.resist_entry.title_label.setText(_("{name} resists").format(name=hurt.name))
-        self.resist_entry.set_expression(tn_test(hurt.attribute("body") + self.resist_pool.value(), tn or 2),
+        self.resist_entry.set_expression(tn_test(resisting_body(hurt) + self.resist_pool.value(), tn or 2),
                                          _("No Body dice."))
 
     def _exchanged(self) -> bool:
@@ -351,6 +395,8 @@ class MeleeForm(QWidget):
         """The GM's tie and counterblow rules, for who must roll resistance."""
         self._tie_hits = tables.melee.tie_rule is TieRule.ATTACKER
         self._counterattacks = tables.melee.defender_counterattacks
+        self._tables = tables
+        self.situation.sync(tables.called_shot_throws_and_melee)
 
     # --- resolving --------------------------------------------------------------------------
     def operation(self, attacker: Combatant, defender: Combatant, counts: bool, saved_weapon: str) -> Sr3Melee | None:
@@ -358,7 +404,7 @@ class MeleeForm(QWidget):
         sheet = self.sheet
         if sheet is None:
             return None
-        blow = self.attack.blow(attacker.attribute("strength"))
+        blow = self._called(attacker, defender)[0]
         counter = self.defence.blow(defender.attribute("strength"))
         hit = self.hit_role()
         resist_tn = (sheet.defender_resist_tn if hit is Role.DEFENDER else sheet.attacker_resist_tn or 0) if hit else 0
@@ -370,7 +416,7 @@ class MeleeForm(QWidget):
             self.resist_pool.value() if hit and self.resist_entry.expression() is not None else 0, blow.stun,
             self.defence.weapon_name(), counter.power, counter.level, counter.stun,
             self.situation.full_defence.isChecked(), counts and not self.intercepting(), saved_weapon,
-            self.intercepting())
+            self.intercepting(), self.situation.called.isChecked())
 
     def intercepting(self) -> bool:
         """Whether the exchange is an interception (a free attack out of turn on a mover)."""

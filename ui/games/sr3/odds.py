@@ -13,7 +13,12 @@ from typing import Final
 from app.i18n import N_, NP_, _, ngettext, pgettext
 from rules.odds import Dist
 from rules.systems.sr3.levels import LEVEL_BOXES, LEVELS
-from rules.systems.sr3.odds import OUTCOME_LABELS, attack_outcome_distribution, successes_distribution
+from rules.systems.sr3.odds import (
+    OUTCOME_LABELS,
+    attack_outcome_distribution,
+    stopped_by_barrier,
+    successes_distribution,
+)
 from ui.charts.odds_data import OddsData, PoolSweep, categories, counts
 from ui.charts.odds_questions import Field, Question, Values, number
 
@@ -48,11 +53,15 @@ class AttackQuestion:
     resist_dice: int
     resist_tn: int
     level: str
+    #: A barrier rated above the Power stops every hit (sr3.md, Barriers).
+    stopped: bool = False
 
     def outcomes(self, attack_dice: int) -> Dist[float]:
         """The outcomes (in :data:`ORDER`) with ``attack_dice`` dice, everything else the same."""
         odds = attack_outcome_distribution(attack_dice, self.attack_tn, self.dodge_dice, self.dodge_tn,
                                            self.resist_dice, self.resist_tn, self.level)
+        if self.stopped:
+            odds = stopped_by_barrier(odds)
         return Dist(0, tuple(odds[key] for key in ORDER))
 
 
