@@ -36,6 +36,7 @@ from rules.systems.base import (
 )
 from rules.systems.institut import arms, rounds, typed_harm
 from rules.systems.institut.combat import DEFAULT_SIDES, DIE_CHOICES, DIE_LABELS, UNIT_LABELS, DodgeTie, Unit
+from rules.systems.institut.move_limit import MOVEMENT_OPTION
 from rules.systems.institut.pyramid import (
     CLASS_CONTEXT,
     CLASS_LABELS,
@@ -133,6 +134,7 @@ _OPTIONS: Final[tuple[OptionSpec, ...]] = (
                help=N_("Ambush, point blank, called shots, two guns, a weapon's own modifier to hit, sight, armor "
                        "and cover. An extra action's −1 and full auto's dice are dice either way, as the rules "
                        "text gives them.")),
+    MOVEMENT_OPTION,
 )
 
 

@@ -28,6 +28,7 @@ OPTIONS_ADDED_SINCE: dict[str, frozenset[str]] = {"souboj": frozenset({"reload_c
                                                                         "off_hand_burns", "turn_order", "success_floor",
                                                                         "supernatural_reroll", "d10_faces"}),
                                                    "institut": frozenset({"die", "declared_count_lowered_after_roll",
+                                                                        "movement_limit",
                                                                         "modifier_unit"}),
                                                    "sr3": frozenset({"melee_staging", "free_actions_need_a_phase"})}
 
