@@ -16,7 +16,7 @@ from rules.systems.institut import CrossSuppression, DeclareActions, Suppression
 from rules.systems.institut.move_limit import MOVEMENT_LIMIT, moved
 from rules.turns import NextTurn
 from tests.rules.test_institut_rules import started
-from tests.rules.test_institut_scenes import play_round
+from tests.rules.test_institut_scenes import INSTITUT, play_round
 
 MADE = SuppressionRoll((6, 6, 6, 6))  # 24: through the difficulty of one burst of 6 (24)
 
@@ -42,6 +42,7 @@ def test_agility_plus_athletics_metres_a_round_in_total() -> None:
                                   "most Agility + Athletics metres per round, minus 1 m per additional action”.")
     history.do(CrossSuppression(bandit, "the corridor", 2, (MADE,) * 2))
     assert moved(history.state.combatant(bandit), history.state) == 2
+    assert "Moved this round: 2 m." in INSTITUT.condition_notes(history.state.combatant(bandit), history.state)
     with pytest.raises(OperationError, match="has moved 2 m: not 2 m more"):  # "in total": the first move counts
         history.do(CrossSuppression(bandit, "the corridor", 2, (MADE,) * 2))
     history.do(CrossSuppression(bandit, "the corridor", 1, (MADE,)))

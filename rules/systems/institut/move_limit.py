@@ -79,3 +79,9 @@ def after_move(combatant: Combatant, encounter: Encounter, metres: int) -> Comba
     """The combatant once it has moved ``metres`` more this round."""
     total = moved(combatant, encounter) + metres
     return rounds.set_extra(combatant, MOVED, frozen_map({"round": encounter.clock.round, "metres": total}))
+
+
+def moved_notes(combatant: Combatant, encounter: Encounter) -> list[str]:
+    """The metres already moved this round, for the combatant's notes (none in a fight that does not count them)."""
+    metres = moved(combatant, encounter) if enforced(encounter) else 0
+    return [_("Moved this round: {metres} m.").format(metres=metres)] if metres else []
