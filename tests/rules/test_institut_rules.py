@@ -714,7 +714,7 @@ def test_a_timed_grenade_cannot_blast_at_once_and_a_blast_needs_victims() -> Non
 def test_every_option_has_a_default_and_the_weapon_list_is_editable() -> None:
     defaults = INSTITUT.default_options()
     assert set(defaults) == {"pyramid", "called_shots", "modifiers", "weapons", "dodge_tie", "die",
-                             "declared_count_lowered_after_roll", "modifier_unit"}
+                             "declared_count_lowered_after_roll", "modifier_unit", "movement_limit"}
     assert defaults["dodge_tie"] == "attacker" and defaults["die"] == "6"  # institut.md Decision: d6, summed
     assert defaults["declared_count_lowered_after_roll"] is False  # "it cannot be lowered after a roll (default)"
     assert defaults["modifier_unit"] == "dice"  # "all other modifiers … count in dice too (default …)"

@@ -72,7 +72,9 @@ def test_the_game_adds_its_three_sections(qtbot: QtBot, host: QWidget) -> None:
 
 
 def test_declaring_reorders_the_group_acting_now(qtbot: QtBot, host: QWidget) -> None:
-    document = EncounterDocument(sample())
+    history = sample()
+    history.undo()  # before Bora's fire bolt: nobody in the group has struck yet
+    document = EncounterDocument(history)
     panel = _panel(qtbot, host, document, BANDIT_1)
     section = _round(panel)
     assert section.action.currentData() == Action.MELEE.value
@@ -82,6 +84,20 @@ def test_declaring_reorders_the_group_acting_now(qtbot: QtBot, host: QWidget) ->
     slot = document.state.clock.current
     assert slot is not None and slot.ids == (BANDIT_1, BORA, ALES)
     assert document.history.entries[-1].operation == Declare(BANDIT_1, Action.NONCOMBAT, Placement.FIRST)
+
+
+def test_once_one_of_the_group_has_struck_its_declarations_are_refused_with_the_reason(
+        qtbot: QtBot, host: QWidget) -> None:
+    document = EncounterDocument(sample())  # Bora's fire bolt is resolved in the group at 4
+    panel = _panel(qtbot, host, document, ALES)
+    section = _round(panel)
+    entries = len(document.history.entries)
+    _choose(section.action, Action.RANGED.value)
+    assert len(document.history.entries) == entries
+    assert panel.message.text().startswith("Bora has already struck in the group acting now: the group's order by "
+                                           "first actions (magic, then firearm and missile, then face to face) is "
+                                           "settled, so Aleš's declaration can no longer change.")
+    assert section.action.currentData() == Action.MELEE.value  # the fields show the state again
 
 
 def test_act_after_someone_with_the_same_score(qtbot: QtBot, host: QWidget) -> None:

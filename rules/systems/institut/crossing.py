@@ -10,14 +10,14 @@ the creature's pyramid.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Final
 
-from rules.encounter import Encounter
+from rules.encounter import ADDED_LATER, Combatant, Encounter
 from rules.errors import OperationError
 from rules.history import Applied, LogArg, LogLine, Operation, require_combatant
 from rules.systems.base import RuleSystem
-from rules.systems.institut import rounds
+from rules.systems.institut import move_limit, rounds
 from rules.systems.institut.ops import Faces, _check_faces, _check_text, _points, _wound
 from rules.systems.institut.system import pool_die, tables
 from rules.text import _, ngettext
@@ -48,6 +48,10 @@ class CrossSuppression(Operation):
     area: str
     squares: int
     rolls: tuple[SuppressionRoll, ...]
+    #: Running flat out, the round's only action: the move may be four times as long (institut.md, Movement).
+    sprinting: bool = field(default=False, metadata=ADDED_LATER)
+    #: The GM lets the creature cross farther than the rules allow this round (the log notes it).
+    gm_override: bool = field(default=False, metadata=ADDED_LATER)
 
     def apply(self, encounter: Encounter, system: RuleSystem) -> Applied:
         target = require_combatant(encounter, self.target)
@@ -65,6 +69,8 @@ class CrossSuppression(Operation):
                 name=target.name, count=needed, given=len(self.rolls)))
         sides = pool_die(encounter)
         state, log, bullets = encounter, [self._opening(target.name, area)], 0
+        if move_limit.enforced(encounter):
+            state = self._move(state, target, log)
         for number, roll in enumerate(self.rolls, 1):
             _check_faces(roll.dodge_faces, sides)
             _check_faces(roll.damage_faces, sides)
@@ -82,6 +88,21 @@ class CrossSuppression(Operation):
             state = _wound(state, system, target.id, sum(roll.damage_faces), 1, log)
         log.append(self._closing(target.name, area.name, bullets))
         return Applied(state, tuple(log))
+
+    def _move(self, encounter: Encounter, target: Combatant, log: list[LogLine]) -> Encounter:
+        """Count the squares crossed (square metres) against the round's movement; refused past it unless the
+        GM overrides, which the log notes."""
+        modifiers = tables(encounter).modifiers
+        refused = move_limit.refusal(target, encounter, modifiers, self.squares, self.sprinting)
+        if refused and not self.gm_override:
+            raise OperationError(refused)
+        if refused:
+            log.append(LogLine("GM's override: {name} crosses {metres} m, past what the rules allow this round "
+                               "({limit} m, {done} m already moved).",
+                               {"name": target.name, "metres": self.squares,
+                                "done": move_limit.moved(target, encounter),
+                                "limit": move_limit.allowance(target, modifiers, self.sprinting)}))
+        return encounter.with_combatant(move_limit.after_move(target, encounter, self.squares))
 
     def _opening(self, name: str, area: rounds.SuppressedArea) -> LogLine:
         args: dict[str, LogArg] = {"name": name, "area": area.name, "difficulty": area.difficulty,

@@ -34,8 +34,9 @@ from rules.systems.base import (
     TrackSpec,
     track_reading,
 )
-from rules.systems.institut import arms, rounds, typed_harm
+from rules.systems.institut import arms, move_limit, rounds, typed_harm
 from rules.systems.institut.combat import DEFAULT_SIDES, DIE_CHOICES, DIE_LABELS, UNIT_LABELS, DodgeTie, Unit
+from rules.systems.institut.move_limit import MOVEMENT_OPTION
 from rules.systems.institut.pyramid import (
     CLASS_CONTEXT,
     CLASS_LABELS,
@@ -133,6 +134,7 @@ _OPTIONS: Final[tuple[OptionSpec, ...]] = (
                help=N_("Ambush, point blank, called shots, two guns, a weapon's own modifier to hit, sight, armor "
                        "and cover. An extra action's −1 and full auto's dice are dice either way, as the rules "
                        "text gives them.")),
+    MOVEMENT_OPTION,
 )
 
 
@@ -494,6 +496,7 @@ def _round_notes(combatant: Combatant, encounter: Encounter, data: InstitutTable
     metres = rounds.movement(agility, athletics, actions.total_declared, modifiers)
     notes.append(_("Movement: {metres} m this round; sprinting as the only action: {sprint} m.").format(
         metres=metres, sprint=rounds.sprint(agility, athletics, modifiers)))
+    notes.extend(move_limit.moved_notes(combatant, encounter))
     notes.extend(_("Held: {condition}").format(condition=condition) for condition in actions.pending)
     if rounds.skips_this_round(combatant, encounter):
         notes.append(_("Gave up this round: acts first next round."))

@@ -13,9 +13,12 @@ as it was played then: nothing is refused there, so it replays unchanged.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import Enum
+from typing import Final
 
 from rules.encounter import Combatant, Encounter, Status
+from rules.systems.base import OptionKind, OptionSpec
 from rules.systems.souboj.model import (
     DYING_LAST_ACTION,
     LAST_ACTION_TAKEN,
@@ -26,7 +29,18 @@ from rules.systems.souboj.model import (
     moment,
     with_extra,
 )
-from rules.text import _
+from rules.text import N_, _
+
+#: extra: the moment (:func:`~rules.systems.souboj.model.moment`) of the creature's last attack resolved.
+STRUCK: Final = "struck"
+#: Option: a group's declarations are settled once one of it has struck. Stored in fights made since (they mark who
+#: struck); a fight saved before does not store it, marks nothing and replays unchanged.
+SETTLED_DECLARATIONS: Final = "settled_declarations"
+SETTLED_OPTION: Final = OptionSpec(
+    SETTLED_DECLARATIONS, N_("A group's declarations are settled once one of it has struck"), OptionKind.BOOL, True,
+    help=N_("Within one score the group acts in the order of its first actions: magic, then firearm and missile, "
+            "then face to face. Once an attack of the group acting now is resolved, its declarations can no longer "
+            "change. Off: they can, as in fights saved before this option."))
 
 
 class Verdict(Enum):
@@ -88,3 +102,38 @@ def refusal(combatant: Combatant, status: Status) -> str:
 def take_last_action(combatant: Combatant) -> Combatant:
     """The creature once its last action is taken: it is the last."""
     return with_extra(combatant, LAST_ACTION_TAKEN, True)
+
+
+def mark_struck(combatant: Combatant, encounter: Encounter) -> Combatant:
+    """The creature once its attack is resolved now (a group's declarations are then settled); unmarked in a fight
+    that does not keep the option."""
+    if encounter.options.get(SETTLED_DECLARATIONS) is not True:
+        return combatant
+    return with_extra(combatant, STRUCK, moment(encounter))
+
+
+def struck_in_group(combatant: Combatant, encounter: Encounter) -> Combatant | None:
+    """A member of the group acting now, ``combatant``'s own, whose attack was already resolved in it (None: none
+    yet, or ``combatant`` is not acting now)."""
+    current = encounter.clock.current
+    if current is None or combatant.id not in current.ids:
+        return None
+    now = dict(moment(encounter))
+    for member_id in current.ids:
+        member = encounter.combatants.get(member_id)
+        struck = member.extra.get(STRUCK) if member is not None else None
+        if member is not None and isinstance(struck, Mapping) and dict(struck) == now:
+            return member
+    return None
+
+
+def declaration_refusal(combatant: Combatant, encounter: Encounter) -> str:
+    """Why the creature's declaration can no longer change ("" when it can): its group has begun striking, in the
+    order its first actions gave (souboj.md: "Within one score, resolve first whoever has magic as its first
+    action, then firearm/missile attacks, then face-to-face attacks")."""
+    striker = struck_in_group(combatant, encounter)
+    if striker is None or encounter.options.get(SETTLED_DECLARATIONS) is not True:
+        return ""
+    return _("{striker} has already struck in the group acting now: the group's order by first actions (magic, "
+             "then firearm and missile, then face to face) is settled, so {name}'s declaration can no longer "
+             "change.").format(striker=striker.name, name=combatant.name)

@@ -124,8 +124,7 @@ class SoubojAttack(Operation):
         self._validate(encounter)
         acting_now, acting_lines = _able(encounter, system, attacker, self.gm_override)
         _require_alive(encounter, system, target)
-        if acting_now is not attacker:
-            encounter = encounter.with_combatant(acting_now)
+        encounter = encounter.with_combatant(acting.mark_struck(acting_now, encounter))
         encounter = fire(encounter, self.attacker, self.weapon, self.rounds_fired())
         log = [*acting_lines, self._opening(attacker, target)]
         dealt = self._damage(encounter, log)
@@ -276,8 +275,7 @@ class FinishOff(Operation):
             raise OperationError(_("Only a dying creature can be finished off ({name} is not dying).").format(
                 name=target.name))
         state = encounter.with_combatant(condition.mark_dead(target))
-        if acting_now is not attacker:
-            state = state.with_combatant(acting_now)
+        state = state.with_combatant(acting.mark_struck(acting_now, encounter))
         return Applied(state, (*acting_lines, LogLine("{attacker} finishes off {target}.", {
             "attacker": attacker.name, "target": target.name})))
 

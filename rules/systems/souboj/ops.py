@@ -26,7 +26,7 @@ from rules.encounter import (
 from rules.errors import OperationError
 from rules.history import Applied, LogLine, Operation, require_combatant
 from rules.systems.base import Hook, Reminder, RuleSystem
-from rules.systems.souboj import condition, order
+from rules.systems.souboj import acting, condition, order
 from rules.systems.souboj.model import (
     ACT_AFTER,
     ACTION_LABELS,
@@ -92,6 +92,8 @@ class Declare(Operation):
         combatant = require_combatant(encounter, self.combatant_id)
         _require_round(encounter)
         _require_not_acted(encounter, combatant)
+        if refused := acting.declaration_refusal(combatant, encounter):
+            raise OperationError(refused)
         value = None if self.action is None else Declaration(encounter.clock.round, self.action,
                                                               self.placement).to_json()
         state = order.reorder_current(encounter.with_combatant(with_extra(combatant, DECLARED, value)))

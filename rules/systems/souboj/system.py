@@ -134,6 +134,7 @@ _OPTIONS: Final[tuple[OptionSpec, ...]] = (
                              "for one last action.” Its actions are refused unless you granted that last action, "
                              "once; a blow struck in the simultaneous group it fell in still lands. Off: nothing "
                              "is refused, as in fights saved before this option.")),
+    acting.SETTLED_OPTION,
     OptionSpec("tables", N_("Attack, damage and recovery tables"), OptionKind.TABLE, {}),
 )
 

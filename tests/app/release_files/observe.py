@@ -20,7 +20,7 @@ from rules.systems.base import RuleSystem
 #: Options a game added after these files were written (game id → keys). The files hold none of them, so they open
 #: with the options' defaults (``test_release_files`` checks that); the rest of what they show is compared as ever.
 OPTIONS_ADDED_SINCE: dict[str, frozenset[str]] = {"souboj": frozenset({"reload_costs_action", "dying_last_action",
-                                                                         "shadow_clock"}),
+                                                                         "shadow_clock", "settled_declarations"}),
                                                    "walka": frozenset({"reload_action", "down_forbids", "aim_doubles",
                                                                        "test_success", "move_exactly", "parry_with",
                                                                        "aim_twice"}),
@@ -28,6 +28,7 @@ OPTIONS_ADDED_SINCE: dict[str, frozenset[str]] = {"souboj": frozenset({"reload_c
                                                                         "off_hand_burns", "turn_order", "success_floor",
                                                                         "supernatural_reroll", "d10_faces"}),
                                                    "institut": frozenset({"die", "declared_count_lowered_after_roll",
+                                                                        "movement_limit",
                                                                         "modifier_unit"}),
                                                    "sr3": frozenset({"melee_staging", "free_actions_need_a_phase",
                                                                      "tie_first_step",

@@ -9,6 +9,9 @@ document. A refused operation is shown in the status line; nothing raises.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from PySide6.QtWidgets import QDialogButtonBox, QGridLayout, QLabel, QTabWidget, QVBoxLayout, QWidget
 
 from app.document import Change
@@ -39,6 +42,9 @@ class InstitutAttackDialog(AttackDialog):
     resolved_hint = N_("Done. Enter new dice for the next one, or close.")
     ready_hint = N_("Press Resolve (Enter) to apply.")
     resolved_form = ResolvedForm.OPEN
+    override_text = N_("Resolve anyway (GM's override)")
+    override_tip = N_("The rules refuse this (the reason is shown above the buttons). As the GM you may allow it "
+                      "all the same: the log notes your override.")
 
     # --- construction ---------------------------------------------------------------------------
     def _build(self, roller: Roller) -> None:
@@ -197,6 +203,36 @@ class InstitutAttackDialog(AttackDialog):
 
     def rolled_outcome(self, operation: Operation) -> str | None:
         return self.page().outcome(operation, self.context())
+
+    def _allowed_without_action(self) -> bool:
+        """Whether the page shown would resolve the refused operation with the GM's override: tried on the fight
+        without changing it."""
+        page = self.page()
+        if not page.offers_override:
+            return False
+        with self._overriding(page):
+            operation = self.operation()
+        if operation is None:
+            return False
+        try:
+            self._document.history.prepare(operation)
+        except RulesError:
+            return False
+        return True
+
+    def resolve_anyway(self) -> None:
+        """The GM's override of the refusal shown: resolved past the rule, which the log notes."""
+        with self._overriding(self.page()):
+            self.resolve()
+
+    @staticmethod
+    @contextmanager
+    def _overriding(page: Page) -> Iterator[None]:
+        page.gm_override = True
+        try:
+            yield
+        finally:
+            page.gm_override = False
 
     def _show_result(self, text: str) -> None:
         self.page().result.setText(text)

@@ -13,7 +13,7 @@ target's weapon defence is read from the weapon it used last (else its first), w
 
 from __future__ import annotations
 
-from typing import ClassVar, Final
+from typing import ClassVar
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -47,7 +47,6 @@ from rules.systems.souboj.model import (
     KIND_LABELS,
     LEVEL,
     STRENGTH,
-    WEAPON_DEFENCE,
     WEAPON_STRENGTH,
     Action,
     Cause,
@@ -61,34 +60,24 @@ from rules.weapons import fire, last_attack, preferred_weapon
 from ui.charts.odds_chart import OddsChart
 from ui.dialogs.attack_dialog import AttackDialog, Marked
 from ui.games.souboj.attack_parts import (
+    KIND_FOR_ACTION,
     AttackInputs,
     CriticalBox,
     CriticalPrompt,
     DamageBox,
     Outcome,
     PartsBox,
+    armed,
     d6_plus,
     outcome_label,
     work_out,
 )
+from ui.games.souboj.decisions import DecisionsBeforeDice
 from ui.games.souboj.odds import attack_chart
 from ui.widgets.dice_entry import DiceEntry
 from ui.widgets.effects_list import DurationKind, build_effect
 from ui.widgets.messages import show_message
 from ui.widgets.odds_table import OddsTable
-
-#: The kind an attacker's declared action suggests.
-KIND_FOR_ACTION: Final[dict[Action, Kind]] = {Action.MAGIC: Kind.MAGIC, Action.RANGED: Kind.RANGED,
-                                              Action.MELEE: Kind.MELEE}
-
-
-def armed(combatant: Combatant, weapon: Weapon | None) -> Combatant:
-    """``combatant`` with ``weapon``'s strength and defence as its weapon numbers (None: its own numbers)."""
-    if weapon is None:
-        return combatant
-    return combatant.with_attribute(WEAPON_STRENGTH, weapon.number(WEAPON_STRENGTH)).with_attribute(
-        WEAPON_DEFENCE, weapon.number(WEAPON_DEFENCE))
-
 
 # --- the dialog ----------------------------------------------------------------------------------------------
 
@@ -129,6 +118,8 @@ class SoubojAttackDialog(AttackDialog):
         self._refusal = ""  # why the rules refuse the attacker now ("": they do not)
         self._override = False  # the GM's override is being resolved
         self._follow_prompt = False  # a prompt is shown: the scrolled dialog keeps its bottom in view
+        self.decisions = DecisionsBeforeDice((self.kind, self.damage.flat, *self.critical.causes.values(),
+                                              self.finish), self.entries(), self._edits, self)
         self._build_layout()
 
     def _load_tables(self) -> SoubojTables:
@@ -407,6 +398,8 @@ class SoubojAttackDialog(AttackDialog):
     def _resolve_problem(self) -> tuple[str, bool]:
         if self._problem:
             return self._problem, True
+        if self.decisions.note() and self._dice_problem():
+            return self.decisions.note(), True
         if self._refusal:  # before the dice: the GM sees at once that only an override resolves it
             hint = _("As the GM you may resolve it anyway.") if not self._dice_problem() else _(
                 "As the GM you may roll or type the dice and resolve it anyway.")
@@ -505,6 +498,7 @@ class SoubojAttackDialog(AttackDialog):
 
     def _clear_for_next(self) -> None:
         super()._clear_for_next()
+        self.decisions.forget()
         self._follow_prompt = False
         self._after_effect_on = self._dead_on_spot = None
         self.prompt.clear()

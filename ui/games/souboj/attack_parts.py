@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -22,16 +23,38 @@ from PySide6.QtWidgets import (
 
 from app.i18n import _, ngettext
 from rules.dice import DiceExpression, parse
-from rules.encounter import STATUS_LABELS, Combatant, Encounter, Status
+from rules.encounter import STATUS_LABELS, Combatant, Encounter, Status, Weapon
 from rules.systems.base import RuleSystem
 from rules.systems.souboj import SoubojAttack, attack_odds, critical_multiplier
 from rules.systems.souboj.combat import base_damage, damage_from_base, roll_bonus
-from rules.systems.souboj.model import CAUSE_LABELS, SHADOW, WOUNDS, Cause, Kind
+from rules.systems.souboj.model import (
+    CAUSE_LABELS,
+    SHADOW,
+    WEAPON_DEFENCE,
+    WEAPON_STRENGTH,
+    WOUNDS,
+    Action,
+    Cause,
+    Kind,
+)
 from rules.systems.souboj.tables import SoubojTables
 from ui.widgets.inputs import spin_box, term
 from ui.widgets.messages import text_label
 
 # --- the rules' view of the form ---------------------------------------------------------------------------
+
+#: The kind an attacker's declared action suggests.
+KIND_FOR_ACTION: Final[dict[Action, Kind]] = {Action.MAGIC: Kind.MAGIC, Action.RANGED: Kind.RANGED,
+                                              Action.MELEE: Kind.MELEE}
+
+
+def armed(combatant: Combatant, weapon: Weapon | None) -> Combatant:
+    """``combatant`` with ``weapon``'s strength and defence as its weapon numbers (None: its own numbers)."""
+    if weapon is None:
+        return combatant
+    return combatant.with_attribute(WEAPON_STRENGTH, weapon.number(WEAPON_STRENGTH)).with_attribute(
+        WEAPON_DEFENCE, weapon.number(WEAPON_DEFENCE))
+
 
 
 @dataclass(frozen=True)

@@ -162,10 +162,13 @@ class Page(QWidget):
     uses_attacker = True
     uses_target = True
     uses_weapon = True
+    #: The page's operation can carry the GM's override of a rule that refused it (the dialog offers the button).
+    offers_override = False
 
     def __init__(self, roller: Roller) -> None:
         super().__init__()
         self.roller = roller
+        self.gm_override = False  # set by the dialog while it builds the operation the GM overrides
         self.odds = OddsTable()
         self.chart = OddsChart(export_name=_("attack-odds"), compact=True)
         self.result = text_label()

@@ -10,14 +10,14 @@ from __future__ import annotations
 import html
 from typing import Final
 
-from PySide6.QtWidgets import QFormLayout, QGroupBox, QLineEdit, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QFormLayout, QGroupBox, QLineEdit, QScrollArea, QVBoxLayout, QWidget
 
 from app.i18n import _, ngettext
 from rules.dice import Roller
 from rules.encounter import Weapon
 from rules.errors import RulesError
 from rules.history import Operation
-from rules.systems.institut import rounds
+from rules.systems.institut import move_limit, rounds
 from rules.systems.institut.arms import DAMAGE, weapon_burst, weapon_kind
 from rules.systems.institut.combat import Pool, defence_pool, pool, suppression_difficulty
 from rules.systems.institut.crossing import CrossSuppression, SuppressionRoll, dodges_needed
@@ -57,7 +57,13 @@ def bullets_label(count: int) -> str:
 
 
 class SuppressionPage(Page):
-    """Lay suppression fire on an area (the attacker), or dodge it when crossing or standing there (the target)."""
+    """Lay suppression fire on an area (the attacker), or dodge it when crossing or standing there (the target).
+
+    Crossing is moving: past the metres the round allows (:mod:`rules.systems.institut.move_limit`) the crossing is
+    refused, the rule quoted before the dice, unless the GM overrides it.
+    """
+
+    offers_override = True
 
     def __init__(self, roller: Roller) -> None:
         super().__init__(roller)
@@ -76,6 +82,9 @@ class SuppressionPage(Page):
         self.under_fire = Choice[str]()
         self.crossed = spin_box(0, MOST_SQUARES, 1, special=_("stands in it"))
         self.crossed.setToolTip(_("Squares crossed under fire: a dodge in each. Standing in the area: one dodge."))
+        self.sprinting = QCheckBox(_("Sprinting, its only action"))
+        self.sprinting.setToolTip(_("Running flat out as the only action of the round: (Agility + Athletics) × 4 "
+                                    "metres instead of Agility + Athletics."))
         self.dodge = spin_box(0, 40)
         self.damage = spin_box(0, 40)
         self.damage.setToolTip(_("A bullet's damage dice: the heaviest of the shooters' weapons unless you say."))
@@ -86,7 +95,7 @@ class SuppressionPage(Page):
         self._build_layout()
         self._ensure_entries(1)
         self.edits.watch(self.opening, self.area, self.squares, self.bullets, self.weapon, self.fire_damage,
-                         self.under_fire, self.crossed, self.dodge, self.damage)
+                         self.under_fire, self.crossed, self.sprinting, self.dodge, self.damage)
         self.under_fire.currentIndexChanged.connect(self._on_area)
 
     @property
@@ -111,6 +120,7 @@ class SuppressionPage(Page):
         form = QFormLayout(self.cross_box)
         form.addRow(_("Area under fire"), self.under_fire)
         form.addRow(_("Squares crossed"), self.crossed)
+        form.addRow(self.sprinting)
         form.addRow(_("Dodge dice"), self.dodge)
         form.addRow(_("Damage dice"), self.damage)
         top = QFormLayout()
@@ -261,14 +271,28 @@ class SuppressionPage(Page):
         self._dodge = defence_pool(self.dodge.value(), wounds, actions)
         damage = pool((_("Weapon"), self.damage.value()), (_("Armor"), -context.target.attribute("armor")),
                       keep_zero=(_("Weapon"),))
-        self.sheet_label.setText("{}<br>{}<br><b>{}</b><br>{}".format(
+        self.sheet_label.setText("{}<br>{}<br><b>{}</b><br>{}{}".format(
             html.escape(self._fire_text(context, area)),
             pool_html(_("Dodge"), self._dodge),
             html.escape(ngettext("Difficulty {difficulty}, {count} dodge", "Difficulty {difficulty}, {count} dodges",
                                  self.dodges()).format(difficulty=area.difficulty, count=self.dodges())),
-            pool_html(_("Bullet's damage"), damage)))
+            pool_html(_("Bullet's damage"), damage), self._movement_html(context)))
         self._show_crossing_odds(context, damage.dice)
         self._set_dice(context.sides(), damage.dice)
+
+    def _movement_html(self, context: Context) -> str:
+        """The metres the crosser may still move this round, or the rule the crossing breaks (before the dice)."""
+        target = context.target
+        if target is None or not move_limit.enforced(context.state):
+            return ""
+        modifiers = context.data.modifiers
+        refused = move_limit.refusal(target, context.state, modifiers, self.crossed.value(), self.sprinting.isChecked())
+        if refused:
+            return "<br><b>{}</b> {}".format(html.escape(refused), html.escape(
+                _("Resolve refuses it unless you override it.")))
+        return "<br>" + html.escape(_("Movement this round: {done} of {limit} m moved before this.").format(
+            done=move_limit.moved(target, context.state),
+            limit=move_limit.allowance(target, modifiers, self.sprinting.isChecked())))
 
     @staticmethod
     def _fire_text(context: Context, area: rounds.SuppressedArea) -> str:
@@ -317,7 +341,8 @@ class SuppressionPage(Page):
             return SuppressionFire(context.attacker.id, self.area.text(), self.squares.value(), self.bullets.value(),
                                    self.weapon.text().strip(), self.fire_damage.value(), self.saved_weapon(context))
         assert context.target is not None and self._area is not None
-        return CrossSuppression(context.target.id, self._area.name, self.crossed.value(), self._rolls_made())
+        return CrossSuppression(context.target.id, self._area.name, self.crossed.value(), self._rolls_made(),
+                                self.sprinting.isChecked(), self.gm_override)
 
     def _rolls_made(self) -> tuple[SuppressionRoll, ...]:
         assert self._area is not None
