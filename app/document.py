@@ -154,6 +154,17 @@ class EncounterDocument(QObject):
         return f"{name}[*]"
 
     # --- changing ------------------------------------------------------------------------------
+    def accepts(self, operation: Operation | None) -> bool:
+        """Whether ``operation`` would apply to the fight now (worked out, nothing changed): e.g. whether a GM's
+        override would get past a refusal, before the button for it is offered."""
+        if operation is None:
+            return False
+        try:
+            self._history.prepare(operation)
+        except RulesError:
+            return False
+        return True
+
     def apply(self, operation: Operation, initiator: object | None = None) -> Change:
         """Work out, journal, then push on the undo stack (which commits and announces). RulesError: nothing happened.
 

@@ -510,13 +510,7 @@ class AttackDialog(QDialog):
             box.setChecked(False)
             operation = self.operation()
             box.setChecked(True)
-        if operation is None:
-            return False
-        try:
-            self._document.history.prepare(operation)
-        except RulesError:
-            return False
-        return True
+        return self._document.accepts(operation)
 
     def resolve_anyway(self) -> None:
         """The GM's override of a refused limit: untick "takes an action" (the form shows what is applied), resolve."""

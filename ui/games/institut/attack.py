@@ -212,13 +212,7 @@ class InstitutAttackDialog(AttackDialog):
             return False
         with self._overriding(page):
             operation = self.operation()
-        if operation is None:
-            return False
-        try:
-            self._document.history.prepare(operation)
-        except RulesError:
-            return False
-        return True
+        return self._document.accepts(operation)
 
     def resolve_anyway(self) -> None:
         """The GM's override of the refusal shown: resolved past the rule, which the log notes."""
