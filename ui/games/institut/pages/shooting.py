@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass
-from typing import Final
 
 from PySide6.QtWidgets import QCheckBox, QFormLayout, QGroupBox, QLabel, QLineEdit, QTabWidget, QVBoxLayout, QWidget
 
-from app.i18n import N_, _, ngettext
+from app.i18n import _, ngettext
 from rules.dice import Roller
 from rules.encounter import Combatant, frozen_map
 from rules.encounter import Weapon as SavedWeapon
@@ -69,6 +68,7 @@ from rules.systems.institut.tables import (
 )
 from rules.weapons import fire
 from ui.games.institut.odds import attack_chart
+from ui.games.institut.pages.blocking import BLOCK_SKILLS, SKILLS, check_block
 from ui.games.institut.pages.page import (
     NO_DICE,
     Context,
@@ -87,28 +87,6 @@ from ui.widgets.inputs import Choice, spin_box
 from ui.widgets.layout import column as _column
 from ui.widgets.layout import row as _row
 from ui.widgets.messages import text_label
-
-
-def can_block_shot(shot: Shot, target: Combatant) -> bool:
-    """Whether the target may block this attack: any blow, but a shot only with a suitable object already in
-    hand (institut.md Defence)."""
-    return shot.kind is not WeaponKind.FIREARM or rounds.flag(target, rounds.IN_HAND)
-
-
-SKILLS: Final[tuple[tuple[str, str], ...]] = (
-    ("shooting", N_("Shooting")), ("boxing", N_("Boxing")), ("melee", N_("Melee")), ("fencing", N_("Fencing")),
-    ("martial_arts", N_("Martial arts")), ("athletics", N_("Athletics")),
-)
-BLOCK_SKILLS: Final[tuple[str, ...]] = ("boxing", "melee", "fencing")
-#: "Невозможно использовать Фехтование или Ближний Бой для блокирования удара, если у вас пустые руки."
-NEEDS_SOMETHING_IN_HAND: Final[frozenset[str]] = frozenset({"melee", "fencing"})
-
-
-def hands_full(target: Combatant) -> bool:
-    """Whether the target has something in hand to block with: an object marked in hand, or a melee weapon."""
-    return rounds.flag(target, rounds.IN_HAND) or any(weapon_kind(weapon) is WeaponKind.MELEE
-                                                      for weapon in target.weapons)
-
 
 # --- shooting and melee ------------------------------------------------------------------------------------
 
@@ -487,18 +465,6 @@ class AttackPage(Page):
                     cover=self.cover.value(), wound_penalty=wounds, action_penalty=actions,
                     ambush=self.ambush.isChecked(), visibility=self.visibility.value(), unit=context.unit())
 
-    def _check_block(self, shot: Shot, target: Combatant) -> None:
-        """Refuse a block the rules do not allow, saying why: a shot without a suitable object already in hand,
-        Fencing or Melee with empty hands."""
-        if not can_block_shot(shot, target):
-            raise RulesError(_("{name} has nothing in hand to block a shot with: a shot can be blocked only with a "
-                               "suitable object already in hand (mark it in the details panel).").format(
-                name=target.name))
-        if self.block_skill.value() in NEEDS_SOMETHING_IN_HAND and not hands_full(target):
-            raise RulesError(_("Fencing and Melee cannot block with empty hands: {name} holds nothing (mark an "
-                               "object in hand in the details panel, or block with Boxing).").format(
-                name=target.name))
-
     def _work_out(self, context: Context) -> AttackSheet:
         if context.attacker is None or context.target is None:
             raise RulesError(_("Choose an attacker and a target."))
@@ -508,7 +474,7 @@ class AttackPage(Page):
         if defence is Defence.DODGE and self.unseen.isChecked():
             raise RulesError(_("An unseen attacker cannot be dodged: attack against a difficulty."))
         if defence is Defence.BLOCK:
-            self._check_block(shot, context.target)
+            check_block(shot, context.target, self.block_skill.value())
         defending = None
         if defence is not Defence.DIFFICULTY:
             declared = declaring(context.target, self.declares_now())
