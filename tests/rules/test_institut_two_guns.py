@@ -94,7 +94,7 @@ def test_the_first_gun_cannot_be_its_own_second_gun_nor_one_not_carried() -> Non
     in_round(history, ids)
     with pytest.raises(OperationError, match="another weapon than the first"):
         history.do(pair_shot(ids, "Makarov (left)"))
-    with pytest.raises(OperationError, match="carries no weapon “Beretta”"):
+    with pytest.raises(OperationError, match="carries no weapon called “Beretta”"):
         history.do(pair_shot(ids, "Beretta"))
 
 

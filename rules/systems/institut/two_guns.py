@@ -72,6 +72,6 @@ def carried_pair(attacker: Combatant, first: str, second: str) -> tuple[Weapon |
     second gun."""
     found = attacker.weapon(second)
     if found is None:
-        raise RulesError(_("{name} carries no weapon “{weapon}”.").format(name=attacker.name, weapon=second))
+        raise RulesError(_("{name} carries no weapon called “{weapon}”.").format(name=attacker.name, weapon=second))
     return (attacker.weapon(first) if first else None), found
 

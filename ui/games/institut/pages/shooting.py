@@ -82,6 +82,7 @@ from ui.games.institut.pages.page import (
     side_by_side,
     wound_rows,
 )
+from ui.games.institut.pages.second_gun import SecondGun
 from ui.widgets.dice_entry import DiceEntry
 from ui.widgets.inputs import Choice, spin_box
 from ui.widgets.layout import column as _column
@@ -111,6 +112,8 @@ class AttackSheet:
     wounds: int
     rolls: int
     rounds: int
+    second_gun: str = ""  # two guns: the second one, firing ``second_rounds`` from its own magazine
+    second_rounds: int = 0
 
 
 class AttackPage(Page):
@@ -145,6 +148,7 @@ class AttackPage(Page):
         self.one_handed = QCheckBox(_("One-handed (pistol, submachine gun)"))
         self.one_handed.setToolTip(_("Only guns held in one hand may be fired two at once."))
         self.one_handed.setChecked(True)
+        self.second_gun = SecondGun()
         self.point_blank = QCheckBox()
         self.called = Choice[str | None]()
         self.ambush = QCheckBox()
@@ -162,8 +166,7 @@ class AttackPage(Page):
                          self.identical, self.one_handed, self.point_blank, self.called, self.ambush, self.visibility,
                          self.attacker_held, self.defence, self.unseen, self.defence_skill, self.difficulty,
                          self.target_held, self.target_declares, self.block_skill, self.blade, self.blade_dice,
-                         self.armor, self.cover,
-                         *self.entries())
+                         self.armor, self.cover, self.second_gun.gun, self.second_gun.bursts, *self.entries())
         self.kind.currentIndexChanged.connect(self._on_kind)
         self.skill_name.currentIndexChanged.connect(self._on_skill_name)
         self.preset.currentIndexChanged.connect(self._on_preset)
@@ -244,6 +247,8 @@ class AttackPage(Page):
         form.addRow(_("Burst"), self.burst)
         form.addRow(self.one_handed)
         form.addRow(self.identical)
+        form.addRow(_("Second gun"), self.second_gun.gun)
+        form.addRow(self.second_gun.bursts)
         form.addRow(self.point_blank)
         form.addRow(_("Called shot"), self.called)
         situation = QGroupBox(_("Attacker"))
@@ -342,6 +347,7 @@ class AttackPage(Page):
         self.burst.setEnabled(firearm and mode in (FireMode.BURST, FireMode.AUTO))
         self.one_handed.setEnabled(firearm)
         self.identical.setEnabled(firearm and mode is FireMode.TWO_GUNS)
+        self.second_gun.set_enabled(firearm and mode is FireMode.TWO_GUNS)
         defence = self.defence.value()
         self.defence_skill.setEnabled(defence is not Defence.DIFFICULTY)
         self.target_held.setEnabled(defence is not Defence.DIFFICULTY)
@@ -405,6 +411,7 @@ class AttackPage(Page):
                 self.skill.setValue(context.attacker.attribute(self.skill_name.value()))
                 self._prefill_skill = False
             self.attacker_held.set_items(held_items(context.attacker))
+            self._offer_second_gun(context)
             self.target_held.set_items(held_items(context.target))
             block_skill_changed = (self.defence.value() is Defence.BLOCK
                                    and self.block_skill.value() != self._block_skill_shown)
@@ -420,6 +427,13 @@ class AttackPage(Page):
         self._offer_declaring(context)
         self.sync()
         self._show(context)
+
+    def _offer_second_gun(self, context: Context) -> None:
+        """The attacker's other firearms as the second gun; a new pick says whether the two guns are identical."""
+        self.second_gun.offer(context.attacker, self.saved_weapon(context))
+        same = self.second_gun.identical_suggestion(context.attacker, self.saved_weapon(context))
+        if same is not None:
+            self.identical.setChecked(same)
 
     def _offer_declaring(self, context: Context) -> None:
         """The target may declare its count now only while its turn is still to come (and it rolls a defence)."""
@@ -460,6 +474,7 @@ class AttackPage(Page):
                     strength=attacker.attribute("strength"),
                     martial_arts=attacker.attribute("martial_arts"), burst=burst,
                     identical_guns=self.identical.isChecked(), one_handed=self.one_handed.isChecked(),
+                    second_gun=bool(self.second_gun.gun.value()), bursts=self.second_gun.bursts.isChecked(),
                     point_blank=self.point_blank.isChecked(),
                     called=self._data.called_shots.get(self.called.value() or ""), armor=self.armor.value(),
                     cover=self.cover.value(), wound_penalty=wounds, action_penalty=actions,
@@ -483,12 +498,13 @@ class AttackPage(Page):
         modifiers = context.data.modifiers
         used = rounds_fired(shot, modifiers)
         fire(context.state, context.attacker.id, self.saved_weapon(context), used)  # refused: too few loaded
+        second = self.second_gun.work_out(context.attacker, self.saved_weapon(context), context.state)
         punch_blocked = shot.kind is WeaponKind.UNARMED and defence is Defence.BLOCK and self.blade.isChecked()
         blade = (blade_pool(context.target.attribute("strength"), self.blade_dice.value()) if punch_blocked
                  else None)
         return AttackSheet(shot, attack_pool(shot, modifiers), defence, defending, self.difficulty.value(),
                            damage_pool(shot, modifiers), blade, wounds_per_hit(shot, modifiers),
-                           damage_rolls(shot), used)
+                           damage_rolls(shot), used, *second)
 
     def _show(self, context: Context) -> None:
         sheet = self._sheet
@@ -525,6 +541,10 @@ class AttackPage(Page):
         if sheet.rounds:
             notes.append(ngettext("Uses {count} round.", "Uses {count} rounds.", sheet.rounds).format(
                 count=sheet.rounds))
+        if sheet.second_gun:
+            notes.append(ngettext("{weapon} fires {count} round from its own magazine.", "{weapon} fires {count} "
+                                  "rounds from its own magazine.", sheet.second_rounds).format(
+                weapon=sheet.second_gun, count=sheet.second_rounds))
         if notes:
             parts.append("<i>{}</i>".format("<br>".join(html.escape(note) for note in notes)))
         self.sheet_label.setText("<br>".join(parts))
@@ -614,7 +634,7 @@ class AttackPage(Page):
             self.target_held.value() if sheet.defence_pool is not None else "", self.saved_weapon(context),
             flat_faces(self.blade_entry) if sheet.blade is not None and hit is False else (),
             sheet.attack.points, sheet.damage.points if sheet.damage is not None else 0,
-            self.declares_now() if sheet.defence_pool is not None else 0)
+            self.declares_now() if sheet.defence_pool is not None else 0, sheet.second_gun, sheet.second_rounds)
 
     def outcome(self, operation: Operation, context: Context) -> str | None:
         sheet = self._sheet
