@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import icepool
 import pytest
 from pytestqt.qtbot import QtBot
 
@@ -143,3 +144,14 @@ def test_a_gun_not_held_in_one_hand_or_empty_is_refused_before_the_dice(dialog_f
     assert "Makarov (right) is empty: change its magazine first" in dialog.status_label.text()
     dialog.attack.second_gun.gun.select("")  # one weapon for both guns, as before: two rounds from the first
     assert "Uses 2 rounds." in dialog.attack.sheet_label.text()
+
+
+def test_the_odds_before_the_roll_are_the_one_roll_at_an_extra_die_off(dialog_for: DialogFactory) -> None:
+    """Two guns are one attack roll at −1 (Shooting 5: four dice) against Bandit 1's Dodge 2: icepool's odds."""
+    document, _ids = pistols_fight()
+    dialog = dialog_for(document)
+    two_guns(dialog, "Makarov (right)")
+    assert dialog.attack.defence_skill.value() == 2
+    attack, dodge = 4 @ icepool.d6, 2 @ icepool.d6
+    dodged = float((dodge > attack).probability(True))  # a dodge equal to the attack fails (Decision)
+    assert dict(dialog.attack.odds.outcomes())["Dodged"] == pytest.approx(dodged, abs=1e-9)
