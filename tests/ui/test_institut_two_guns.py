@@ -109,6 +109,11 @@ def test_different_guns_roll_damage_once(dialog_for: DialogFactory) -> None:
     two_guns(dialog, "Kedr")
     assert not dialog.attack.identical.isChecked()  # "one bullet always misses"
     assert dialog.attack.damage_entries[1].isHidden()
+    dialog.attack.second_gun.gun.select("Makarov (right)")
+    assert dialog.attack.identical.isChecked()
+    dialog.weapon_picker.setCurrentIndex(dialog.weapon_picker.findData("Kedr"))  # another first gun
+    dialog.attack.mode.select(FireMode.TWO_GUNS)
+    assert dialog.attack.second_gun.gun.value() == "Makarov (right)" and not dialog.attack.identical.isChecked()
 
 
 def test_bursts_from_two_guns_take_each_guns_burst_and_a_gun_without_bursts_is_refused(

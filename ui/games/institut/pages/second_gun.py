@@ -31,7 +31,7 @@ class SecondGun:
         self.bursts = QCheckBox(_("Both fire bursts (no more hits)"))
         self.bursts.setToolTip(_("Each gun fires its short burst; the recoil throws the other off, so a hit is "
                                  "still one wound a bullet."))
-        self._asked = ""  # the pick the identical-guns suggestion was last made for
+        self._asked = ("", "")  # the first and second gun the identical-guns suggestion was last made for
 
     def set_enabled(self, enabled: bool) -> None:
         """Offer the second gun only when two guns are fired."""
@@ -51,11 +51,12 @@ class SecondGun:
             else describe_weapon(gun)
 
     def identical_suggestion(self, attacker: Combatant | None, first: str) -> bool | None:
-        """Whether the newly picked second gun is the same weapon as the saved first gun (None: nothing new)."""
+        """Whether the second gun is the same weapon as the saved first gun, once either changes (None: neither
+        changed, or one is not a saved weapon)."""
         picked = self.gun.value()
-        if picked == self._asked:
+        if (first, picked) == self._asked:
             return None
-        self._asked = picked
+        self._asked = (first, picked)
         first_gun = attacker.weapon(first) if attacker is not None and first else None
         second = attacker.weapon(picked) if attacker is not None and picked else None
         return identical(first_gun, second) if first_gun is not None and second is not None else None
