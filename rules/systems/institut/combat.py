@@ -140,6 +140,8 @@ class Shot:
     martial_arts: int = 0
     burst: Burst | None = None
     identical_guns: bool = True
+    second_gun: bool = False  # two guns, the second one a weapon of its own with its own magazine
+    bursts: bool = False  # two guns, each firing its short burst ("Стрелять очередями … можно, но толку … никакого")
     one_handed: bool = True  # two guns at once only with weapons held in one hand
     point_blank: bool = False
     called: CalledShot | None = None
@@ -203,7 +205,8 @@ def check_mode(shot: Shot) -> None:
     """Refuse a firing mode the weapon or the rules do not allow, saying why."""
     if shot.kind is not WeaponKind.FIREARM:
         return
-    if shot.mode in (FireMode.BURST, FireMode.AUTO) and shot.burst is None:
+    if (shot.mode in (FireMode.BURST, FireMode.AUTO) or (shot.mode is FireMode.TWO_GUNS and shot.bursts)) \
+            and shot.burst is None:
         raise RulesError(_("Give the weapon's burst (rounds fired / rounds that hit, e.g. 3/2) to fire bursts."))
     if shot.mode is FireMode.TWO_GUNS and not shot.one_handed:
         # "только если вы можете держать их в одной руке — АК-47 точно не соответствует этому условию"
@@ -219,7 +222,7 @@ def wounds_per_hit(shot: Shot, modifiers: Modifiers) -> int:
         return shot.burst.hits
     if shot.mode is FireMode.AUTO:
         return shot.burst.hits + modifiers.full_auto_extra_hits
-    return 1
+    return 1  # two guns firing bursts: allowed "но толку с этого никакого" (but no use), one wound a bullet
 
 
 def damage_rolls(shot: Shot) -> int:
@@ -230,14 +233,20 @@ def damage_rolls(shot: Shot) -> int:
 
 
 def rounds_fired(shot: Shot, modifiers: Modifiers) -> int:
-    """Ammunition one attack uses: one, a burst, twice a burst on full auto, or one per gun."""
+    """Ammunition one attack uses from its (first) weapon: one, a burst, twice a burst on full auto, or with two
+    guns one (a burst with ``bursts``) per gun the weapon stands for."""
     if shot.kind is not WeaponKind.FIREARM:
         return 0
     if shot.mode is FireMode.BURST and shot.burst is not None:
         return shot.burst.fired
     if shot.mode is FireMode.AUTO and shot.burst is not None:
         return shot.burst.fired * modifiers.full_auto_ammo_multiplier
-    return 2 if shot.mode is FireMode.TWO_GUNS else 1
+    if shot.mode is not FireMode.TWO_GUNS:
+        return 1
+    each = shot.burst.fired if shot.bursts and shot.burst is not None else 1
+    # One weapon standing for both guns (fights saved before the second gun was a weapon of its own) holds both
+    # guns' rounds; otherwise this is the first gun's share and the second gun's comes from its own magazine.
+    return each if shot.second_gun else 2 * each
 
 
 def defence_pool(skill: int, wound_penalty: int, action_penalty: int, visibility: int = 0) -> Pool:

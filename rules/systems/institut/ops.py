@@ -38,6 +38,7 @@ from rules.systems.institut.system import (
     tables,
     wound_penalty,
 )
+from rules.systems.institut.two_guns import carried_pair, check_pair
 from rules.text import N_, NN_, _, ngettext
 from rules.turns import advance
 from rules.weapons import ROUNDS, fire, uses_rounds
@@ -456,6 +457,10 @@ class InstitutAttack(Operation):
     #: The target declares this many actions at the moment of its dodge or block (institut.md Decision: one who has
     #: not had its turn yet may declare its count then); 0: no declaration.
     target_declares: int = field(default=0, metadata=ADDED_LATER)
+    #: Two guns, the second a saved weapon of its own ("": none, or one weapon stands for both): its name and the
+    #: rounds it fires from its own magazine (``rounds`` are then the first gun's).
+    second_weapon: str = field(default="", metadata=ADDED_LATER)
+    second_rounds: int = field(default=0, metadata=ADDED_LATER)
 
     def attacker_id(self) -> str | None:
         return self.attacker
@@ -473,6 +478,7 @@ class InstitutAttack(Operation):
         defence = self._validate(pool_die(encounter))
         if attacker.id == target.id:
             raise OperationError(_("A combatant cannot attack itself."))
+        self._check_second_gun(attacker)
         state = _take_action(encounter, attacker, self.attacker_held)
         log = [_points("{attacker} attacks {target} with {weapon}: {points} point.",
                        "{attacker} attacks {target} with {weapon}: {points} points.",
@@ -480,6 +486,9 @@ class InstitutAttack(Operation):
                        self.attack_total()), *_modifier_lines(self.attack_points, self.damage_points)]
         ammunition: list[LogLine] = []  # said last: the rounds are fired whether the attack hits or not
         state = _fire(state, attacker.id, self.saved_weapon, self.rounds, ammunition)
+        if self.second_weapon:
+            log.append(LogLine("Second gun: {weapon}.", {"weapon": self.second_weapon}))
+            state = _fire(state, attacker.id, self.second_weapon, self.second_rounds, ammunition)
         opposing = self.difficulty
         if self.target_declares:
             if defence is Defence.DIFFICULTY:
@@ -516,6 +525,15 @@ class InstitutAttack(Operation):
             state = _wound(state, system, target.id, sum(faces) + self.damage_points, self.wounds_per_hit, log)
         return Applied(state, (*log, *ammunition))
 
+    def _check_second_gun(self, attacker: Combatant) -> None:
+        """Refuse a second gun that is not the attacker's other one-handed gun, or is empty, quoting the rule."""
+        if not self.second_weapon:
+            return
+        try:
+            check_pair(*carried_pair(attacker, self.saved_weapon, self.second_weapon))
+        except RulesError as problem:
+            raise OperationError(str(problem)) from None
+
     def _validate(self, sides: int) -> Defence:
         try:
             defence = Defence(self.defence)
@@ -533,7 +551,7 @@ class InstitutAttack(Operation):
             raise OperationError(_("At most {rolls} damage rolls of at most {wounds} wounds each.").format(
                 rolls=MAX_DAMAGE_ROLLS, wounds=MAX_WOUNDS))
         _check_text(self.weapon, _("The weapon's name"))
-        if not 0 <= self.rounds <= 999:
+        if not (0 <= self.rounds <= 999 and 0 <= self.second_rounds <= 999):
             raise OperationError(_("Rounds fired must be between 0 and 999."))
         if not (-MAX_POOL <= self.attack_points <= MAX_POOL and -MAX_POOL <= self.damage_points <= MAX_POOL):
             raise OperationError(_("Modifiers in points are between −{limit} and +{limit}.").format(limit=MAX_POOL))

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass
-from typing import Final
 
 from PySide6.QtWidgets import QCheckBox, QFormLayout, QGroupBox, QLabel, QLineEdit, QTabWidget, QVBoxLayout, QWidget
 
-from app.i18n import N_, _, ngettext
+from app.i18n import _, ngettext
 from rules.dice import Roller
 from rules.encounter import Combatant, frozen_map
 from rules.encounter import Weapon as SavedWeapon
@@ -69,6 +68,7 @@ from rules.systems.institut.tables import (
 )
 from rules.weapons import fire
 from ui.games.institut.odds import attack_chart
+from ui.games.institut.pages.blocking import BLOCK_SKILLS, SKILLS, check_block
 from ui.games.institut.pages.page import (
     NO_DICE,
     Context,
@@ -82,33 +82,12 @@ from ui.games.institut.pages.page import (
     side_by_side,
     wound_rows,
 )
+from ui.games.institut.pages.second_gun import SecondGun
 from ui.widgets.dice_entry import DiceEntry
 from ui.widgets.inputs import Choice, spin_box
 from ui.widgets.layout import column as _column
 from ui.widgets.layout import row as _row
 from ui.widgets.messages import text_label
-
-
-def can_block_shot(shot: Shot, target: Combatant) -> bool:
-    """Whether the target may block this attack: any blow, but a shot only with a suitable object already in
-    hand (institut.md Defence)."""
-    return shot.kind is not WeaponKind.FIREARM or rounds.flag(target, rounds.IN_HAND)
-
-
-SKILLS: Final[tuple[tuple[str, str], ...]] = (
-    ("shooting", N_("Shooting")), ("boxing", N_("Boxing")), ("melee", N_("Melee")), ("fencing", N_("Fencing")),
-    ("martial_arts", N_("Martial arts")), ("athletics", N_("Athletics")),
-)
-BLOCK_SKILLS: Final[tuple[str, ...]] = ("boxing", "melee", "fencing")
-#: "Невозможно использовать Фехтование или Ближний Бой для блокирования удара, если у вас пустые руки."
-NEEDS_SOMETHING_IN_HAND: Final[frozenset[str]] = frozenset({"melee", "fencing"})
-
-
-def hands_full(target: Combatant) -> bool:
-    """Whether the target has something in hand to block with: an object marked in hand, or a melee weapon."""
-    return rounds.flag(target, rounds.IN_HAND) or any(weapon_kind(weapon) is WeaponKind.MELEE
-                                                      for weapon in target.weapons)
-
 
 # --- shooting and melee ------------------------------------------------------------------------------------
 
@@ -133,6 +112,8 @@ class AttackSheet:
     wounds: int
     rolls: int
     rounds: int
+    second_gun: str = ""  # two guns: the second one, firing ``second_rounds`` from its own magazine
+    second_rounds: int = 0
 
 
 class AttackPage(Page):
@@ -167,6 +148,7 @@ class AttackPage(Page):
         self.one_handed = QCheckBox(_("One-handed (pistol, submachine gun)"))
         self.one_handed.setToolTip(_("Only guns held in one hand may be fired two at once."))
         self.one_handed.setChecked(True)
+        self.second_gun = SecondGun()
         self.point_blank = QCheckBox()
         self.called = Choice[str | None]()
         self.ambush = QCheckBox()
@@ -184,8 +166,7 @@ class AttackPage(Page):
                          self.identical, self.one_handed, self.point_blank, self.called, self.ambush, self.visibility,
                          self.attacker_held, self.defence, self.unseen, self.defence_skill, self.difficulty,
                          self.target_held, self.target_declares, self.block_skill, self.blade, self.blade_dice,
-                         self.armor, self.cover,
-                         *self.entries())
+                         self.armor, self.cover, self.second_gun.gun, self.second_gun.bursts, *self.entries())
         self.kind.currentIndexChanged.connect(self._on_kind)
         self.skill_name.currentIndexChanged.connect(self._on_skill_name)
         self.preset.currentIndexChanged.connect(self._on_preset)
@@ -266,6 +247,8 @@ class AttackPage(Page):
         form.addRow(_("Burst"), self.burst)
         form.addRow(self.one_handed)
         form.addRow(self.identical)
+        form.addRow(_("Second gun"), self.second_gun.gun)
+        form.addRow(self.second_gun.bursts)
         form.addRow(self.point_blank)
         form.addRow(_("Called shot"), self.called)
         situation = QGroupBox(_("Attacker"))
@@ -364,6 +347,7 @@ class AttackPage(Page):
         self.burst.setEnabled(firearm and mode in (FireMode.BURST, FireMode.AUTO))
         self.one_handed.setEnabled(firearm)
         self.identical.setEnabled(firearm and mode is FireMode.TWO_GUNS)
+        self.second_gun.set_enabled(firearm and mode is FireMode.TWO_GUNS)
         defence = self.defence.value()
         self.defence_skill.setEnabled(defence is not Defence.DIFFICULTY)
         self.target_held.setEnabled(defence is not Defence.DIFFICULTY)
@@ -427,6 +411,7 @@ class AttackPage(Page):
                 self.skill.setValue(context.attacker.attribute(self.skill_name.value()))
                 self._prefill_skill = False
             self.attacker_held.set_items(held_items(context.attacker))
+            self._offer_second_gun(context)
             self.target_held.set_items(held_items(context.target))
             block_skill_changed = (self.defence.value() is Defence.BLOCK
                                    and self.block_skill.value() != self._block_skill_shown)
@@ -442,6 +427,13 @@ class AttackPage(Page):
         self._offer_declaring(context)
         self.sync()
         self._show(context)
+
+    def _offer_second_gun(self, context: Context) -> None:
+        """The attacker's other firearms as the second gun; a new pick says whether the two guns are identical."""
+        self.second_gun.offer(context.attacker, self.saved_weapon(context))
+        same = self.second_gun.identical_suggestion(context.attacker, self.saved_weapon(context))
+        if same is not None:
+            self.identical.setChecked(same)
 
     def _offer_declaring(self, context: Context) -> None:
         """The target may declare its count now only while its turn is still to come (and it rolls a defence)."""
@@ -482,22 +474,11 @@ class AttackPage(Page):
                     strength=attacker.attribute("strength"),
                     martial_arts=attacker.attribute("martial_arts"), burst=burst,
                     identical_guns=self.identical.isChecked(), one_handed=self.one_handed.isChecked(),
+                    second_gun=bool(self.second_gun.gun.value()), bursts=self.second_gun.bursts.isChecked(),
                     point_blank=self.point_blank.isChecked(),
                     called=self._data.called_shots.get(self.called.value() or ""), armor=self.armor.value(),
                     cover=self.cover.value(), wound_penalty=wounds, action_penalty=actions,
                     ambush=self.ambush.isChecked(), visibility=self.visibility.value(), unit=context.unit())
-
-    def _check_block(self, shot: Shot, target: Combatant) -> None:
-        """Refuse a block the rules do not allow, saying why: a shot without a suitable object already in hand,
-        Fencing or Melee with empty hands."""
-        if not can_block_shot(shot, target):
-            raise RulesError(_("{name} has nothing in hand to block a shot with: a shot can be blocked only with a "
-                               "suitable object already in hand (mark it in the details panel).").format(
-                name=target.name))
-        if self.block_skill.value() in NEEDS_SOMETHING_IN_HAND and not hands_full(target):
-            raise RulesError(_("Fencing and Melee cannot block with empty hands: {name} holds nothing (mark an "
-                               "object in hand in the details panel, or block with Boxing).").format(
-                name=target.name))
 
     def _work_out(self, context: Context) -> AttackSheet:
         if context.attacker is None or context.target is None:
@@ -508,7 +489,7 @@ class AttackPage(Page):
         if defence is Defence.DODGE and self.unseen.isChecked():
             raise RulesError(_("An unseen attacker cannot be dodged: attack against a difficulty."))
         if defence is Defence.BLOCK:
-            self._check_block(shot, context.target)
+            check_block(shot, context.target, self.block_skill.value())
         defending = None
         if defence is not Defence.DIFFICULTY:
             declared = declaring(context.target, self.declares_now())
@@ -517,12 +498,13 @@ class AttackPage(Page):
         modifiers = context.data.modifiers
         used = rounds_fired(shot, modifiers)
         fire(context.state, context.attacker.id, self.saved_weapon(context), used)  # refused: too few loaded
+        second = self.second_gun.work_out(context.attacker, self.saved_weapon(context), context.state)
         punch_blocked = shot.kind is WeaponKind.UNARMED and defence is Defence.BLOCK and self.blade.isChecked()
         blade = (blade_pool(context.target.attribute("strength"), self.blade_dice.value()) if punch_blocked
                  else None)
         return AttackSheet(shot, attack_pool(shot, modifiers), defence, defending, self.difficulty.value(),
                            damage_pool(shot, modifiers), blade, wounds_per_hit(shot, modifiers),
-                           damage_rolls(shot), used)
+                           damage_rolls(shot), used, *second)
 
     def _show(self, context: Context) -> None:
         sheet = self._sheet
@@ -559,6 +541,10 @@ class AttackPage(Page):
         if sheet.rounds:
             notes.append(ngettext("Uses {count} round.", "Uses {count} rounds.", sheet.rounds).format(
                 count=sheet.rounds))
+        if sheet.second_gun:
+            notes.append(ngettext("{weapon} fires {count} round from its own magazine.", "{weapon} fires {count} "
+                                  "rounds from its own magazine.", sheet.second_rounds).format(
+                weapon=sheet.second_gun, count=sheet.second_rounds))
         if notes:
             parts.append("<i>{}</i>".format("<br>".join(html.escape(note) for note in notes)))
         self.sheet_label.setText("<br>".join(parts))
@@ -648,7 +634,7 @@ class AttackPage(Page):
             self.target_held.value() if sheet.defence_pool is not None else "", self.saved_weapon(context),
             flat_faces(self.blade_entry) if sheet.blade is not None and hit is False else (),
             sheet.attack.points, sheet.damage.points if sheet.damage is not None else 0,
-            self.declares_now() if sheet.defence_pool is not None else 0)
+            self.declares_now() if sheet.defence_pool is not None else 0, sheet.second_gun, sheet.second_rounds)
 
     def outcome(self, operation: Operation, context: Context) -> str | None:
         sheet = self._sheet
