@@ -21,9 +21,18 @@ from rules.systems.sr3.dice import count_sr3_successes, rule_of_one
 from rules.systems.sr3.karma import MAX_BOUGHT, burn_karma, rerolls_cost, spend_karma
 from rules.systems.sr3.levels import LEVEL_BOXES, check_level
 from rules.systems.sr3.monitor import PHYSICAL, STUN
+from rules.systems.sr3.pools import check_pool_over_skill
 from rules.systems.sr3.shot import ACTION_OF_MODE
 from rules.systems.sr3.surprise import may_act_against_now
-from rules.systems.sr3.system import COMBAT_POOL, FREE, FULL_AUTO_ROUNDS, KARMA_ATTRIBUTE, SIMPLE, tables
+from rules.systems.sr3.system import (
+    COMBAT_POOL,
+    FREE,
+    FULL_AUTO_ROUNDS,
+    KARMA_ATTRIBUTE,
+    SIMPLE,
+    pool_at_most_skill,
+    tables,
+)
 from rules.systems.sr3.tables import FiringMode
 from rules.text import N_, NN_, _, ngettext
 from rules.weapons import fire
@@ -145,6 +154,8 @@ class Sr3Attack(Operation):
         self._validate()
         _check_surprise(encounter, self)
         check_pool_with_aim(encounter, self.attacker, self.aim_actions, self.attack_pool)
+        if pool_at_most_skill(encounter):  # the dice that are not pool dice are the skill's
+            check_pool_over_skill(len(self.attack_faces) - self.attack_pool, self.attack_pool)
         misfire = explosive_misfire(Ammo(self.ammo), [c[0] for c in self.attack_faces], self.misfire_roll or 0,
                                     self.power, self.level) if self.misfires() else None
         fired = fire(encounter, self.attacker, self.saved_weapon, self.fired_rounds())  # a burst fires its burst

@@ -43,7 +43,7 @@ from rules.systems.sr3.outcomes import outcome_key
 from rules.systems.sr3.position import PRONE_DODGE, is_prone
 from rules.systems.sr3.ranged import RangedAttack, is_heavy, quick_draw_tn
 from rules.systems.sr3.shot import ACTION_OF_MODE, RECOILING_MODES, Defence, ShotInputs, ShotSheet, work_out
-from rules.systems.sr3.system import DERMAL_ARMOR, SIMPLE, resisting_body, tables
+from rules.systems.sr3.system import DERMAL_ARMOR, SIMPLE, pool_at_most_skill, resisting_body, tables
 from rules.systems.sr3.tables import VISIBILITY_LABELS, Sr3Tables, label_for
 from rules.systems.sr3.weapons import (
     DAMAGE,
@@ -438,7 +438,7 @@ class Sr3AttackDialog(AttackDialog):
     # --- the live sheet -------------------------------------------------------------------------
     def _apply_limits(self) -> None:
         attacker, target, dice = self._attacker(), self._target(), self.dice
-        dice.attack_pool.setMaximum(pool_left(attacker) if attacker else 0)
+        dice.limit_attack_pool(attacker, pool_at_most_skill(self._document.state))
         self.aim.limit(dice.skill.value())
         self.weapon.limit_rounds(self._tables)
         left = pool_left(target) if target else 0
@@ -449,7 +449,6 @@ class Sr3AttackDialog(AttackDialog):
         self.defence.blast_metres.setEnabled(self.weapon.falloff.value() > 0)
         self.situation.offer_quick_draw(self.weapon.weapon_class.value(), self._tables)
         self._set_editable(not self._form_locked())
-        dice.attacker_pool_note.setText(_("{left} left").format(left=pool_left(attacker)) if attacker else "")
         dice.target_pool_note.setText(barred or (_("Target's combat pool: {left} left").format(left=left)
                                                  if target else ""))
 
@@ -500,7 +499,7 @@ class Sr3AttackDialog(AttackDialog):
             with self._edits.quietly():
                 # An interception takes no action (a free attack out of turn): the box says so, greyed.
                 self.counts.setEnabled(not self.melee.intercepting() and not self._form_locked())
-                self.melee.set_rules(self._tables)
+                self.melee.set_rules(self._tables, pool_at_most_skill(self._document.state))
                 self.melee.recompute(self._attacker(), self._target(), self._tables, self._pool_barred())
             return
         with self._edits.quietly():

@@ -38,6 +38,7 @@ from rules.systems.sr3.damage import (
 from rules.systems.sr3.dice import TargetNumberTest
 from rules.systems.sr3.levels import LEVEL_LABELS
 from rules.systems.sr3.monitor import PHYSICAL, STUN, wound_modifiers
+from rules.systems.sr3.pools import pool_cap, pool_over_skill
 from rules.systems.sr3.ranged import (
     MODIFIER_LABELS,
     RANGE_LABELS,
@@ -122,6 +123,18 @@ def pool_left(combatant: Combatant | None) -> int:
     """Combat pool dice the fighter has left this turn (0: none, or no fighter)."""
     pool = combatant.pools.get(COMBAT_POOL) if combatant is not None else None
     return pool.remaining if pool is not None else 0
+
+
+def attack_pool_limit(combatant: Combatant | None, skill: int, at_most_skill: bool) -> tuple[int, str, str]:
+    """The most combat pool dice the attack test may add, the note beside the field, and why (the encounter's SR3
+    core option caps them at the skill's rating)."""
+    if combatant is None:
+        return 0, "", ""
+    left = pool_left(combatant)
+    cap = pool_cap(skill, left, at_most_skill)
+    if cap >= left:
+        return cap, _("{left} left").format(left=left), ""
+    return cap, _("{left} left, at most {cap}").format(left=left, cap=cap), pool_over_skill(skill, left)
 
 
 def wound_modifier(combatant: Combatant) -> int:
