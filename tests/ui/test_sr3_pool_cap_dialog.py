@@ -30,7 +30,8 @@ def test_the_attackers_pool_is_capped_at_the_skill_and_the_note_says_why(qtbot: 
     dice.skill.setValue(2)
     dice.attack_pool.setValue(5)
     assert (dice.attack_pool.maximum(), dice.attack_pool.value()) == (2, 2)
-    assert dice.attacker_pool_note.text() == "6 left, at most 2"
+    assert dice.attacker_pool_note.text() == "at most 2"
+    assert dice.attacker_pool_note.toolTip().startswith("6 left. At most 2 combat pool dice")
     assert "no more pool dice in a test than the skill's rating" in dice.attacker_pool_note.toolTip()
     dice.skill.setValue(6)
     assert dice.attack_pool.maximum() == 6 and dice.attacker_pool_note.text() == "6 left"
@@ -52,4 +53,7 @@ def test_melee_caps_both_fighters_pool_at_their_skill(qtbot: QtBot) -> None:
     melee.attack.skill.setValue(3)
     melee.defence.skill.setValue(1)
     assert (melee.attack_pool.maximum(), melee.defence_pool.maximum()) == (3, 1)
-    assert "At most the skill's rating in pool dice per test (option)." in melee.pool_note.text()
+    assert melee.attack_pool.suffix() == melee.defence_pool.suffix() == " (skill cap)"
+    assert "no more combat pool dice in a test than the skill's rating" in melee.defence_pool.toolTip()
+    melee.defence.skill.setValue(6)
+    assert (melee.defence_pool.maximum(), melee.defence_pool.suffix(), melee.defence_pool.toolTip()) == (6, "", "")

@@ -134,7 +134,9 @@ def attack_pool_limit(combatant: Combatant | None, skill: int, at_most_skill: bo
     cap = pool_cap(skill, left, at_most_skill)
     if cap >= left:
         return cap, _("{left} left").format(left=left), ""
-    return cap, _("{left} left, at most {cap}").format(left=left, cap=cap), pool_over_skill(skill, left)
+    # As short as "{left} left": a longer note would widen the dice column past a laptop screen.
+    why = ". ".join((_("{left} left").format(left=left), pool_over_skill(skill, left)))
+    return cap, _("at most {cap}").format(cap=cap), why
 
 
 def wound_modifier(combatant: Combatant) -> int:

@@ -320,11 +320,18 @@ class MeleeForm(QWidget):
         self.attack_pool.setMaximum(attack_cap)
         self.defence_pool.setMaximum(0 if barred else defence_cap)
         self.resist_pool.setMaximum(max(pool_left(attacker), 0 if barred else left - self.defence_pool.value()))
-        note = _("Combat pool left: {attacker} {a}, {defender} {d}.").format(
-            attacker=attacker.name, a=pool_left(attacker), defender=defender.name, d=left)
-        if attack_cap < pool_left(attacker) or (defence_cap < left and not barred):
-            note = " ".join((note, _("At most the skill's rating in pool dice per test (option).")))
-        self.pool_note.setText(barred or note)
+        self.pool_note.setText(barred or _("Combat pool left: {attacker} {a}, {defender} {d}.").format(
+            attacker=attacker.name, a=pool_left(attacker), defender=defender.name, d=left))
+        self._show_cap(self.attack_pool, attack_cap < pool_left(attacker))
+        self._show_cap(self.defence_pool, defence_cap < left and not barred)
+
+    @staticmethod
+    def _show_cap(field: QSpinBox, capped: bool) -> None:
+        """Say on the pool field that the skill caps it (the encounter's option), the reason in its tooltip; in the
+        field itself, as a longer note under the fields would widen the column."""
+        field.setSuffix(_(" (skill cap)") if capped else "")
+        field.setToolTip(_("This encounter allows no more combat pool dice in a test than the skill's rating (an SR3 "
+                           "core option).") if capped else "")
 
     def _sides(self, attacker: Combatant, defender: Combatant) -> tuple[MeleeSide, MeleeSide]:
         situation = self.situation
