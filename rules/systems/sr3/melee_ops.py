@@ -29,7 +29,8 @@ from rules.systems.sr3.ops import (
     successes_line,
     take_from_pool,
 )
-from rules.systems.sr3.system import COMPLEX, tables
+from rules.systems.sr3.pools import check_pool_over_skill
+from rules.systems.sr3.system import COMPLEX, pool_at_most_skill, tables
 from rules.text import N_, _
 
 MAX_POWER = 100  # a sanity limit on a typed Power
@@ -103,6 +104,9 @@ class Sr3Melee(Operation):
             raise OperationError(_("{name} cannot attack themself.").format(name=attacker.name))
         self._validate()
         self._check_surprise(encounter)
+        if pool_at_most_skill(encounter):  # both roll a melee skill; the dice that are not pool dice are its
+            for pool, faces in ((self.attack_pool, self.attack_faces), (self.defence_pool, self.defence_faces)):
+                check_pool_over_skill(len(faces) - pool, pool)
         state = encounter
         if self.called_shot:
             if not tables(encounter).called_shot_throws_and_melee:

@@ -21,9 +21,18 @@ from rules.systems.sr3.dice import count_sr3_successes, rule_of_one
 from rules.systems.sr3.karma import MAX_BOUGHT, burn_karma, rerolls_cost, spend_karma
 from rules.systems.sr3.levels import LEVEL_BOXES, check_level
 from rules.systems.sr3.monitor import PHYSICAL, STUN
+from rules.systems.sr3.pools import check_pool_over_skill
 from rules.systems.sr3.shot import ACTION_OF_MODE
 from rules.systems.sr3.surprise import may_act_against_now
-from rules.systems.sr3.system import COMBAT_POOL, FREE, FULL_AUTO_ROUNDS, KARMA_ATTRIBUTE, SIMPLE, tables
+from rules.systems.sr3.system import (
+    COMBAT_POOL,
+    FREE,
+    FULL_AUTO_ROUNDS,
+    KARMA_ATTRIBUTE,
+    SIMPLE,
+    pool_at_most_skill,
+    tables,
+)
 from rules.systems.sr3.tables import FiringMode
 from rules.text import N_, NN_, _, ngettext
 from rules.weapons import fire
@@ -105,6 +114,13 @@ class Sr3Attack(Operation):
     quick_draw_faces: Chains = field(default=(), metadata=ADDED_LATER)
     #: The rating of a barrier shot at or through, as the ammunition leaves it (0: none in the way).
     barrier: int = field(default=0, metadata=ADDED_LATER)
+    #: Full auto at a later target of the burst: rounds wasted changing to it (1 a metre, none with a smartgun).
+    #: They leave the clip and count towards the phase's full-auto rounds, but hit nobody.
+    wasted_rounds: int = field(default=0, metadata=ADDED_LATER)
+
+    def fired_rounds(self) -> int:
+        """Every round this share of the fire took from the clip: the target's and the wasted ones."""
+        return self.rounds + self.wasted_rounds
 
     def stopped(self) -> bool:
         """Whether a hit meets a barrier "rated above the attack's Power", which stops it."""
@@ -138,9 +154,11 @@ class Sr3Attack(Operation):
         self._validate()
         _check_surprise(encounter, self)
         check_pool_with_aim(encounter, self.attacker, self.aim_actions, self.attack_pool)
+        if pool_at_most_skill(encounter):  # the dice that are not pool dice are the skill's
+            check_pool_over_skill(len(self.attack_faces) - self.attack_pool, self.attack_pool)
         misfire = explosive_misfire(Ammo(self.ammo), [c[0] for c in self.attack_faces], self.misfire_roll or 0,
                                     self.power, self.level) if self.misfires() else None
-        fired = fire(encounter, self.attacker, self.saved_weapon, self.rounds)  # a burst fires its burst
+        fired = fire(encounter, self.attacker, self.saved_weapon, self.fired_rounds())  # a burst fires its burst
         state, log = _spend_pools(_end_aim(_take_action(fired, system, self), self.attacker), system, self)
         log += lost_to_pool(aim_of(encounter.combatant(self.attacker)), encounter.combatant(self.attacker).name,
                             self.attack_pool)
@@ -168,6 +186,7 @@ class Sr3Attack(Operation):
             raise OperationError(_("Aim actions and skill cannot be negative."))
         if not 0 <= self.barrier <= MAX_BARRIER:
             raise OperationError(_("A barrier's rating is 0 to {limit}.").format(limit=MAX_BARRIER))
+        self._validate_wasted()
         if not 1 <= self.rounds <= MAX_ROUNDS:
             raise OperationError(ngettext("A shot fires 1 to {count} round.", "A shot fires 1 to {count} rounds.",
                                           MAX_ROUNDS).format(count=MAX_ROUNDS))
@@ -180,6 +199,12 @@ class Sr3Attack(Operation):
         self._validate_bought()
         if self.quick_draw_tn:
             check_quick_draw(self.mode, self.quick_draw_tn, self.quick_draw_faces, drawn=True)
+
+    def _validate_wasted(self) -> None:
+        """Only a full-auto burst (or an attack taking no action) wastes rounds changing target."""
+        full_auto = self.mode in (None, FiringMode.FA.value)
+        if not 0 <= self.wasted_rounds <= MAX_ROUNDS or (self.wasted_rounds and not full_auto):
+            raise OperationError(_("Rounds are wasted between targets only in full-auto fire: set the metres to 0."))
 
     def _validate_bought(self) -> None:
         """"Bought successes … need at least one rolled success", each test its own."""
@@ -217,11 +242,11 @@ def _take_action(encounter: Encounter, system: RuleSystem, attack: Sr3Attack) ->
     fired = attacker.actions_used.get(FULL_AUTO_ROUNDS, 0)
     limit = tables(encounter).firing_modes[FiringMode.FA].max_rounds
     if mode is FiringMode.FA and fired:  # the full-auto action of this phase goes on
-        if fired + attack.rounds > limit:
+        if fired + attack.fired_rounds() > limit:
             fired_text = ngettext("{name} has fired {count} round full auto in this phase.",
                                   "{name} has fired {count} rounds full auto in this phase.", fired)
             raise OperationError(_action_refused(fired_text.format(name=attacker.name, count=fired), mode, limit))
-        return encounter.with_combatant(_with_rounds(attacker, fired + attack.rounds))
+        return encounter.with_combatant(_with_rounds(attacker, fired + attack.fired_rounds()))
     single_shot = f"{SINGLE_SHOT_PREFIX}{attack.saved_weapon or attack.weapon}"
     if mode is FiringMode.SS and attacker.actions_used.get(single_shot, 0):
         # "SS: simple, once per phase" (a gun in each hand: each once).
@@ -236,7 +261,7 @@ def _take_action(encounter: Encounter, system: RuleSystem, attack: Sr3Attack) ->
         raise OperationError(_action_refused(str(refusal), mode, limit)) from None
     if mode is FiringMode.SS:
         acted = replace(acted, actions_used=frozen_map({**acted.actions_used, single_shot: 1}))
-    return encounter.with_combatant(_with_rounds(acted, attack.rounds) if mode is FiringMode.FA else acted)
+    return encounter.with_combatant(_with_rounds(acted, attack.fired_rounds()) if mode is FiringMode.FA else acted)
 
 
 # --- quick draw ----------------------------------------------------------------------------------
@@ -440,6 +465,9 @@ def _resolve(state: Encounter, system: RuleSystem, attack: Sr3Attack, log: list[
     log.insert(0, LogLine("{attacker} attacks {target} with {weapon} ({code}).", {
         "attacker": attacker.name, "target": target.name, "weapon": attack.weapon,
         "code": f"{attack.power}{attack.level}"}, shown_as={"code": DAMAGE_CODE_FORMAT}))
+    if attack.wasted_rounds:
+        log.insert(1, LogLine("{count} round wasted changing target.", {"count": attack.wasted_rounds},
+                              plural="{count} rounds wasted changing target.", count=attack.wasted_rounds))
     if attack.called_shot:
         log.insert(1, LogLine("A called shot (+4 TN, a free action)."))
     if attack.quick_draw_tn:

@@ -30,12 +30,13 @@ from rules.systems.sr3.damage import (
     resistance_tn,
     spread_power,
 )
+from rules.systems.sr3.full_auto import check_burst, wasted_rounds
 from rules.systems.sr3.monitor import PHYSICAL, STUN
 from rules.systems.sr3.odds import attack_outcome_distribution, stopped_by_barrier
 from rules.systems.sr3.ranged import RangedAttack, TargetNumber, line, ranged_tn, require, target_number
 from rules.systems.sr3.system import COMPLEX, SIMPLE
 from rules.systems.sr3.tables import FiringMode, Sr3Tables, WeaponKind
-from rules.text import _
+from rules.text import _, ngettext
 
 #: Rounds a mode fires count as "already fired" for the next shot's recoil (a single shot never recoils).
 RECOILING_MODES: Final[frozenset[FiringMode]] = frozenset({FiringMode.SA, FiringMode.SB, FiringMode.BF,
@@ -88,6 +89,8 @@ class ShotInputs:
     blast_metres: int = 0
     #: A shotgun's Power lost per step of spread (the steps are the defence's ``shotgun_spread``).
     spread_power: int = 0
+    #: Full auto at a later target of the burst: metres from the previous target (a round wasted per metre).
+    switch_metres: int = 0
 
 
 @dataclass(frozen=True)
@@ -108,6 +111,8 @@ class ShotSheet:
     barrier: int = 0
     #: The weapon's own code when a blast's fall-off or a shotgun's spread lowered ``base`` (None: neither did).
     weapon_code: DamageCode | None = None
+    #: Rounds the burst wasted changing to this target: fired (recoil, ammunition), hitting nobody.
+    wasted: int = 0
 
     @property
     def stopped(self) -> bool:
@@ -144,9 +149,27 @@ def _barrier(inputs: ShotInputs, data: Sr3Tables) -> int:
     return barrier_rating(defence.barrier, inputs.ammo, data)
 
 
-def _attack_tn(inputs: ShotInputs, data: Sr3Tables) -> TargetNumber:
-    """The ranged TN; an explosive round at a barrier: "the attack TN is 2 × its rating" in place of the range."""
-    tn = ranged_tn(inputs.attack, data)
+def burst_wasted(inputs: ShotInputs, data: Sr3Tables) -> int:
+    """Rounds the full-auto burst wastes changing to this target, once its share of the burst adds up."""
+    attack = inputs.attack
+    wasted = wasted_rounds(attack.mode, inputs.switch_metres, attack.smartgun)
+    rounds = attack.rounds if attack.rounds is not None else data.firing_modes[attack.mode].min_rounds
+    check_burst(data, attack.mode, attack.rounds_fired_before, inputs.switch_metres, wasted, rounds)
+    return wasted
+
+
+def _wasted_note(wasted: int) -> str:
+    return ngettext("{count} round wasted changing target: it adds to the recoil.",
+                    "{count} rounds wasted changing target: they add to the recoil.", wasted).format(count=wasted)
+
+
+def _attack_tn(inputs: ShotInputs, data: Sr3Tables, wasted: int = 0) -> TargetNumber:
+    """The ranged TN; an explosive round at a barrier: "the attack TN is 2 × its rating" in place of the range.
+    Rounds wasted changing target were fired in this phase: they recoil like the others."""
+    attack = replace(inputs.attack, rounds_fired_before=inputs.attack.rounds_fired_before + wasted)
+    tn = ranged_tn(attack, data)
+    if wasted:
+        tn = target_number(tn.lines, data.minimum_tn, (*tn.notes, _wasted_note(wasted)))
     if inputs.defence.target is not TargetKind.BARRIER or inputs.ammo not in EXPLOSIVE_AMMO:
         return tn
     breach = line("barrier_breach", data.ammo.ex_barrier_tn_multiplier * inputs.defence.barrier)
@@ -162,7 +185,8 @@ def work_out(inputs: ShotInputs, data: Sr3Tables) -> ShotSheet:
     require(inputs.defence.target is not TargetKind.BARRIER or inputs.defence.barrier > 0,
             _("Type the rating of the barrier shot at."))
     require(inputs.defence.dermal >= 0, _("Armor ratings cannot be negative."))
-    attack_tn = _attack_tn(inputs, data)
+    wasted = burst_wasted(inputs, data)
+    attack_tn = _attack_tn(inputs, data, wasted)
     rounds = inputs.attack.rounds
     mode_power, mode_level = damage_code(base.power, base.level, inputs.attack.mode, rounds, data)
     defence = inputs.defence
@@ -183,4 +207,4 @@ def work_out(inputs: ShotInputs, data: Sr3Tables) -> ShotSheet:
     if barrier_stops(barrier, power):
         odds = stopped_by_barrier(odds)
     return ShotSheet(attack_tn, base, (mode_power, mode_level), power, level, armor, resist, dodge, misfire, odds,
-                     barrier, weapon_code if weapon_code != base else None)
+                     barrier, weapon_code if weapon_code != base else None, wasted)

@@ -116,6 +116,7 @@ DELAYING, FREE_ELSEWHERE, MELEE_TIE, REACH_MODE, TABLES = (
 MELEE_STAGING = "melee_staging"
 CALLED_THROWS_AND_MELEE = "called_shots_throws_and_melee"
 FREE_NEEDS_PHASE = "free_actions_need_a_phase"
+POOL_AT_MOST_SKILL = "pool_at_most_skill"
 
 _OPTIONS: Final[tuple[OptionSpec, ...]] = (
     OptionSpec(DELAYING, N_("Allow delaying actions (optional rule)"), OptionKind.BOOL, True),
@@ -143,6 +144,12 @@ _OPTIONS: Final[tuple[OptionSpec, ...]] = (
                tie_scores.TieScores.ROLLED.value, choices=tie_scores.CHOICES),
     # sr3.md Decision: "throws and melee may be called too (default), option: not".
     OptionSpec(CALLED_THROWS_AND_MELEE, N_("Called shots with throws and in melee"), OptionKind.BOOL, True),
+    # sr3.md, Success tests: "Limits: another chapter (SR3 core: pool dice per test at most the skill's rating)".
+    # The seed itself does not state the limit: off unless the GM plays the core book's rule.
+    OptionSpec(POOL_AT_MOST_SKILL, N_("Combat pool dice per attack test at most the skill's rating (SR3 core)"),
+               OptionKind.BOOL, False,
+               help=N_("The seed leaves the pool's limits to another chapter; the SR3 core book allows no more pool "
+                       "dice in a test than the skill's rating.")),
     OptionSpec(TABLES, N_("Range, visibility and modifier tables"), OptionKind.TABLE, {}),
 )
 _SPECS: Final[dict[str, OptionSpec]] = {spec.key: spec for spec in _OPTIONS}
@@ -441,6 +448,11 @@ def tables(encounter: Encounter) -> Sr3Tables:
     if (tie, reach, staging) == (data.melee.tie_rule, data.melee.reach_rule, data.melee.staging):
         return data
     return replace(data, melee=replace(data.melee, tie_rule=tie, reach_rule=reach, staging=staging))
+
+
+def pool_at_most_skill(encounter: Encounter) -> bool:
+    """Whether this encounter caps the combat pool dice of an attack test at the skill's rating (SR3 core)."""
+    return bool(_option(encounter, POOL_AT_MOST_SKILL))
 
 
 def _option(encounter: Encounter, key: str) -> JsonValue:

@@ -32,7 +32,8 @@ OPTIONS_ADDED_SINCE: dict[str, frozenset[str]] = {"souboj": frozenset({"reload_c
                                                                         "modifier_unit"}),
                                                    "sr3": frozenset({"melee_staging", "free_actions_need_a_phase",
                                                                      "tie_first_step",
-                                                                     "called_shots_throws_and_melee"})}
+                                                                     "called_shots_throws_and_melee",
+                                                                     "pool_at_most_skill"})}
 
 
 def _slot(slot: Slot | None) -> Any:

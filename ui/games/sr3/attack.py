@@ -33,7 +33,7 @@ from rules.effects import effects_meaning
 from rules.encounter import Combatant, Effect, Weapon
 from rules.errors import OperationError, RulesError
 from rules.history import Operation
-from rules.systems.sr3.damage import EXPLOSIVE_AMMO, read_typed_damage_code
+from rules.systems.sr3.damage import EXPLOSIVE_AMMO
 from rules.systems.sr3.effect_meanings import worst_visibility
 from rules.systems.sr3.melee_ops import Sr3Melee, outcome_key_of
 from rules.systems.sr3.monitor import PHYSICAL
@@ -43,7 +43,7 @@ from rules.systems.sr3.outcomes import outcome_key
 from rules.systems.sr3.position import PRONE_DODGE, is_prone
 from rules.systems.sr3.ranged import RangedAttack, is_heavy, quick_draw_tn
 from rules.systems.sr3.shot import ACTION_OF_MODE, RECOILING_MODES, Defence, ShotInputs, ShotSheet, work_out
-from rules.systems.sr3.system import DERMAL_ARMOR, SIMPLE, resisting_body, tables
+from rules.systems.sr3.system import DERMAL_ARMOR, SIMPLE, pool_at_most_skill, resisting_body, tables
 from rules.systems.sr3.tables import VISIBILITY_LABELS, Sr3Tables, label_for
 from rules.systems.sr3.weapons import (
     DAMAGE,
@@ -65,6 +65,7 @@ from ui.games.sr3.attack_form import (
     DefenceBox,
     SituationBox,
     WeaponBox,
+    damage_code_problem,
     damage_html,
     karma_left,
     pool_left,
@@ -404,7 +405,7 @@ class Sr3AttackDialog(AttackDialog):
     def _catch_up(self, change: Change | None) -> None:
         """Bring the form up to date with the fight after changes made since it was last filled."""
         if change is None and self.weapon.firing_mode() in RECOILING_MODES:
-            self.weapon.fired.setValue(self.weapon.fired.value() + self.weapon.rounds.value())  # recoil adds up
+            self.weapon.fired.setValue(self.weapon.fired.value() + self._fired_now())  # recoil adds up
         if change is not None:
             self._changed_ids |= change.combatants
             if "tables" in change.what.options:
@@ -437,7 +438,7 @@ class Sr3AttackDialog(AttackDialog):
     # --- the live sheet -------------------------------------------------------------------------
     def _apply_limits(self) -> None:
         attacker, target, dice = self._attacker(), self._target(), self.dice
-        dice.attack_pool.setMaximum(pool_left(attacker) if attacker else 0)
+        dice.limit_attack_pool(attacker, pool_at_most_skill(self._document.state))
         self.aim.limit(dice.skill.value())
         self.weapon.limit_rounds(self._tables)
         left = pool_left(target) if target else 0
@@ -448,7 +449,6 @@ class Sr3AttackDialog(AttackDialog):
         self.defence.blast_metres.setEnabled(self.weapon.falloff.value() > 0)
         self.situation.offer_quick_draw(self.weapon.weapon_class.value(), self._tables)
         self._set_editable(not self._form_locked())
-        dice.attacker_pool_note.setText(_("{left} left").format(left=pool_left(attacker)) if attacker else "")
         dice.target_pool_note.setText(barred or (_("Target's combat pool: {left} left").format(left=left)
                                                  if target else ""))
 
@@ -474,7 +474,7 @@ class Sr3AttackDialog(AttackDialog):
             attack_dice=dice.skill.value() + dice.attack_pool.value(), dodge_dice=dice.dodge.value(),
             shooter_armor=(attacker.attribute("ballistic"), attacker.attribute("impact")),
             falloff=weapon.falloff.value(), blast_metres=self.defence.blast_metres.value(),
-            spread_power=weapon.spread_power.value())
+            spread_power=weapon.spread_power.value(), switch_metres=weapon.switch_metres.value())
 
     def _defence(self) -> Defence:
         hit = self.situation.hit
@@ -499,7 +499,7 @@ class Sr3AttackDialog(AttackDialog):
             with self._edits.quietly():
                 # An interception takes no action (a free attack out of turn): the box says so, greyed.
                 self.counts.setEnabled(not self.melee.intercepting() and not self._form_locked())
-                self.melee.set_rules(self._tables)
+                self.melee.set_rules(self._tables, pool_at_most_skill(self._document.state))
                 self.melee.recompute(self._attacker(), self._target(), self._tables, self._pool_barred())
             return
         with self._edits.quietly():
@@ -519,7 +519,7 @@ class Sr3AttackDialog(AttackDialog):
         self._show_sheet(inputs)
 
     def _show_sheet(self, inputs: ShotInputs | None) -> None:
-        code_problem = self._code_problem()
+        code_problem = damage_code_problem(self.weapon.code.text())
         show_message(self.weapon.code_error, code_problem)
         self.weapon.code_error.setVisible(bool(code_problem))
         sheet = self._sheet
@@ -556,17 +556,14 @@ class Sr3AttackDialog(AttackDialog):
         if attacker is None or not self.weapon_name():
             return ""
         try:
-            fire(self._document.state, attacker.id, self.weapon_name(), self.weapon.rounds.value())
+            fire(self._document.state, attacker.id, self.weapon_name(), self._fired_now())
         except OperationError as problem:
             return str(problem)
         return ""
 
-    def _code_problem(self) -> str:
-        try:
-            read_typed_damage_code(self.weapon.code.text())
-        except RulesError as problem:
-            return str(problem)
-        return ""
+    def _fired_now(self) -> int:
+        """Rounds this shot takes from the clip: its own and those a burst wastes changing target."""
+        return self.weapon.rounds.value() + (self._sheet.wasted if self._sheet is not None else 0)
 
     # --- dice -----------------------------------------------------------------------------------
     def _explosive(self) -> bool:
@@ -652,7 +649,8 @@ class Sr3AttackDialog(AttackDialog):
             dodge_karma_rerolls=dice.dodge_karma.paid_rerolls(), resist_karma_rerolls=dice.resist_karma.paid_rerolls(),
             karma_averts_disaster=dice.averted(), attack_bought=dice.attack_bought.paid(),
             dodge_bought=dice.dodge_bought.paid(), resist_bought=dice.resist_bought.paid(),
-            quick_draw_tn=self._quick_draw_tn(), quick_draw_faces=dice.quick_draw_entry.faces(), barrier=sheet.barrier)
+            quick_draw_tn=self._quick_draw_tn(), quick_draw_faces=dice.quick_draw_entry.faces(), barrier=sheet.barrier,
+            wasted_rounds=sheet.wasted)
         if not self._misfired():
             return attack
         # The round detonated: the shooter resists the weapon's standard code, without combat pool.

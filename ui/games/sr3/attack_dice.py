@@ -11,9 +11,10 @@ from PySide6.QtWidgets import QGridLayout, QGroupBox, QHBoxLayout, QLabel, QPush
 
 from app.i18n import _
 from rules.dice import DiceExpression, Roller, parse
+from rules.encounter import Combatant
 from rules.systems.sr3.dice import rule_of_one
 from rules.systems.sr3.shot import ShotSheet
-from ui.games.sr3.attack_form import successes_entered, tn_test
+from ui.games.sr3.attack_form import attack_pool_limit, successes_entered, tn_test
 from ui.games.sr3.karma_rerolls import BoughtSuccesses, KarmaReroll, KarmaSpending, Payer, avert_disaster_box
 from ui.widgets.dice_entry import DiceEntry
 from ui.widgets.inputs import spin_box
@@ -167,6 +168,14 @@ class DiceBox(QGroupBox):
         resist = tn_test(self.resist_dice(), sheet.resist_tn) if needed else None
         reason = missed if hits == 0 else (_("Not needed: the attack was dodged.") if dodged else _("No dice."))
         self.resist_entry.set_expression(resist, reason)
+
+    def limit_attack_pool(self, attacker: Combatant | None, at_most_skill: bool) -> None:
+        """The attacker's pool dice within what is left (and, by the encounter's option, the skill), the note
+        beside them saying so."""
+        cap, note, why = attack_pool_limit(attacker, self.skill.value(), at_most_skill)
+        self.attack_pool.setMaximum(cap)
+        self.attacker_pool_note.setText(note)
+        self.attacker_pool_note.setToolTip(why)
 
     def resist_dice(self) -> int:
         """The resistance test's dice: Body, dermal armor and the combat pool dice put in."""

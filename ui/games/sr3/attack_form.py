@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 from app.i18n import N_, _, ngettext
 from rules.dice import DiceExpression
 from rules.encounter import Combatant, Weapon
+from rules.errors import RulesError
 from rules.systems.sr3.damage import (
     AMMO_LABELS,
     CALLED_SHOT_LABELS,
@@ -32,10 +33,12 @@ from rules.systems.sr3.damage import (
     CalledShotEffect,
     DamageCode,
     describe_damage_code,
+    read_typed_damage_code,
 )
 from rules.systems.sr3.dice import TargetNumberTest
 from rules.systems.sr3.levels import LEVEL_LABELS
 from rules.systems.sr3.monitor import PHYSICAL, STUN, wound_modifiers
+from rules.systems.sr3.pools import pool_cap, pool_over_skill
 from rules.systems.sr3.ranged import (
     MODIFIER_LABELS,
     RANGE_LABELS,
@@ -122,6 +125,20 @@ def pool_left(combatant: Combatant | None) -> int:
     return pool.remaining if pool is not None else 0
 
 
+def attack_pool_limit(combatant: Combatant | None, skill: int, at_most_skill: bool) -> tuple[int, str, str]:
+    """The most combat pool dice the attack test may add, the note beside the field, and why (the encounter's SR3
+    core option caps them at the skill's rating)."""
+    if combatant is None:
+        return 0, "", ""
+    left = pool_left(combatant)
+    cap = pool_cap(skill, left, at_most_skill)
+    if cap >= left:
+        return cap, _("{left} left").format(left=left), ""
+    # As short as "{left} left": a longer note would widen the dice column past a laptop screen.
+    why = ". ".join((_("{left} left").format(left=left), pool_over_skill(skill, left)))
+    return cap, _("at most {cap}").format(cap=cap), why
+
+
 def wound_modifier(combatant: Combatant) -> int:
     """The TN modifier of the fighter's wounds, both tracks added."""
     return wound_modifiers(combatant.boxes(PHYSICAL), combatant.boxes(STUN))[0]
@@ -136,6 +153,15 @@ def successes_entered(entry: DiceEntry, no_dice: int | None = 0) -> int | None:
 
 
 # --- the sheet as text ---------------------------------------------------------------------------------------
+
+
+def damage_code_problem(text: str) -> str:
+    """Why the damage code typed cannot be read ("": it can)."""
+    try:
+        read_typed_damage_code(text)
+    except RulesError as problem:
+        return str(problem)
+    return ""
 
 
 def _code_text(power: int, level: str) -> str:
@@ -177,10 +203,13 @@ def damage_html(sheet: ShotSheet, inputs: ShotInputs) -> str:
     if sheet.weapon_code is not None:  # "Power falling with distance … level unchanged", or spread shot
         codes[:1] = [describe_damage_code(sheet.weapon_code), _lowered_text(sheet.base, inputs)]
     if sheet.mode_code != (sheet.base.power, sheet.base.level):
-        codes.append(_("{code} ({mode}, {rounds})").format(
-            code=_code_text(*sheet.mode_code), mode=mode.value,
-            rounds=ngettext("{count} round", "{count} rounds", inputs.attack.rounds or 1).format(
-                count=inputs.attack.rounds or 1)))
+        rounds = ngettext("{count} round", "{count} rounds", inputs.attack.rounds or 1).format(
+            count=inputs.attack.rounds or 1)
+        if sheet.wasted:
+            rounds = ngettext("{rounds}, {count} wasted", "{rounds}, {count} wasted", sheet.wasted).format(
+                rounds=rounds, count=sheet.wasted)
+        codes.append(_("{code} ({mode}, {rounds})").format(code=_code_text(*sheet.mode_code), mode=mode.value,
+                                                         rounds=rounds))
     if (sheet.power, sheet.level) != sheet.mode_code:
         codes.append(_code_change_text(sheet, inputs))
     base, *extra = sheet.dodge_tn.lines
@@ -223,6 +252,11 @@ class WeaponBox(QGroupBox):
         self.rounds = spin_box(1, 1, 1)
         self.fired = spin_box(0, 99)
         self.fired.setToolTip(_("Rounds this attacker already fired in this phase (recoil adds up)."))
+        self.switch_metres = spin_box(0, 99, special=_("no change"), suffix=_(" m"),
+                                      name=_("Metres from the previous target"))
+        self.switch_metres.setToolTip(_("Full auto at a later target of the burst: metres from the previous target. "
+                                        "Changing target wastes 1 round per metre between targets (never with a "
+                                        "smartgun); the wasted rounds leave the clip and add to the recoil."))
         self.compensation = spin_box(0, 30)
         self.gyro = spin_box(0, 10)
         classes = sorted((label_for(WEAPON_CLASS_LABELS, key), key) for key in data.weapon_ranges)
@@ -244,7 +278,7 @@ class WeaponBox(QGroupBox):
         form.addRow(_("Damage code"), _row(self.code, _("Power − per m"), self.falloff))
         form.addRow("", self.code_error)
         form.addRow(_("Firing mode"), _row(self.mode, _("rounds"), self.rounds))
-        form.addRow(_("Rounds fired this phase"), self.fired)
+        form.addRow(_("Rounds fired this phase"), _row(self.fired, _("target change"), self.switch_metres))
         form.addRow(_("Recoil compensation"), _row(self.compensation, _("gyro"), self.gyro))
         form.addRow(_("Weapon class"), _row(self.weapon_class, _("Power − per spread"), self.spread_power))
         form.addRow(_("Range"), _row(self.range, self.distance))
@@ -255,7 +289,7 @@ class WeaponBox(QGroupBox):
     def inputs(self) -> list[QWidget]:
         """Inputs whose every change recomputes the sheet (mode and class have their own slot)."""
         return [self.name, self.code, self.falloff, self.spread_power,
-                self.rounds, self.fired, self.compensation, self.gyro, self.range,
+                self.rounds, self.fired, self.switch_metres, self.compensation, self.gyro, self.range,
                 self.distance, self.heavy, self.ammo, self.kind, self.smartgun]
 
     def firing_mode(self) -> FiringMode:
@@ -293,6 +327,10 @@ class WeaponBox(QGroupBox):
         rule = data.firing_modes[self.firing_mode()]
         self.rounds.setRange(rule.min_rounds, rule.max_rounds)
         self.rounds.setEnabled(rule.max_rounds > rule.min_rounds)
+        full_auto = self.firing_mode() is FiringMode.FA
+        if not full_auto:
+            self.switch_metres.setValue(0)  # only a full-auto burst moves between targets
+        self.switch_metres.setEnabled(full_auto)
 
 
 QUICK_DRAW_HELP: Final[str] = N_("Draw a pistol-size weapon and fire it in one simple action: a Reaction test, "

@@ -43,6 +43,7 @@ from rules.systems.sr3.damage import (
 from rules.systems.sr3.levels import LEVEL_LABELS
 from rules.systems.sr3.melee import MeleeFighter, Role
 from rules.systems.sr3.melee_odds import NOBODY, ORDER, MeleeSheet, MeleeSide, work_out_melee
+from rules.systems.sr3.pools import pool_cap
 from rules.systems.sr3.system import resisting_body
 from rules.systems.sr3.tables import Sr3Tables, TieRule, load_tables
 from rules.systems.sr3.weapons import DAMAGE, REACH, SKILL, is_melee
@@ -200,6 +201,7 @@ class MeleeForm(QWidget):
         self._tie_hits = False  # the GM's rules (set_rules): a tie hits the defender
         self._counterattacks = True  # a winning defender strikes back
         self._tables = load_tables()  # the encounter's, from set_rules
+        self._pool_at_most_skill = False  # the encounter's SR3 core option, from set_rules
         self.attack = BlowBox(_("Attacker's blow"))
         self.defence = BlowBox(_("Defender's counterblow"))
         self.situation = SituationGrid()
@@ -312,12 +314,24 @@ class MeleeForm(QWidget):
         self._show(self.sheet)
 
     def _apply_limits(self, attacker: Combatant, defender: Combatant, barred: str) -> None:
-        left = pool_left(defender)
-        self.attack_pool.setMaximum(pool_left(attacker))
-        self.defence_pool.setMaximum(0 if barred else left)
+        left, capped = pool_left(defender), self._pool_at_most_skill
+        attack_cap = pool_cap(self.attack.skill.value(), pool_left(attacker), capped)
+        defence_cap = pool_cap(self.defence.skill.value(), left, capped)
+        self.attack_pool.setMaximum(attack_cap)
+        self.defence_pool.setMaximum(0 if barred else defence_cap)
         self.resist_pool.setMaximum(max(pool_left(attacker), 0 if barred else left - self.defence_pool.value()))
         self.pool_note.setText(barred or _("Combat pool left: {attacker} {a}, {defender} {d}.").format(
             attacker=attacker.name, a=pool_left(attacker), defender=defender.name, d=left))
+        self._show_cap(self.attack_pool, attack_cap < pool_left(attacker))
+        self._show_cap(self.defence_pool, defence_cap < left and not barred)
+
+    @staticmethod
+    def _show_cap(field: QSpinBox, capped: bool) -> None:
+        """Say on the pool field that the skill caps it (the encounter's option), the reason in its tooltip; in the
+        field itself, as a longer note under the fields would widen the column."""
+        field.setSuffix(_(" (skill cap)") if capped else "")
+        field.setToolTip(_("This encounter allows no more combat pool dice in a test than the skill's rating (an SR3 "
+                           "core option).") if capped else "")
 
     def _sides(self, attacker: Combatant, defender: Combatant) -> tuple[MeleeSide, MeleeSide]:
         situation = self.situation
@@ -391,8 +405,10 @@ class MeleeForm(QWidget):
             return Role.ATTACKER
         return None
 
-    def set_rules(self, tables: Sr3Tables) -> None:
-        """The GM's tie and counterblow rules, for who must roll resistance."""
+    def set_rules(self, tables: Sr3Tables, pool_at_most_skill: bool = False) -> None:
+        """The GM's tie and counterblow rules, for who must roll resistance; whether pool dice per test are capped
+        at the skill's rating."""
+        self._pool_at_most_skill = pool_at_most_skill
         self._tie_hits = tables.melee.tie_rule is TieRule.ATTACKER
         self._counterattacks = tables.melee.defender_counterattacks
         self._tables = tables
